@@ -1,0 +1,165 @@
+;;;; Messages and backtraces for conditions. ECL leaves many conditions without a report
+;;;; (a DIVISION-BY-ZERO prints as #<a DIVISION-BY-ZERO 0x...>), so the message is built
+;;;; from the condition's slots where that happens.
+
+(in-package "LISP-DUET.KERNEL")
+
+(defmacro with-brief-printing (&body body)
+  `(let ((*print-length* 10) (*print-level* 4) (*print-circle* t) (*print-pretty* nil)
+         (*print-readably* nil) (*print-base* 10) (*print-radix* nil) (*print-escape* t))
+     ,@body))
+
+(defun brief (object)
+  (with-brief-printing
+    (handler-case (print-limited (lambda (s) (prin1 object s)) 300)
+      (serious-condition () "#<unprintable object>"))))
+
+(defun condition-type-name (condition)
+  (let ((name (class-name (class-of condition)))
+        (*package* (find-package "KEYWORD")))
+    ;; CL symbols print bare; others keep their package so that SI::SIMPLE-READER-ERROR
+    ;; is not mistaken for a user's symbol.
+    (if (eq (symbol-package name) (find-package "CL"))
+        (symbol-name name)
+        (let ((*package* (find-package "CL-USER"))) (prin1-to-string name)))))
+
+(defun one-line (text)
+  (string-trim " " (with-output-to-string (out)
+                     (let ((space nil))
+                       (loop for ch across text
+                             do (if (member ch '(#\Newline #\Space #\Tab #\Return))
+                                    (setf space t)
+                                    (progn (when space (write-char #\Space out))
+                                           (setf space nil)
+                                           (write-char ch out))))))))
+
+(defun ecl-report (condition)
+  (let ((text (handler-case (with-brief-printing (princ-to-string condition))
+                (serious-condition () nil))))
+    (unless (or (null text) (zerop (length text)) (char= (char text 0) #\#))
+      text)))
+
+(defun type-error-context (condition)
+  "ECL's type errors say which function and argument; keep that part."
+  (when (typep condition 'simple-condition)
+    (let ((arguments (simple-condition-format-arguments condition)))
+      (when (and (consp arguments) (symbolp (first arguments)) (first arguments))
+        (let ((report (ecl-report condition)))
+          (when report
+            (let* ((flat (one-line report))
+                   (cut (search ", the value of" flat))
+                   (is (search " is " flat :start2 (or cut 0))))
+              (when (and cut is)
+                (format nil "~A, ~A." (subseq flat 0 cut) (subseq flat (+ cut 2) is))))))))))
+
+(defun condition-message (condition)
+  (with-brief-printing
+    (typecase condition
+      (arithmetic-error
+       (let ((operation (ignore-errors (arithmetic-error-operation condition)))
+             (operands (ignore-errors (arithmetic-error-operands condition))))
+         (or (ecl-report condition)
+             (format nil "arithmetic error ~A signalled~@[~%Operation was ~A.~]"
+                     (condition-type-name condition)
+                     (and operation (brief (cons operation operands)))))))
+      (type-error
+       (let ((context (type-error-context condition)))
+         (format nil "The value ~A is not of type ~A.~@[~%~A~]"
+                 (brief (type-error-datum condition))
+                 (brief (type-error-expected-type condition))
+                 context)))
+      (undefined-function
+       (format nil "The function ~A is undefined." (brief (cell-error-name condition))))
+      (unbound-variable
+       (format nil "The variable ~A is unbound." (brief (cell-error-name condition))))
+      (end-of-file
+       (or (ecl-report condition) "Unexpected end of input."))
+      (t
+       (or (ecl-report condition)
+           (format nil "A condition of type ~A was signalled."
+                   (condition-type-name condition)))))))
+
+(defun warning-text (condition)
+  (format nil "~A: ~A" (condition-type-name condition) (one-line (condition-message condition))))
+
+;;; Backtraces come from ECL's interpreter history stack (IHS). Bytecoded functions keep
+;;; their lexical environment there, so the arguments can be shown; compiled ones cannot.
+
+(defun frame-function-name (function)
+  (cond ((symbolp function) function)
+        ((functionp function) (ignore-errors (si::compiled-function-name function)))))
+
+(defun kernel-frame-p (name)
+  (or (null name)
+      (eq name 'si::bytecodes)
+      (and (symbolp name)
+           (member (symbol-package name)
+                   (list (find-package "LISP-DUET.KERNEL") (find-package "GRAY"))))))
+
+(defun frame-arguments (name environment)
+  (let ((lambda-list (ignore-errors (ext:function-lambda-list name)))
+        (result '())
+        (mode :required))
+    (if (not (listp environment))
+        :unknown
+        (dolist (item lambda-list (nreverse result))
+          (if (member item lambda-list-keywords)
+              (setf mode item)
+              (let* ((variable (if (consp item)
+                                   (if (consp (first item)) (second (first item)) (first item))
+                                   item))
+                     (cell (assoc variable environment)))
+                (when cell
+                  (case mode
+                    ((:required &optional) (push (cdr cell) result))
+                    (&rest (dolist (x (cdr cell)) (push x result)))
+                    (&key (push (intern (symbol-name variable) "KEYWORD") result)
+                          (push (cdr cell) result))))))))))
+
+(defun bytecoded-p (function)
+  (and (functionp function) (ignore-errors (si::bc-split function)) t))
+
+(defun format-frame (name function environment)
+  ;; Natively compiled functions keep no environment in the IHS: their arguments are unknown.
+  (let ((arguments (if (not (bytecoded-p function))
+                       :unknown
+                       (frame-arguments name environment))))
+    (if (eq arguments :unknown)
+        (format nil "(~A ...)" (brief name))
+        (brief (cons name arguments)))))
+
+(defun condition-origin-frame (condition)
+  "Errors signalled inside ECL's compiled built-ins leave no frame of their own: rebuild
+the call from the condition where it says what it was."
+  (typecase condition
+    (arithmetic-error
+     (let ((operation (ignore-errors (arithmetic-error-operation condition))))
+       (when operation
+         (brief (cons operation (ignore-errors (arithmetic-error-operands condition)))))))
+    (type-error
+     (let ((arguments (and (typep condition 'simple-condition)
+                           (simple-condition-format-arguments condition))))
+       (when (and (consp arguments) (symbolp (first arguments)) (first arguments))
+         (let ((control (simple-condition-format-control condition)))
+           (if (and (stringp control) (search "only argument" control))
+               (brief (list (first arguments) (type-error-datum condition)))
+               (format nil "(~A ...)" (brief (first arguments))))))))))
+
+(defun capture-backtrace (condition base &optional (limit 20))
+  "Frames of the user's code between the signal and the evaluator at IHS index BASE."
+  (let ((frames '())
+        (origin (condition-origin-frame condition)))
+    (when origin (push origin frames))
+    (loop for index from (si::ihs-top) above base
+          while (< (length frames) limit)
+          do (let* ((function (si::ihs-fun index))
+                    (name (frame-function-name function)))
+               (unless (or (kernel-frame-p name)
+                           ;; the rebuilt call already stands for the built-in's own frame
+                           (and origin (null (cdr frames))
+                                (eql 0 (search (format nil "(~A " (brief name)) origin))))
+                 (push (format-frame name function (ignore-errors (si::ihs-env index)))
+                       frames))))
+    (loop for frame in (nreverse frames)
+          for i from 0
+          collect (format nil "~D: ~A" i frame))))

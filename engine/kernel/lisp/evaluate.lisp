@@ -1,0 +1,119 @@
+;;;; Evaluating the user's code: read and evaluate each form in turn in the session package,
+;;;; with the standard streams captured, warnings recorded and muffled, errors turned into
+;;;; a result, and the values printed with the session's print settings.
+
+(in-package "LISP-DUET.KERNEL")
+
+(defvar *session-package* (find-package "CL-USER"))
+(defvar *running-job* nil
+  "Id of the job the worker is running, set only while its JOB-ABORT catch is active, so
+that an interrupt for that id can always throw there.")
+
+(defun option (options key default)
+  (let ((value (getf options key :absent)))
+    (if (or (eq value :absent) (null value)) default value)))
+
+(defun print-value (value print-length print-level limit)
+  (let ((*print-length* print-length) (*print-level* print-level)
+        (*print-circle* t) (*print-pretty* t) (*print-readably* nil) (*print-escape* t))
+    (handler-case (print-limited (lambda (s) (prin1 value s)) limit)
+      (serious-condition (c)
+        (format nil "#<error printing a ~A: ~A: ~A>"
+                (brief (type-of value)) (condition-type-name c)
+                (one-line (condition-message c)))))))
+
+(defun resolve-package (name)
+  (if (or (null name) (and (stringp name) (zerop (length name))))
+      *session-package*
+      (or (find-package name) (find-package (string-upcase name)))))
+
+(defun error-object (condition phase backtrace)
+  (obj "type" (condition-type-name condition)
+       "message" (condition-message condition)
+       "phase" phase
+       "backtrace" backtrace))
+
+(defun package-error-result (id name)
+  (obj "id" id "status" "error" "values" nil "warnings" nil
+       "package" (package-name *session-package*)
+       "error" (obj "type" "PACKAGE-ERROR"
+                    "message" (format nil "The package ~S does not exist. Known packages include: ~{~A~^, ~}."
+                                      name (sort (mapcar #'package-name (list-all-packages)) #'string<))
+                    "phase" "setup" "backtrace" nil)))
+
+(defun evaluate (request)
+  (let* ((id (getf request :id))
+         (code (or (getf request :code) ""))
+         (options (getf request :options))
+         (print-length (option options :print_length 100))
+         (print-level (option options :print_level 10))
+         (limit (option options :max_output_chars 100000))
+         (package (resolve-package (getf request :package))))
+    (unless package
+      (return-from evaluate (package-error-result id (getf request :package))))
+    (let* ((budget (make-budget :remaining limit))
+           (stdout (make-capture id "stdout" budget))
+           (stderr (make-capture id "stderr" budget))
+           (warnings '())
+           (results '())
+           (printed '())
+           (error-info nil)
+           (phase "read")
+           (final-package package)
+           (start (%monotonic-us))
+           (run-start (%run-time-us))
+           (base (si::ihs-top))
+           (status
+             (catch 'job-abort
+               (unwind-protect
+                    (progn
+                      (setf *running-job* id)
+                      (let ((*package* package)
+                            (*standard-output* stdout)
+                            (*error-output* stderr)
+                            (*trace-output* stderr)
+                            (*standard-input* (make-instance 'refusing-input-stream
+                                                             :what "Reading from *standard-input*"))
+                            (*query-io* (make-refusing-io "A question on *query-io* (such as Y-OR-N-P)" stdout))
+                            (*debug-io* (make-refusing-io "The debugger" stderr))
+                            (*terminal-io* (make-refusing-io "Reading from *terminal-io*" stdout))
+                            (*print-length* nil) (*print-level* nil))
+                        (handler-bind
+                            ((warning (lambda (c)
+                                        (push (warning-text c) warnings)
+                                        (muffle-warning c)))
+                             (serious-condition
+                               (lambda (c)
+                                 (setf error-info (error-object c phase (capture-backtrace c base))
+                                       final-package *package*)
+                                 (throw 'job-abort "error"))))
+                          (with-input-from-string (in code)
+                            (loop with eof = in
+                                  for form = (progn (setf phase "read") (read in nil eof))
+                                  until (eq form eof)
+                                  do (setf phase "eval"
+                                           results (multiple-value-list (eval form))
+                                           final-package *package*))
+                            (setf phase "print"
+                                  printed (mapcar (lambda (v)
+                                                    (print-value v print-length print-level limit))
+                                                  results)))))
+                      "ok")
+                 (setf *running-job* nil)))))
+      (unless (stringp status)
+        (setf status "interrupted"))
+      (flush-capture stdout)
+      (flush-capture stderr)
+      (when (and (not (eq final-package package)) (packagep final-package)
+                 (package-name final-package))
+        (setf *session-package* final-package))
+      (progn
+        (obj "id" id
+             "status" status
+             "values" printed
+             "warnings" (reverse warnings)
+             "error" (or error-info :null)
+             "package" (package-name *session-package*)
+             "output_dropped" (budget-dropped budget)
+             "real_us" (- (%monotonic-us) start)
+             "run_us" (- (%run-time-us) run-start))))))

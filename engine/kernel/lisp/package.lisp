@@ -1,0 +1,49 @@
+;;;; The kernel's own package and the guards that keep user code from ending the engine.
+;;;; The package itself is created from C before this file loads; user code runs in CL-USER.
+
+(defpackage "LISP-DUET"
+  (:use "CL")
+  (:documentation "What user code may see of Lisp Duet: the conditions it signals.")
+  (:export "QUIT-REFUSED" "INTERACTIVE-INPUT-UNAVAILABLE" "DEBUGGER-UNAVAILABLE"))
+
+(in-package "LISP-DUET.KERNEL")
+
+(import '(lisp-duet:quit-refused lisp-duet:interactive-input-unavailable
+          lisp-duet:debugger-unavailable))
+
+(define-condition debugger-unavailable (error)
+  ((what :initarg :what :reader debugger-unavailable-what)
+   (reason :initarg :reason :initform nil :reader debugger-unavailable-reason))
+  (:report (lambda (c s)
+             (format s "~A was called, but this session has no interactive debugger: ~
+                        nobody could answer it while code runs.~@[~%~A~]"
+                     (debugger-unavailable-what c) (debugger-unavailable-reason c)))))
+
+(define-condition quit-refused (error)
+  ((operator :initarg :operator :reader quit-refused-operator))
+  (:report (lambda (c s)
+             (format s "~S is disabled in Lisp Duet: the Lisp session is shared with the ~
+                        person at the window and with other agents, so it must keep running. ~
+                        To start afresh, use the reset-session tool (or Session > Reset)."
+                     (quit-refused-operator c)))))
+
+(define-condition interactive-input-unavailable (error)
+  ((what :initarg :what :reader unavailable-what))
+  (:report (lambda (c s)
+             (format s "~A needs interactive input, which this session does not have: ~
+                        nobody can answer at a prompt while code runs. Pass the data as ~
+                        arguments or in a variable instead."
+                     (unavailable-what c)))))
+
+(defun refuse-quit (operator)
+  (lambda (&rest arguments)
+    (declare (ignore arguments))
+    (error 'quit-refused :operator operator)))
+
+;; EXT is not locked in ECL 21.2.1; SI:QUIT is the same symbol as EXT:QUIT.
+(setf (fdefinition 'ext:quit) (refuse-quit 'ext:quit))
+(setf (fdefinition 'ext:exit) (refuse-quit 'ext:exit))
+
+(defun microseconds-since (start-internal-time)
+  (round (* 1000000 (- (get-internal-real-time) start-internal-time))
+         internal-time-units-per-second))

@@ -1,0 +1,101 @@
+;;;; The supervisor: reads requests from the host, hands jobs to the worker (user code) or
+;;;; the service thread (questions that run no user code), and interrupts the worker on
+;;;; request. It never runs user code itself, so it always answers.
+
+(in-package "LISP-DUET.KERNEL")
+
+(defvar *operations* (make-hash-table :test #'equal)
+  "Operation name -> (THREAD . FUNCTION); THREAD is :WORKER or :SERVICE.")
+(defvar *worker* nil)
+(defvar *service* nil)
+(defvar *worker-jobs* (mp:make-mailbox))
+(defvar *service-jobs* (mp:make-mailbox))
+
+(defmacro define-operation (name thread function)
+  "Registers an operation of the host protocol. FUNCTION takes the request plist and
+returns the reply (an OBJ with \"id\" and \"status\")."
+  `(setf (gethash ,name *operations*) (cons ,thread ,function)))
+
+(define-operation "eval" :worker #'evaluate)
+(define-operation "complete" :service #'complete)
+(define-operation "arglist" :service #'arglist)
+
+(defun failure-reply (request condition)
+  (obj "id" (or (getf request :id) :null) "status" "failed"
+       "error" (obj "type" (ignore-errors (condition-type-name condition))
+                    "message" (or (ignore-errors (condition-message condition)) "internal error")
+                    "phase" "kernel" "backtrace" nil)))
+
+(defun run-operation (request function)
+  "Runs one request on this thread; whatever happens, exactly one reply is sent."
+  (let ((reply (handler-case (funcall function request)
+                 (serious-condition (c) (failure-reply request c)))))
+    (handler-case (send reply)
+      (serious-condition (c) (send (failure-reply request c))))))
+
+(defun job-loop (mailbox)
+  (loop
+    (let ((job (mp:mailbox-read mailbox)))
+      ;; A stray interrupt that arrives between jobs finds no JOB-ABORT catch; the outer
+      ;; catch keeps the loop alive.
+      (catch 'job-abort
+        (run-operation (car job) (cdr job))))))
+
+;;; Nothing may ever open ECL's interactive debugger on stdin: BREAK and errors outside our
+;;; handlers (for example in a thread the user started) come here.
+(defun debugger-hook (condition hook)
+  (declare (ignore hook))
+  (cond ((eql *running-job* nil)
+         (format *error-output* "~&;; Lisp Duet: unhandled ~A in thread ~A: ~A~%"
+                 (ignore-errors (condition-type-name condition))
+                 (ignore-errors (mp:process-name mp:*current-process*))
+                 (ignore-errors (condition-message condition)))
+         (let ((abort (find-restart 'abort)))
+           (if abort (invoke-restart abort) (mp:exit-process))))
+        (t
+         (error 'debugger-unavailable
+                :what (if (typep condition 'error) "INVOKE-DEBUGGER" "BREAK")
+                :reason (ignore-errors (condition-message condition))))))
+
+(defun interrupt-job (target)
+  (when (and target (eql *running-job* target) *worker*)
+    (mp:interrupt-process *worker*
+                          (lambda ()
+                            (when (eql *running-job* target)
+                              (throw 'job-abort :interrupted))))
+    t))
+
+(defun dispatch (request)
+  (let* ((op (getf request :op))
+         (entry (and (stringp op) (gethash op *operations*))))
+    (cond ((equal op "interrupt")
+           (interrupt-job (getf request :target)))
+          ((equal op "ping")
+           (send (obj "id" (getf request :id) "status" "ok" "pong" t)))
+          ((null entry)
+           (send (obj "id" (or (getf request :id) :null) "status" "failed"
+                      "error" (obj "type" "PROTOCOL-ERROR"
+                                   "message" (format nil "Unknown operation ~S~@[: ~A~]"
+                                                     op (getf request :error))
+                                   "phase" "kernel" "backtrace" nil))))
+          ((eq (car entry) :worker)
+           (mp:mailbox-send *worker-jobs* (cons request (cdr entry))))
+          (t
+           (mp:mailbox-send *service-jobs* (cons request (cdr entry)))))))
+
+(defun run-supervisor ()
+  (setf ext:*invoke-debugger-hook* #'debugger-hook
+        *debugger-hook* #'debugger-hook)
+  (setf *worker* (mp:process-run-function "lisp-duet worker" #'job-loop *worker-jobs*)
+        *service* (mp:process-run-function "lisp-duet service" #'job-loop *service-jobs*))
+  (send-event "ready" "version" (lisp-implementation-version)
+              "implementation" (lisp-implementation-type)
+              "package" (package-name *session-package*)
+              "pid" (%process-id))
+  (loop
+    (let ((request (%read-request)))
+      (when (eq request :eof)
+        (return))
+      (handler-case (dispatch request)
+        (serious-condition (c)
+          (ignore-errors (send (failure-reply request c))))))))

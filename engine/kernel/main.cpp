@@ -1,0 +1,27 @@
+// lisp-duet-engine: the ECL process of Lisp Duet. The host (lisp-duet) starts it with the
+// protocol on stdin/stdout; see engine/README.md for the messages.
+
+#include "EclRuntime.h"
+#include "ProtocolChannel.h"
+
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && (std::strcmp(argv[1], "--version") == 0)) {
+        std::printf("lisp-duet-engine %s\n", LISP_DUET_VERSION);
+        return 0;
+    }
+    if (!ProtocolChannel::takeOverStandardDescriptors()) {
+        std::perror("lisp-duet-engine: cannot set up the protocol descriptors");
+        return 2;
+    }
+    // ECL boots on a thread of its own: cl_boot turns on floating-point traps in the booting
+    // thread, and the threads it creates inherit them.
+    int exitCode = 0;
+    std::thread boot([&] { exitCode = EclRuntime::run(argc, argv); });
+    boot.join();
+    return exitCode;
+}
