@@ -1,0 +1,212 @@
+#include "EngineClient.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QTimer>
+
+#include <csignal>
+
+Q_LOGGING_CATEGORY(lcEngine, "duet.engine")
+
+namespace {
+// An engine that dies this soon after starting, this many times in a row, is broken
+// (a bad installation, not bad user code): stop restarting it.
+constexpr qint64 QuickDeathMs = 2000;
+constexpr int MaxQuickDeaths = 3;
+} // namespace
+
+EngineClient::EngineClient(QObject *parent) : QObject(parent), m_enginePath(locateEngine()) {}
+
+EngineClient::~EngineClient()
+{
+    stop();
+}
+
+QString EngineClient::locateEngine()
+{
+    const QString fromEnvironment = qEnvironmentVariable("LISP_DUET_ENGINE");
+    if (!fromEnvironment.isEmpty())
+        return fromEnvironment;
+    const QString appDir = QCoreApplication::applicationDirPath();
+    for (const QString &candidate : {appDir + QStringLiteral("/lisp-duet-engine"),
+                                     appDir + QStringLiteral("/../libexec/lisp-duet/lisp-duet-engine"),
+                                     appDir + QStringLiteral("/../lib/lisp-duet/lisp-duet-engine")}) {
+        if (QFileInfo(candidate).isExecutable())
+            return QFileInfo(candidate).canonicalFilePath();
+    }
+    return appDir + QStringLiteral("/lisp-duet-engine");
+}
+
+void EngineClient::start()
+{
+    if (m_process)
+        return;
+    m_quickDeaths = 0;
+    launch();
+}
+
+void EngineClient::launch()
+{
+    m_buffer.clear();
+    m_info = {};
+    m_process = new QProcess(this);
+    m_process->setProgram(m_enginePath);
+    m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &EngineClient::onStdout);
+    connect(m_process, &QProcess::readyReadStandardError, this, &EngineClient::onStderr);
+    connect(m_process, &QProcess::finished, this, &EngineClient::onFinished);
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart) {
+            const QString reason = QStringLiteral("the engine %1 could not be started: %2")
+                                       .arg(m_enginePath, m_process->errorString());
+            qCWarning(lcEngine).noquote() << reason;
+            m_process->deleteLater();
+            m_process = nullptr;
+            setState(State::Failed);
+            Q_EMIT died(reason);
+        }
+    });
+    setState(State::Starting);
+    m_uptime.start();
+    m_process->start(QIODevice::ReadWrite);
+}
+
+void EngineClient::stop()
+{
+    if (!m_process)
+        return;
+    QProcess *process = m_process;
+    m_process = nullptr;
+    process->disconnect(this);
+    process->closeWriteChannel(); // the supervisor ends at end of input
+    if (!process->waitForFinished(1000)) {
+        process->kill();
+        process->waitForFinished(1000);
+    }
+    process->deleteLater();
+    setState(State::Stopped);
+}
+
+void EngineClient::restart(const QString &reason)
+{
+    if (!m_process) {
+        launch();
+        return;
+    }
+    m_pendingReason = reason;
+    m_quickDeaths = 0;
+    m_process->kill(); // onFinished reports the death and launches the next engine
+}
+
+bool EngineClient::send(const QJsonObject &request)
+{
+    if (!m_process || m_state != State::Ready)
+        return false;
+    QByteArray line = QJsonDocument(request).toJson(QJsonDocument::Compact);
+    line.append('\n');
+    return m_process->write(line) == line.size();
+}
+
+void EngineClient::interrupt(quint64 id)
+{
+    send(QJsonObject{{QStringLiteral("op"), QStringLiteral("interrupt")},
+                     {QStringLiteral("target"), double(id)}});
+}
+
+void EngineClient::onStdout()
+{
+    if (!m_process)
+        return;
+    m_buffer.append(m_process->readAllStandardOutput());
+    qsizetype start = 0;
+    for (;;) {
+        const qsizetype newline = m_buffer.indexOf('\n', start);
+        if (newline < 0)
+            break;
+        handleLine(m_buffer.mid(start, newline - start));
+        start = newline + 1;
+        if (!m_process) // a handler stopped the engine
+            return;
+    }
+    m_buffer.remove(0, start);
+}
+
+void EngineClient::handleLine(const QByteArray &line)
+{
+    const QJsonObject message = QJsonDocument::fromJson(line).object();
+    if (message.isEmpty()) {
+        qCWarning(lcEngine) << "unreadable line from the engine:" << line.left(200);
+        return;
+    }
+    const QString event = message.value(QStringLiteral("event")).toString();
+    if (event == QStringLiteral("output")) {
+        Q_EMIT output(quint64(message.value(QStringLiteral("id")).toDouble()),
+                      message.value(QStringLiteral("stream")).toString(),
+                      message.value(QStringLiteral("text")).toString());
+    } else if (event == QStringLiteral("ready")) {
+        m_info = message;
+        setState(State::Ready);
+        Q_EMIT ready(message);
+    } else if (message.contains(QStringLiteral("id"))) {
+        Q_EMIT reply(quint64(message.value(QStringLiteral("id")).toDouble()), message);
+    }
+}
+
+void EngineClient::onStderr()
+{
+    if (!m_process)
+        return;
+    const QString text = QString::fromUtf8(m_process->readAllStandardError());
+    if (!text.isEmpty())
+        Q_EMIT processOutput(text);
+}
+
+QString EngineClient::describeExit(int exitCode, QProcess::ExitStatus status) const
+{
+    if (status == QProcess::CrashExit) {
+        const int signal = exitCode; // QProcess reports the signal number as the exit code
+        const char *name = strsignal(signal);
+        return QStringLiteral("the engine process was ended by signal %1 (%2)")
+            .arg(signal)
+            .arg(QString::fromLocal8Bit(name ? name : "unknown"));
+    }
+    return QStringLiteral("the engine process exited with code %1").arg(exitCode);
+}
+
+void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    if (!m_process)
+        return;
+    onStderr();
+    const QString reason = m_pendingReason.isEmpty() ? describeExit(exitCode, status) : m_pendingReason;
+    m_pendingReason.clear();
+    m_process->deleteLater();
+    m_process = nullptr;
+    qCWarning(lcEngine).noquote() << "engine stopped:" << reason;
+
+    const bool quick = m_uptime.elapsed() < QuickDeathMs;
+    m_quickDeaths = quick ? m_quickDeaths + 1 : 0;
+    if (m_quickDeaths >= MaxQuickDeaths) {
+        setState(State::Failed);
+        Q_EMIT died(reason + QStringLiteral("; it failed %1 times in a row right after starting, so it is not restarted again")
+                                 .arg(m_quickDeaths));
+        return;
+    }
+    setState(State::Starting);
+    Q_EMIT died(reason);
+    // Restart from the event loop: handlers of died() may still be running.
+    QTimer::singleShot(quick ? 200 : 0, this, [this] {
+        if (!m_process && m_state == State::Starting)
+            launch();
+    });
+}
+
+void EngineClient::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    Q_EMIT stateChanged(state);
+}

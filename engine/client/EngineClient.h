@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+#include <QProcess>
+
+// Owns the lisp-duet-engine child process: starts it, frames the line protocol, routes
+// replies and output events by request id, and starts a new engine when one dies.
+// It knows nothing of queues or origins; that is the Session's job.
+class EngineClient : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State { Stopped, Starting, Ready, Failed };
+    Q_ENUM(State)
+
+    explicit EngineClient(QObject *parent = nullptr);
+    ~EngineClient() override;
+
+    // Where the engine binary is: $LISP_DUET_ENGINE, beside the app, or in libexec.
+    static QString locateEngine();
+    void setEnginePath(const QString &path) { m_enginePath = path; }
+    QString enginePath() const { return m_enginePath; }
+
+    void start();
+    void stop();
+    // Kills the engine (if any) and starts a fresh one; `reason` is reported in died().
+    void restart(const QString &reason);
+
+    State state() const { return m_state; }
+    bool isReady() const { return m_state == State::Ready; }
+    QJsonObject engineInfo() const { return m_info; }
+    qint64 pid() const { return m_process ? m_process->processId() : 0; }
+
+    // Sends one request; it must carry an integer "id" and an "op".
+    bool send(const QJsonObject &request);
+    void interrupt(quint64 id);
+
+Q_SIGNALS:
+    void stateChanged(EngineClient::State state);
+    void ready(const QJsonObject &info);
+    void reply(quint64 id, const QJsonObject &reply);
+    void output(quint64 id, const QString &stream, const QString &text);
+    // Bytes the engine process wrote to its own stdout/stderr, outside any Lisp stream.
+    void processOutput(const QString &text);
+    // The engine went away; every request in flight is lost. A new engine is starting
+    // unless the state is Failed.
+    void died(const QString &reason);
+
+private:
+    void launch();
+    void onStdout();
+    void onStderr();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void handleLine(const QByteArray &line);
+    void setState(State state);
+    QString describeExit(int exitCode, QProcess::ExitStatus status) const;
+
+    QString m_enginePath;
+    QProcess *m_process = nullptr;
+    QByteArray m_buffer;
+    QJsonObject m_info;
+    State m_state = State::Stopped;
+    QString m_pendingReason; // set when we kill the engine on purpose
+    QElapsedTimer m_uptime;
+    int m_quickDeaths = 0;
+};

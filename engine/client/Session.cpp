@@ -1,0 +1,327 @@
+#include "Session.h"
+
+#include "EngineClient.h"
+
+#include <QJsonArray>
+
+namespace {
+QStringList toStringList(const QJsonValue &value)
+{
+    QStringList list;
+    for (const QJsonValue &item : value.toArray())
+        list << item.toString();
+    return list;
+}
+
+QString seconds(int ms)
+{
+    return ms % 1000 == 0 ? QStringLiteral("%1 s").arg(ms / 1000) : QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 1);
+}
+} // namespace
+
+QString EvalResult::statusName(Status status)
+{
+    switch (status) {
+    case Status::Ok: return QStringLiteral("ok");
+    case Status::Error: return QStringLiteral("error");
+    case Status::Interrupted: return QStringLiteral("interrupted");
+    case Status::TimedOut: return QStringLiteral("timed-out");
+    case Status::EngineRestarted: return QStringLiteral("engine-restarted");
+    case Status::Cancelled: return QStringLiteral("cancelled");
+    case Status::Failed: return QStringLiteral("failed");
+    }
+    return {};
+}
+
+Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_engine(engine)
+{
+    m_timeout.setSingleShot(true);
+    m_grace.setSingleShot(true);
+    connect(&m_timeout, &QTimer::timeout, this, &Session::onTimeout);
+    connect(&m_grace, &QTimer::timeout, this, &Session::onGraceExpired);
+    connect(engine, &EngineClient::reply, this, &Session::onReply);
+    connect(engine, &EngineClient::output, this, &Session::onOutput);
+    connect(engine, &EngineClient::ready, this, &Session::onEngineReady);
+    connect(engine, &EngineClient::died, this, &Session::onEngineDied);
+    connect(engine, &EngineClient::processOutput, this, [this](const QString &text) {
+        // Output written straight to the process's descriptors belongs to whatever runs.
+        if (m_current)
+            m_current->result.stderrText += text;
+        Q_EMIT engineProcessOutput(text);
+    });
+}
+
+quint64 Session::submit(const EvalRequest &request)
+{
+    auto evaluation = EvaluationPtr::create();
+    evaluation->id = m_nextId++;
+    evaluation->request = request;
+    evaluation->queuedAt = QDateTime::currentDateTime();
+    m_live.insert(evaluation->id, evaluation);
+    m_queue.enqueue(evaluation);
+    Q_EMIT queued(evaluation);
+    dispatchNext();
+    return evaluation->id;
+}
+
+EvaluationPtr Session::evaluation(quint64 id) const
+{
+    return m_live.value(id);
+}
+
+bool Session::cancel(quint64 id, const QString &reason)
+{
+    const EvaluationPtr evaluation = m_live.value(id);
+    if (!evaluation)
+        return false;
+    if (evaluation->state == Evaluation::State::Queued) {
+        m_queue.removeOne(evaluation);
+        evaluation->result.status = EvalResult::Status::Cancelled;
+        evaluation->result.error = {QStringLiteral("CANCELLED"),
+                                    reason.isEmpty() ? QStringLiteral("The evaluation was cancelled before it ran.") : reason,
+                                    QStringLiteral("host"), {}};
+        finish(evaluation);
+        return true;
+    }
+    evaluation->cancelRequested = true;
+    m_engine->interrupt(id);
+    if (!m_grace.isActive())
+        m_grace.start(m_graceMs);
+    return true;
+}
+
+void Session::interruptCurrent()
+{
+    if (m_current)
+        cancel(m_current->id);
+}
+
+void Session::query(const QString &op, const QJsonObject &arguments, QueryCallback callback)
+{
+    const quint64 id = m_nextId++;
+    QJsonObject request = arguments;
+    request.insert(QStringLiteral("id"), double(id));
+    request.insert(QStringLiteral("op"), op);
+    if (!m_engine->send(request)) {
+        callback(QJsonObject{{QStringLiteral("status"), QStringLiteral("failed")},
+                             {QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), QStringLiteral("The Lisp engine is not running right now.")}}}});
+        return;
+    }
+    m_queries.insert(id, std::move(callback));
+}
+
+void Session::dispatchNext()
+{
+    if (m_current || m_queue.isEmpty() || !m_engine->isReady())
+        return;
+    m_current = m_queue.dequeue();
+    m_current->state = Evaluation::State::Running;
+    m_current->startedAt = QDateTime::currentDateTime();
+    m_timedOut = false;
+
+    QJsonObject request = m_current->request.arguments;
+    request.insert(QStringLiteral("id"), double(m_current->id));
+    request.insert(QStringLiteral("op"), m_current->request.op);
+    request.insert(QStringLiteral("code"), m_current->request.code);
+    if (!m_current->request.package.isEmpty())
+        request.insert(QStringLiteral("package"), m_current->request.package);
+    Q_EMIT started(m_current);
+    if (!m_engine->send(request)) {
+        failCurrent(EvalResult::Status::Failed, QStringLiteral("ENGINE-UNAVAILABLE"),
+                    QStringLiteral("The Lisp engine could not take the request."));
+        return;
+    }
+    const int timeout = m_current->request.timeoutMs >= 0 ? m_current->request.timeoutMs : m_defaultTimeoutMs;
+    if (timeout > 0)
+        m_timeout.start(timeout);
+}
+
+void Session::onOutput(quint64 id, const QString &stream, const QString &text)
+{
+    if (!m_current || m_current->id != id)
+        return;
+    if (stream == QStringLiteral("stderr"))
+        m_current->result.stderrText += text;
+    else
+        m_current->result.stdoutText += text;
+    Q_EMIT output(id, stream, text);
+}
+
+EvalResult Session::resultFromReply(const QJsonObject &reply)
+{
+    EvalResult result;
+    const QString status = reply.value(QStringLiteral("status")).toString();
+    result.status = status == QStringLiteral("ok")            ? EvalResult::Status::Ok
+                    : status == QStringLiteral("error")       ? EvalResult::Status::Error
+                    : status == QStringLiteral("interrupted") ? EvalResult::Status::Interrupted
+                                                              : EvalResult::Status::Failed;
+    result.values = toStringList(reply.value(QStringLiteral("values")));
+    result.warnings = toStringList(reply.value(QStringLiteral("warnings")));
+    result.package = reply.value(QStringLiteral("package")).toString();
+    result.outputDropped = qint64(reply.value(QStringLiteral("output_dropped")).toDouble());
+    result.realMicroseconds = qint64(reply.value(QStringLiteral("real_us")).toDouble());
+    result.runMicroseconds = qint64(reply.value(QStringLiteral("run_us")).toDouble());
+    const QJsonObject error = reply.value(QStringLiteral("error")).toObject();
+    if (!error.isEmpty()) {
+        result.error = {error.value(QStringLiteral("type")).toString(), error.value(QStringLiteral("message")).toString(),
+                        error.value(QStringLiteral("phase")).toString(), toStringList(error.value(QStringLiteral("backtrace")))};
+    }
+    result.reply = reply;
+    return result;
+}
+
+void Session::onReply(quint64 id, const QJsonObject &reply)
+{
+    if (auto callback = m_queries.take(id)) {
+        callback(reply);
+        return;
+    }
+    if (!m_current || m_current->id != id)
+        return;
+    m_timeout.stop();
+    m_grace.stop();
+    EvalResult result = resultFromReply(reply);
+    // Streamed output arrived before the reply; keep it.
+    result.stdoutText = m_current->result.stdoutText;
+    result.stderrText = m_current->result.stderrText;
+    if (result.status == EvalResult::Status::Interrupted) {
+        const int timeout = m_current->request.timeoutMs >= 0 ? m_current->request.timeoutMs : m_defaultTimeoutMs;
+        if (m_timedOut && !m_current->cancelRequested) {
+            result.status = EvalResult::Status::TimedOut;
+            result.error = {QStringLiteral("TIMEOUT"),
+                            QStringLiteral("The evaluation did not finish within %1 and was interrupted. "
+                                           "The session is intact: definitions made before the interrupt remain.")
+                                .arg(seconds(timeout)),
+                            QStringLiteral("host"), {}};
+        } else {
+            result.error = {QStringLiteral("INTERRUPTED"),
+                            QStringLiteral("The evaluation was interrupted. The session is intact."),
+                            QStringLiteral("host"), {}};
+        }
+    }
+    if (!result.package.isEmpty() && result.package != m_package) {
+        m_package = result.package;
+        Q_EMIT packageChanged(m_package);
+    }
+    m_current->result = result;
+    EvaluationPtr done = m_current;
+    m_current.reset();
+    finish(done);
+    dispatchNext();
+}
+
+void Session::onTimeout()
+{
+    if (!m_current)
+        return;
+    m_timedOut = true;
+    m_engine->interrupt(m_current->id);
+    m_grace.start(m_graceMs);
+}
+
+void Session::onGraceExpired()
+{
+    if (!m_current)
+        return;
+    const int timeout = m_current->request.timeoutMs >= 0 ? m_current->request.timeoutMs : m_defaultTimeoutMs;
+    m_restartReason = m_timedOut
+        ? QStringLiteral("The evaluation did not finish within %1 and did not stop within %2 of being interrupted "
+                         "(it may run inside WITHOUT-INTERRUPTS or a blocking foreign call), so the engine process was "
+                         "killed and a fresh one started. Every definition of the session is gone; replay the journal "
+                         "to restore them.").arg(seconds(timeout), seconds(m_graceMs))
+        : QStringLiteral("The evaluation did not stop within %1 of being interrupted, so the engine process was killed "
+                         "and a fresh one started. Every definition of the session is gone; replay the journal to "
+                         "restore them.").arg(seconds(m_graceMs));
+    m_engine->restart(QStringLiteral("the engine was killed because an evaluation ignored its interrupt"));
+}
+
+void Session::onEngineDied(const QString &reason)
+{
+    for (auto it = m_queries.begin(); it != m_queries.end(); ++it) {
+        it.value()(QJsonObject{{QStringLiteral("status"), QStringLiteral("failed")},
+                               {QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), reason}}}});
+    }
+    m_queries.clear();
+    const QString message = m_restartReason.isEmpty()
+        ? QStringLiteral("The Lisp engine stopped while this evaluation ran (%1). A fresh engine has been started; "
+                         "every definition of the session is gone. Replay the journal to restore them.").arg(reason)
+        : m_restartReason;
+    m_restartReason.clear();
+    if (m_current) {
+        m_timeout.stop();
+        m_grace.stop();
+        failCurrent(EvalResult::Status::EngineRestarted, QStringLiteral("ENGINE-RESTARTED"), message);
+    }
+    m_package = QStringLiteral("COMMON-LISP-USER");
+    Q_EMIT packageChanged(m_package);
+    const bool failed = m_engine->state() == EngineClient::State::Failed;
+    Q_EMIT engineStatus(failed ? QStringLiteral("failed") : QStringLiteral("restarting"),
+                        failed ? QStringLiteral("The Lisp engine cannot be started: %1").arg(reason)
+                               : QStringLiteral("The Lisp engine stopped (%1); starting a fresh one.").arg(reason));
+    if (failed) {
+        // Nothing will run: tell everyone waiting instead of leaving them queued forever.
+        while (!m_queue.isEmpty()) {
+            EvaluationPtr evaluation = m_queue.dequeue();
+            evaluation->result.status = EvalResult::Status::Failed;
+            evaluation->result.error = {QStringLiteral("ENGINE-UNAVAILABLE"),
+                                        QStringLiteral("The Lisp engine cannot be started: %1").arg(reason),
+                                        QStringLiteral("host"), {}};
+            finish(evaluation);
+        }
+    }
+}
+
+void Session::onEngineReady(const QJsonObject &info)
+{
+    m_package = info.value(QStringLiteral("package")).toString(m_package);
+    Q_EMIT engineStatus(QStringLiteral("ready"),
+                        QStringLiteral("%1 %2 is ready.").arg(info.value(QStringLiteral("implementation")).toString(),
+                                                              info.value(QStringLiteral("version")).toString()));
+    dispatchNext();
+}
+
+void Session::failCurrent(EvalResult::Status status, const QString &type, const QString &message)
+{
+    if (!m_current)
+        return;
+    EvaluationPtr done = m_current;
+    m_current.reset();
+    done->result.status = status;
+    done->result.error = {type, message, QStringLiteral("host"), {}};
+    finish(done);
+    QTimer::singleShot(0, this, &Session::dispatchNext);
+}
+
+void Session::finish(const EvaluationPtr &evaluation)
+{
+    evaluation->state = Evaluation::State::Done;
+    evaluation->finishedAt = QDateTime::currentDateTime();
+    if (!evaluation->startedAt.isValid())
+        evaluation->startedAt = evaluation->finishedAt;
+    evaluation->sequence = m_nextSequence++;
+    m_live.remove(evaluation->id);
+    m_transcript.append(evaluation);
+    while (m_transcript.size() > m_transcriptLimit)
+        m_transcript.removeFirst();
+    Q_EMIT finished(evaluation);
+}
+
+QList<EvaluationPtr> Session::takeActivityFor(const QString &clientKey)
+{
+    const quint64 seen = m_seenBy.value(clientKey, 0);
+    QList<EvaluationPtr> activity;
+    for (const EvaluationPtr &evaluation : m_transcript) {
+        if (evaluation->sequence > seen && evaluation->request.origin.clientKey != clientKey
+            && evaluation->result.status != EvalResult::Status::Cancelled)
+            activity.append(evaluation);
+    }
+    m_seenBy.insert(clientKey, m_nextSequence - 1);
+    return activity;
+}
+
+void Session::reset(const Origin &origin)
+{
+    m_restartReason = QStringLiteral("The session was reset by %1 while this evaluation ran.").arg(origin.name);
+    m_engine->restart(QStringLiteral("the session was reset by %1").arg(origin.name));
+    Q_EMIT sessionReset(origin);
+}

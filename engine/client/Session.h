@@ -1,0 +1,102 @@
+#pragma once
+
+#include "Evaluation.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QQueue>
+#include <QTimer>
+#include <functional>
+
+class EngineClient;
+
+// The one queue of work for the shared Lisp session. Evaluations from the person and from
+// every agent run one at a time, first come first served, each tagged with its origin.
+// The session enforces time limits (interrupt, then kill the engine if the code does not
+// stop), keeps the transcript, and tells each agent what the others did since its last call.
+// Questions that run no user code (completion, lambda lists) bypass the queue.
+class Session : public QObject
+{
+    Q_OBJECT
+public:
+    using QueryCallback = std::function<void(const QJsonObject &reply)>;
+
+    explicit Session(EngineClient *engine, QObject *parent = nullptr);
+
+    EngineClient *engine() const { return m_engine; }
+
+    // Queues work for the worker; the returned id names it in every signal.
+    quint64 submit(const EvalRequest &request);
+    // Drops a queued evaluation or interrupts the running one. False if it is done or unknown.
+    bool cancel(quint64 id, const QString &reason = QString());
+    // Interrupts whatever runs now (the person's Interrupt button).
+    void interruptCurrent();
+    // Asks the engine's service thread; the callback gets the reply, or a reply with
+    // "status":"failed" if the engine went away first.
+    void query(const QString &op, const QJsonObject &arguments, QueryCallback callback);
+
+    EvaluationPtr evaluation(quint64 id) const;
+    EvaluationPtr current() const { return m_current; }
+    int queuedCount() const { return int(m_queue.size()); }
+    QString currentPackage() const { return m_package; }
+
+    int defaultTimeoutMs() const { return m_defaultTimeoutMs; }
+    void setDefaultTimeoutMs(int ms) { m_defaultTimeoutMs = ms; }
+    // How long code may ignore an interrupt before the engine is killed.
+    void setInterruptGraceMs(int ms) { m_graceMs = ms; }
+    int interruptGraceMs() const { return m_graceMs; }
+
+    // Finished evaluations, oldest first, capped at transcriptLimit().
+    const QList<EvaluationPtr> &transcript() const { return m_transcript; }
+    int transcriptLimit() const { return m_transcriptLimit; }
+    void setTranscriptLimit(int limit) { m_transcriptLimit = limit; }
+
+    // What others did since this client's previous call; marks it as seen.
+    QList<EvaluationPtr> takeActivityFor(const QString &clientKey);
+    void forgetClient(const QString &clientKey) { m_seenBy.remove(clientKey); }
+
+    // Ends the engine and starts a fresh one: every definition is gone.
+    void reset(const Origin &origin);
+
+Q_SIGNALS:
+    void queued(EvaluationPtr evaluation);
+    void started(EvaluationPtr evaluation);
+    void output(quint64 id, const QString &stream, const QString &text);
+    void finished(EvaluationPtr evaluation);
+    void packageChanged(const QString &package);
+    // Engine life: "starting", "ready", "restarting", "failed", with a sentence for people.
+    void engineStatus(const QString &state, const QString &message);
+    void engineProcessOutput(const QString &text);
+    void sessionReset(const Origin &origin);
+
+private:
+    void dispatchNext();
+    void onReply(quint64 id, const QJsonObject &reply);
+    void onOutput(quint64 id, const QString &stream, const QString &text);
+    void onEngineReady(const QJsonObject &info);
+    void onEngineDied(const QString &reason);
+    void onTimeout();
+    void onGraceExpired();
+    void finish(const EvaluationPtr &evaluation);
+    void failCurrent(EvalResult::Status status, const QString &type, const QString &message);
+    static EvalResult resultFromReply(const QJsonObject &reply);
+
+    EngineClient *m_engine;
+    QQueue<EvaluationPtr> m_queue;
+    EvaluationPtr m_current;
+    QHash<quint64, EvaluationPtr> m_live; // queued or running, by id
+    QHash<quint64, QueryCallback> m_queries;
+    QList<EvaluationPtr> m_transcript;
+    QHash<QString, quint64> m_seenBy; // client key -> last transcript sequence it was told of
+    quint64 m_nextId = 1;
+    quint64 m_nextSequence = 1;
+    QString m_package = QStringLiteral("COMMON-LISP-USER");
+    int m_defaultTimeoutMs = 30000;
+    int m_graceMs = 2000;
+    int m_transcriptLimit = 5000;
+    QTimer m_timeout;
+    QTimer m_grace;
+    bool m_timedOut = false;
+    QString m_restartReason; // why the session itself restarted the engine
+};

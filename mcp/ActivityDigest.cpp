@@ -1,0 +1,82 @@
+#include "ActivityDigest.h"
+
+#include <QJsonObject>
+
+namespace {
+QString oneLine(const QString &text, int limit)
+{
+    QString line = text.simplified();
+    if (line.size() > limit)
+        line = line.left(limit - 1) + QChar(0x2026);
+    return line;
+}
+
+QList<EvaluationPtr> recent(const QList<EvaluationPtr> &activity)
+{
+    return activity.size() > ActivityDigest::MaxEntries ? activity.mid(activity.size() - ActivityDigest::MaxEntries) : activity;
+}
+
+QString who(const Origin &origin)
+{
+    return origin.isPerson() ? QStringLiteral("the person") : origin.name;
+}
+} // namespace
+
+namespace ActivityDigest {
+
+QString summaryOf(const Evaluation &evaluation)
+{
+    const EvalResult &result = evaluation.result;
+    if (result.ok())
+        return result.values.isEmpty() ? QStringLiteral("; no values") : QStringLiteral("=> ") + oneLine(result.values.first(), 120);
+    return QStringLiteral("[ERROR] %1: %2").arg(result.error.type, oneLine(result.error.message, 120));
+}
+
+QString text(const QList<EvaluationPtr> &activity)
+{
+    if (activity.isEmpty())
+        return {};
+    QStringList lines{QStringLiteral("[Session activity since your last call]")};
+    if (activity.size() > MaxEntries)
+        lines << QStringLiteral("(%1 earlier entries not shown; the session-transcript tool lists them)").arg(activity.size() - MaxEntries);
+    for (const EvaluationPtr &evaluation : recent(activity)) {
+        const QString code = evaluation->request.op == QStringLiteral("eval")
+            ? evaluation->request.code
+            : QStringLiteral("%1 %2").arg(evaluation->request.op, evaluation->request.code);
+        lines << QStringLiteral("- %1 at %2: %3 %4")
+                     .arg(who(evaluation->request.origin), evaluation->finishedAt.toString(QStringLiteral("HH:mm:ss")),
+                          oneLine(code, 200), summaryOf(*evaluation));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QJsonArray json(const QList<EvaluationPtr> &activity)
+{
+    QJsonArray list;
+    for (const EvaluationPtr &evaluation : recent(activity)) {
+        list.append(QJsonObject{{QStringLiteral("who"), evaluation->request.origin.name},
+                                {QStringLiteral("kind"), evaluation->request.origin.kindName()},
+                                {QStringLiteral("operation"), evaluation->request.op},
+                                {QStringLiteral("code"), oneLine(evaluation->request.code, 2000)},
+                                {QStringLiteral("result"), summaryOf(*evaluation)},
+                                {QStringLiteral("ok"), evaluation->result.ok()},
+                                {QStringLiteral("time"), evaluation->finishedAt.toString(Qt::ISODateWithMs)}});
+    }
+    return list;
+}
+
+QJsonObject schema()
+{
+    const QJsonObject string{{QStringLiteral("type"), QStringLiteral("string")}};
+    return {{QStringLiteral("type"), QStringLiteral("array")},
+            {QStringLiteral("description"), QStringLiteral("Evaluations by the person and other agents since this client's previous call")},
+            {QStringLiteral("items"),
+             QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                         {QStringLiteral("properties"),
+                          QJsonObject{{QStringLiteral("who"), string}, {QStringLiteral("kind"), string},
+                                      {QStringLiteral("operation"), string}, {QStringLiteral("code"), string},
+                                      {QStringLiteral("result"), string}, {QStringLiteral("ok"), QJsonObject{{QStringLiteral("type"), QStringLiteral("boolean")}}},
+                                      {QStringLiteral("time"), string}}}}}};
+}
+
+} // namespace ActivityDigest

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "Evaluation.h"
+
+#include <QJsonArray>
+
+// "What happened in the shared session since your last call": the person's and other
+// agents' evaluations, one line each, for the end of every tool result.
+namespace ActivityDigest {
+
+constexpr int MaxEntries = 20;
+
+QString summaryOf(const Evaluation &evaluation);
+QString text(const QList<EvaluationPtr> &activity);
+QJsonArray json(const QList<EvaluationPtr> &activity);
+QJsonObject schema(); // the outputSchema property that json() fills
+
+} // namespace ActivityDigest

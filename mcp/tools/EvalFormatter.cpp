@@ -1,0 +1,110 @@
+#include "EvalFormatter.h"
+
+#include "ActivityDigest.h"
+#include "SessionTool.h"
+
+#include <QJsonArray>
+#include <QLocale>
+
+namespace {
+// Output keeps its inner layout; the blank lines and the trailing space that PRINT adds
+// around it would only pad the section.
+QString section(const QString &name, QString body)
+{
+    while (body.startsWith(QLatin1Char('\n')))
+        body.remove(0, 1);
+    while (!body.isEmpty() && body.back().isSpace())
+        body.chop(1);
+    return body.isEmpty() ? QString() : QStringLiteral("[%1]\n%2").arg(name, body);
+}
+
+QString droppedNote(qint64 dropped)
+{
+    return QStringLiteral("[... %1 more characters of output were cut: the output limit was reached]")
+        .arg(QLocale::c().toString(dropped));
+}
+} // namespace
+
+namespace EvalFormatter {
+
+bool isErrorResult(const EvalResult &result)
+{
+    return !result.ok();
+}
+
+QString text(const EvalResult &result)
+{
+    QStringList parts;
+    QString out = result.stdoutText;
+    if (result.outputDropped > 0)
+        out += QStringLiteral("\n") + droppedNote(result.outputDropped);
+    for (const QString &part : {section(QStringLiteral("stdout"), out), section(QStringLiteral("stderr"), result.stderrText),
+                                section(QStringLiteral("warnings"), result.warnings.join(QLatin1Char('\n')))}) {
+        if (!part.isEmpty())
+            parts << part;
+    }
+    if (result.ok()) {
+        QStringList lines;
+        for (const QString &value : result.values)
+            lines << QStringLiteral("=> ") + value;
+        if (lines.isEmpty())
+            lines << QStringLiteral("; No values");
+        parts << lines.join(QLatin1Char('\n'));
+    } else {
+        QString error = QStringLiteral("[ERROR] %1\n%2").arg(result.error.type, result.error.message);
+        if (!result.error.backtrace.isEmpty())
+            error += QStringLiteral("\n\n[Backtrace]\n") + result.error.backtrace.join(QLatin1Char('\n'));
+        parts << error;
+    }
+    return parts.join(QStringLiteral("\n\n"));
+}
+
+QJsonObject structured(const EvalResult &result)
+{
+    QJsonObject json{{QStringLiteral("status"), EvalResult::statusName(result.status)},
+                     {QStringLiteral("values"), QJsonArray::fromStringList(result.values)},
+                     {QStringLiteral("stdout"), result.stdoutText},
+                     {QStringLiteral("stderr"), result.stderrText},
+                     {QStringLiteral("warnings"), QJsonArray::fromStringList(result.warnings)},
+                     {QStringLiteral("package"), result.package},
+                     {QStringLiteral("output_truncated_chars"), double(result.outputDropped)},
+                     {QStringLiteral("elapsed_ms"), double(result.realMicroseconds) / 1000.0}};
+    if (!result.ok()) {
+        json.insert(QStringLiteral("error"), QJsonObject{{QStringLiteral("type"), result.error.type},
+                                                         {QStringLiteral("message"), result.error.message},
+                                                         {QStringLiteral("phase"), result.error.phase},
+                                                         {QStringLiteral("backtrace"), QJsonArray::fromStringList(result.error.backtrace)}});
+    }
+    const QString resultId = result.reply.value(QStringLiteral("result_id")).toString();
+    if (!resultId.isEmpty())
+        json.insert(QStringLiteral("result_id"), resultId);
+    return json;
+}
+
+QJsonObject outputSchema()
+{
+    using namespace Schema;
+    const QJsonObject error = object({{QStringLiteral("type"), string(QStringLiteral("Condition type, e.g. DIVISION-BY-ZERO"))},
+                                      {QStringLiteral("message"), string(QStringLiteral("The condition's message"))},
+                                      {QStringLiteral("phase"), string(QStringLiteral("read, eval, print, setup or host"))},
+                                      {QStringLiteral("backtrace"), stringArray(QStringLiteral("Frames of the user's code, innermost first"))}},
+                                     {QStringLiteral("type"), QStringLiteral("message")}, false);
+    QJsonObject status = string(QStringLiteral("ok, error, interrupted, timed-out, engine-restarted, cancelled or failed"));
+    status.insert(QStringLiteral("enum"), QJsonArray{QStringLiteral("ok"), QStringLiteral("error"), QStringLiteral("interrupted"),
+                                                     QStringLiteral("timed-out"), QStringLiteral("engine-restarted"),
+                                                     QStringLiteral("cancelled"), QStringLiteral("failed")});
+    return object({{QStringLiteral("status"), status},
+                   {QStringLiteral("values"), stringArray(QStringLiteral("The last form's values, printed"))},
+                   {QStringLiteral("stdout"), string(QStringLiteral("What *standard-output* received"))},
+                   {QStringLiteral("stderr"), string(QStringLiteral("What *error-output* and *trace-output* received"))},
+                   {QStringLiteral("warnings"), stringArray(QStringLiteral("Warnings signalled, as TYPE: message"))},
+                   {QStringLiteral("package"), string(QStringLiteral("The session package after the evaluation"))},
+                   {QStringLiteral("output_truncated_chars"), integer(QStringLiteral("Characters of output cut by the output limit"), 0, 2147483647)},
+                   {QStringLiteral("elapsed_ms"), number(QStringLiteral("Real time the evaluation took in the engine"), 0, 1e12)},
+                   {QStringLiteral("result_id"), string(QStringLiteral("Handle of the primary value for inspect-object"))},
+                   {QStringLiteral("error"), error},
+                   {QStringLiteral("session_activity"), ActivityDigest::schema()}},
+                  {QStringLiteral("status"), QStringLiteral("values"), QStringLiteral("package")}, false);
+}
+
+} // namespace EvalFormatter

@@ -1,0 +1,102 @@
+#include "StdioTransport.h"
+
+#include "JsonRpc.h"
+#include "McpServer.h"
+
+#include <QJsonDocument>
+#include <QSocketNotifier>
+
+#include <cerrno>
+#include <fcntl.h>
+#include <unistd.h>
+
+StdioTransport::StdioTransport(McpServer *server, int inputFd, int outputFd, QObject *parent)
+    : QObject(parent), m_server(server), m_inputFd(inputFd), m_outputFd(outputFd)
+{
+}
+
+StdioTransport::~StdioTransport()
+{
+    if (m_peer)
+        m_server->closePeer(m_peer);
+}
+
+void StdioTransport::start()
+{
+    m_peer = m_server->createPeer(QStringLiteral("stdio"));
+    connect(m_peer, &McpPeer::message, this, [this](const QJsonObject &message, const QJsonValue &) {
+        write(QJsonDocument(message).toJson(QJsonDocument::Compact));
+    });
+    fcntl(m_inputFd, F_SETFL, fcntl(m_inputFd, F_GETFL) | O_NONBLOCK);
+    m_notifier = new QSocketNotifier(m_inputFd, QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &StdioTransport::onReadable);
+}
+
+void StdioTransport::onReadable()
+{
+    char chunk[65536];
+    for (;;) {
+        const ssize_t n = ::read(m_inputFd, chunk, sizeof chunk);
+        if (n > 0) {
+            m_buffer.append(chunk, n);
+            processBuffer();
+            continue;
+        }
+        if (n < 0 && (errno == EINTR))
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        // End of input (or an error reading it): the client is done.
+        m_notifier->setEnabled(false);
+        if (!m_buffer.trimmed().isEmpty() && !m_discardingLongLine)
+            m_server->receive(m_peer, m_buffer);
+        m_buffer.clear();
+        Q_EMIT finished();
+        return;
+    }
+}
+
+void StdioTransport::processBuffer()
+{
+    qsizetype start = 0;
+    for (;;) {
+        const qsizetype newline = m_buffer.indexOf('\n', start);
+        if (newline < 0)
+            break;
+        const QByteArray line = m_buffer.mid(start, newline - start).trimmed();
+        start = newline + 1;
+        if (m_discardingLongLine) {
+            m_discardingLongLine = false;
+            continue;
+        }
+        if (!line.isEmpty())
+            m_server->receive(m_peer, line);
+    }
+    m_buffer.remove(0, start);
+    if (m_buffer.size() > McpServer::MaxMessageBytes) {
+        // Keep memory bounded: drop the rest of this line and say why.
+        m_buffer.clear();
+        if (!m_discardingLongLine) {
+            m_discardingLongLine = true;
+            m_peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
+                                        QStringLiteral("Message larger than %1 bytes; it was discarded").arg(McpServer::MaxMessageBytes)));
+        }
+    }
+}
+
+void StdioTransport::write(const QByteArray &json)
+{
+    QByteArray line = json;
+    line.append('\n');
+    const char *data = line.constData();
+    qsizetype left = line.size();
+    while (left > 0) {
+        const ssize_t n = ::write(m_outputFd, data, size_t(left));
+        if (n > 0) {
+            data += n;
+            left -= n;
+        } else if (n < 0 && errno != EINTR && errno != EAGAIN) {
+            return; // the client closed its end; end of input follows
+        }
+    }
+}
