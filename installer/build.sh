@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Configures and builds Lisp Duet into ./build (or $BUILD_DIR). Extra arguments go to cmake.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+jobs=$(nproc 2>/dev/null || echo 2)
+generator=()
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$top" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+elif [ $# -gt 0 ]; then
+  cmake -S "$top" -B "$build" "$@"
+fi
+cmake --build "$build" -j"$jobs"

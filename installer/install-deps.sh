@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what Lisp Duet needs on Debian 12, and only what is missing.
+#   installer/install-deps.sh          build and run dependencies
+#   installer/install-deps.sh --tests  also what the test suite needs (Xvfb, Node, clang)
+set -euo pipefail
+
+want_tests=0
+[ "${1:-}" = "--tests" ] && want_tests=1
+
+packages=(cmake g++ make qt6-base-dev qt6-base-dev-tools libgl-dev libecl-dev ecl libgc-dev
+          fonts-dejavu-core)
+if [ "$want_tests" = 1 ]; then
+  packages+=(xvfb xauth clang libclang-rt-14-dev)
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything needed is installed."
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One command for the whole test suite on a fresh Debian 12 machine: installs what is
+# missing (Debian packages, pinned Node packages), builds, and runs every test with CTest.
+#   tests/run-all.sh              everything (unit, GUI offscreen, end-to-end, short fuzz runs)
+#   BUILD_DIR=... tests/run-all.sh
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+start=$(date +%s)
+
+"$top/installer/install-deps.sh" --tests
+BUILD_DIR="$build" "$top/installer/build.sh"
+
+if [ -f "$top/tests/package.json" ]; then
+  ( cd "$top/tests" && if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi )
+fi
+
+export QT_QPA_PLATFORM=offscreen
+# Tests must never touch the user's real settings, history or journals.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export XDG_CONFIG_HOME="$scratch/config" XDG_DATA_HOME="$scratch/data" XDG_RUNTIME_DIR="$scratch/run"
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+
+status=0
+ctest --test-dir "$build" --output-on-failure -j2 --timeout 600 || status=$?
+
+if [ -x "$top/tests/sanitize.sh" ] && [ "${LISP_DUET_SKIP_SANITIZE:-0}" != 1 ]; then
+  "$top/tests/sanitize.sh" || status=$?
+fi
+
+echo "run-all: finished in $(( $(date +%s) - start )) s"
+exit $status
