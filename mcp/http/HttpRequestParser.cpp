@@ -1,0 +1,825 @@
+#include "HttpRequestParser.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+#include <cstring>
+#include <utility>
+
+namespace {
+
+// RFC 9110 5.6.2 tchar.
+bool isTchar(unsigned char c)
+{
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+        return true;
+    switch (c) {
+    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+':
+    case '-': case '.': case '^': case '_': case '`': case '|': case '~':
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isToken(QByteArrayView s)
+{
+    if (s.isEmpty())
+        return false;
+    for (char c : s) {
+        if (!isTchar(static_cast<unsigned char>(c)))
+            return false;
+    }
+    return true;
+}
+
+bool isOws(char c) { return c == ' ' || c == '\t'; }
+
+// field-vchar / SP / HTAB, obs-text included: everything but the controls and DEL.
+bool isFieldValueChar(unsigned char c) { return c == '\t' || (c >= 0x20 && c != 0x7f); }
+
+// Not QByteArrayView::trimmed(): that also strips CR, LF, VT and FF, which must be refused.
+QByteArrayView trimOws(QByteArrayView s)
+{
+    qsizetype b = 0;
+    qsizetype e = s.size();
+    while (b < e && isOws(s[b]))
+        ++b;
+    while (e > b && isOws(s[e - 1]))
+        --e;
+    return s.sliced(b, e - b);
+}
+
+bool equalsIgnoreCase(QByteArrayView a, QByteArrayView b)
+{
+    return a.size() == b.size() && a.compare(b, Qt::CaseInsensitive) == 0;
+}
+
+int hexValue(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+// A chunk-size line is a few hex digits and, rarely, an extension: 1 KiB is generous and keeps a
+// peer from streaming an endless chunk header at us.
+constexpr qsizetype kMaxChunkLine = 1024;
+constexpr int kMaxLeadingEmptyLines = 4;
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// HttpRequest
+
+QByteArray HttpRequest::header(QByteArrayView name) const
+{
+    for (const auto &h : headers) {
+        if (equalsIgnoreCase(h.first, name))
+            return h.second;
+    }
+    return QByteArray();
+}
+
+QList<QByteArray> HttpRequest::headerValues(QByteArrayView name) const
+{
+    QList<QByteArray> values;
+    for (const auto &h : headers) {
+        if (equalsIgnoreCase(h.first, name))
+            values.append(h.second);
+    }
+    return values;
+}
+
+bool HttpRequest::hasHeader(QByteArrayView name) const
+{
+    for (const auto &h : headers) {
+        if (equalsIgnoreCase(h.first, name))
+            return true;
+    }
+    return false;
+}
+
+bool HttpRequest::headerHasToken(QByteArrayView name, QByteArrayView token) const
+{
+    for (const auto &h : headers) {
+        if (!equalsIgnoreCase(h.first, name))
+            continue;
+        QByteArrayView rest(h.second);
+        while (!rest.isEmpty()) {
+            qsizetype comma = rest.indexOf(',');
+            QByteArrayView item = comma < 0 ? rest : rest.first(comma);
+            if (equalsIgnoreCase(trimOws(item), token))
+                return true;
+            rest = comma < 0 ? QByteArrayView() : rest.sliced(comma + 1);
+        }
+    }
+    return false;
+}
+
+bool HttpRequest::keepAlive() const
+{
+    if (headerHasToken("connection", "close"))
+        return false;
+    if (isHttp11())
+        return true;
+    return headerHasToken("connection", "keep-alive");
+}
+
+// ---------------------------------------------------------------------------------------------
+// HttpRequestParser
+
+HttpRequestParser::HttpRequestParser(const HttpLimits &limits)
+    : m_limits(limits)
+{
+}
+
+void HttpRequestParser::feed(const char *data, qsizetype size)
+{
+    if (m_state == State::Failed || size <= 0)
+        return;
+    // Drop consumed bytes before growing, so a long keep-alive connection does not keep every
+    // request it ever carried; only when that is at least half the buffer, so it stays O(n).
+    if (m_pos > 0 && m_pos * 2 >= m_buffer.size()) {
+        m_buffer.remove(0, m_pos);
+        m_pos = 0;
+    }
+    m_buffer.append(data, size);
+}
+
+void HttpRequestParser::reset()
+{
+    m_buffer.clear();
+    m_pos = 0;
+    m_errorStatus = 0;
+    m_errorReason.clear();
+    startRequest();
+}
+
+void HttpRequestParser::startRequest()
+{
+    m_state = State::RequestLine;
+    m_scanned = 0;
+    m_request = HttpRequest();
+    m_headerBytes = 0;
+    m_headerCount = 0;
+    m_emptyLines = 0;
+    m_remaining = 0;
+    m_continuePending = false;
+    m_absoluteAuthority.clear();
+}
+
+bool HttpRequestParser::isIdle() const
+{
+    return m_state == State::RequestLine && bufferedBytes() == 0;
+}
+
+bool HttpRequestParser::takeContinueRequest()
+{
+    const bool waiting = m_continuePending
+        && (m_state == State::Body || m_state == State::ChunkSize || m_state == State::ChunkData);
+    m_continuePending = false;
+    return waiting;
+}
+
+HttpRequestParser::Status HttpRequestParser::fail(int status, const char *reason)
+{
+    m_state = State::Failed;
+    m_errorStatus = status;
+    m_errorReason = reason;
+    // Nothing after a framing error can be trusted; free it now rather than at close.
+    m_buffer.clear();
+    m_pos = 0;
+    m_scanned = 0;
+    return Error;
+}
+
+HttpRequestParser::Line HttpRequestParser::takeLine(QByteArrayView &line, qsizetype maxLength,
+                                                    int overflowStatus, const char *overflowReason)
+{
+    const char *begin = m_buffer.constData() + m_pos;
+    const qsizetype avail = m_buffer.size() - m_pos;
+    const void *lf = std::memchr(begin + m_scanned, '\n', size_t(avail - m_scanned));
+    if (!lf) {
+        m_scanned = avail;
+        // Refuse as soon as the line can no longer fit (its CRLF still to come), so a peer
+        // that never sends LF cannot make us buffer more than the limit.
+        if (avail > maxLength + 1) {
+            fail(overflowStatus, overflowReason);
+            return Line::Bad;
+        }
+        return Line::Partial;
+    }
+    const qsizetype len = static_cast<const char *>(lf) - begin;
+    // The same test as above, before looking at the line ending: a line is judged the same
+    // whether it arrived whole or byte by byte.
+    if (len > maxLength + 1) {
+        fail(overflowStatus, overflowReason);
+        return Line::Bad;
+    }
+    if (len == 0 || begin[len - 1] != '\r') {
+        fail(400, "line ends in a bare LF");
+        return Line::Bad;
+    }
+    line = QByteArrayView(begin, len - 1);
+    m_pos += len + 1;
+    m_scanned = 0;
+    return Line::Ready;
+}
+
+HttpRequestParser::Status HttpRequestParser::next(HttpRequest &out)
+{
+    for (;;) {
+        QByteArrayView line;
+        switch (m_state) {
+        case State::Failed:
+            return Error;
+
+        case State::RequestLine:
+            // Refuse what cannot become a request line (a TLS ClientHello, binary junk) on its
+            // first byte, instead of waiting for 8 KiB that will never contain a CRLF. Checked
+            // before the line is complete so the verdict never depends on how bytes arrived.
+            if (bufferedBytes() > 0) {
+                const unsigned char c = m_buffer.at(m_pos);
+                if (c != '\r' && !isTchar(c))
+                    return fail(400, "malformed request line");
+            }
+            switch (takeLine(line, m_limits.maxRequestLine, 414, "request line too long")) {
+            case Line::Bad:
+                return Error;
+            case Line::Partial:
+                return NeedMore;
+            case Line::Ready:
+                break;
+            }
+            if (line.isEmpty()) {
+                if (++m_emptyLines > kMaxLeadingEmptyLines)
+                    return fail(400, "too many empty lines before the request line");
+                continue;
+            }
+            if (!parseRequestLine(line))
+                return Error;
+            m_state = State::Headers;
+            continue;
+
+        case State::Headers:
+        case State::Trailers: {
+            // What is left of the section must hold this line and its CRLF.
+            const qsizetype budget = m_limits.maxHeaderSection - m_headerBytes;
+            switch (takeLine(line, budget - 2, 431, "header section too large")) {
+            case Line::Bad:
+                return Error;
+            case Line::Partial:
+                return NeedMore;
+            case Line::Ready:
+                break;
+            }
+            m_headerBytes += line.size() + 2;
+            const bool trailer = m_state == State::Trailers;
+            if (line.isEmpty()) {
+                if (trailer)
+                    return complete(out);
+                if (!finishHeaders())
+                    return Error;
+                continue;
+            }
+            if (!parseFieldLine(line, trailer))
+                return Error;
+            continue;
+        }
+
+        case State::Body:
+            if (bufferedBytes() < m_remaining)
+                return NeedMore;
+            m_request.body = m_buffer.mid(m_pos, m_remaining);
+            m_pos += m_remaining;
+            return complete(out);
+
+        case State::ChunkSize:
+            switch (takeLine(line, kMaxChunkLine, 400, "chunk size line too long")) {
+            case Line::Bad:
+                return Error;
+            case Line::Partial:
+                return NeedMore;
+            case Line::Ready:
+                break;
+            }
+            if (!parseChunkSize(line))
+                return Error;
+            continue;
+
+        case State::ChunkData: {
+            const qsizetype avail = bufferedBytes();
+            if (avail < m_remaining + 2) {
+                if (avail > m_remaining && m_buffer.at(m_pos + m_remaining) != '\r')
+                    return fail(400, "chunk data not followed by CRLF");
+                return NeedMore;
+            }
+            const char *data = m_buffer.constData() + m_pos;
+            if (data[m_remaining] != '\r' || data[m_remaining + 1] != '\n')
+                return fail(400, "chunk data not followed by CRLF");
+            m_request.body.append(data, m_remaining);
+            m_pos += m_remaining + 2;
+            m_remaining = 0;
+            m_state = State::ChunkSize;
+            continue;
+        }
+        }
+    }
+}
+
+bool HttpRequestParser::parseRequestLine(QByteArrayView line)
+{
+    // request-line = method SP request-target SP HTTP-version, with exactly one SP each.
+    const qsizetype sp1 = line.indexOf(' ');
+    if (sp1 <= 0) {
+        fail(400, "malformed request line");
+        return false;
+    }
+    const QByteArrayView method = line.first(sp1);
+    if (!isToken(method)) {
+        fail(400, "invalid method");
+        return false;
+    }
+    const QByteArrayView rest = line.sliced(sp1 + 1);
+    const qsizetype sp2 = rest.indexOf(' ');
+    if (sp2 <= 0) {
+        fail(400, "malformed request line");
+        return false;
+    }
+    const QByteArrayView target = rest.first(sp2);
+    const QByteArrayView version = rest.sliced(sp2 + 1);
+
+    auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    if (version.size() != 8 || !version.startsWith("HTTP/") || !isDigit(version[5])
+        || version[6] != '.' || !isDigit(version[7])) {
+        fail(400, "malformed HTTP version");
+        return false;
+    }
+    for (char c : target) {
+        // Visible ASCII only; a fragment is never part of a request-target.
+        if (c < 0x21 || c > 0x7e || c == '#') {
+            fail(400, "invalid character in request target");
+            return false;
+        }
+    }
+    if (version != "HTTP/1.1" && version != "HTTP/1.0") {
+        fail(505, "only HTTP/1.0 and HTTP/1.1 are supported");
+        return false;
+    }
+
+    QByteArrayView pathAndQuery;
+    if (target.startsWith('/')) {
+        pathAndQuery = target;
+    } else if (target == "*") {
+        if (method != "OPTIONS") {
+            fail(400, "asterisk target is only for OPTIONS");
+            return false;
+        }
+        pathAndQuery = target;
+    } else {
+        // absolute-form, which RFC 9112 3.2.2 says servers must accept.
+        qsizetype schemeEnd = -1;
+        if (target.size() > 7 && equalsIgnoreCase(target.first(7), "http://"))
+            schemeEnd = 7;
+        else if (target.size() > 8 && equalsIgnoreCase(target.first(8), "https://"))
+            schemeEnd = 8;
+        if (schemeEnd < 0) {
+            fail(400, "unsupported request target form");
+            return false;
+        }
+        const QByteArrayView afterScheme = target.sliced(schemeEnd);
+        qsizetype authorityEnd = 0;
+        while (authorityEnd < afterScheme.size() && afterScheme[authorityEnd] != '/'
+               && afterScheme[authorityEnd] != '?')
+            ++authorityEnd;
+        if (authorityEnd == 0) {
+            fail(400, "empty authority in request target");
+            return false;
+        }
+        m_absoluteAuthority = afterScheme.first(authorityEnd).toByteArray();
+        pathAndQuery = afterScheme.sliced(authorityEnd);
+    }
+
+    const qsizetype q = pathAndQuery.indexOf('?');
+    QByteArrayView path = q < 0 ? pathAndQuery : pathAndQuery.first(q);
+    m_request.method = method.toByteArray();
+    m_request.target = target.toByteArray();
+    m_request.path = path.isEmpty() ? QByteArray("/") : path.toByteArray();
+    m_request.query = q < 0 ? QByteArray() : pathAndQuery.sliced(q + 1).toByteArray();
+    m_request.version = version.toByteArray();
+    return true;
+}
+
+bool HttpRequestParser::parseFieldLine(QByteArrayView line, bool trailer)
+{
+    if (isOws(line[0])) {
+        fail(400, "obsolete line folding");
+        return false;
+    }
+    const qsizetype colon = line.indexOf(':');
+    if (colon < 0) {
+        fail(400, "header without colon");
+        return false;
+    }
+    const QByteArrayView name = line.first(colon);
+    if (name.isEmpty()) {
+        fail(400, "empty header name");
+        return false;
+    }
+    for (char c : name) {
+        if (isOws(c)) {
+            // RFC 9112 5.1: MUST reject, because intermediaries disagree on what it means.
+            fail(400, "whitespace before colon");
+            return false;
+        }
+        if (!isTchar(static_cast<unsigned char>(c))) {
+            fail(400, "invalid header name");
+            return false;
+        }
+    }
+    const QByteArrayView value = trimOws(line.sliced(colon + 1));
+    for (char c : value) {
+        if (!isFieldValueChar(static_cast<unsigned char>(c))) {
+            fail(400, "invalid character in header value");
+            return false;
+        }
+    }
+    if (++m_headerCount > m_limits.maxHeaderCount) {
+        fail(431, "too many header fields");
+        return false;
+    }
+    if (!trailer)
+        m_request.headers.append({name.toByteArray(), value.toByteArray()});
+    return true;
+}
+
+bool HttpRequestParser::finishHeaders()
+{
+    QList<QByteArray> hosts;
+    QList<QByteArray> transferEncodings;
+    QList<QByteArray> contentLengths;
+    for (const auto &h : std::as_const(m_request.headers)) {
+        if (equalsIgnoreCase(h.first, "host"))
+            hosts.append(h.second);
+        else if (equalsIgnoreCase(h.first, "transfer-encoding"))
+            transferEncodings.append(h.second);
+        else if (equalsIgnoreCase(h.first, "content-length"))
+            contentLengths.append(h.second);
+    }
+
+    if (hosts.size() > 1) {
+        fail(400, "more than one Host header");
+        return false;
+    }
+    // The server validates Host against DNS rebinding; a target naming another authority must
+    // not slip past that check (RFC 9112 3.2.2 would have us ignore Host for absolute-form).
+    if (!m_absoluteAuthority.isEmpty() && !hosts.isEmpty()
+        && !equalsIgnoreCase(m_absoluteAuthority, hosts.first())) {
+        fail(400, "Host differs from the request target");
+        return false;
+    }
+
+    if (!transferEncodings.isEmpty()) {
+        if (!m_request.isHttp11()) {
+            fail(400, "Transfer-Encoding in an HTTP/1.0 request");
+            return false;
+        }
+        if (!contentLengths.isEmpty()) {
+            fail(400, "both Transfer-Encoding and Content-Length");
+            return false;
+        }
+        if (transferEncodings.size() != 1 || !equalsIgnoreCase(transferEncodings.first(), "chunked")) {
+            fail(501, "only the chunked transfer coding is supported");
+            return false;
+        }
+        m_state = State::ChunkSize;
+    } else if (!contentLengths.isEmpty()) {
+        // Every element of every Content-Length must be the same run of digits (leading zeros
+        // aside). Compared as strings so that two different huge values are a 400, not a 413.
+        QByteArrayView canonical;
+        for (const QByteArray &field : std::as_const(contentLengths)) {
+            QByteArrayView rest(field);
+            for (;;) {
+                const qsizetype comma = rest.indexOf(',');
+                QByteArrayView item = trimOws(comma < 0 ? rest : rest.first(comma));
+                if (item.isEmpty()) {
+                    fail(400, "invalid Content-Length");
+                    return false;
+                }
+                for (char c : item) {
+                    if (c < '0' || c > '9') {
+                        fail(400, "invalid Content-Length");
+                        return false;
+                    }
+                }
+                while (item.size() > 1 && item[0] == '0')
+                    item = item.sliced(1);
+                if (canonical.isNull()) {
+                    canonical = item;
+                } else if (canonical != item) {
+                    fail(400, "conflicting Content-Length values");
+                    return false;
+                }
+                if (comma < 0)
+                    break;
+                rest = rest.sliced(comma + 1);
+            }
+        }
+        qint64 length = 0;
+        for (char c : canonical) {
+            const int d = c - '0';
+            // length * 10 + d > max, written so that it cannot overflow.
+            if (length > m_limits.maxBodySize / 10 || d > m_limits.maxBodySize - length * 10) {
+                fail(413, "body too large");
+                return false;
+            }
+            length = length * 10 + d;
+        }
+        m_remaining = length;
+        m_state = State::Body;
+    } else {
+        m_remaining = 0;
+        m_state = State::Body;
+    }
+
+    const bool hasBody = m_state == State::ChunkSize || m_remaining > 0;
+    m_continuePending = hasBody && m_request.isHttp11()
+        && equalsIgnoreCase(m_request.header("expect"), "100-continue");
+    return true;
+}
+
+bool HttpRequestParser::parseChunkSize(QByteArrayView line)
+{
+    const qint64 room = m_limits.maxBodySize - m_request.body.size();
+    qint64 size = 0;
+    bool tooLarge = false;
+    qsizetype i = 0;
+    for (; i < line.size(); ++i) {
+        const int d = hexValue(line[i]);
+        if (d < 0)
+            break;
+        if (!tooLarge && (size > room / 16 || d > room - size * 16))
+            tooLarge = true;
+        if (!tooLarge)
+            size = size * 16 + d;
+    }
+    if (i == 0) {
+        fail(400, "malformed chunk size");
+        return false;
+    }
+    QByteArrayView rest = line.sliced(i);
+    while (!rest.isEmpty() && isOws(rest[0]))
+        rest = rest.sliced(1);
+    if (!rest.isEmpty() && rest[0] != ';') {
+        fail(400, "malformed chunk size");
+        return false;
+    }
+    for (char c : rest) {
+        if (!isFieldValueChar(static_cast<unsigned char>(c))) {
+            fail(400, "invalid character in chunk extension");
+            return false;
+        }
+    }
+    if (tooLarge) {
+        fail(413, "body too large");
+        return false;
+    }
+    m_remaining = size;
+    m_state = size == 0 ? State::Trailers : State::ChunkData;
+    return true;
+}
+
+HttpRequestParser::Status HttpRequestParser::complete(HttpRequest &out)
+{
+    out = std::move(m_request);
+    startRequest();
+    if (m_pos == m_buffer.size()) {
+        m_buffer.clear();
+        m_pos = 0;
+    }
+    return Complete;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+namespace {
+
+QByteArray withoutControls(const QByteArray &s)
+{
+    QByteArray out = s;
+    for (char &c : out) {
+        if (!isFieldValueChar(static_cast<unsigned char>(c)))
+            c = ' ';
+    }
+    return out;
+}
+
+QByteArray httpDate()
+{
+    // IMF-fixdate, in English whatever the user's locale.
+    return QLocale::c()
+        .toString(QDateTime::currentDateTimeUtc(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"))
+        .toLatin1();
+}
+
+} // namespace
+
+void HttpResponse::setHeader(const QByteArray &name, const QByteArray &value)
+{
+    headers.removeIf([&](const QPair<QByteArray, QByteArray> &h) { return equalsIgnoreCase(h.first, name); });
+    headers.append({name, value});
+}
+
+void HttpResponse::addHeader(const QByteArray &name, const QByteArray &value)
+{
+    headers.append({name, value});
+}
+
+QByteArray HttpResponse::reasonPhrase(int status)
+{
+    switch (status) {
+    case 100: return "Continue";
+    case 101: return "Switching Protocols";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 301: return "Moved Permanently";
+    case 302: return "Found";
+    case 304: return "Not Modified";
+    case 307: return "Temporary Redirect";
+    case 308: return "Permanent Redirect";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 406: return "Not Acceptable";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 411: return "Length Required";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 415: return "Unsupported Media Type";
+    case 417: return "Expectation Failed";
+    case 422: return "Unprocessable Content";
+    case 426: return "Upgrade Required";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
+    default: break;
+    }
+    switch (status / 100) {
+    case 1: return "Informational";
+    case 2: return "Success";
+    case 3: return "Redirection";
+    case 4: return "Client Error";
+    case 5: return "Server Error";
+    default: return "Unknown";
+    }
+}
+
+QByteArray HttpResponse::serializeHead() const
+{
+    const int code = status >= 100 && status <= 599 ? status : 500;
+    QByteArray out;
+    out.reserve(256);
+    out += "HTTP/1.1 ";
+    out += QByteArray::number(code);
+    out += ' ';
+    out += (reason.isEmpty() || code != status) ? reasonPhrase(code) : withoutControls(reason);
+    out += "\r\n";
+    bool hasDate = false;
+    for (const auto &h : headers) {
+        if (!isToken(h.first))
+            continue;
+        hasDate = hasDate || equalsIgnoreCase(h.first, "date");
+        out += h.first;
+        out += ": ";
+        out += withoutControls(h.second);
+        out += "\r\n";
+    }
+    if (!hasDate) {
+        // RFC 9110 6.6.1: an origin server with a clock must send one.
+        out += "Date: ";
+        out += httpDate();
+        out += "\r\n";
+    }
+    out += "\r\n";
+    return out;
+}
+
+QByteArray HttpResponse::serialize() const
+{
+    HttpResponse copy = *this;
+    copy.headers.removeIf([](const QPair<QByteArray, QByteArray> &h) {
+        return equalsIgnoreCase(h.first, "content-length") || equalsIgnoreCase(h.first, "transfer-encoding");
+    });
+    const int code = copy.status;
+    const bool bodiless = (code >= 100 && code < 200) || code == 204 || code == 304;
+    if (bodiless) {
+        copy.body.clear();
+        return copy.serializeHead();
+    }
+    copy.headers.append({"Content-Length", QByteArray::number(copy.body.size())});
+    return copy.serializeHead() + copy.body;
+}
+
+QByteArray httpChunk(const QByteArray &data)
+{
+    if (data.isEmpty())
+        return QByteArray();
+    return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
+}
+
+QByteArray httpLastChunk()
+{
+    return QByteArrayLiteral("0\r\n\r\n");
+}
+
+namespace {
+
+QByteArray sseFieldValue(const QByteArray &s)
+{
+    QByteArray out;
+    out.reserve(s.size());
+    for (char c : s) {
+        if (c != '\r' && c != '\n' && c != '\0')
+            out += c;
+    }
+    return out;
+}
+
+// Calls f(line) for each line of text, splitting at CRLF, CR or LF; "a\n" is "a" then "".
+template <typename F>
+void forEachSseLine(const QByteArray &text, F f)
+{
+    const char *p = text.constData();
+    const qsizetype n = text.size();
+    qsizetype start = 0;
+    for (qsizetype i = 0; i < n; ++i) {
+        if (p[i] != '\r' && p[i] != '\n')
+            continue;
+        f(QByteArrayView(p + start, i - start));
+        if (p[i] == '\r' && i + 1 < n && p[i + 1] == '\n')
+            ++i;
+        start = i + 1;
+    }
+    f(QByteArrayView(p + start, n - start));
+}
+
+} // namespace
+
+QByteArray formatSseEvent(const QByteArray &data, const QByteArray &event, const QByteArray &id,
+                          int retryMs)
+{
+    QByteArray out;
+    out.reserve(data.size() + event.size() + id.size() + 32);
+    const QByteArray cleanEvent = sseFieldValue(event);
+    if (!cleanEvent.isEmpty())
+        out += "event: " + cleanEvent + '\n';
+    const QByteArray cleanId = sseFieldValue(id);
+    if (!cleanId.isEmpty())
+        out += "id: " + cleanId + '\n';
+    if (retryMs >= 0)
+        out += "retry: " + QByteArray::number(retryMs) + '\n';
+    forEachSseLine(data, [&out](QByteArrayView line) {
+        // "data:" alone for an empty line: the space would be stripped anyway, and this way no
+        // line ends in whitespace.
+        if (line.isEmpty()) {
+            out += "data:\n";
+        } else {
+            out += "data: ";
+            out += line;
+            out += '\n';
+        }
+    });
+    out += '\n';
+    return out;
+}
+
+QByteArray formatSseComment(const QByteArray &text)
+{
+    QByteArray out;
+    forEachSseLine(text, [&out](QByteArrayView line) {
+        out += ':';
+        if (!line.isEmpty()) {
+            out += ' ';
+            out += line;
+        }
+        out += '\n';
+    });
+    return out;
+}
