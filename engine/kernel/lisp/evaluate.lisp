@@ -5,6 +5,10 @@
 (in-package "LISP-DUET.KERNEL")
 
 (defvar *session-package* (find-package "CL-USER"))
+;; Defaults for requests that do not say; the host's configure-limits sets them (set-limits).
+(defvar *default-print-length* 100)
+(defvar *default-print-level* 10)
+(defvar *default-max-output-chars* 100000)
 (defvar *running-job* nil
   "Id of the job the worker is running, set only while its JOB-ABORT catch is active, so
 that an interrupt for that id can always throw there.")
@@ -45,9 +49,9 @@ that an interrupt for that id can always throw there.")
   (let* ((id (getf request :id))
          (code (or (getf request :code) ""))
          (options (getf request :options))
-         (print-length (option options :print_length 100))
-         (print-level (option options :print_level 10))
-         (limit (option options :max_output_chars 100000))
+         (print-length (option options :print_length *default-print-length*))
+         (print-level (option options :print_level *default-print-level*))
+         (limit (option options :max_output_chars *default-max-output-chars*))
          (package (resolve-package (getf request :package))))
     (unless package
       (return-from evaluate (package-error-result id (getf request :package))))
@@ -91,9 +95,11 @@ that an interrupt for that id can always throw there.")
                             (loop with eof = in
                                   for form = (progn (setf phase "read") (read in nil eof))
                                   until (eq form eof)
-                                  do (setf phase "eval"
-                                           results (multiple-value-list (eval form))
-                                           final-package *package*))
+                                  do (setf phase "eval")
+                                     (dolist (w (form-style-warnings form)) (push w warnings))
+                                     (setf results (multiple-value-list (eval form))
+                                           final-package *package*)
+                                     (note-definition form id))
                             (setf phase "print"
                                   printed (mapcar (lambda (v)
                                                     (print-value v print-length print-level limit))
@@ -107,8 +113,10 @@ that an interrupt for that id can always throw there.")
       (when (and (not (eq final-package package)) (packagep final-package)
                  (package-name final-package))
         (setf *session-package* final-package))
-      (progn
-        (obj "id" id
+      (restore-heap-limit)
+      (let ((result-id (and (equal status "ok") results (remember-result (first results)))))
+        (append
+         (obj "id" id
              "status" status
              "values" printed
              "warnings" (reverse warnings)
@@ -116,4 +124,5 @@ that an interrupt for that id can always throw there.")
              "package" (package-name *session-package*)
              "output_dropped" (budget-dropped budget)
              "real_us" (- (%monotonic-us) start)
-             "run_us" (- (%run-time-us) run-start))))))
+             "run_us" (- (%run-time-us) run-start))
+         (and result-id (list "result_id" result-id)))))))

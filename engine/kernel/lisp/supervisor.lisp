@@ -4,17 +4,10 @@
 
 (in-package "LISP-DUET.KERNEL")
 
-(defvar *operations* (make-hash-table :test #'equal)
-  "Operation name -> (THREAD . FUNCTION); THREAD is :WORKER or :SERVICE.")
 (defvar *worker* nil)
 (defvar *service* nil)
 (defvar *worker-jobs* (mp:make-mailbox))
 (defvar *service-jobs* (mp:make-mailbox))
-
-(defmacro define-operation (name thread function)
-  "Registers an operation of the host protocol. FUNCTION takes the request plist and
-returns the reply (an OBJ with \"id\" and \"status\")."
-  `(setf (gethash ,name *operations*) (cons ,thread ,function)))
 
 (define-operation "eval" :worker #'evaluate)
 (define-operation "complete" :service #'complete)

@@ -1,0 +1,205 @@
+;;;; The session's own definitions (for list-definitions and the window's Definitions
+;;;; panel), describe-symbol and apropos. "Own" means: symbols whose home package is
+;;;; COMMON-LISP-USER or a package created after the engine started, except packages that
+;;;; came with a system loaded by load-system (ASDF's own among them), unless asked for.
+
+(in-package "LISP-DUET.KERNEL")
+
+(defvar *system-packages* '()
+  "Packages that appeared while load-system ran: library code, not the session's own.")
+(defvar *definition-sources* (make-hash-table :test #'equal)
+  "(symbol . kind) -> (form-text . job-id) for definitions the session evaluated.")
+(defvar *definitions-lock* (mp:make-lock :name "lisp-duet definitions"))
+
+(defparameter *defining-operators*
+  '((defun . "function") (defmacro . "macro") (defgeneric . "generic-function")
+    (defmethod . "generic-function") (defvar . "variable") (defparameter . "variable")
+    (defconstant . "constant") (defclass . "class") (defstruct . "structure")
+    (define-condition . "class") (deftype . "type")))
+
+(defun note-definition (form job-id)
+  "Remembers the text of a definition the session evaluated, for describe-symbol."
+  (ignore-errors
+   (when (and (consp form) (symbolp (first form)))
+     (let ((kind (cdr (assoc (first form) *defining-operators*)))
+           (name (second form)))
+       (when (and (consp name) (eq (first form) 'defstruct)) (setf name (first name)))
+       (when (and kind (symbolp name) name)
+         (mp:with-lock (*definitions-lock*)
+           (setf (gethash (cons name kind) *definition-sources*)
+                 (cons (let ((*package* *session-package*) (*print-pretty* t)
+                             (*print-right-margin* 100) (*print-length* 50) (*print-level* 8))
+                         (print-limited (lambda (s) (prin1 form s)) 4000))
+                       job-id))))))))
+
+(defun user-package-p (package)
+  (and package
+       (or (eq package (find-package "CL-USER"))
+           (not (member (package-name package) *boot-package-names* :test #'string=)))
+       (not (member package *system-packages*))
+       (not (member (package-name package) '("ASDF" "UIOP") :test #'string=))
+       (let ((name (package-name package)))
+         (not (or (eql 0 (search "ASDF/" name)) (eql 0 (search "UIOP/" name))
+                  (eql 0 (search "LISP-DUET" name)))))))
+
+(defun glob-match-p (pattern name)
+  "Case-insensitive: PATTERN with * matches as a glob, without it as a substring."
+  (if (not (find #\* pattern))
+      (search pattern name :test #'char-equal)
+      (labels ((match (p n)
+                 (cond ((= p (length pattern)) (= n (length name)))
+                       ((char= (char pattern p) #\*)
+                        (loop for k from n to (length name) thereis (match (1+ p) k)))
+                       ((= n (length name)) nil)
+                       ((char-equal (char pattern p) (char name n)) (match (1+ p) (1+ n))))))
+        (match 0 0))))
+
+(defun symbol-kinds (symbol)
+  "Every kind of definition SYMBOL has, as strings."
+  (let ((kinds '()))
+    (when (and (fboundp symbol) (not (special-operator-p symbol)))
+      (push (cond ((macro-function symbol) "macro")
+                  ((typep (fdefinition symbol) 'generic-function) "generic-function")
+                  (t "function"))
+            kinds))
+    (when (special-operator-p symbol) (push "special-operator" kinds))
+    (when (boundp symbol)
+      (push (if (constantp symbol) "constant" "variable") kinds))
+    (let ((class (find-class symbol nil)))
+      (when class
+        (push (if (typep class 'structure-class) "structure" "class") kinds)))
+    (nreverse kinds)))
+
+(defun short-value (symbol)
+  (let ((*package* *session-package*) (*print-length* 10) (*print-level* 3)
+        (*print-circle* t) (*print-pretty* nil) (*print-readably* nil))
+    (handler-case (print-limited (lambda (s) (prin1 (symbol-value symbol) s)) 200)
+      (serious-condition () "#<unprintable value>"))))
+
+(defun definition-entry (symbol kind)
+  (let ((*package* *session-package*))
+    (obj "name" (session-print symbol)
+         "package" (package-name (symbol-package symbol))
+         "kind" kind
+         "lambda_list" (if (member kind '("function" "macro" "generic-function") :test #'string=)
+                           (or (lambda-list-text symbol) :null)
+                           :null)
+         "value" (if (member kind '("variable" "constant") :test #'string=)
+                     (short-value symbol)
+                     :null)
+         "documentation" (or (ignore-errors
+                              (documentation symbol
+                                             (cond ((member kind '("variable" "constant") :test #'string=) 'variable)
+                                                   ((member kind '("class" "structure") :test #'string=) 'type)
+                                                   (t 'function))))
+                             :null))))
+
+(defun session-definitions (package pattern)
+  (let ((entries '()))
+    (flet ((consider (symbol)
+             (when (and (eq (symbol-package symbol) (if package package (symbol-package symbol)))
+                        (user-package-p (symbol-package symbol))
+                        (or (null pattern) (glob-match-p pattern (symbol-name symbol))))
+               (dolist (kind (symbol-kinds symbol))
+                 (push (definition-entry symbol kind) entries)))))
+      (if package
+          (do-symbols (s package) (consider s))
+          (dolist (p (list-all-packages))
+            (when (user-package-p p)
+              (do-symbols (s p) (consider s))))))
+    (sort entries #'string< :key #'third)))
+
+(defun list-definitions (request)
+  (let* ((package-name (getf request :package))
+         (package (and package-name (plusp (length package-name))
+                       (or (find-package package-name) (find-package (string-upcase package-name)))))
+         (pattern (let ((p (getf request :pattern))) (and p (plusp (length p)) p))))
+    (if (and package-name (plusp (length package-name)) (null package))
+        (ok-reply request "found" :false
+                  "message" (format nil "The package ~S does not exist." package-name)
+                  "definitions" nil)
+        (ok-reply request "found" t
+                  "package" (if package (package-name package) :null)
+                  "definitions" (let ((*package* *session-package*))
+                                  (session-definitions package pattern))))))
+
+(defun definition-source (symbol kind)
+  (mp:with-lock (*definitions-lock*)
+    (gethash (cons symbol kind) *definition-sources*)))
+
+(defun source-location (symbol kind)
+  "Where SYMBOL's definition of KIND came from: a file and position, the session's own
+evaluation, or NIL."
+  (let ((session (or (definition-source symbol kind)
+                     (and (string= kind "generic-function") (definition-source symbol "function")))))
+    (cond (session
+           (obj "where" "session" "job" (cdr session) "form" (car session)))
+          ((member kind '("function" "macro" "generic-function") :test #'string=)
+           (let ((location (ignore-errors
+                            (multiple-value-list
+                             (ext:compiled-function-file (or (macro-function symbol) (fdefinition symbol)))))))
+             (when (and location (first location))
+               (obj "where" "file" "file" (namestring (first location))
+                    "position" (or (second location) :null)))))
+          (t nil))))
+
+(defun describe-symbol (request)
+  (multiple-value-bind (symbol found) (parse-symbol-text (or (getf request :name) "")
+                                                         (resolve-package (getf request :package)))
+    (if (not found)
+        (ok-reply request "found" :false
+                  "message" (format nil "No symbol named ~A is accessible in ~A."
+                                    (getf request :name)
+                                    (let ((p (resolve-package (getf request :package))))
+                                      (if p (package-name p) (format nil "the package ~S, which does not exist"
+                                                                     (getf request :package))))))
+        (let* ((*package* *session-package*)
+               (kinds (symbol-kinds symbol)))
+          (ok-reply request
+                    "found" t
+                    "name" (session-print symbol)
+                    "package" (if (symbol-package symbol) (package-name (symbol-package symbol)) :null)
+                    "kinds" kinds
+                    "lambda_list" (or (and (fboundp symbol) (lambda-list-text symbol)) :null)
+                    "function_documentation" (or (ignore-errors (documentation symbol 'function)) :null)
+                    "variable_documentation" (or (ignore-errors (documentation symbol 'variable)) :null)
+                    "type_documentation" (or (ignore-errors (documentation symbol 'type)) :null)
+                    "value" (if (boundp symbol) (short-value symbol) :null)
+                    "value_result_id" (or (and (boundp symbol) (remember-result (symbol-value symbol))) :null)
+                    "locations" (loop for kind in kinds
+                                      for location = (source-location symbol kind)
+                                      collect (append (obj "kind" kind)
+                                                      (if location (cdr location) (list "where" "unknown")))))))))
+
+(defun apropos-op (request)
+  (let* ((text (or (getf request :text) ""))
+         (package-name (getf request :package))
+         (package (and package-name (plusp (length package-name))
+                       (or (find-package package-name) (find-package (string-upcase package-name)))))
+         (limit (option (getf request :options) :limit 100))
+         (matches '()))
+    (when (and package-name (plusp (length package-name)) (null package))
+      (return-from apropos-op
+        (ok-reply request "found" :false "message" (format nil "The package ~S does not exist." package-name)
+                  "matches" nil "total" 0)))
+    (flet ((consider (s)
+             (when (search text (symbol-name s) :test #'char-equal)
+               (pushnew s matches))))
+      (if package
+          (do-symbols (s package) (consider s))
+          (do-all-symbols (s) (consider s))))
+    (setf matches (sort matches (lambda (a b) (or (< (length (symbol-name a)) (length (symbol-name b)))
+                                                  (and (= (length (symbol-name a)) (length (symbol-name b)))
+                                                       (string< (symbol-name a) (symbol-name b)))))))
+    (let ((*package* *session-package*))
+      (ok-reply request "found" t
+                "total" (length matches)
+                "matches" (loop for s in matches
+                                repeat limit
+                                collect (obj "name" (session-print s)
+                                             "package" (if (symbol-package s) (package-name (symbol-package s)) :null)
+                                             "kinds" (symbol-kinds s)))))))
+
+(define-operation "definitions" :service #'list-definitions)
+(define-operation "describe" :service #'describe-symbol)
+(define-operation "apropos" :service #'apropos-op)

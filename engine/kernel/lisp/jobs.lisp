@@ -1,0 +1,90 @@
+;;;; Worker jobs other than plain evaluation (loading a system, compiling, expanding a
+;;;; macro) run user code too: they get the same captured streams, warning records, error
+;;;; reports and interrupt catch as EVALUATE, through RUN-JOB.
+
+(in-package "LISP-DUET.KERNEL")
+
+(defun run-job (request body)
+  "Runs BODY, a function of no arguments that returns a plist of extra reply fields, as the
+job of REQUEST. Whatever happens, returns one reply."
+  (let* ((id (getf request :id))
+         (options (getf request :options))
+         (limit (option options :max_output_chars *default-max-output-chars*))
+         (package (resolve-package (getf request :package))))
+    (unless package
+      (return-from run-job (package-error-result id (getf request :package))))
+    (let* ((budget (make-budget :remaining limit))
+           (stdout (make-capture id "stdout" budget))
+           (stderr (make-capture id "stderr" budget))
+           (warnings '())
+           (fields '())
+           (error-info nil)
+           (start (%monotonic-us))
+           (run-start (%run-time-us))
+           (base (si::ihs-top))
+           (status
+             (catch 'job-abort
+               (unwind-protect
+                    (progn
+                      (setf *running-job* id)
+                      (let ((*package* package)
+                            (*standard-output* stdout)
+                            (*error-output* stderr)
+                            (*trace-output* stderr)
+                            (*standard-input* (make-instance 'refusing-input-stream
+                                                             :what "Reading from *standard-input*"))
+                            (*query-io* (make-refusing-io "A question on *query-io* (such as Y-OR-N-P)" stdout))
+                            (*debug-io* (make-refusing-io "The debugger" stderr))
+                            (*terminal-io* (make-refusing-io "Reading from *terminal-io*" stdout)))
+                        (handler-bind
+                            ((warning (lambda (c)
+                                        (push (warning-text c) warnings)
+                                        (muffle-warning c)))
+                             (serious-condition
+                               (lambda (c)
+                                 (setf error-info (error-object c "eval" (capture-backtrace c base)))
+                                 (throw 'job-abort "error"))))
+                          (setf fields (funcall body))))
+                      "ok")
+                 (setf *running-job* nil)))))
+      (unless (stringp status)
+        (setf status "interrupted"))
+      (flush-capture stdout)
+      (flush-capture stderr)
+      (restore-heap-limit)
+      (append (obj "id" id
+                   "status" status
+                   "values" nil
+                   "warnings" (reverse warnings)
+                   "error" (or error-info :null)
+                   "package" (package-name *session-package*)
+                   "output_dropped" (budget-dropped budget)
+                   "real_us" (- (%monotonic-us) start)
+                   "run_us" (- (%run-time-us) run-start))
+              fields))))
+
+(defun ok-reply (request &rest fields)
+  (apply #'obj "id" (getf request :id) "status" "ok" fields))
+
+(defun session-print (object &optional (limit 300))
+  "OBJECT printed as the session would show it, briefly, relative to the session package."
+  (let ((*package* *session-package*))
+    (with-brief-printing
+      (handler-case (print-limited (lambda (s) (prin1 object s)) limit)
+        (serious-condition () "#<unprintable object>")))))
+
+(defun parse-symbol-text (text package)
+  "The symbol TEXT names, read from PACKAGE, without interning anything: (values symbol found)."
+  (let* ((colon (position #\: text))
+         (home (cond ((null colon) package)
+                     ((zerop colon) (find-package "KEYWORD"))
+                     (t (find-package (string-upcase (subseq text 0 colon))))))
+         (raw (if colon (string-left-trim ":" (subseq text colon)) text))
+         (name (if (and (> (length raw) 1) (char= (char raw 0) #\|)
+                        (char= (char raw (1- (length raw))) #\|))
+                   (subseq raw 1 (1- (length raw)))
+                   (string-upcase raw))))
+    (if home
+        (multiple-value-bind (symbol status) (find-symbol name home)
+          (values symbol (and status t) home))
+        (values nil nil nil))))
