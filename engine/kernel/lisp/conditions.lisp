@@ -117,7 +117,10 @@
                           (push (cdr cell) result))))))))))
 
 (defun bytecoded-p (function)
-  (and (functionp function) (ignore-errors (si::bc-split function)) t))
+  ;; SI::BC-SPLIT returns (values lexenv code data name); CODE is there only for bytecodes.
+  (and (functionp function)
+       (ignore-errors (nth-value 1 (si::bc-split function)))
+       t))
 
 (defun format-frame (name function environment)
   ;; Natively compiled functions keep no environment in the IHS: their arguments are unknown.
@@ -163,3 +166,28 @@ the call from the condition where it says what it was."
     (loop for frame in (nreverse frames)
           for i from 0
           collect (format nil "~D: ~A" i frame))))
+
+;;; Reader errors name ECL's string stream ("#<string-input stream from ...>"); say where in
+;;; the user's code the unreadable form starts instead.
+
+(defun line-and-column (text position)
+  (let ((line 1) (column 1))
+    (loop for i below (min position (length text))
+          do (if (char= (char text i) #\Newline)
+                 (setf line (1+ line) column 1)
+                 (incf column)))
+    (values line column)))
+
+(defun read-error-message (condition code form-start)
+  (let ((start (or (position-if-not (lambda (ch) (member ch '(#\Space #\Tab #\Newline #\Return)))
+                                    code :start (min form-start (length code)))
+                   form-start)))
+    (multiple-value-bind (line column) (line-and-column code start)
+      (if (typep condition 'end-of-file)
+          (format nil "The code ends before the form that starts at line ~D, column ~D is complete: ~
+                       a parenthesis, string or #| comment is not closed."
+                  line column)
+          (let* ((report (or (ecl-report condition) (condition-message condition)))
+                 (cut (and (search "Reader error in file" report) (search (format nil ":~%") report))))
+            (format nil "~A~%(reading the form that starts at line ~D, column ~D)"
+                    (if cut (subseq report (+ cut 2)) report) line column))))))
