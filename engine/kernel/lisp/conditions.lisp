@@ -135,6 +135,10 @@
   "Errors signalled inside ECL's compiled built-ins leave no frame of their own: rebuild
 the call from the condition where it says what it was."
   (typecase condition
+    ;; The call never started, so no frame holds it; its arguments are gone too.
+    (undefined-function
+     (let ((name (ignore-errors (cell-error-name condition))))
+       (when name (format nil "(~A ...)" (brief name)))))
     (arithmetic-error
      (let ((operation (ignore-errors (arithmetic-error-operation condition))))
        (when operation
