@@ -12,6 +12,17 @@
 (defvar *running-job* nil
   "Id of the job the worker is running, set only while its JOB-ABORT catch is active, so
 that an interrupt for that id can always throw there.")
+(defvar *interrupt-lock* (mp:make-lock :name "lisp-duet interrupts"))
+(defvar *interrupted-before-start* nil
+  "Id of a job the host interrupted while it still waited in the worker's mailbox.")
+
+(defun begin-job (id)
+  "Marks job ID as running, or throws to JOB-ABORT if it was interrupted while queued.
+With the lock, INTERRUPT-JOB either sees the job running or leaves the id for this check."
+  (when (mp:with-lock (*interrupt-lock*)
+          (setf *running-job* id)
+          (eql *interrupted-before-start* id))
+    (throw 'job-abort :interrupted)))
 
 (defun option (options key default)
   (let ((value (getf options key :absent)))
@@ -72,7 +83,7 @@ that an interrupt for that id can always throw there.")
              (catch 'job-abort
                (unwind-protect
                     (progn
-                      (setf *running-job* id)
+                      (begin-job id)
                       (let ((*package* package)
                             (*standard-output* stdout)
                             (*error-output* stderr)

@@ -26,7 +26,7 @@ job of REQUEST. Whatever happens, returns one reply."
              (catch 'job-abort
                (unwind-protect
                     (progn
-                      (setf *running-job* id)
+                      (begin-job id)
                       (let ((*package* package)
                             (*standard-output* stdout)
                             (*error-output* stderr)

@@ -51,12 +51,18 @@
                 :reason (ignore-errors (condition-message condition))))))
 
 (defun interrupt-job (target)
-  (when (and target (eql *running-job* target) *worker*)
-    (mp:interrupt-process *worker*
-                          (lambda ()
-                            (when (eql *running-job* target)
-                              (throw 'job-abort :interrupted))))
-    t))
+  ;; The host may interrupt a job the worker has not taken yet (an interrupt right after the
+  ;; request): BEGIN-JOB then finds its id and stops it before it runs.
+  (mp:with-lock (*interrupt-lock*)
+    (cond ((and target (eql *running-job* target) *worker*)
+           (mp:interrupt-process *worker*
+                                 (lambda ()
+                                   (when (eql *running-job* target)
+                                     (throw 'job-abort :interrupted))))
+           t)
+          (target
+           (setf *interrupted-before-start* target)
+           nil))))
 
 (defun dispatch (request)
   (let* ((op (getf request :op))
