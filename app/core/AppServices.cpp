@@ -4,6 +4,7 @@
 #include "EvaluateLispTool.h"
 #include "McpServer.h"
 #include "Session.h"
+#include "StandardTools.h"
 #include "ToolRegistry.h"
 
 #include <memory>
@@ -16,6 +17,7 @@ AppServices::AppServices(QObject *parent)
       m_server(new McpServer(m_session, m_tools, this))
 {
     m_tools->add(std::make_unique<EvaluateLispTool>(m_session));
+    addStandardTools(m_tools, m_session, this);
 }
 
 AppServices::~AppServices()
