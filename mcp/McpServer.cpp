@@ -112,6 +112,12 @@ void McpServer::receive(McpPeer *peer, const QByteArray &bytes)
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
     if (error.error != QJsonParseError::NoError) {
+        // QJsonDocument takes only objects and arrays: a lone string or number is valid JSON,
+        // so it is an invalid request, not a parse error.
+        if (QJsonDocument::fromJson('[' + bytes + ']').array().size() == 1) {
+            peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest, QStringLiteral("A JSON-RPC message must be an object")));
+            return;
+        }
         peer->send(JsonRpc::error(QJsonValue(), JsonRpc::ParseError,
                                   QStringLiteral("Parse error: %1 at offset %2").arg(error.errorString()).arg(error.offset)));
         return;
