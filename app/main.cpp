@@ -2,6 +2,7 @@
 
 #include "AppServices.h"
 #include "CommandLine.h"
+#include "JournalCommand.h"
 #include "StdioTransport.h"
 
 #include <QCoreApplication>
@@ -48,6 +49,9 @@ int main(int argc, char **argv)
         std::printf("lisp-duet %s\n", LISP_DUET_VERSION);
         return 0;
     }
+    if (!options.exportJournal.isEmpty())
+        return exportJournalCommand(options);
+    AppServices::setJournalDefaults(options.journalFile, !options.noJournal);
     if (options.headless && options.stdio)
         return runStdio(argc, argv);
     std::fprintf(stderr, "lisp-duet: this build serves MCP with --headless --stdio; see --help.\n");

@@ -3,29 +3,119 @@
 #include "EngineClient.h"
 #include "EvaluateLispTool.h"
 #include "McpServer.h"
+#include "Replayer.h"
+#include "ReplaySessionTool.h"
 #include "Session.h"
 #include "StandardTools.h"
 #include "ToolRegistry.h"
 
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QLoggingCategory>
+
 #include <memory>
+
+namespace {
+QString s_journalFile;
+bool s_journalEnabled = true;
+} // namespace
+
+void AppServices::setJournalDefaults(const QString &file, bool enabled)
+{
+    s_journalFile = file;
+    s_journalEnabled = enabled;
+}
 
 AppServices::AppServices(QObject *parent)
     : QObject(parent),
       m_engine(new EngineClient(this)),
       m_session(new Session(m_engine, this)),
       m_tools(new ToolRegistry(this)),
-      m_server(new McpServer(m_session, m_tools, this))
+      m_server(new McpServer(m_session, m_tools, this)),
+      m_journal(new Journal(this)),
+      m_replayer(new Replayer(m_session, this)),
+      m_journalEnabled(s_journalEnabled),
+      m_journalFile(s_journalFile)
 {
     m_tools->add(std::make_unique<EvaluateLispTool>(m_session));
     addStandardTools(m_tools, m_session, this);
+    m_tools->add(std::make_unique<ReplaySessionTool>(m_session, m_replayer, [this](const QString &source, QString *error) {
+        return journalEntries(source, error);
+    }));
+    loadPastJournal();
 }
 
 AppServices::~AppServices()
 {
+    m_journal->recordEvent(QStringLiteral("app-closed"), QStringLiteral("Lisp Duet was closed."));
     m_engine->stop();
 }
 
 void AppServices::start()
 {
+    openJournal();
     m_engine->start();
+}
+
+void AppServices::loadPastJournal()
+{
+    if (!m_journalEnabled)
+        return;
+    if (m_journalFile.isEmpty()) {
+        m_journalPath = Journal::newPath();
+        m_pastJournalPath = Journal::latest(m_journalPath);
+    } else {
+        m_journalPath = m_journalFile;
+        m_pastJournalPath = QFileInfo::exists(m_journalFile) ? QFileInfo(m_journalFile).absoluteFilePath() : QString();
+    }
+    if (m_pastJournalPath.isEmpty())
+        return;
+    const JournalContents past = Journal::read(m_pastJournalPath);
+    m_pastEntries = past.entries;
+    if (!past.ok())
+        qCWarning(lcJournal).noquote() << past.error;
+}
+
+void AppServices::openJournal()
+{
+    if (!m_journalEnabled || m_journal->isOpen())
+        return;
+    QString error;
+    if (!m_journal->open(m_journalPath, &error)) {
+        // Work goes on without a journal; the person is told why nothing is kept.
+        qCWarning(lcJournal).noquote() << error;
+        Q_EMIT journalError(error);
+        return;
+    }
+    m_journal->attach(m_session);
+    m_journal->recordEvent(QStringLiteral("app-started"),
+                           QStringLiteral("Lisp Duet %1 started (process %2).").arg(QCoreApplication::applicationVersion()).arg(QCoreApplication::applicationPid()));
+}
+
+QList<JournalEntry> AppServices::journalEntries(const QString &source, QString *error) const
+{
+    const QString path = source == QStringLiteral("previous") ? m_pastJournalPath : m_journal->path();
+    if (path.isEmpty()) {
+        *error = source == QStringLiteral("previous") ? QStringLiteral("There is no journal of a previous session to replay.")
+                                                      : QStringLiteral("Journaling is off, so there is nothing to replay.");
+        return {};
+    }
+    const JournalContents contents = Journal::read(path);
+    if (!contents.ok())
+        *error = contents.error;
+    return contents.entries;
+}
+
+bool AppServices::replayDefinitions(const QString &source, QString *error)
+{
+    QString problem;
+    const QList<JournalEntry> entries = journalEntries(source, &problem);
+    if (problem.isEmpty() && m_replayer->isRunning())
+        problem = QStringLiteral("A replay is already running.");
+    if (!problem.isEmpty()) {
+        if (error)
+            *error = problem;
+        return false;
+    }
+    return m_replayer->start(entries);
 }

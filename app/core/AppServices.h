@@ -1,8 +1,11 @@
 #pragma once
 
+#include "Journal.h"
+
 #include <QObject>
 
 class EngineClient;
+class Replayer;
 class Session;
 class ToolRegistry;
 class McpServer;
@@ -21,11 +24,44 @@ public:
     ToolRegistry *tools() const { return m_tools; }
     McpServer *server() const { return m_server; }
 
+    // The journal (issue 6). On by default, in a new file of Journal::directory(); the previous
+    // run's journal is loaded as the past transcript. Call before start().
+    void setJournalEnabled(bool enabled) { m_journalEnabled = enabled; }
+    // --journal FILE: that file's entries are the past, and new entries are appended to it.
+    void setJournalFile(const QString &path) { m_journalFile = path; }
+    // What every AppServices made afterwards starts with: main() sets it from the command line
+    // once, so each mode (window, --headless, --stdio) gets --journal / --no-journal.
+    static void setJournalDefaults(const QString &file, bool enabled);
+    Journal *journal() const { return m_journal; }
+    // Entries of the previous journal (past == true), oldest first, read when AppServices is
+    // made: for the window to show, greyed, after a "previous session, <date>" separator.
+    const QList<JournalEntry> &pastEntries() const { return m_pastEntries; }
+    QString pastJournalPath() const { return m_pastJournalPath; }
+    // Re-evaluates the journal's definitions ("Replay definitions"): progress and finished
+    // signals on replayer(). source: "journal" (this run's file) or "previous".
+    Replayer *replayer() const { return m_replayer; }
+    bool replayDefinitions(const QString &source = QStringLiteral("journal"), QString *error = nullptr);
+    QList<JournalEntry> journalEntries(const QString &source, QString *error) const;
+
     void start();
 
+Q_SIGNALS:
+    // The journal cannot be written (start()): the session runs without one.
+    void journalError(const QString &message);
+
 private:
+    void loadPastJournal();
+    void openJournal();
+
     EngineClient *m_engine;
     Session *m_session;
     ToolRegistry *m_tools;
     McpServer *m_server;
+    Journal *m_journal;
+    Replayer *m_replayer;
+    bool m_journalEnabled;
+    QString m_journalFile;
+    QString m_journalPath;
+    QString m_pastJournalPath;
+    QList<JournalEntry> m_pastEntries;
 };

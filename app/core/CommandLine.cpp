@@ -14,6 +14,22 @@ CommandLine CommandLine::parse(const QStringList &arguments)
                                          QStringLiteral("Serve MCP on stdin/stdout (one JSON-RPC message per line); exits at end of input."));
     parser.addOptions({helpOption, versionOption, headlessOption, stdioOption});
 
+    const QCommandLineOption journalOption(QStringLiteral("journal"),
+                                           QStringLiteral("Open this journal: show its entries as the past transcript and append to it."),
+                                           QStringLiteral("FILE"));
+    const QCommandLineOption noJournalOption(QStringLiteral("no-journal"), QStringLiteral("Keep no journal of this session."));
+    const QCommandLineOption exportOption(QStringLiteral("export-journal"),
+                                          QStringLiteral("Write the journal FILE as a Markdown or HTML document and exit."), QStringLiteral("FILE"));
+    const QCommandLineOption formatOption(QStringLiteral("format"), QStringLiteral("Format for --export-journal: md (default) or html."),
+                                          QStringLiteral("md|html"));
+    const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
+                                          QStringLiteral("Where --export-journal writes (default: standard output)."), QStringLiteral("OUT"));
+    parser.addOptions({journalOption, noJournalOption, exportOption, formatOption, outputOption});
+
+    const QCommandLineOption clientConfigOption(QStringLiteral("client-config"),
+                                                QStringLiteral("Print how to connect CLIENT to this Lisp Duet and exit: claude-code, claude-desktop, cursor or vscode."),
+                                                QStringLiteral("CLIENT"));
+    parser.addOption(clientConfigOption);
     CommandLine result;
     result.helpText = parser.helpText();
     if (!parser.parse(arguments)) {
@@ -24,6 +40,24 @@ CommandLine CommandLine::parse(const QStringList &arguments)
     result.showVersion = parser.isSet(versionOption);
     result.headless = parser.isSet(headlessOption);
     result.stdio = parser.isSet(stdioOption);
+    result.journalFile = parser.value(journalOption);
+    result.noJournal = parser.isSet(noJournalOption);
+    result.exportJournal = parser.value(exportOption);
+    result.exportFormat = parser.isSet(formatOption) ? parser.value(formatOption).toLower() : QStringLiteral("md");
+    result.exportOutput = parser.value(outputOption);
+    if (result.noJournal && !result.journalFile.isEmpty()) {
+        result.error = QStringLiteral("--journal and --no-journal contradict each other; use one.");
+        return result;
+    }
+    if (result.exportFormat != QStringLiteral("md") && result.exportFormat != QStringLiteral("markdown")
+        && result.exportFormat != QStringLiteral("html")) {
+        result.error = QStringLiteral("--format must be md or html, not '%1'.").arg(parser.value(formatOption));
+        return result;
+    }
+    if ((parser.isSet(formatOption) || parser.isSet(outputOption)) && result.exportJournal.isEmpty()) {
+        result.error = QStringLiteral("--format and -o go with --export-journal FILE.");
+        return result;
+    }
     if (!parser.positionalArguments().isEmpty())
         result.error = QStringLiteral("Unexpected argument '%1'.\nTry 'lisp-duet --help'.").arg(parser.positionalArguments().first());
     else if (result.stdio && !result.headless)

@@ -10,6 +10,11 @@ struct CommandLine
     bool stdio = false;
     bool showHelp = false;
     bool showVersion = false;
+    bool noJournal = false;   // --no-journal: keep no journal of this session
+    QString journalFile;      // --journal FILE: load it as the past, append to it
+    QString exportJournal;    // --export-journal FILE: write it as a document and exit
+    QString exportFormat;     // --format md|html (default md)
+    QString exportOutput;     // -o FILE (default stdout)
     QString error;    // a sentence for stderr when the arguments make no sense
     QString helpText;
 

@@ -1,0 +1,384 @@
+#include "Journal.h"
+
+#include "Session.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QStandardPaths>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcJournal, "duet.journal")
+
+namespace {
+QString stamp(const QDateTime &time)
+{
+    return time.isValid() ? time.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
+QDateTime parseStamp(const QJsonValue &value)
+{
+    QDateTime time = QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
+    return time.isValid() ? time.toLocalTime() : time;
+}
+
+QJsonObject originJson(const Origin &origin)
+{
+    return {{QStringLiteral("kind"), origin.kindName()}, {QStringLiteral("name"), origin.name},
+            {QStringLiteral("client"), origin.clientKey}};
+}
+
+Origin originFromJson(const QJsonObject &json)
+{
+    const QString kind = json.value(QStringLiteral("kind")).toString();
+    Origin origin;
+    origin.kind = kind == QStringLiteral("agent")    ? Origin::Kind::Agent
+                  : kind == QStringLiteral("system") ? Origin::Kind::System
+                                                     : Origin::Kind::Person;
+    origin.name = json.value(QStringLiteral("name")).toString();
+    origin.clientKey = json.value(QStringLiteral("client")).toString();
+    return origin;
+}
+
+QStringList strings(const QJsonValue &value)
+{
+    QStringList list;
+    for (const QJsonValue &item : value.toArray())
+        list << item.toString();
+    return list;
+}
+
+EvalResult::Status statusFromName(const QString &name)
+{
+    using S = EvalResult::Status;
+    for (S status : {S::Ok, S::Error, S::Interrupted, S::TimedOut, S::EngineRestarted, S::Cancelled, S::Failed}) {
+        if (EvalResult::statusName(status) == name)
+            return status;
+    }
+    return S::Failed;
+}
+
+// Keeps the first OutputCap characters; returns how many were left out.
+qint64 capped(const QString &text, QString *kept)
+{
+    if (text.size() <= Journal::OutputCap) {
+        *kept = text;
+        return 0;
+    }
+    *kept = text.left(Journal::OutputCap);
+    return text.size() - Journal::OutputCap;
+}
+} // namespace
+
+QJsonObject JournalEntry::toJson() const
+{
+    if (kind == Kind::Event) {
+        QJsonObject json{{QStringLiteral("type"), QStringLiteral("event")},
+                         {QStringLiteral("event"), event},
+                         {QStringLiteral("message"), message},
+                         {QStringLiteral("at"), stamp(at)}};
+        if (!by.name.isEmpty())
+            json.insert(QStringLiteral("by"), originJson(by));
+        return json;
+    }
+    const Evaluation &e = evaluation;
+    const EvalResult &r = e.result;
+    QJsonObject json{{QStringLiteral("type"), QStringLiteral("evaluation")},
+                     {QStringLiteral("id"), double(e.id)},
+                     {QStringLiteral("seq"), double(e.sequence)},
+                     {QStringLiteral("origin"), originJson(e.request.origin)},
+                     {QStringLiteral("op"), e.request.op},
+                     {QStringLiteral("code"), e.request.code},
+                     {QStringLiteral("package"), e.request.package},
+                     {QStringLiteral("description"), e.request.description},
+                     {QStringLiteral("status"), EvalResult::statusName(r.status)},
+                     {QStringLiteral("values"), QJsonArray::fromStringList(r.values)},
+                     {QStringLiteral("stdout"), r.stdoutText},
+                     {QStringLiteral("stdout_cut"), double(stdoutCut)},
+                     {QStringLiteral("stderr"), r.stderrText},
+                     {QStringLiteral("stderr_cut"), double(stderrCut)},
+                     {QStringLiteral("output_dropped"), double(r.outputDropped)},
+                     {QStringLiteral("warnings"), QJsonArray::fromStringList(r.warnings)},
+                     {QStringLiteral("result_package"), r.package},
+                     {QStringLiteral("queued_at"), stamp(e.queuedAt)},
+                     {QStringLiteral("started_at"), stamp(e.startedAt)},
+                     {QStringLiteral("finished_at"), stamp(e.finishedAt)},
+                     {QStringLiteral("real_us"), double(r.realMicroseconds)},
+                     {QStringLiteral("run_us"), double(r.runMicroseconds)}};
+    if (!e.request.arguments.isEmpty())
+        json.insert(QStringLiteral("arguments"), e.request.arguments);
+    if (!r.ok() || !r.error.type.isEmpty()) {
+        json.insert(QStringLiteral("error"), QJsonObject{{QStringLiteral("type"), r.error.type},
+                                                         {QStringLiteral("message"), r.error.message},
+                                                         {QStringLiteral("phase"), r.error.phase},
+                                                         {QStringLiteral("backtrace"), QJsonArray::fromStringList(r.error.backtrace)}});
+    }
+    return json;
+}
+
+bool JournalEntry::fromJson(const QJsonObject &json, JournalEntry *entry)
+{
+    const QString type = json.value(QStringLiteral("type")).toString();
+    JournalEntry result;
+    result.past = true;
+    if (type == QStringLiteral("event")) {
+        result.kind = Kind::Event;
+        result.event = json.value(QStringLiteral("event")).toString();
+        result.message = json.value(QStringLiteral("message")).toString();
+        result.at = parseStamp(json.value(QStringLiteral("at")));
+        if (json.contains(QStringLiteral("by")))
+            result.by = originFromJson(json.value(QStringLiteral("by")).toObject());
+        else
+            result.by = Origin{Origin::Kind::System, QString(), QString()};
+        if (result.event.isEmpty())
+            return false;
+        *entry = result;
+        return true;
+    }
+    if (type != QStringLiteral("evaluation"))
+        return false;
+    Evaluation &e = result.evaluation;
+    e.id = quint64(json.value(QStringLiteral("id")).toDouble());
+    e.sequence = quint64(json.value(QStringLiteral("seq")).toDouble());
+    e.state = Evaluation::State::Done;
+    e.request.origin = originFromJson(json.value(QStringLiteral("origin")).toObject());
+    e.request.op = json.value(QStringLiteral("op")).toString(QStringLiteral("eval"));
+    e.request.code = json.value(QStringLiteral("code")).toString();
+    e.request.package = json.value(QStringLiteral("package")).toString();
+    e.request.description = json.value(QStringLiteral("description")).toString();
+    e.request.arguments = json.value(QStringLiteral("arguments")).toObject();
+    e.queuedAt = parseStamp(json.value(QStringLiteral("queued_at")));
+    e.startedAt = parseStamp(json.value(QStringLiteral("started_at")));
+    e.finishedAt = parseStamp(json.value(QStringLiteral("finished_at")));
+    EvalResult &r = e.result;
+    r.status = statusFromName(json.value(QStringLiteral("status")).toString());
+    r.values = strings(json.value(QStringLiteral("values")));
+    r.warnings = strings(json.value(QStringLiteral("warnings")));
+    r.stdoutText = json.value(QStringLiteral("stdout")).toString();
+    r.stderrText = json.value(QStringLiteral("stderr")).toString();
+    r.package = json.value(QStringLiteral("result_package")).toString();
+    r.outputDropped = qint64(json.value(QStringLiteral("output_dropped")).toDouble());
+    r.realMicroseconds = qint64(json.value(QStringLiteral("real_us")).toDouble());
+    r.runMicroseconds = qint64(json.value(QStringLiteral("run_us")).toDouble());
+    const QJsonObject error = json.value(QStringLiteral("error")).toObject();
+    r.error = {error.value(QStringLiteral("type")).toString(), error.value(QStringLiteral("message")).toString(),
+               error.value(QStringLiteral("phase")).toString(), strings(error.value(QStringLiteral("backtrace")))};
+    result.stdoutCut = qint64(json.value(QStringLiteral("stdout_cut")).toDouble());
+    result.stderrCut = qint64(json.value(QStringLiteral("stderr_cut")).toDouble());
+    *entry = result;
+    return true;
+}
+
+JournalEntry JournalEntry::fromEvaluation(const Evaluation &evaluation, const QString &packageInEffect)
+{
+    JournalEntry entry;
+    entry.kind = Kind::Evaluation;
+    entry.evaluation = evaluation;
+    entry.evaluation.result.reply = {}; // the engine's raw reply repeats what is already here
+    if (entry.evaluation.request.package.isEmpty())
+        entry.evaluation.request.package = packageInEffect;
+    entry.stdoutCut = capped(evaluation.result.stdoutText, &entry.evaluation.result.stdoutText);
+    entry.stderrCut = capped(evaluation.result.stderrText, &entry.evaluation.result.stderrText);
+    return entry;
+}
+
+JournalEntry JournalEntry::makeEvent(const QString &event, const QString &message, const Origin &by)
+{
+    JournalEntry entry;
+    entry.kind = Kind::Event;
+    entry.event = event;
+    entry.message = message;
+    entry.by = by;
+    entry.at = QDateTime::currentDateTime();
+    return entry;
+}
+
+Journal::Journal(QObject *parent) : QObject(parent) {}
+
+Journal::~Journal()
+{
+    close();
+}
+
+QString Journal::directory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/journals");
+}
+
+QString Journal::newPath()
+{
+    // ISO 8601 basic format: sorts by time and needs no ':' in a file name.
+    const QString base = directory() + QLatin1Char('/')
+        + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss.zzz'Z'"));
+    QString path = base + QStringLiteral(".jsonl");
+    for (int n = 2; QFileInfo::exists(path); ++n)
+        path = base + QStringLiteral("-%1.jsonl").arg(n);
+    return path;
+}
+
+QString Journal::latest(const QString &exclude)
+{
+    QDir dir(directory());
+    const QStringList names = dir.entryList({QStringLiteral("*.jsonl")}, QDir::Files, QDir::Name | QDir::Reversed);
+    const QString excluded = exclude.isEmpty() ? QString() : QFileInfo(exclude).absoluteFilePath();
+    int looked = 0;
+    for (const QString &name : names) {
+        const QString path = dir.absoluteFilePath(name);
+        if (path == excluded)
+            continue;
+        if (++looked > 50) // sessions that evaluated nothing are not worth a long search
+            break;
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        // Cheaper than parsing: records are written compactly, so the key reads exactly so.
+        while (!file.atEnd()) {
+            if (file.readLine().contains("\"type\":\"evaluation\""))
+                return path;
+        }
+    }
+    return {};
+}
+
+JournalContents Journal::read(const QString &path)
+{
+    JournalContents contents;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        contents.error = QStringLiteral("Cannot read the journal %1: %2").arg(path, file.errorString());
+        return contents;
+    }
+    const QByteArray data = file.readAll();
+    const QList<QByteArray> lines = data.split('\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QByteArray &line = lines.at(i);
+        if (line.trimmed().isEmpty())
+            continue;
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+        JournalEntry entry;
+        if (error.error == QJsonParseError::NoError && document.isObject() && JournalEntry::fromJson(document.object(), &entry)) {
+            contents.entries.append(entry);
+            continue;
+        }
+        // The last piece (no newline after it) is a record the app did not finish writing.
+        if (i == lines.size() - 1)
+            contents.tornTail = true;
+        else
+            ++contents.badLines;
+    }
+    return contents;
+}
+
+bool Journal::open(const QString &path, QString *error)
+{
+    close();
+    const QFileInfo info(path);
+    if (!QDir().mkpath(info.absolutePath())) {
+        m_lastError = QStringLiteral("Cannot create the folder %1 for the journal.").arg(info.absolutePath());
+        if (error)
+            *error = m_lastError;
+        return false;
+    }
+    QFile::setPermissions(info.absolutePath(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    const QByteArray native = QFile::encodeName(info.absoluteFilePath());
+    const int fd = ::open(native.constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        m_lastError = QStringLiteral("Cannot open the journal %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+        if (error)
+            *error = m_lastError;
+        return false;
+    }
+    ::fchmod(fd, 0600); // a file that existed keeps no wider permissions than ours
+    m_fd = fd;
+    m_path = info.absoluteFilePath();
+    // A torn last line (the previous app died mid-write) must not swallow our first record.
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+        char last = '\n';
+        if (::pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
+            writeAll(QByteArrayLiteral("\n"));
+    }
+    return true;
+}
+
+void Journal::close()
+{
+    if (m_fd < 0)
+        return;
+    ::fdatasync(m_fd);
+    ::close(m_fd);
+    m_fd = -1;
+}
+
+bool Journal::writeAll(const QByteArray &bytes)
+{
+    const char *data = bytes.constData();
+    qsizetype left = bytes.size();
+    while (left > 0) {
+        const ssize_t written = ::write(m_fd, data, size_t(left));
+        if (written < 0) {
+            if (errno == EINTR)
+                continue;
+            m_lastError = QStringLiteral("Writing the journal %1 failed: %2").arg(m_path, QString::fromLocal8Bit(std::strerror(errno)));
+            qCWarning(lcJournal).noquote() << m_lastError;
+            return false;
+        }
+        data += written;
+        left -= written;
+    }
+    return true;
+}
+
+bool Journal::append(const JournalEntry &entry)
+{
+    if (m_fd < 0)
+        return false;
+    QByteArray line = QJsonDocument(entry.toJson()).toJson(QJsonDocument::Compact);
+    line.append('\n');
+    // One write(2) of the whole line: after it returns the record is the kernel's, and a
+    // killed app cannot lose it (only a crash of the machine could, unless m_sync).
+    const bool ok = writeAll(line);
+    if (ok && m_sync)
+        ::fdatasync(m_fd);
+    if (ok)
+        ++m_records;
+    Q_EMIT recorded(entry);
+    return ok;
+}
+
+bool Journal::recordEvent(const QString &event, const QString &message, const Origin &by)
+{
+    return append(JournalEntry::makeEvent(event, message, by));
+}
+
+void Journal::attach(Session *session)
+{
+    connect(session, &Session::started, this, [this, session](EvaluationPtr evaluation) {
+        m_packageAtStart.insert(evaluation->id, evaluation->request.package.isEmpty() ? session->currentPackage()
+                                                                                       : evaluation->request.package);
+    });
+    connect(session, &Session::finished, this, [this, session](EvaluationPtr evaluation) {
+        const QString package = m_packageAtStart.take(evaluation->id);
+        append(JournalEntry::fromEvaluation(*evaluation, package.isEmpty() ? session->currentPackage() : package));
+    });
+    connect(session, &Session::sessionReset, this, [this](const Origin &origin) {
+        recordEvent(QStringLiteral("session-reset"), QStringLiteral("The session was reset by %1.").arg(origin.name), origin);
+    });
+    connect(session, &Session::engineStatus, this, [this](const QString &state, const QString &message) {
+        if (state == QStringLiteral("ready"))
+            recordEvent(QStringLiteral("engine-started"), message);
+        else if (state == QStringLiteral("restarting"))
+            recordEvent(QStringLiteral("engine-restarted"), message);
+        else if (state == QStringLiteral("failed"))
+            recordEvent(QStringLiteral("engine-failed"), message);
+    });
+}

@@ -1,0 +1,231 @@
+#include "Replayer.h"
+
+#include "LispSource.h"
+#include "Session.h"
+
+#include <QJsonArray>
+#include <QSet>
+
+namespace {
+QString oneLine(const QString &text, int limit)
+{
+    QString line = text.simplified();
+    if (line.size() > limit)
+        line = line.left(limit - 1) + QChar(0x2026);
+    return line;
+}
+
+// The operator of a form written as a list: "(cl:defun foo ...)" -> "defun".
+QString leadingSymbol(const QString &form)
+{
+    qsizetype i = 0;
+    const qsizetype n = form.size();
+    while (i < n && form.at(i).isSpace())
+        ++i;
+    if (i >= n || form.at(i) != QLatin1Char('('))
+        return {};
+    ++i;
+    while (i < n && form.at(i).isSpace())
+        ++i;
+    const qsizetype start = i;
+    while (i < n && !form.at(i).isSpace() && form.at(i) != QLatin1Char('(') && form.at(i) != QLatin1Char(')')
+           && form.at(i) != QLatin1Char('\'') && form.at(i) != QLatin1Char('"') && form.at(i) != QLatin1Char(';'))
+        ++i;
+    QString symbol = form.mid(start, i - start).toLower();
+    const qsizetype colon = symbol.lastIndexOf(QLatin1Char(':'));
+    if (colon >= 0)
+        symbol = symbol.mid(colon + 1);
+    return symbol;
+}
+
+bool isInPackage(const QString &form)
+{
+    return leadingSymbol(form) == QStringLiteral("in-package");
+}
+} // namespace
+
+QString Replayer::Summary::text() const
+{
+    QString text = QStringLiteral("Replayed %1 definition%2").arg(replayed).arg(replayed == 1 ? QString() : QStringLiteral("s"));
+    if (!failed.isEmpty()) {
+        QStringList failures;
+        for (const Failure &failure : failed)
+            failures << QStringLiteral("%1 -> %2").arg(oneLine(failure.form, 80), oneLine(failure.error, 160));
+        text += QStringLiteral(" (%1 failed: %2)").arg(failed.size()).arg(failures.join(QStringLiteral("; ")));
+    }
+    text += QLatin1Char('.');
+    if (total == 0)
+        text = QStringLiteral("Nothing to replay: the journal holds no successful definitions.");
+    if (aborted)
+        text += QStringLiteral(" The replay stopped after %1 of %2 steps: %3").arg(replayed + int(failed.size())).arg(total).arg(abortReason);
+    if (skipped > 0)
+        text += QStringLiteral(" %1 top-level form%2 that define nothing %3 not replayed.")
+                    .arg(skipped).arg(skipped == 1 ? QString() : QStringLiteral("s"))
+                    .arg(skipped == 1 ? QStringLiteral("was") : QStringLiteral("were"));
+    return text;
+}
+
+QJsonObject Replayer::Summary::toJson() const
+{
+    QJsonArray failures;
+    for (const Failure &failure : failed)
+        failures.append(QJsonObject{{QStringLiteral("form"), failure.form}, {QStringLiteral("error"), failure.error}});
+    QJsonObject json{{QStringLiteral("replayed"), replayed},
+                     {QStringLiteral("failed"), failures},
+                     {QStringLiteral("skipped"), skipped},
+                     {QStringLiteral("total"), total},
+                     {QStringLiteral("aborted"), aborted}};
+    if (aborted)
+        json.insert(QStringLiteral("abort_reason"), abortReason);
+    return json;
+}
+
+Replayer::Replayer(Session *session, QObject *parent) : QObject(parent), m_session(session)
+{
+    connect(session, &Session::finished, this, &Replayer::onEvaluationFinished);
+    // The id is learnt when the step is queued: the session may finish it (engine gone)
+    // before submit() returns.
+    connect(session, &Session::queued, this, [this](EvaluationPtr evaluation) {
+        if (m_submitting)
+            m_waitingFor = evaluation->id;
+    });
+}
+
+bool Replayer::isDefiningForm(const QString &form)
+{
+    static const QSet<QString> operators = {
+        QStringLiteral("defun"), QStringLiteral("defmacro"), QStringLiteral("defvar"), QStringLiteral("defparameter"),
+        QStringLiteral("defconstant"), QStringLiteral("defclass"), QStringLiteral("defstruct"), QStringLiteral("defmethod"),
+        QStringLiteral("defgeneric"), QStringLiteral("defpackage"), QStringLiteral("deftype"), QStringLiteral("defsetf"),
+        QStringLiteral("in-package"), QStringLiteral("setf"), QStringLiteral("setq"), QStringLiteral("psetf"),
+        QStringLiteral("psetq"), QStringLiteral("require"), QStringLiteral("load-system"), QStringLiteral("quickload"),
+        QStringLiteral("load"), QStringLiteral("use-package"), QStringLiteral("defsystem"),
+    };
+    const QString symbol = leadingSymbol(form);
+    if (symbol.isEmpty())
+        return false;
+    // define-condition, define-compiler-macro, define-symbol-macro, define-modify-macro, ...
+    return operators.contains(symbol) || symbol.startsWith(QStringLiteral("define-"));
+}
+
+QList<Replayer::Step> Replayer::plan(const QList<JournalEntry> &entries, int *skipped)
+{
+    QList<Step> steps;
+    int left = 0;
+    for (const JournalEntry &entry : entries) {
+        if (!entry.isEvaluation())
+            continue;
+        const Evaluation &evaluation = entry.evaluation;
+        if (!evaluation.result.ok() || evaluation.request.origin.clientKey == Origin::system(QStringLiteral("replay")).clientKey)
+            continue;
+        if (evaluation.request.op == QStringLiteral("load-system")) {
+            steps.append({evaluation.request.op, evaluation.request.code, evaluation.request.package, evaluation.request.arguments});
+            continue;
+        }
+        if (evaluation.request.op != QStringLiteral("eval"))
+            continue; // describe, complete, ...: questions, not changes
+        bool afterInPackage = false;
+        for (const SourceForm &form : LispSource::splitTopLevelForms(evaluation.request.code)) {
+            if (!form.complete)
+                continue;
+            if (!isDefiningForm(form.text)) {
+                ++left;
+                continue;
+            }
+            // Until an in-package of this same evaluation runs, its forms ran in the package
+            // the journal recorded; after it, in the package the in-package chose.
+            steps.append({QStringLiteral("eval"), form.text, afterInPackage ? QString() : evaluation.request.package, {}});
+            if (isInPackage(form.text))
+                afterInPackage = true;
+        }
+    }
+    if (skipped)
+        *skipped = left;
+    return steps;
+}
+
+bool Replayer::start(const QList<JournalEntry> &entries)
+{
+    if (m_running || !m_session)
+        return false;
+    m_summary = {};
+    m_steps = plan(entries, &m_summary.skipped);
+    m_summary.total = int(m_steps.size());
+    m_next = 0;
+    m_cancelled = false;
+    m_running = true;
+    Q_EMIT started(m_summary.total);
+    runNext();
+    return true;
+}
+
+void Replayer::cancel()
+{
+    if (!m_running)
+        return;
+    m_cancelled = true;
+    if (m_waitingFor == 0)
+        finish();
+}
+
+void Replayer::runNext()
+{
+    if (m_cancelled) {
+        m_summary.aborted = true;
+        m_summary.abortReason = QStringLiteral("it was cancelled.");
+        finish();
+        return;
+    }
+    if (m_next >= m_steps.size()) {
+        finish();
+        return;
+    }
+    const Step &step = m_steps.at(m_next);
+    EvalRequest request;
+    request.op = step.op;
+    request.code = step.code;
+    request.package = step.package;
+    request.arguments = step.arguments;
+    request.origin = Origin::system(QStringLiteral("replay"));
+    request.description = QStringLiteral("Replaying definition %1 of %2 from the journal").arg(m_next + 1).arg(m_steps.size());
+    m_submitting = true;
+    m_session->submit(request);
+    m_submitting = false;
+}
+
+void Replayer::onEvaluationFinished(EvaluationPtr evaluation)
+{
+    if (!m_running || m_waitingFor == 0 || evaluation->id != m_waitingFor)
+        return;
+    m_waitingFor = 0;
+    const Step step = m_steps.at(m_next++);
+    const EvalResult &result = evaluation->result;
+    if (result.ok()) {
+        ++m_summary.replayed;
+    } else {
+        m_summary.failed.append({step.code, QStringLiteral("%1: %2").arg(result.error.type, result.error.message)});
+        if (result.status == EvalResult::Status::EngineRestarted) {
+            // Whatever was replayed so far is gone with the engine: going on would leave
+            // a half-restored session that looks whole.
+            m_summary.aborted = true;
+            m_summary.abortReason = QStringLiteral("the engine restarted during the replay.");
+        } else if (result.status == EvalResult::Status::Cancelled || result.status == EvalResult::Status::Failed) {
+            m_summary.aborted = true;
+            m_summary.abortReason = result.error.message;
+        }
+    }
+    Q_EMIT progress(m_next, int(m_steps.size()), step.code);
+    if (m_summary.aborted) {
+        finish();
+        return;
+    }
+    runNext();
+}
+
+void Replayer::finish()
+{
+    m_running = false;
+    m_waitingFor = 0;
+    m_steps.clear();
+    Q_EMIT finished(m_summary);
+}

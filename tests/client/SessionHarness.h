@@ -1,0 +1,38 @@
+#pragma once
+
+// Helpers for tests that drive a real Session and engine: submit, then wait for the result.
+
+#include "Session.h"
+
+#include <QTest>
+
+namespace SessionHarness {
+
+inline quint64 submit(Session &session, const QString &code, const Origin &origin = Origin::person(), int timeoutMs = -1)
+{
+    EvalRequest request;
+    request.code = code;
+    request.origin = origin;
+    request.timeoutMs = timeoutMs;
+    return session.submit(request);
+}
+
+// The finished evaluation, or null when it did not finish in time.
+inline EvaluationPtr waitFor(Session &session, quint64 id, int timeoutMs = 30000)
+{
+    EvaluationPtr done;
+    const QMetaObject::Connection connection = QObject::connect(&session, &Session::finished, [&](EvaluationPtr e) {
+        if (e->id == id)
+            done = e;
+    });
+    (void)QTest::qWaitFor([&] { return !done.isNull(); }, timeoutMs);
+    QObject::disconnect(connection);
+    return done;
+}
+
+inline EvaluationPtr evaluate(Session &session, const QString &code, const Origin &origin = Origin::person(), int timeoutMs = -1)
+{
+    return waitFor(session, submit(session, code, origin, timeoutMs), timeoutMs > 0 ? timeoutMs + 30000 : 30000);
+}
+
+} // namespace SessionHarness

@@ -1,0 +1,228 @@
+// The journal: records as JSON lines, written as they happen, read back tolerating a torn
+// last line; attached to a real Session so evaluations and engine events land in it.
+
+#include "EngineClient.h"
+#include "Journal.h"
+#include "Session.h"
+#include "SessionHarness.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+namespace {
+using SessionHarness::waitFor;
+
+quint64 eval(Session &session, const QString &code, Origin origin = Origin::person())
+{
+    return SessionHarness::submit(session, code, origin);
+}
+
+QList<QByteArray> linesOf(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QList<QByteArray> lines = file.readAll().split('\n');
+    if (!lines.isEmpty() && lines.last().isEmpty())
+        lines.removeLast();
+    return lines;
+}
+} // namespace
+
+class TestJournal : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
+    void anEvaluationRoundTripsThroughItsJsonRecord()
+    {
+        Evaluation e;
+        e.id = 7;
+        e.sequence = 3;
+        e.request.code = QStringLiteral("(defun f (x) (* x 2))");
+        e.request.origin = Origin::agent(QStringLiteral("claude-code"), QStringLiteral("claude-code#1"));
+        e.request.description = QStringLiteral("define the doubler");
+        e.result.status = EvalResult::Status::Error;
+        e.result.values = {QStringLiteral("F")};
+        e.result.stdoutText = QStringLiteral("hello\n");
+        e.result.warnings = {QStringLiteral("STYLE-WARNING: x")};
+        e.result.error = {QStringLiteral("DIVISION-BY-ZERO"), QStringLiteral("Division by zero"), QStringLiteral("eval"), {QStringLiteral("0: (/ 1 0)")}};
+        e.result.realMicroseconds = 1234;
+        e.queuedAt = QDateTime::currentDateTime().addMSecs(-30);
+        e.startedAt = e.queuedAt.addMSecs(10);
+        e.finishedAt = e.startedAt.addMSecs(12);
+
+        const JournalEntry written = JournalEntry::fromEvaluation(e, QStringLiteral("COMMON-LISP-USER"));
+        JournalEntry read;
+        QVERIFY(JournalEntry::fromJson(written.toJson(), &read));
+        QVERIFY(read.past);
+        QCOMPARE(read.evaluation.request.code, e.request.code);
+        QCOMPARE(read.evaluation.request.package, QStringLiteral("COMMON-LISP-USER"));
+        QCOMPARE(read.evaluation.request.origin.name, QStringLiteral("claude-code"));
+        QCOMPARE(read.evaluation.request.origin.clientKey, QStringLiteral("claude-code#1"));
+        QVERIFY(read.evaluation.request.origin.isAgent());
+        QCOMPARE(read.evaluation.request.description, e.request.description);
+        QCOMPARE(read.evaluation.result.status, EvalResult::Status::Error);
+        QCOMPARE(read.evaluation.result.error.type, QStringLiteral("DIVISION-BY-ZERO"));
+        QCOMPARE(read.evaluation.result.error.backtrace, e.result.error.backtrace);
+        QCOMPARE(read.evaluation.result.stdoutText, e.result.stdoutText);
+        QCOMPARE(read.evaluation.result.warnings, e.result.warnings);
+        QCOMPARE(read.evaluation.result.realMicroseconds, 1234);
+        QCOMPARE(read.evaluation.finishedAt, e.finishedAt);
+        QCOMPARE(read.evaluation.queuedAt, e.queuedAt);
+    }
+
+    void outputBeyondTheCapIsCutAndCounted()
+    {
+        Evaluation e;
+        e.result.stdoutText = QString(Journal::OutputCap + 500, QLatin1Char('x'));
+        e.result.stderrText = QStringLiteral("short");
+        const JournalEntry entry = JournalEntry::fromEvaluation(e);
+        QCOMPARE(entry.evaluation.result.stdoutText.size(), Journal::OutputCap);
+        QCOMPARE(entry.stdoutCut, 500);
+        QCOMPARE(entry.stderrCut, 0);
+        JournalEntry read;
+        QVERIFY(JournalEntry::fromJson(entry.toJson(), &read));
+        QCOMPARE(read.stdoutCut, 500);
+    }
+
+    void theFileIsPrivateAndEachRecordIsOneLine()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sub/j.jsonl"));
+        Journal journal;
+        QVERIFY(journal.open(path));
+        QVERIFY(journal.recordEvent(QStringLiteral("app-started"), QStringLiteral("started")));
+        QVERIFY(journal.recordEvent(QStringLiteral("session-reset"), QStringLiteral("multi\nline\nmessage"), Origin::person()));
+        struct stat st {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &st), 0);
+        QCOMPARE(int(st.st_mode & 0777), 0600);
+        // Written through to the kernel already: another reader sees both lines now.
+        const QList<QByteArray> lines = linesOf(path);
+        QCOMPARE(lines.size(), 2);
+        for (const QByteArray &line : lines)
+            QVERIFY(QJsonDocument::fromJson(line).isObject());
+    }
+
+    void aTornLastLineIsReportedAndTheRestIsRead()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("j.jsonl"));
+        {
+            Journal journal;
+            QVERIFY(journal.open(path));
+            journal.recordEvent(QStringLiteral("app-started"), QStringLiteral("one"));
+            journal.recordEvent(QStringLiteral("engine-started"), QStringLiteral("two"));
+        }
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::Append));
+        file.write("{\"type\":\"evaluation\",\"code\":\"(+ 1");
+        file.close();
+
+        JournalContents contents = Journal::read(path);
+        QVERIFY(contents.ok());
+        QCOMPARE(contents.entries.size(), 2);
+        QVERIFY(contents.tornTail);
+        QCOMPARE(contents.badLines, 0);
+
+        // Appending again starts on a fresh line: the torn piece stays alone and new records read.
+        Journal journal;
+        QVERIFY(journal.open(path));
+        journal.recordEvent(QStringLiteral("app-started"), QStringLiteral("three"));
+        contents = Journal::read(path);
+        QCOMPARE(contents.entries.size(), 3);
+        QCOMPARE(contents.entries.last().message, QStringLiteral("three"));
+        QCOMPARE(contents.badLines, 1);
+        QVERIFY(!contents.tornTail);
+    }
+
+    void aMissingFileIsAClearError()
+    {
+        const JournalContents contents = Journal::read(QStringLiteral("/nonexistent/dir/j.jsonl"));
+        QVERIFY(!contents.ok());
+        QVERIFY(contents.error.contains(QStringLiteral("/nonexistent/dir/j.jsonl")));
+    }
+
+    void latestFindsTheNewestJournalWithEvaluations()
+    {
+        QTemporaryDir home;
+        qputenv("XDG_DATA_HOME", home.path().toUtf8());
+        QDir().mkpath(Journal::directory());
+        auto writeFile = [](const QString &name, const QByteArray &content) {
+            QFile f(Journal::directory() + QLatin1Char('/') + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(content);
+        };
+        writeFile(QStringLiteral("20260101T000000.000Z.jsonl"), "{\"type\":\"evaluation\",\"code\":\"1\"}\n");
+        writeFile(QStringLiteral("20260102T000000.000Z.jsonl"), "{\"type\":\"evaluation\",\"code\":\"2\"}\n");
+        writeFile(QStringLiteral("20260103T000000.000Z.jsonl"), "{\"type\":\"event\",\"event\":\"app-started\"}\n");
+        QVERIFY(Journal::latest().endsWith(QStringLiteral("20260102T000000.000Z.jsonl")));
+        QVERIFY(Journal::latest(Journal::directory() + QStringLiteral("/20260102T000000.000Z.jsonl"))
+                    .endsWith(QStringLiteral("20260101T000000.000Z.jsonl")));
+        QVERIFY(Journal::newPath().startsWith(Journal::directory()));
+        qunsetenv("XDG_DATA_HOME");
+    }
+
+    void aSessionsEvaluationsAndEngineEventsAreRecordedAsTheyHappen()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("session.jsonl"));
+        EngineClient engine;
+        Session session(&engine);
+        Journal journal;
+        QVERIFY(journal.open(path));
+        journal.attach(&session);
+        engine.start();
+
+        auto done = waitFor(session, eval(session, QStringLiteral("(defpackage :jt (:use :cl)) (in-package :jt) (defun twice (x) (* 2 x))")));
+        QVERIFY(done && done->result.ok());
+        done = waitFor(session, eval(session, QStringLiteral("(progn (princ \"out\") (twice 21))"),
+                                     Origin::agent(QStringLiteral("agent-a"), QStringLiteral("agent-a#1"))));
+        QVERIFY(done);
+        QCOMPARE(done->result.values, QStringList{QStringLiteral("42")});
+        // Each evaluation is on disk by the time its finished() handlers ran.
+        JournalContents contents = Journal::read(path);
+        QList<JournalEntry> evaluations;
+        for (const JournalEntry &entry : contents.entries) {
+            if (entry.isEvaluation())
+                evaluations << entry;
+        }
+        QCOMPARE(evaluations.size(), 2);
+        QCOMPARE(evaluations.at(0).evaluation.request.package, QStringLiteral("COMMON-LISP-USER"));
+        QCOMPARE(evaluations.at(1).evaluation.request.package, QStringLiteral("JT"));
+        QCOMPARE(evaluations.at(1).evaluation.result.stdoutText, QStringLiteral("out"));
+        QCOMPARE(evaluations.at(1).evaluation.request.origin.name, QStringLiteral("agent-a"));
+        QVERIFY(evaluations.at(1).evaluation.startedAt.isValid());
+
+        QSignalSpy status(&session, &Session::engineStatus);
+        session.reset(Origin::agent(QStringLiteral("agent-a"), QStringLiteral("agent-a#1")));
+        QTRY_VERIFY_WITH_TIMEOUT(!status.isEmpty() && status.last().at(0).toString() == QStringLiteral("ready"), 20000);
+        contents = Journal::read(path);
+        QStringList events;
+        for (const JournalEntry &entry : contents.entries) {
+            if (!entry.isEvaluation())
+                events << entry.event;
+        }
+        QVERIFY2(events.contains(QStringLiteral("engine-started")), qPrintable(events.join(u',')));
+        QVERIFY2(events.contains(QStringLiteral("session-reset")), qPrintable(events.join(u',')));
+        QVERIFY2(events.contains(QStringLiteral("engine-restarted")), qPrintable(events.join(u',')));
+        for (const JournalEntry &entry : contents.entries) {
+            if (entry.event == QStringLiteral("session-reset"))
+                QCOMPARE(entry.by.name, QStringLiteral("agent-a"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJournal)
+#include "tst_journal.moc"
