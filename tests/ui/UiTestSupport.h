@@ -1,0 +1,106 @@
+#pragma once
+
+// Shared by the GUI tests: the real engine, session and MCP server (what AppServices builds,
+// without the app library), and an MCP client fed with JSON-RPC messages through a real peer.
+
+#include "EngineClient.h"
+#include "EvaluateLispTool.h"
+#include "McpPeer.h"
+#include "McpServer.h"
+#include "Session.h"
+#include "ToolRegistry.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+struct LiveSession
+{
+    EngineClient engine;
+    Session session{&engine};
+    ToolRegistry tools;
+    McpServer server{&session, &tools};
+
+    LiveSession()
+    {
+        tools.add(std::make_unique<EvaluateLispTool>(&session));
+        QSignalSpy ready(&engine, &EngineClient::ready);
+        engine.start();
+        if (!engine.isReady())
+            ready.wait(20000);
+    }
+    ~LiveSession() { engine.stop(); }
+};
+
+// An MCP client as the transports see one: bytes in through McpServer::receive, messages out
+// through the peer's message() signal.
+class AgentClient : public QObject
+{
+public:
+    AgentClient(McpServer *server, const QString &name) : m_server(server)
+    {
+        m_peer = server->createPeer(QStringLiteral("test"));
+        connect(m_peer, &McpPeer::message, this, [this](const QJsonObject &message) { m_received.append(message); });
+        send(QJsonObject{{"jsonrpc", "2.0"}, {"id", m_nextId++}, {"method", "initialize"},
+                         {"params", QJsonObject{{"protocolVersion", "2025-06-18"}, {"capabilities", QJsonObject{}},
+                                                {"clientInfo", QJsonObject{{"name", name}, {"version", "1.0"}}}}}});
+        send(QJsonObject{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+    }
+
+    McpPeer *peer() const { return m_peer; }
+
+    void send(const QJsonObject &message)
+    {
+        m_server->receive(m_peer, QJsonDocument(message).toJson(QJsonDocument::Compact));
+    }
+
+    int callTool(const QString &tool, const QJsonObject &arguments)
+    {
+        const int id = m_nextId++;
+        send(QJsonObject{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+                         {"params", QJsonObject{{"name", tool}, {"arguments", arguments}}}});
+        return id;
+    }
+
+    int evaluate(const QString &code, const QString &description = QString())
+    {
+        QJsonObject arguments{{"code", code}};
+        if (!description.isEmpty())
+            arguments.insert("description", description);
+        return callTool(QStringLiteral("evaluate-lisp"), arguments);
+    }
+
+    // The response to request id, waiting for it up to timeoutMs; an empty object if none came.
+    QJsonObject response(int id, int timeoutMs = 20000)
+    {
+        QJsonObject found;
+        (void)QTest::qWaitFor([&] {
+            for (const QJsonObject &message : std::as_const(m_received)) {
+                if (message.value("id").toInt(-1) == id && !message.contains("method")) {
+                    found = message;
+                    return true;
+                }
+            }
+            return false;
+        }, timeoutMs);
+        return found;
+    }
+
+    static QString resultText(const QJsonObject &response)
+    {
+        return response.value("result").toObject().value("content").toArray().at(0).toObject().value("text").toString();
+    }
+    static bool isError(const QJsonObject &response)
+    {
+        return response.value("result").toObject().value("isError").toBool();
+    }
+
+private:
+    McpServer *m_server;
+    McpPeer *m_peer;
+    QList<QJsonObject> m_received;
+    int m_nextId = 1;
+};

@@ -1,0 +1,76 @@
+#include "ArglistHint.h"
+
+#include "LispSource.h"
+#include "Session.h"
+
+#include <QJsonObject>
+#include <QPointer>
+
+ArglistHint::ArglistHint(Session *session, QObject *parent) : QObject(parent), m_session(session)
+{
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(150);
+    connect(&m_timer, &QTimer::timeout, this, &ArglistHint::lookUp);
+    connect(session, &Session::finished, this, [this] { m_cache.clear(); });
+}
+
+QString ArglistHint::format(const QJsonObject &reply)
+{
+    const QString lambdaList = reply.value(QStringLiteral("lambda_list")).toString();
+    const QString name = reply.value(QStringLiteral("name")).toString();
+    if (reply.value(QStringLiteral("status")).toString() != QStringLiteral("ok") || name.isEmpty() || lambdaList.isNull()
+        || !reply.value(QStringLiteral("lambda_list")).isString())
+        return {};
+    const QString inner = lambdaList.size() >= 2 ? lambdaList.mid(1, lambdaList.size() - 2) : QString();
+    const QString kind = reply.value(QStringLiteral("kind")).toString();
+    QString text = QStringLiteral("(%1%2%3)").arg(name.toLower(), inner.isEmpty() ? QString() : QStringLiteral(" "), inner);
+    if (kind == QStringLiteral("macro") || kind == QStringLiteral("special-operator") || kind == QStringLiteral("generic-function"))
+        text += QStringLiteral("  \u2014 ") + kind;
+    return text;
+}
+
+void ArglistHint::update(const QString &text, int cursor)
+{
+    m_text = text;
+    m_cursor = cursor;
+    m_timer.start();
+}
+
+void ArglistHint::show(const QString &hint)
+{
+    if (hint == m_current)
+        return;
+    m_current = hint;
+    Q_EMIT hintChanged(hint);
+}
+
+void ArglistHint::lookUp()
+{
+    const OperatorContext context = LispSource::enclosingOperator(m_text, m_cursor);
+    if (!context.isValid()) {
+        show(QString());
+        return;
+    }
+    const QString name = context.operatorName;
+    const auto cached = m_cache.constFind(name.toLower());
+    if (cached != m_cache.constEnd()) {
+        show(*cached);
+        return;
+    }
+    if (m_pending == name)
+        return;
+    m_pending = name;
+    ++m_queries;
+    QPointer<ArglistHint> guard(this);
+    m_session->query(QStringLiteral("arglist"), {{QStringLiteral("name"), name}}, [guard, name](const QJsonObject &reply) {
+        if (!guard)
+            return;
+        guard->m_pending.clear();
+        const QString hint = format(reply);
+        guard->m_cache.insert(name.toLower(), hint);
+        // Show it only if the cursor is still in a call of that operator.
+        const OperatorContext now = LispSource::enclosingOperator(guard->m_text, guard->m_cursor);
+        if (now.operatorName.compare(name, Qt::CaseInsensitive) == 0)
+            guard->show(hint);
+    });
+}

@@ -1,0 +1,321 @@
+#include "LispConsole.h"
+
+#include "ArglistHint.h"
+#include "ConsoleWidget.h"
+#include "TranscriptView.h"
+#include "access/AccessController.h"
+#include "access/ApprovalBar.h"
+#include "highlight/LispHighlighter.h"
+
+#include "Session.h"
+
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QPointer>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+namespace {
+constexpr int MaxRememberedCode = 500;
+
+QFont codeFont(double points)
+{
+    QFont font(QStringLiteral("DejaVu Sans Mono"));
+    font.setStyleHint(QFont::Monospace);
+    font.setPointSizeF(points);
+    return font;
+}
+} // namespace
+
+LispConsole::LispConsole(Session *session, QWidget *parent)
+    : QWidget(parent), m_session(session), m_transcript(new TranscriptView(this)), m_input(new ConsoleWidget(this)),
+      m_prompt(new QLabel(this)), m_hint(new QLabel(this)), m_arglist(new ArglistHint(session, this))
+{
+    setObjectName(QStringLiteral("lispConsole"));
+    m_transcript->setObjectName(QStringLiteral("transcript"));
+    m_input->setObjectName(QStringLiteral("input"));
+    m_prompt->setObjectName(QStringLiteral("prompt"));
+    m_hint->setObjectName(QStringLiteral("hint"));
+    m_prompt->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_prompt->setStyleSheet(QStringLiteral("color: #3d4a5c; font-weight: bold; padding-top: 4px;"));
+    m_hint->setStyleSheet(QStringLiteral("color: #4a5563; padding: 2px 8px;"));
+    m_hint->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hint->setMinimumHeight(m_hint->fontMetrics().height() + 6);
+
+    SyntaxHighlighting::attach(m_input->document());
+    const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    if (!dataDir.isEmpty())
+        m_input->setHistoryFile(dataDir + QStringLiteral("/history.jsonl"));
+
+    auto *inputFrame = new QFrame(this);
+    inputFrame->setObjectName(QStringLiteral("inputFrame"));
+    inputFrame->setStyleSheet(QStringLiteral("#inputFrame { border-top: 1px solid #d0d6de; background: palette(base); }"));
+    auto *inputRow = new QHBoxLayout(inputFrame);
+    inputRow->setContentsMargins(12, 6, 6, 6);
+    inputRow->setSpacing(6);
+    inputRow->addWidget(m_prompt);
+    inputRow->addWidget(m_input, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_transcript, 1);
+    layout->addWidget(inputFrame);
+    layout->addWidget(m_hint);
+
+    connect(session, &Session::started, this, &LispConsole::onStarted);
+    connect(session, &Session::output, this, &LispConsole::onOutput);
+    connect(session, &Session::finished, this, &LispConsole::onFinished);
+    connect(session, &Session::packageChanged, this, [this](const QString &package) {
+        m_prompt->setText(shortPackageName(package) + QStringLiteral(">"));
+    });
+    connect(session, &Session::engineStatus, this, [this](const QString &state, const QString &message) {
+        if (state == QStringLiteral("ready") && !m_hasEntries)
+            return; // the first start is not news
+        m_transcript->newLine();
+        m_transcript->appendText(QStringLiteral("; ") + message + QLatin1Char('\n'),
+                                 state == QStringLiteral("ready") ? TranscriptView::Style::Note : TranscriptView::Style::Error);
+    });
+    connect(session, &Session::sessionReset, this, [this](const Origin &origin) {
+        m_transcript->newLine();
+        m_transcript->appendText(tr("; The session was reset by %1: every definition is gone.\n").arg(origin.name),
+                                 TranscriptView::Style::Note);
+    });
+    connect(m_input, &ConsoleWidget::submitted, this, &LispConsole::evaluate);
+    connect(m_input, &ConsoleWidget::interruptRequested, this, &LispConsole::interrupt);
+    connect(m_input, &ConsoleWidget::hint, this, &LispConsole::setHint);
+    connect(m_input, &ConsoleWidget::completionRequested, this, [this](const SymbolPrefix &prefix) {
+        QPointer<LispConsole> guard(this);
+        m_session->query(QStringLiteral("complete"), {{QStringLiteral("prefix"), prefix.prefix}},
+                         [guard, prefix](const QJsonObject &reply) {
+                             if (!guard)
+                                 return;
+                             QStringList names;
+                             for (const QJsonValue &value : reply.value(QStringLiteral("completions")).toArray())
+                                 names << value.toString();
+                             guard->m_input->showCompletions(prefix, names);
+                         });
+    });
+    connect(m_input, &QPlainTextEdit::cursorPositionChanged, this, [this] {
+        m_arglist->update(m_input->toPlainText(), m_input->textCursor().position());
+    });
+    connect(m_arglist, &ArglistHint::hintChanged, this, &LispConsole::setHint);
+    connect(m_transcript, &TranscriptView::linkActivated, this, &LispConsole::onLink);
+
+    m_prompt->setText(shortPackageName(session->currentPackage()) + QStringLiteral(">"));
+    applyFonts();
+    setFocusProxy(m_input);
+}
+
+void LispConsole::setAccessController(AccessController *access)
+{
+    if (m_approvalBar)
+        return;
+    m_approvalBar = new ApprovalBar(access, this);
+    m_approvalBar->setCodeFont(codeFont(m_basePointSize * m_zoom));
+    auto *layout = static_cast<QVBoxLayout *>(this->layout());
+    auto *holder = new QWidget(this);
+    auto *holderLayout = new QVBoxLayout(holder);
+    holderLayout->setContentsMargins(8, 6, 8, 6);
+    holderLayout->addWidget(m_approvalBar);
+    layout->insertWidget(1, holder);
+    connect(access, &AccessController::pendingChanged, holder, [holder, access] { holder->setVisible(!access->pending().isEmpty()); });
+    holder->setVisible(!access->pending().isEmpty());
+}
+
+QString LispConsole::shortPackageName(const QString &package)
+{
+    if (package == QStringLiteral("COMMON-LISP-USER"))
+        return QStringLiteral("CL-USER");
+    if (package == QStringLiteral("COMMON-LISP"))
+        return QStringLiteral("CL");
+    return package;
+}
+
+QString LispConsole::promptText() const
+{
+    return m_prompt->text();
+}
+
+QString LispConsole::hintText() const
+{
+    return m_hint->text();
+}
+
+void LispConsole::setHint(const QString &text)
+{
+    m_hint->setText(text);
+}
+
+void LispConsole::setBasePointSize(double points)
+{
+    m_basePointSize = points;
+    applyFonts();
+}
+
+void LispConsole::setZoom(double factor)
+{
+    m_zoom = qBound(0.5, factor, 4.0);
+    applyFonts();
+}
+
+void LispConsole::applyFonts()
+{
+    const QFont font = codeFont(m_basePointSize * m_zoom);
+    m_transcript->setFont(font);
+    m_input->setFont(font);
+    m_prompt->setFont(font);
+    if (m_approvalBar)
+        m_approvalBar->setCodeFont(font);
+    // The input starts at one line and grows with its content up to a third of the console.
+    const int line = QFontMetrics(font).lineSpacing();
+    m_input->setMinimumHeight(line * 2 + 10);
+    m_input->setMaximumHeight(qMax(line * 8, 160));
+}
+
+int LispConsole::laneFor(const Origin &origin)
+{
+    if (origin.isPerson())
+        return 1;
+    if (!origin.isAgent())
+        return 0;
+    auto it = m_lanes.find(origin.clientKey);
+    if (it == m_lanes.end())
+        it = m_lanes.insert(origin.clientKey, int(m_lanes.size()) + 2);
+    return *it;
+}
+
+void LispConsole::evaluate(const QString &code)
+{
+    EvalRequest request;
+    request.code = code;
+    request.origin = Origin::person();
+    m_session->submit(request);
+    if (m_session->current() && m_session->queuedCount() > 0)
+        setHint(tr("Queued: %1 evaluation(s) run before yours.").arg(m_session->queuedCount()));
+}
+
+void LispConsole::interrupt()
+{
+    if (!m_session->current()) {
+        setHint(tr("Nothing is running."));
+        return;
+    }
+    setHint(tr("Interrupting %1's evaluation\u2026").arg(m_session->current()->request.origin.name));
+    m_session->interruptCurrent();
+}
+
+void LispConsole::copyToInput(const QString &code)
+{
+    m_input->setPlainText(code);
+    QTextCursor cursor = m_input->textCursor();
+    cursor.movePosition(QTextCursor::End);
+    m_input->setTextCursor(cursor);
+    m_input->setFocus();
+}
+
+void LispConsole::onLink(const QString &href)
+{
+    if (href.startsWith(QStringLiteral("copy:"))) {
+        const QString code = m_code.value(href.mid(5).toULongLong());
+        if (!code.isNull())
+            copyToInput(code);
+        else
+            setHint(tr("That code is no longer kept; only the last %1 entries are.").arg(MaxRememberedCode));
+    }
+}
+
+void LispConsole::showHeader(const EvaluationPtr &evaluation)
+{
+    const EvalRequest &request = evaluation->request;
+    const int lane = laneFor(request.origin);
+    m_shown.insert(evaluation->id, lane);
+    if (m_hasEntries) {
+        m_transcript->newLine(lane);
+        m_transcript->appendText(QStringLiteral("\n"), TranscriptView::Style::Plain, 0);
+    }
+    m_hasEntries = true;
+    const QString package = shortPackageName(request.package.isEmpty() ? m_packageAtStart.value(evaluation->id, m_session->currentPackage())
+                                                                       : request.package.toUpper());
+    if (!request.origin.isPerson()) {
+        m_transcript->newLine(lane);
+        QString title = request.origin.name;
+        if (request.op != QStringLiteral("eval"))
+            title += QStringLiteral(" \u00b7 ") + request.op;
+        if (!request.description.isEmpty())
+            title += QStringLiteral(" \u2014 ") + request.description;
+        m_transcript->appendText(title + QStringLiteral("   "), TranscriptView::Style::Header, lane);
+        if (!request.code.isEmpty()) {
+            m_code.insert(evaluation->id, request.code);
+            m_codeOrder.append(evaluation->id);
+            while (m_codeOrder.size() > MaxRememberedCode)
+                m_code.remove(m_codeOrder.takeFirst());
+            m_transcript->appendLink(tr("Copy to input"), QStringLiteral("copy:%1").arg(evaluation->id), lane);
+        }
+    }
+    if (!request.code.isEmpty())
+        m_transcript->appendCode(request.code, lane, package + QStringLiteral("> "));
+    m_transcript->newLine(lane);
+}
+
+void LispConsole::onStarted(const EvaluationPtr &evaluation)
+{
+    m_packageAtStart.insert(evaluation->id, m_session->currentPackage());
+    m_input->setBusy(true);
+    showHeader(evaluation);
+    if (!evaluation->request.origin.isPerson())
+        Q_EMIT statusMessage(tr("%1 is evaluating").arg(evaluation->request.origin.name));
+}
+
+void LispConsole::onOutput(quint64 id, const QString &stream, const QString &text)
+{
+    const int lane = m_shown.value(id, 0);
+    m_transcript->appendText(text, stream == QStringLiteral("stderr") ? TranscriptView::Style::Stderr : TranscriptView::Style::Stdout, lane);
+}
+
+void LispConsole::onFinished(const EvaluationPtr &evaluation)
+{
+    if (!m_shown.contains(evaluation->id))
+        showHeader(evaluation); // cancelled before it ran
+    const int lane = m_shown.take(evaluation->id);
+    m_packageAtStart.remove(evaluation->id);
+    showResult(evaluation, lane);
+    m_input->setBusy(m_session->current() != nullptr);
+    if (!m_session->current())
+        setHint(QString());
+}
+
+void LispConsole::showResult(const EvaluationPtr &evaluation, int lane)
+{
+    using Style = TranscriptView::Style;
+    const EvalResult &result = evaluation->result;
+    TranscriptView *t = m_transcript;
+    t->newLine(lane);
+    if (result.outputDropped > 0)
+        t->appendText(tr("; %1 more characters of output were dropped (over the output cap)\n").arg(result.outputDropped), Style::Note, lane);
+    for (const QString &warning : result.warnings)
+        t->appendText(QStringLiteral("; WARNING: ") + warning + QLatin1Char('\n'), Style::Warning, lane);
+    switch (result.status) {
+    case EvalResult::Status::Ok:
+        if (result.values.isEmpty())
+            t->appendText(tr("; No values\n"), Style::Note, lane);
+        for (const QString &value : result.values)
+            t->appendText(QStringLiteral("=> ") + value + QLatin1Char('\n'), Style::Value, lane);
+        break;
+    case EvalResult::Status::Error: {
+        t->appendText(QStringLiteral("[ERROR] ") + result.error.type + QLatin1Char('\n'), Style::Error, lane);
+        t->appendText(result.error.message + QLatin1Char('\n'), Style::Error, lane);
+        if (!result.error.backtrace.isEmpty())
+            t->appendCollapsed(result.error.backtrace.size() == 1 ? tr("Backtrace (1 frame)") : tr("Backtrace (%1 frames)").arg(result.error.backtrace.size()), result.error.backtrace, lane);
+        break;
+    }
+    default:
+        t->appendText(QStringLiteral("; ") + (result.error.message.isEmpty() ? EvalResult::statusName(result.status) : result.error.message)
+                          + QLatin1Char('\n'),
+                      result.status == EvalResult::Status::EngineRestarted || result.status == EvalResult::Status::Failed ? Style::Error
+                                                                                                                          : Style::Note,
+                      lane);
+        break;
+    }
+}

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "Evaluation.h"
+
+#include <QHash>
+#include <QWidget>
+
+class AccessController;
+class ApprovalBar;
+class ArglistHint;
+class ConsoleWidget;
+class QLabel;
+class Session;
+class TranscriptView;
+
+// The REPL: binds the transcript and the input to the Session. Every evaluation, the person's
+// or an agent's, is shown from the Session's signals as it starts, streams and finishes, so
+// the transcript reads in the order things ran; agents' entries carry their client's name,
+// their description and a coloured bar, and a "Copy to input" link.
+class LispConsole : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LispConsole(Session *session, QWidget *parent = nullptr);
+
+    // Shows the Ask-mode approval bar above the input.
+    void setAccessController(AccessController *access);
+
+    TranscriptView *transcript() const { return m_transcript; }
+    ConsoleWidget *input() const { return m_input; }
+    ApprovalBar *approvalBar() const { return m_approvalBar; }
+    QString promptText() const;
+    QString hintText() const;
+
+    // Font size as a factor of the base size (zoom, presentation mode).
+    void setZoom(double factor);
+    double zoom() const { return m_zoom; }
+    void setBasePointSize(double points);
+
+    static QString shortPackageName(const QString &package);
+    int laneFor(const Origin &origin);
+
+public Q_SLOTS:
+    void interrupt();
+    void evaluate(const QString &code);
+    void copyToInput(const QString &code);
+
+Q_SIGNALS:
+    void statusMessage(const QString &text);
+
+private:
+    void onStarted(const EvaluationPtr &evaluation);
+    void onOutput(quint64 id, const QString &stream, const QString &text);
+    void onFinished(const EvaluationPtr &evaluation);
+    void showHeader(const EvaluationPtr &evaluation);
+    void showResult(const EvaluationPtr &evaluation, int lane);
+    void onLink(const QString &href);
+    void setHint(const QString &text);
+    void applyFonts();
+
+    Session *m_session;
+    TranscriptView *m_transcript;
+    ConsoleWidget *m_input;
+    QLabel *m_prompt;
+    QLabel *m_hint;
+    ApprovalBar *m_approvalBar = nullptr;
+    ArglistHint *m_arglist;
+    QHash<QString, int> m_lanes;       // client key -> lane
+    QHash<quint64, int> m_shown;       // evaluations whose header is in the transcript -> lane
+    QHash<quint64, QString> m_code;    // for "Copy to input"
+    QList<quint64> m_codeOrder;
+    QHash<quint64, QString> m_packageAtStart;
+    double m_zoom = 1.0;
+    double m_basePointSize = 11.0;
+    bool m_hasEntries = false;
+};

@@ -1,0 +1,453 @@
+#include "TranscriptView.h"
+
+#include "LispSource.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QTextBlock>
+
+namespace {
+// Marks the hidden blocks of a collapsed group.
+class GroupData : public QTextBlockUserData
+{
+public:
+    explicit GroupData(quint64 group) : group(group) {}
+    quint64 group;
+};
+
+quint64 groupOf(const QTextBlock &block)
+{
+    auto *data = static_cast<GroupData *>(block.userData());
+    return data ? data->group : 0;
+}
+
+bool isStream(TranscriptView::Style style)
+{
+    return style == TranscriptView::Style::Stdout || style == TranscriptView::Style::Stderr;
+}
+
+constexpr int LaneBarWidth = 4;
+constexpr qint64 FlushBudgetMs = 12; // per timer tick: leaves the event loop most of its time
+constexpr int ChunkChars = 4096;     // granularity at which a long text checks the clock
+} // namespace
+
+TranscriptView::TranscriptView(QWidget *parent) : QPlainTextEdit(parent), m_theme(HighlightTheme::light())
+{
+    setReadOnly(true);
+    setUndoRedoEnabled(false);
+    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    setMaximumBlockCount(20000);
+    setFrameShape(QFrame::NoFrame);
+    document()->setDocumentMargin(12);
+    viewport()->setMouseTracking(true);
+    m_timer.setInterval(60);
+    m_timer.setSingleShot(true);
+    connect(&m_timer, &QTimer::timeout, this, [this] { flush(FlushBudgetMs); });
+}
+
+TranscriptView::~TranscriptView() = default;
+
+void TranscriptView::setScrollback(int blocks)
+{
+    setMaximumBlockCount(qMax(100, blocks));
+}
+
+void TranscriptView::setTheme(const HighlightTheme &theme)
+{
+    m_theme = theme;
+}
+
+QColor TranscriptView::laneColor(int lane)
+{
+    // Lane 1 is the person; agents get distinct hues that read well on white.
+    static const QColor colours[] = {QColor(0x7a, 0x3e, 0x9d), QColor(0x00, 0x80, 0x80), QColor(0xc0, 0x5a, 0x00),
+                                     QColor(0x2f, 0x6f, 0x2f), QColor(0xb0, 0x30, 0x70), QColor(0x3a, 0x5a, 0xc0)};
+    if (lane <= 0)
+        return {};
+    if (lane == 1)
+        return QColor(0xb8, 0xc4, 0xd0);
+    return colours[(lane - 2) % int(std::size(colours))];
+}
+
+QTextCharFormat TranscriptView::format(Style style) const
+{
+    QTextCharFormat f;
+    switch (style) {
+    case Style::Plain:
+    case Style::Code:
+    case Style::Stdout:
+        break;
+    case Style::Header:
+        f.setFontWeight(QFont::Bold);
+        break;
+    case Style::Value:
+        f.setForeground(QColor(0x0b, 0x4f, 0x9c));
+        break;
+    case Style::Stderr:
+        f.setForeground(QColor(0xa3, 0x3a, 0x00));
+        break;
+    case Style::Warning:
+        f.setForeground(QColor(0x8a, 0x5a, 0x00));
+        break;
+    case Style::Error:
+        f.setForeground(QColor(0xb0, 0x1c, 0x1c));
+        break;
+    case Style::Note:
+        f.setForeground(QColor(0x5f, 0x66, 0x70));
+        f.setFontItalic(true);
+        break;
+    case Style::Link:
+        f.setForeground(QColor(0x1a, 0x5f, 0xb4));
+        f.setFontUnderline(true);
+        break;
+    case Style::Backtrace:
+        f.setForeground(QColor(0x5f, 0x66, 0x70));
+        break;
+    }
+    return f;
+}
+
+void TranscriptView::enqueue(Piece piece)
+{
+    if (piece.kind == Piece::Kind::Text && isStream(piece.style))
+        m_pendingStreamChars += piece.text.size();
+    m_pending.push_back(std::move(piece));
+    trimPending();
+    if (!m_timer.isActive())
+        m_timer.start();
+}
+
+// Output that arrives faster than it can be shown would scroll out of the scrollback before
+// anyone saw it: drop the oldest queued stream text beyond what the scrollback can hold, so
+// memory stays bounded whatever the program prints. A note in the transcript says so.
+void TranscriptView::trimPending()
+{
+    const qint64 cap = qMax<qint64>(256 * 1024, qint64(maximumBlockCount()) * 100);
+    if (m_pendingStreamChars <= cap)
+        return;
+    qint64 excess = m_pendingStreamChars - cap;
+    qint64 carried = 0; // dropped from pieces that vanished entirely
+    for (auto it = m_pending.begin(); excess > 0 && it != m_pending.end();) {
+        if (it->kind != Piece::Kind::Text || !isStream(it->style)) {
+            ++it;
+            continue;
+        }
+        const qint64 cut = qMin<qint64>(excess, it->text.size());
+        it->text.remove(0, qsizetype(cut));
+        excess -= cut;
+        m_pendingStreamChars -= cut;
+        m_droppedTotal += cut;
+        carried += cut + it->droppedBefore;
+        if (it->text.isEmpty()) {
+            it = m_pending.erase(it);
+            continue;
+        }
+        it->droppedBefore = carried; // the note is shown where the kept text resumes
+        carried = 0;
+        ++it;
+    }
+    if (carried > 0) {
+        Piece note;
+        note.style = Style::Stdout;
+        note.droppedBefore = carried;
+        note.text = QStringLiteral(" ");
+        m_pending.push_back(note);
+    }
+}
+
+void TranscriptView::appendText(const QString &text, Style style, int lane)
+{
+    if (text.isEmpty())
+        return;
+    // Merge with the previous piece of the same kind: output often arrives in small chunks.
+    if (!m_pending.empty()) {
+        Piece &last = m_pending.back();
+        if (last.kind == Piece::Kind::Text && last.style == style && last.lane == lane && last.text.size() < 64 * 1024) {
+            last.text += text;
+            if (isStream(style)) {
+                m_pendingStreamChars += text.size();
+                trimPending();
+            }
+            return;
+        }
+    }
+    Piece piece;
+    piece.text = text;
+    piece.style = style;
+    piece.lane = lane;
+    enqueue(std::move(piece));
+}
+
+void TranscriptView::newLine(int lane)
+{
+    Piece piece;
+    piece.kind = Piece::Kind::NewLine;
+    piece.lane = lane;
+    enqueue(std::move(piece));
+}
+
+void TranscriptView::appendCode(const QString &code, int lane, const QString &prefix)
+{
+    Piece piece;
+    piece.kind = Piece::Kind::Code;
+    piece.text = code;
+    piece.href = prefix;
+    piece.lane = lane;
+    enqueue(std::move(piece));
+}
+
+void TranscriptView::appendLink(const QString &text, const QString &href, int lane)
+{
+    Piece piece;
+    piece.kind = Piece::Kind::Link;
+    piece.text = text;
+    piece.href = href;
+    piece.lane = lane;
+    enqueue(std::move(piece));
+}
+
+void TranscriptView::appendCollapsed(const QString &title, const QStringList &lines, int lane)
+{
+    Piece piece;
+    piece.kind = Piece::Kind::Collapsed;
+    piece.text = title;
+    piece.lines = lines;
+    piece.lane = lane;
+    piece.group = m_nextGroup++;
+    enqueue(std::move(piece));
+}
+
+void TranscriptView::flushNow()
+{
+    flush(-1);
+}
+
+void TranscriptView::flush(qint64 budgetMs)
+{
+    if (m_pending.empty())
+        return;
+    QScrollBar *bar = verticalScrollBar();
+    const bool atBottom = bar->value() >= bar->maximum() - 4;
+    QElapsedTimer clock;
+    clock.start();
+    QTextCursor cursor(document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.beginEditBlock();
+    while (!m_pending.empty()) {
+        if (budgetMs >= 0 && clock.elapsed() >= budgetMs)
+            break;
+        bool partial = false;
+        Piece &piece = m_pending.front();
+        insertPiece(cursor, piece, clock, budgetMs, &partial);
+        if (partial)
+            break;
+        if (piece.kind == Piece::Kind::Text && isStream(piece.style))
+            m_pendingStreamChars -= piece.text.size();
+        m_pending.pop_front();
+    }
+    cursor.endEditBlock();
+    if (atBottom)
+        bar->setValue(bar->maximum());
+    if (!m_pending.empty())
+        m_timer.start();
+}
+
+void TranscriptView::startBlock(QTextCursor &cursor, int lane, quint64 group)
+{
+    // An empty last block is reused, so "start a block" never leaves stray blank lines.
+    if (!cursor.block().text().isEmpty() || groupOf(cursor.block()) != 0)
+        cursor.insertBlock();
+    QTextBlock block = cursor.block();
+    block.setUserState(lane);
+    block.setUserData(group ? new GroupData(group) : nullptr);
+    block.setVisible(group == 0);
+    QTextBlockFormat bf;
+    if (lane >= 2) {
+        QColor tint = laneColor(lane);
+        tint.setAlpha(14);
+        bf.setBackground(tint);
+    }
+    cursor.setBlockFormat(bf);
+}
+
+void TranscriptView::insertText(QTextCursor &cursor, const QString &text, const QTextCharFormat &format, int lane, quint64 group)
+{
+    if (cursor.block().userState() < 0)
+        cursor.block().setUserState(lane);
+    qsizetype start = 0;
+    while (start <= text.size()) {
+        const qsizetype nl = text.indexOf(u'\n', start);
+        const qsizetype end = nl < 0 ? text.size() : nl;
+        if (end > start)
+            cursor.insertText(text.mid(start, end - start), format);
+        if (nl < 0)
+            break;
+        cursor.insertBlock();
+        cursor.block().setUserState(lane);
+        cursor.block().setUserData(group ? new GroupData(group) : nullptr);
+        cursor.block().setVisible(group == 0);
+        start = nl + 1;
+    }
+}
+
+void TranscriptView::insertPiece(QTextCursor &cursor, Piece &piece, const QElapsedTimer &clock, qint64 budgetMs, bool *partial)
+{
+    switch (piece.kind) {
+    case Piece::Kind::NewLine:
+        startBlock(cursor, piece.lane);
+        return;
+    case Piece::Kind::Text: {
+        if (piece.droppedBefore > 0) {
+            insertText(cursor, tr("\n[%1 characters of output skipped: they arrived faster than the window shows them]\n")
+                                   .arg(piece.droppedBefore), format(Style::Note), piece.lane);
+            piece.droppedBefore = 0;
+        }
+        const QTextCharFormat f = format(piece.style);
+        // Long output goes in chunks, each ending at a newline where possible, so the clock is
+        // looked at often and a 10 MB print cannot hold the event loop.
+        while (!piece.text.isEmpty()) {
+            qsizetype cut = piece.text.size();
+            if (cut > ChunkChars) {
+                const qsizetype nl = piece.text.lastIndexOf(u'\n', ChunkChars);
+                cut = nl > 0 ? nl + 1 : ChunkChars;
+            }
+            insertText(cursor, piece.text.left(cut), f, piece.lane);
+            if (isStream(piece.style))
+                m_pendingStreamChars -= cut;
+            piece.text.remove(0, cut);
+            if (!piece.text.isEmpty() && budgetMs >= 0 && clock.elapsed() >= budgetMs) {
+                *partial = true;
+                return;
+            }
+        }
+        return;
+    }
+    case Piece::Kind::Code: {
+        startBlock(cursor, piece.lane);
+        QTextCharFormat promptFormat = format(Style::Note);
+        promptFormat.setFontItalic(false);
+        if (!piece.href.isEmpty())
+            cursor.insertText(piece.href, promptFormat);
+        LexState state;
+        const QStringList lines = piece.text.split(u'\n');
+        for (int i = 0; i < lines.size(); ++i) {
+            if (i > 0) {
+                cursor.insertBlock();
+                cursor.block().setUserState(piece.lane);
+            }
+            const QString &line = lines.at(i);
+            LexState next;
+            const QList<LispToken> tokens = LispSource::tokens(line, state, &next);
+            int pos = 0;
+            for (const LispToken &token : tokens) {
+                if (token.start > pos)
+                    cursor.insertText(line.mid(pos, token.start - pos), QTextCharFormat());
+                cursor.insertText(line.mid(token.start, token.length), m_theme.format(token.kind));
+                pos = token.start + token.length;
+            }
+            if (pos < line.size())
+                cursor.insertText(line.mid(pos), QTextCharFormat());
+            state = next;
+        }
+        return;
+    }
+    case Piece::Kind::Link: {
+        QTextCharFormat f = format(Style::Link);
+        f.setAnchor(true);
+        f.setAnchorHref(piece.href);
+        cursor.insertText(piece.text, f);
+        cursor.insertText(QStringLiteral(" "), QTextCharFormat());
+        return;
+    }
+    case Piece::Kind::Collapsed: {
+        startBlock(cursor, piece.lane);
+        QTextCharFormat f = format(Style::Link);
+        f.setAnchor(true);
+        f.setAnchorHref(QStringLiteral("toggle:%1").arg(piece.group));
+        cursor.insertText(QStringLiteral("[+] ") + piece.text, f);
+        const QTextCharFormat lineFormat = format(Style::Backtrace);
+        for (const QString &line : piece.lines) {
+            startBlock(cursor, piece.lane, piece.group);
+            cursor.insertText(QStringLiteral("    ") + line, lineFormat);
+        }
+        return;
+    }
+    }
+}
+
+bool TranscriptView::isGroupExpanded(quint64 group) const
+{
+    for (QTextBlock block = document()->lastBlock(); block.isValid(); block = block.previous()) {
+        if (groupOf(block) == group)
+            return block.isVisible();
+    }
+    return false;
+}
+
+void TranscriptView::toggleGroup(quint64 group)
+{
+    QTextBlock first;
+    for (QTextBlock block = document()->lastBlock(); block.isValid(); block = block.previous()) {
+        if (groupOf(block) == group)
+            first = block;
+        else if (first.isValid())
+            break;
+    }
+    if (!first.isValid())
+        return;
+    const bool show = !first.isVisible();
+    QTextBlock last = first;
+    for (QTextBlock block = first; block.isValid() && groupOf(block) == group; block = block.next()) {
+        block.setVisible(show);
+        last = block;
+    }
+    // The link's "[+]"/"[-]" lives in the block before the group.
+    const QTextBlock header = first.previous();
+    if (header.isValid() && (header.text().startsWith(QStringLiteral("[+]")) || header.text().startsWith(QStringLiteral("[-]")))) {
+        QTextCursor cursor(header);
+        cursor.movePosition(QTextCursor::NextCharacter, QTextCursor::KeepAnchor, 3);
+        QTextCharFormat f = cursor.charFormat();
+        cursor.insertText(show ? QStringLiteral("[-]") : QStringLiteral("[+]"), f);
+    }
+    document()->markContentsDirty(first.position(), last.position() + last.length() - first.position());
+    viewport()->update();
+}
+
+void TranscriptView::paintEvent(QPaintEvent *event)
+{
+    QPlainTextEdit::paintEvent(event);
+    QPainter painter(viewport());
+    const QPointF offset = contentOffset();
+    const int bottom = viewport()->height();
+    for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
+        if (!block.isVisible())
+            continue;
+        const QRectF rect = blockBoundingGeometry(block).translated(offset);
+        if (rect.top() > bottom)
+            break;
+        const int lane = block.userState();
+        if (lane > 0)
+            painter.fillRect(QRectF(3, rect.top(), LaneBarWidth, rect.height()), laneColor(lane));
+    }
+}
+
+void TranscriptView::mouseMoveEvent(QMouseEvent *event)
+{
+    QPlainTextEdit::mouseMoveEvent(event);
+    viewport()->setCursor(anchorAt(event->position().toPoint()).isEmpty() ? Qt::IBeamCursor : Qt::PointingHandCursor);
+}
+
+void TranscriptView::mouseReleaseEvent(QMouseEvent *event)
+{
+    const QString href = anchorAt(event->position().toPoint());
+    if (event->button() == Qt::LeftButton && !href.isEmpty() && !textCursor().hasSelection()) {
+        if (href.startsWith(QStringLiteral("toggle:")))
+            toggleGroup(href.mid(7).toULongLong());
+        else
+            Q_EMIT linkActivated(href);
+        return;
+    }
+    QPlainTextEdit::mouseReleaseEvent(event);
+}

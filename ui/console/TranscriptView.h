@@ -1,0 +1,85 @@
+#pragma once
+
+#include "highlight/LispHighlighter.h"
+
+#include <QElapsedTimer>
+#include <QPlainTextEdit>
+#include <QTimer>
+
+#include <deque>
+
+// The read-only transcript. Everything is appended through a queue that a timer flushes in
+// time-bounded batches, so a flood of output (megabytes) never blocks the event loop, and the
+// document keeps at most scrollback() blocks. Entries sit in "lanes": a lane's colour is
+// painted as a bar at the left of its blocks, which is how agents' calls stand apart from the
+// person's. Collapsed groups (a backtrace) are hidden blocks toggled by a "[+]" link.
+class TranscriptView : public QPlainTextEdit
+{
+    Q_OBJECT
+public:
+    enum class Style { Plain, Code, Header, Value, Stdout, Stderr, Warning, Error, Note, Link, Backtrace };
+
+    explicit TranscriptView(QWidget *parent = nullptr);
+    ~TranscriptView() override;
+
+    // Appends text at the end; '\n' starts a new block in the same lane.
+    void appendText(const QString &text, Style style, int lane = 0);
+    // Starts a new block unless the last one is empty.
+    void newLine(int lane = 0);
+    // Lisp code, highlighted, starting on its own block; prefix (a prompt) is put before it.
+    void appendCode(const QString &code, int lane = 0, const QString &prefix = QString());
+    // A link; clicking it emits linkActivated(href).
+    void appendLink(const QString &text, const QString &href, int lane = 0);
+    // A "[+] title" link followed by lines that stay hidden until it is clicked.
+    void appendCollapsed(const QString &title, const QStringList &lines, int lane = 0);
+
+    int scrollback() const { return maximumBlockCount(); }
+    void setScrollback(int blocks);
+    int flushIntervalMs() const { return m_timer.interval(); }
+    void setFlushIntervalMs(int ms) { m_timer.setInterval(ms); }
+    // Inserts everything queued now (tests, and before the window is hidden).
+    void flushNow();
+    int pendingPieces() const { return int(m_pending.size()); }
+    qint64 droppedChars() const { return m_droppedTotal; }
+
+    static QColor laneColor(int lane);
+    void toggleGroup(quint64 group);
+    bool isGroupExpanded(quint64 group) const;
+    void setTheme(const HighlightTheme &theme);
+
+Q_SIGNALS:
+    void linkActivated(const QString &href);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+
+private:
+    struct Piece
+    {
+        enum class Kind { Text, NewLine, Code, Link, Collapsed };
+        Kind kind = Kind::Text;
+        QString text;
+        Style style = Style::Plain;
+        int lane = 0;
+        QString href;
+        QStringList lines;
+        quint64 group = 0;
+        qint64 droppedBefore = 0;
+    };
+    void enqueue(Piece piece);
+    void trimPending();
+    void flush(qint64 budgetMs);
+    void insertPiece(QTextCursor &cursor, Piece &piece, const QElapsedTimer &clock, qint64 budgetMs, bool *partial);
+    void insertText(QTextCursor &cursor, const QString &text, const QTextCharFormat &format, int lane, quint64 group = 0);
+    void startBlock(QTextCursor &cursor, int lane, quint64 group = 0);
+    QTextCharFormat format(Style style) const;
+
+    std::deque<Piece> m_pending;
+    qint64 m_pendingStreamChars = 0;
+    qint64 m_droppedTotal = 0;
+    QTimer m_timer;
+    quint64 m_nextGroup = 1;
+    HighlightTheme m_theme;
+};

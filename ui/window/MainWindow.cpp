@@ -1,0 +1,338 @@
+#include "MainWindow.h"
+
+#include "access/AccessController.h"
+#include "console/LispConsole.h"
+#include "definitions/DefinitionsModel.h"
+#include "definitions/DefinitionsPanel.h"
+#include "toolcalls/ToolCallLog.h"
+#include "toolcalls/ToolCallsPanel.h"
+
+#include "McpPeer.h"
+#include "McpServer.h"
+#include "Session.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QSystemTrayIcon>
+#include <QToolBar>
+
+namespace {
+const AccessController::Mode AccessModes[] = {AccessController::Mode::Allow, AccessController::Mode::Ask,
+                                              AccessController::Mode::ReadOnly, AccessController::Mode::Paused};
+}
+
+MainWindow::MainWindow(Session *session, McpServer *server, QWidget *parent)
+    : QMainWindow(parent), m_session(session), m_server(server), m_access(new AccessController(this)),
+      m_console(new LispConsole(session, this)), m_toolCalls(new ToolCallLog(this)), m_definitions(new DefinitionsModel(this))
+{
+    setWindowTitle(tr("Lisp Duet"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/lisp-duet.svg")));
+    setObjectName(QStringLiteral("mainWindow"));
+    m_access->install(server);
+    m_toolCalls->attach(server, session);
+    m_definitions->attach(session);
+    connect(m_access, &AccessController::callAwaitingApproval, m_toolCalls, &ToolCallLog::markAwaitingApproval);
+    m_console->setAccessController(m_access);
+    setCentralWidget(m_console);
+
+    buildActions();
+    buildDocks();
+    buildStatusBar();
+    buildTray();
+    resize(1280, 800);
+
+    connect(session, &Session::engineStatus, this, [this](const QString &state) {
+        m_engineState = state;
+        updateEngineState();
+    });
+    connect(session, &Session::started, this, &MainWindow::updateEngineState);
+    connect(session, &Session::finished, this, &MainWindow::updateEngineState);
+    connect(server, &McpServer::peerInitialized, this, &MainWindow::updateClients);
+    connect(server, &McpServer::peerCreated, this, &MainWindow::updateClients);
+    connect(server, &McpServer::peerClosed, this, [this] { QMetaObject::invokeMethod(this, &MainWindow::updateClients, Qt::QueuedConnection); });
+    updateEngineState();
+    updateClients();
+    setEndpoints({});
+    m_console->setFocus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *exportCalls = file->addAction(tr("&Export tool calls\u2026"), this, &MainWindow::exportToolCalls);
+    exportCalls->setToolTip(tr("Save every MCP request and response as JSON lines"));
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *sessionMenu = menuBar()->addMenu(tr("&Session"));
+    m_interrupt = sessionMenu->addAction(tr("&Interrupt"), m_console, &LispConsole::interrupt);
+    m_interrupt->setToolTip(tr("Interrupt the running evaluation (Ctrl+C in an empty input)"));
+    m_interrupt->setEnabled(false);
+    sessionMenu->addAction(tr("&Reset session\u2026"), this, [this] {
+        if (QMessageBox::question(this, tr("Reset session"),
+                                  tr("Start a fresh Lisp engine? Every definition of the session is lost, for agents too."))
+            == QMessageBox::Yes)
+            m_session->reset(Origin::person());
+    });
+
+    QMenu *agents = menuBar()->addMenu(tr("&Agents"));
+    m_accessGroup = new QActionGroup(this);
+    for (AccessController::Mode mode : AccessModes) {
+        QAction *action = agents->addAction(AccessController::modeName(mode));
+        action->setCheckable(true);
+        action->setChecked(mode == m_access->mode());
+        action->setToolTip(AccessController::modeDescription(mode));
+        action->setStatusTip(AccessController::modeDescription(mode));
+        action->setData(int(mode));
+        m_accessGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [this, mode] { m_access->setMode(mode); });
+    }
+    connect(m_access, &AccessController::modeChanged, this, [this](AccessController::Mode mode) {
+        if (QAction *action = accessAction(int(mode)))
+            action->setChecked(true);
+        statusBar()->showMessage(tr("Agent access: %1. %2").arg(AccessController::modeName(mode), AccessController::modeDescription(mode)), 6000);
+    });
+
+    QMenu *view = m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction *zoomIn = view->addAction(tr("Zoom &in"), this, [this] { zoomBy(0.1); });
+    zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    QAction *zoomOut = view->addAction(tr("Zoom &out"), this, [this] { zoomBy(-0.1); });
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    QAction *zoomReset = view->addAction(tr("&Actual size"), this, [this] { m_console->setZoom(isPresenting() ? 2.0 : 1.0); });
+    zoomReset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    m_presentation = view->addAction(tr("&Presentation mode"));
+    m_presentation->setCheckable(true);
+    m_presentation->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    m_presentation->setToolTip(tr("Large type for teaching; hides the side panels"));
+    connect(m_presentation, &QAction::toggled, this, &MainWindow::setPresenting);
+    view->addSeparator();
+
+    QToolBar *toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    toolbar->setMovable(false);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    toolbar->addAction(m_interrupt);
+    toolbar->addSeparator();
+    auto *label = new QLabel(tr("  Agent access: "), toolbar);
+    toolbar->addWidget(label);
+    for (QAction *action : m_accessGroup->actions())
+        toolbar->addAction(action);
+    toolbar->addSeparator();
+    toolbar->addAction(zoomOut);
+    toolbar->addAction(zoomIn);
+    toolbar->addAction(m_presentation);
+    zoomIn->setIconText(tr("A+"));
+    zoomOut->setIconText(tr("A\u2212"));
+    m_presentation->setIconText(tr("Present"));
+}
+
+void MainWindow::buildDocks()
+{
+    m_definitionsPanel = new DefinitionsPanel(m_definitions, this);
+    m_definitionsDock = new QDockWidget(tr("Definitions"), this);
+    m_definitionsDock->setObjectName(QStringLiteral("definitionsDock"));
+    m_definitionsDock->setWidget(m_definitionsPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_definitionsDock);
+
+    m_toolCallsPanel = new ToolCallsPanel(m_toolCalls, this);
+    m_toolCallsDock = new QDockWidget(tr("Tool calls"), this);
+    m_toolCallsDock->setObjectName(QStringLiteral("toolCallsDock"));
+    m_toolCallsDock->setWidget(m_toolCallsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_toolCallsDock);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    resizeDocks({m_definitionsDock}, {430}, Qt::Horizontal);
+    resizeDocks({m_toolCallsDock}, {220}, Qt::Vertical);
+
+    m_viewMenu->addAction(m_definitionsDock->toggleViewAction());
+    m_viewMenu->addAction(m_toolCallsDock->toggleViewAction());
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_engineLabel = new QLabel(this);
+    m_endpointLabel = new QLabel(this);
+    m_clientsLabel = new QLabel(this);
+    m_endpointLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    for (QLabel *label : {m_engineLabel, m_endpointLabel, m_clientsLabel})
+        label->setContentsMargins(6, 0, 6, 0);
+    statusBar()->addPermanentWidget(m_clientsLabel);
+    statusBar()->addPermanentWidget(m_endpointLabel);
+    statusBar()->addPermanentWidget(m_engineLabel);
+    connect(m_console, &LispConsole::statusMessage, this, [this](const QString &text) { statusBar()->showMessage(text, 4000); });
+}
+
+void MainWindow::buildTray()
+{
+    m_copyEndpoint = new QAction(tr("&Copy endpoint address"), this);
+    connect(m_copyEndpoint, &QAction::triggered, this, [this] {
+        if (!m_endpoints.isEmpty())
+            QGuiApplication::clipboard()->setText(m_endpoints.first());
+    });
+    if (!QSystemTrayIcon::isSystemTrayAvailable())
+        return;
+    m_tray = new QSystemTrayIcon(windowIcon(), this);
+    auto *menu = new QMenu(this);
+    menu->addAction(tr("&Show or hide the window"), this, [this] {
+        if (isVisible() && !isMinimized()) {
+            hide();
+        } else {
+            showNormal();
+            raise();
+            activateWindow();
+        }
+    });
+    menu->addAction(m_copyEndpoint);
+    QMenu *accessMenu = menu->addMenu(tr("Agent &access"));
+    accessMenu->addActions(m_accessGroup->actions());
+    menu->addSeparator();
+    menu->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    m_tray->setContextMenu(menu);
+    connect(m_tray, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason reason) {
+        if (reason == QSystemTrayIcon::Trigger) {
+            showNormal();
+            raise();
+            activateWindow();
+        }
+    });
+    m_tray->show();
+}
+
+QAction *MainWindow::accessAction(int mode) const
+{
+    for (QAction *action : m_accessGroup->actions()) {
+        if (action->data().toInt() == mode)
+            return action;
+    }
+    return nullptr;
+}
+
+void MainWindow::setEndpoints(const QStringList &addresses, const QString &note)
+{
+    m_endpoints = addresses;
+    QString text = addresses.isEmpty() && note.isEmpty() ? tr("MCP: stdio only")
+                                                         : tr("MCP: %1").arg(addresses.join(QStringLiteral("  \u00b7  ")));
+    if (!note.isEmpty())
+        text += (addresses.isEmpty() ? QString() : QStringLiteral("  \u00b7  ")) + tr("not listening: %1").arg(note);
+    m_endpointLabel->setText(text);
+    m_endpointLabel->setToolTip(addresses.isEmpty() && note.isEmpty()
+                                    ? tr("No network endpoint is running; agents connect with lisp-duet --headless --stdio.")
+                                    : tr("Where MCP clients connect to this window's session"));
+    m_copyEndpoint->setEnabled(!addresses.isEmpty());
+    if (m_tray)
+        m_tray->setToolTip(tr("Lisp Duet \u2014 %1").arg(m_endpointLabel->text()));
+}
+
+void MainWindow::setKeepInTray(bool keep)
+{
+    m_keepInTray = keep;
+}
+
+QString MainWindow::engineStateText() const
+{
+    return m_engineLabel->text();
+}
+
+QString MainWindow::clientsText() const
+{
+    return m_clientsLabel->text();
+}
+
+void MainWindow::updateEngineState()
+{
+    QString text;
+    const EvaluationPtr current = m_session->current();
+    if (m_engineState == QStringLiteral("restarting"))
+        text = tr("Engine: restarting");
+    else if (m_engineState == QStringLiteral("failed"))
+        text = tr("Engine: failed");
+    else if (m_engineState == QStringLiteral("starting"))
+        text = tr("Engine: starting");
+    else if (current)
+        text = current->request.origin.isPerson() ? tr("Engine: busy (your evaluation)")
+                                                  : tr("Engine: busy (%1's call)").arg(current->request.origin.name);
+    else
+        text = tr("Engine: idle");
+    if (m_session->queuedCount() > 0)
+        text += tr(", %1 queued").arg(m_session->queuedCount());
+    m_engineLabel->setText(text);
+    m_interrupt->setEnabled(current != nullptr);
+}
+
+void MainWindow::updateClients()
+{
+    QStringList names;
+    for (McpPeer *peer : m_server->peers()) {
+        if (peer->isInitialized())
+            names << peer->clientName();
+    }
+    m_clientsLabel->setText(names.isEmpty() ? tr("No clients") : tr("Clients: %1").arg(names.join(QStringLiteral(", "))));
+}
+
+void MainWindow::exportToolCalls()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export tool calls"), QStringLiteral("tool-calls.jsonl"),
+                                                      tr("JSON lines (*.jsonl);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!m_toolCallsPanel->exportTo(path, &error))
+        QMessageBox::warning(this, tr("Export tool calls"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1 tool calls to %2").arg(m_toolCalls->rowCount()).arg(path), 5000);
+}
+
+void MainWindow::zoomBy(double step)
+{
+    m_console->setZoom(m_console->zoom() + step);
+}
+
+bool MainWindow::isPresenting() const
+{
+    return m_presentation->isChecked();
+}
+
+void MainWindow::setPresenting(bool on)
+{
+    if (m_presentation->isChecked() != on) {
+        m_presentation->setChecked(on); // re-enters through toggled
+        return;
+    }
+    if (on) {
+        m_docksVisibleBefore[0] = m_definitionsDock->isVisible();
+        m_docksVisibleBefore[1] = m_toolCallsDock->isVisible();
+        m_definitionsDock->hide();
+        m_toolCallsDock->hide();
+        m_console->setZoom(2.0);
+    } else {
+        m_definitionsDock->setVisible(m_docksVisibleBefore[0]);
+        m_toolCallsDock->setVisible(m_docksVisibleBefore[1]);
+        m_console->setZoom(1.0);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_keepInTray && m_tray && m_tray->isVisible()) {
+        hide();
+        m_tray->showMessage(tr("Lisp Duet is still running"),
+                            tr("Agents can keep using the session. Quit from the tray menu."), QSystemTrayIcon::Information, 3000);
+        event->ignore();
+        return;
+    }
+    event->accept();
+    qApp->quit();
+}

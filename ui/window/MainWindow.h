@@ -1,0 +1,91 @@
+#pragma once
+
+#include "Evaluation.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+class AccessController;
+class DefinitionsModel;
+class DefinitionsPanel;
+class LispConsole;
+class McpServer;
+class QAction;
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QSystemTrayIcon;
+class Session;
+class ToolCallLog;
+class ToolCallsPanel;
+
+// The window: the console in the middle, the definitions and tool calls docks, the toolbar
+// (interrupt, agent access, zoom, presentation), the status bar and the tray icon. It only
+// assembles; each part does its own job.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    MainWindow(Session *session, McpServer *server, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    LispConsole *console() const { return m_console; }
+    AccessController *access() const { return m_access; }
+    ToolCallLog *toolCallLog() const { return m_toolCalls; }
+    ToolCallsPanel *toolCallsPanel() const { return m_toolCallsPanel; }
+    DefinitionsModel *definitions() const { return m_definitions; }
+    DefinitionsPanel *definitionsPanel() const { return m_definitionsPanel; }
+    QSystemTrayIcon *trayIcon() const { return m_tray; }
+
+    // What the status bar and the tray offer to copy: "http://127.0.0.1:PORT/mcp", a socket path.
+    void setEndpoints(const QStringList &addresses, const QString &note = QString());
+    QStringList endpoints() const { return m_endpoints; }
+    // Closing the window keeps the app in the tray (when a tray exists).
+    void setKeepInTray(bool keep);
+    bool keepInTray() const { return m_keepInTray; }
+
+    bool isPresenting() const;
+    void setPresenting(bool on);
+    QString engineStateText() const;
+    QString clientsText() const;
+    QAction *interruptAction() const { return m_interrupt; }
+    QAction *accessAction(int mode) const;
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    void buildStatusBar();
+    void buildTray();
+    void updateEngineState();
+    void updateClients();
+    void exportToolCalls();
+    void zoomBy(double step);
+
+    Session *m_session;
+    McpServer *m_server;
+    AccessController *m_access;
+    LispConsole *m_console;
+    ToolCallLog *m_toolCalls;
+    ToolCallsPanel *m_toolCallsPanel = nullptr;
+    DefinitionsModel *m_definitions;
+    DefinitionsPanel *m_definitionsPanel = nullptr;
+    QDockWidget *m_definitionsDock = nullptr;
+    QDockWidget *m_toolCallsDock = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    QAction *m_interrupt = nullptr;
+    QAction *m_presentation = nullptr;
+    QAction *m_copyEndpoint = nullptr;
+    QActionGroup *m_accessGroup = nullptr;
+    QLabel *m_engineLabel = nullptr;
+    QLabel *m_endpointLabel = nullptr;
+    QLabel *m_clientsLabel = nullptr;
+    QSystemTrayIcon *m_tray = nullptr;
+    QStringList m_endpoints;
+    QString m_engineState = QStringLiteral("starting");
+    bool m_keepInTray = false;
+    bool m_docksVisibleBefore[2] = {true, true};
+};
