@@ -61,7 +61,8 @@ void ConfigureLimitsTool::call(const ToolCallPtr &call)
         const int maxOutput = reply.value(QStringLiteral("max_output_chars")).toInt();
         const int printLength = reply.value(QStringLiteral("print_length")).toInt();
         const int printLevel = reply.value(QStringLiteral("print_level")).toInt();
-        const QLocale c = QLocale::c();
+        QLocale c = QLocale::c();
+        c.setNumberOptions(QLocale::DefaultNumberOptions); // 100,000: grouped, as people read it
         const QString text = QStringLiteral("[limits]\ntimeout: %1\nmax output: %2 characters\nprint length: %3\nprint level: %4\nheap limit: %5 MiB")
                                  .arg(timeout > 0 ? QStringLiteral("%1 s").arg(timeout) : QStringLiteral("none"),
                                       c.toString(maxOutput), QString::number(printLength), QString::number(printLevel),

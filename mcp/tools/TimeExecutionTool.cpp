@@ -7,6 +7,13 @@
 #include <QLocale>
 
 namespace {
+QLocale grouped()
+{
+    QLocale c = QLocale::c();
+    c.setNumberOptions(QLocale::DefaultNumberOptions);
+    return c;
+}
+
 QString milliseconds(double ms)
 {
     return QStringLiteral("%1 ms").arg(QLocale::c().toString(ms, 'f', ms < 10 ? 3 : 1));
@@ -70,7 +77,7 @@ void TimeExecutionTool::call(const ToolCallPtr &call)
                         .arg(milliseconds(realMs), milliseconds(runMs), milliseconds(gcMs))
                         .arg(gcCount)
                         .arg(gcCount == 1 ? QString() : QStringLiteral("s"))
-                        .arg(QLocale::c().toString(qint64(bytes)));
+                        .arg(grouped().toString(qint64(bytes)));
             structured.insert(QStringLiteral("timing"), QJsonObject{{QStringLiteral("real_ms"), realMs},
                                                                     {QStringLiteral("run_ms"), runMs},
                                                                     {QStringLiteral("gc_ms"), gcMs},

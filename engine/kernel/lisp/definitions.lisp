@@ -97,8 +97,9 @@
 (defun session-definitions (package pattern)
   (let ((entries '()))
     (flet ((consider (symbol)
-             (when (and (eq (symbol-package symbol) (if package package (symbol-package symbol)))
-                        (user-package-p (symbol-package symbol))
+             (when (and (if package
+                            (eq (symbol-package symbol) package)
+                            (user-package-p (symbol-package symbol)))
                         (or (null pattern) (glob-match-p pattern (symbol-name symbol))))
                (dolist (kind (symbol-kinds symbol))
                  (push (definition-entry symbol kind) entries)))))

@@ -43,16 +43,16 @@
     (run-job request
              (lambda ()
                (ensure-asdf)
-               (let ((system (funcall (asdf-symbol "FIND-SYSTEM") name nil)))
-                 (unless system
-                   (error (asdf-symbol "MISSING-COMPONENT") :requires name)))
                (let ((before (list-all-packages)))
                  (setf compiler-output
                        (with-output-to-string (log)
                          (let ((*standard-output* (if verbose log (make-broadcast-stream)))
                                (*error-output* (if verbose log (make-broadcast-stream)))
                                (*compile-verbose* verbose) (*compile-print* verbose)
-                               (*load-verbose* nil))
+                               (*load-verbose* verbose))
+                           (let ((system (funcall (asdf-symbol "FIND-SYSTEM") name nil)))
+                             (unless system
+                               (error (asdf-symbol "MISSING-COMPONENT") :requires name)))
                            (handler-bind ((warning (lambda (c)
                                                      (push (warning-text c) load-warnings)
                                                      (muffle-warning c))))
