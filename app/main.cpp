@@ -1,8 +1,13 @@
-// lisp-duet: the app. With --headless --stdio it is a plain MCP server on stdin/stdout.
+// lisp-duet: the app. Without flags it opens the window; with --headless --stdio it is a plain
+// MCP server on stdin/stdout.
 
+#include "AccessToken.h"
 #include "AppServices.h"
+#include "ClientConfigCommand.h"
 #include "CommandLine.h"
+#include "Endpoints.h"
 #include "JournalCommand.h"
+#include "HeadlessSignals.h"
 #include "StdioTransport.h"
 
 #include <QCoreApplication>
@@ -10,6 +15,13 @@
 #include <QTimer>
 
 #include <cstdio>
+
+#ifdef DUET_WITH_GUI
+#include "window/MainWindow.h"
+
+#include <QApplication>
+#include <QSettings>
+#endif
 
 namespace {
 int runStdio(int argc, char **argv)
@@ -25,6 +37,80 @@ int runStdio(int argc, char **argv)
     transport.start();
     return app.exec();
 }
+
+// --headless without --stdio: HTTP and the local socket until SIGTERM or SIGINT.
+int runHeadless(int argc, char **argv, const CommandLine &options)
+{
+    QCoreApplication app(argc, argv);
+    HeadlessSignals signals_;
+    QObject::connect(&signals_, &HeadlessSignals::stopRequested, &app, &QCoreApplication::quit);
+    AppServices services;
+    Endpoints::Options endpointOptions;
+    if (options.port > 0)
+        endpointOptions.port = quint16(options.port);
+    endpointOptions.socketName = options.socketName;
+    endpointOptions.auth = !options.noAuth;
+    if (!options.listenAddress.isEmpty()) {
+        if (!endpointOptions.address.setAddress(options.listenAddress)) {
+            std::fprintf(stderr, "lisp-duet: --listen needs an IP address, not '%s'\n", qPrintable(options.listenAddress));
+            return 2;
+        }
+        if (!endpointOptions.address.isLoopback())
+            std::fprintf(stderr, "lisp-duet: warning: serving HTTP on %s: other machines can reach it\n", qPrintable(options.listenAddress));
+    }
+    if (options.noAuth)
+        std::fprintf(stderr, "lisp-duet: warning: --no-auth: any local program may use the HTTP endpoint without a token\n");
+    Endpoints endpoints(services.server(), endpointOptions);
+    if (!endpoints.start()) {
+        for (const QString &error : endpoints.errors())
+            std::fprintf(stderr, "lisp-duet: %s\n", qPrintable(error));
+        return 1;
+    }
+    services.start();
+    std::fprintf(stderr, "lisp-duet: MCP over HTTP at %s%s\nlisp-duet: MCP over the local socket %s (lisp-duet-bridge)\n",
+                 qPrintable(endpoints.httpUrl()), options.noAuth ? "" : " (bearer token: lisp-duet --print-token)",
+                 qPrintable(endpoints.socketPath()));
+    return app.exec();
+}
+
+#ifdef DUET_WITH_GUI
+int runWindow(int argc, char **argv, const CommandLine &options)
+{
+    QApplication app(argc, argv);
+    QApplication::setDesktopFileName(QStringLiteral("lisp-duet"));
+    AppServices services;
+    MainWindow window(services.session(), services.server());
+    QSettings settings;
+    window.setKeepInTray(options.tray || settings.value(QStringLiteral("window/keepInTray"), false).toBool());
+    // The same endpoints as --headless, so agents reach the session the person watches.
+    Endpoints::Options endpointOptions;
+    if (options.port > 0)
+        endpointOptions.port = quint16(options.port);
+    endpointOptions.socketName = options.socketName;
+    endpointOptions.auth = !options.noAuth;
+    if (!options.listenAddress.isEmpty() && !endpointOptions.address.setAddress(options.listenAddress)) {
+        std::fprintf(stderr, "lisp-duet: --listen needs an IP address, not '%s'\n", qPrintable(options.listenAddress));
+        return 2;
+    }
+    Endpoints endpoints(services.server(), endpointOptions);
+    const bool listening = endpoints.start();
+    QStringList addresses;
+    if (!endpoints.httpUrl().isEmpty())
+        addresses << endpoints.httpUrl();
+    if (!endpoints.socketPath().isEmpty())
+        addresses << endpoints.socketPath();
+    if (!listening) {
+        for (const QString &error : endpoints.errors())
+            std::fprintf(stderr, "lisp-duet: %s\n", qPrintable(error));
+    }
+    window.setEndpoints(addresses, listening ? QString() : endpoints.errors().join(QStringLiteral("; ")));
+    services.start();
+    window.show();
+    if (options.tray && window.trayIcon())
+        app.setQuitOnLastWindowClosed(false);
+    return app.exec();
+}
+#endif
 } // namespace
 
 int main(int argc, char **argv)
@@ -49,11 +135,29 @@ int main(int argc, char **argv)
         std::printf("lisp-duet %s\n", LISP_DUET_VERSION);
         return 0;
     }
+    if (options.printToken) {
+        QString error;
+        const QByteArray token = AccessToken::loadOrCreate(&error);
+        if (token.isEmpty()) {
+            std::fprintf(stderr, "lisp-duet: %s\n", qPrintable(error));
+            return 1;
+        }
+        std::printf("%s\n", token.constData());
+        return 0;
+    }
+    if (!options.clientConfig.isEmpty())
+        return clientConfigCommand(argc, argv, options);
     if (!options.exportJournal.isEmpty())
         return exportJournalCommand(options);
     AppServices::setJournalDefaults(options.journalFile, !options.noJournal);
     if (options.headless && options.stdio)
         return runStdio(argc, argv);
+#ifdef DUET_WITH_GUI
+    if (!options.headless)
+        return runWindow(argc, argv, options);
+#endif
+    if (options.headless)
+        return runHeadless(argc, argv, options);
     std::fprintf(stderr, "lisp-duet: this build serves MCP with --headless --stdio; see --help.\n");
     return 2;
 }

@@ -150,9 +150,12 @@ void McpServer::handle(McpPeer *peer, const QJsonObject &message)
     const QJsonValue method = message.value(QStringLiteral("method"));
     const bool hasId = message.contains(QStringLiteral("id"));
 
+    // An error about a request with a usable id belongs to that request (HTTP answers it on
+    // the request's own POST); otherwise it belongs to the session.
+    const QJsonValue related = hasId && JsonRpc::isValidId(id) ? id : QJsonValue(QJsonValue::Undefined);
     if (message.value(QStringLiteral("jsonrpc")).toString() != QStringLiteral("2.0")) {
         peer->send(JsonRpc::error(hasId && JsonRpc::isValidId(id) ? id : QJsonValue(), JsonRpc::InvalidRequest,
-                                  QStringLiteral("Invalid request: \"jsonrpc\" must be \"2.0\"")));
+                                  QStringLiteral("Invalid request: \"jsonrpc\" must be \"2.0\"")), related);
         return;
     }
     if (!method.isString()) {
@@ -171,7 +174,7 @@ void McpServer::handle(McpPeer *peer, const QJsonObject &message)
     const QJsonValue paramsValue = message.value(QStringLiteral("params"));
     if (!paramsValue.isUndefined() && !paramsValue.isObject()) {
         if (hasId)
-            peer->send(JsonRpc::error(id, JsonRpc::InvalidParams, QStringLiteral("\"params\" must be an object")));
+            peer->send(JsonRpc::error(id, JsonRpc::InvalidParams, QStringLiteral("\"params\" must be an object")), id);
         return;
     }
     const QJsonObject params = paramsValue.toObject();

@@ -5,6 +5,7 @@
 #include "McpServer.h"
 #include "Replayer.h"
 #include "ReplaySessionTool.h"
+#include "ResourceProvider.h"
 #include "Session.h"
 #include "StandardTools.h"
 #include "ToolRegistry.h"
@@ -42,6 +43,7 @@ AppServices::AppServices(QObject *parent)
     m_tools->add(std::make_unique<ReplaySessionTool>(m_session, m_replayer, [this](const QString &source, QString *error) {
         return journalEntries(source, error);
     }));
+    new ResourceProvider(m_server, m_session, this);
     loadPastJournal();
 }
 

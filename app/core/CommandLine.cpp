@@ -12,7 +12,22 @@ CommandLine CommandLine::parse(const QStringList &arguments)
     const QCommandLineOption headlessOption(QStringLiteral("headless"), QStringLiteral("Run without a window."));
     const QCommandLineOption stdioOption(QStringLiteral("stdio"),
                                          QStringLiteral("Serve MCP on stdin/stdout (one JSON-RPC message per line); exits at end of input."));
-    parser.addOptions({helpOption, versionOption, headlessOption, stdioOption});
+    const QCommandLineOption portOption(QStringLiteral("port"),
+                                        QStringLiteral("Serve MCP over HTTP on this port (default 7878)."), QStringLiteral("N"));
+    const QCommandLineOption socketOption(QStringLiteral("socket"),
+                                          QStringLiteral("Name of the local socket for lisp-duet-bridge (default lisp-duet, in the runtime directory)."),
+                                          QStringLiteral("NAME"));
+    const QCommandLineOption noAuthOption(QStringLiteral("no-auth"),
+                                          QStringLiteral("Do not require the bearer token over HTTP (for local testing only)."));
+    const QCommandLineOption printTokenOption(QStringLiteral("print-token"),
+                                              QStringLiteral("Print the HTTP bearer token (creating it on first use) and exit."));
+    const QCommandLineOption listenOption(QStringLiteral("listen"),
+                                          QStringLiteral("Serve HTTP on this address instead of 127.0.0.1 (reachable by others: use with care)."),
+                                          QStringLiteral("ADDRESS"));
+    const QCommandLineOption trayOption(QStringLiteral("tray"),
+                                        QStringLiteral("Keep running in the system tray when the window is closed."));
+    parser.addOptions({helpOption, versionOption, headlessOption, stdioOption, portOption, socketOption, noAuthOption,
+                       printTokenOption, listenOption, trayOption});
 
     const QCommandLineOption journalOption(QStringLiteral("journal"),
                                            QStringLiteral("Open this journal: show its entries as the past transcript and append to it."),
@@ -40,6 +55,25 @@ CommandLine CommandLine::parse(const QStringList &arguments)
     result.showVersion = parser.isSet(versionOption);
     result.headless = parser.isSet(headlessOption);
     result.stdio = parser.isSet(stdioOption);
+    result.clientConfig = parser.value(clientConfigOption);
+    result.tray = parser.isSet(trayOption);
+    result.noAuth = parser.isSet(noAuthOption);
+    result.printToken = parser.isSet(printTokenOption);
+    result.socketName = parser.value(socketOption);
+    result.listenAddress = parser.value(listenOption);
+    if (parser.isSet(portOption)) {
+        bool ok = false;
+        const int port = parser.value(portOption).toInt(&ok);
+        if (!ok || port < 1 || port > 65535) {
+            result.error = QStringLiteral("--port needs a number from 1 to 65535, not '%1'.").arg(parser.value(portOption));
+            return result;
+        }
+        result.port = port;
+    }
+    if (parser.isSet(socketOption) && result.socketName.isEmpty()) {
+        result.error = QStringLiteral("--socket needs a name.");
+        return result;
+    }
     result.journalFile = parser.value(journalOption);
     result.noJournal = parser.isSet(noJournalOption);
     result.exportJournal = parser.value(exportOption);

@@ -8,8 +8,15 @@ struct CommandLine
 {
     bool headless = false;
     bool stdio = false;
+    bool tray = false; // closing the window keeps the app in the tray
     bool showHelp = false;
     bool showVersion = false;
+    QString clientConfig;     // --client-config CLIENT: print that client's configuration and exit
+    bool printToken = false;
+    bool noAuth = false;      // HTTP without the bearer token (local testing)
+    int port = -1;            // -1: the default port
+    QString socketName;       // empty: the default local socket name
+    QString listenAddress;    // empty: 127.0.0.1
     bool noJournal = false;   // --no-journal: keep no journal of this session
     QString journalFile;      // --journal FILE: load it as the past, append to it
     QString exportJournal;    // --export-journal FILE: write it as a document and exit

@@ -1,0 +1,177 @@
+// lisp-duet-bridge: stdin/stdout <-> the running Lisp Duet's local socket, line for line, so a
+// client that can only spawn a command (Claude Desktop) talks to the session the person sees.
+//
+//   lisp-duet-bridge [--socket NAME] [--launch]
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocalSocket>
+#include <QProcess>
+#include <QSet>
+#include <QSocketNotifier>
+#include <QStandardPaths>
+#include <QThread>
+
+#include <cerrno>
+#include <cstdio>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace {
+// The same rule as LocalSocketTransport::socketPath, which this tiny program does not link.
+QString socketPath(const QString &name)
+{
+    if (QDir::isAbsolutePath(name))
+        return name;
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+    if (dir.isEmpty())
+        dir = QDir::tempPath();
+    return QDir(dir).filePath(name);
+}
+
+bool tryConnect(QLocalSocket &socket, const QString &path)
+{
+    socket.connectToServer(path);
+    if (socket.waitForConnected(1000))
+        return true;
+    socket.abort();
+    return false;
+}
+
+void writeAll(int fd, const QByteArray &bytes)
+{
+    const char *data = bytes.constData();
+    qsizetype left = bytes.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, data, size_t(left));
+        if (n > 0) {
+            data += n;
+            left -= n;
+        } else if (n < 0 && errno != EINTR && errno != EAGAIN) {
+            std::exit(0); // the client closed stdout: nobody is listening any more
+        }
+    }
+}
+
+// Request ids seen on stdin and not yet answered: at end of input the bridge waits for them,
+// so `echo REQUEST | lisp-duet-bridge` prints its answer.
+QString requestKey(const QJsonValue &id)
+{
+    return id.isString() ? QStringLiteral("s:") + id.toString() : QStringLiteral("n:") + QString::number(id.toDouble());
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("lisp-duet-bridge"));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Connects stdin/stdout to a running Lisp Duet (MCP, one JSON-RPC message per line)."));
+    parser.addHelpOption();
+    const QCommandLineOption socketOption(QStringLiteral("socket"), QStringLiteral("The app's local socket name (default lisp-duet)."),
+                                          QStringLiteral("NAME"), QStringLiteral("lisp-duet"));
+    const QCommandLineOption launchOption(QStringLiteral("launch"),
+                                          QStringLiteral("Start `lisp-duet --headless` (beside this program) when none is running."));
+    parser.addOptions({socketOption, launchOption});
+    parser.process(app);
+    const QString name = parser.value(socketOption);
+    const QString path = socketPath(name);
+
+    QLocalSocket socket;
+    if (!tryConnect(socket, path)) {
+        if (!parser.isSet(launchOption)) {
+            std::fprintf(stderr, "lisp-duet-bridge: No Lisp Duet is running on socket %s; start the app or pass --launch\n", qPrintable(path));
+            return 1;
+        }
+        const QString program = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("lisp-duet"));
+        QProcess launcher;
+        launcher.setProgram(program);
+        launcher.setArguments({QStringLiteral("--headless"), QStringLiteral("--socket"), name});
+        // stdout is the MCP channel: the app must not write there.
+        launcher.setStandardOutputFile(QProcess::nullDevice());
+        launcher.setStandardInputFile(QProcess::nullDevice());
+        if (!launcher.startDetached()) {
+            std::fprintf(stderr, "lisp-duet-bridge: could not start %s\n", qPrintable(program));
+            return 1;
+        }
+        QElapsedTimer waited;
+        waited.start();
+        bool connected = false;
+        while (!connected && waited.elapsed() < 5000) {
+            QThread::msleep(100);
+            connected = tryConnect(socket, path);
+        }
+        if (!connected) {
+            std::fprintf(stderr, "lisp-duet-bridge: started %s but its socket %s did not answer within 5 s\n",
+                         qPrintable(program), qPrintable(path));
+            return 1;
+        }
+    }
+
+    QSet<QString> outstanding;
+    bool inputEnded = false;
+    auto maybeFinish = [&] {
+        if (inputEnded && outstanding.isEmpty() && socket.bytesToWrite() == 0)
+            app.quit();
+    };
+
+    QByteArray fromSocket;
+    QObject::connect(&socket, &QLocalSocket::readyRead, &app, [&] {
+        fromSocket.append(socket.readAll());
+        qsizetype start = 0;
+        for (qsizetype newline; (newline = fromSocket.indexOf('\n', start)) >= 0; start = newline + 1) {
+            const QByteArray line = fromSocket.mid(start, newline + 1 - start);
+            const QJsonObject message = QJsonDocument::fromJson(line).object();
+            if (!message.contains(QStringLiteral("method")) && message.contains(QStringLiteral("id")))
+                outstanding.remove(requestKey(message.value(QStringLiteral("id"))));
+            writeAll(STDOUT_FILENO, line);
+        }
+        fromSocket.remove(0, start);
+        maybeFinish();
+    });
+    QObject::connect(&socket, &QLocalSocket::disconnected, &app, [&] {
+        if (!inputEnded)
+            std::fprintf(stderr, "lisp-duet-bridge: Lisp Duet closed the connection\n");
+        app.exit(inputEnded ? 0 : 1);
+    });
+    QObject::connect(&socket, &QLocalSocket::bytesWritten, &app, [&] { maybeFinish(); });
+
+    fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
+    QByteArray fromStdin;
+    QSocketNotifier input(STDIN_FILENO, QSocketNotifier::Read);
+    QObject::connect(&input, &QSocketNotifier::activated, &app, [&] {
+        char chunk[65536];
+        for (;;) {
+            const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+            if (n > 0) {
+                fromStdin.append(chunk, n);
+                continue;
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+                input.setEnabled(false);
+                if (!fromStdin.trimmed().isEmpty())
+                    fromStdin.append('\n');
+                inputEnded = true;
+            }
+            break;
+        }
+        qsizetype start = 0;
+        for (qsizetype newline; (newline = fromStdin.indexOf('\n', start)) >= 0; start = newline + 1) {
+            const QByteArray line = fromStdin.mid(start, newline + 1 - start);
+            const QJsonObject message = QJsonDocument::fromJson(line).object();
+            if (message.value(QStringLiteral("method")).isString() && message.contains(QStringLiteral("id")))
+                outstanding.insert(requestKey(message.value(QStringLiteral("id"))));
+            socket.write(line);
+        }
+        fromStdin.remove(0, start);
+        socket.flush();
+        maybeFinish();
+    });
+    return app.exec();
+}

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "Evaluation.h"
+
+#include <QObject>
+
+class McpPeer;
+class McpServer;
+class Session;
+
+// The session as MCP resources: lisp-duet://session/transcript (every finished evaluation,
+// newest last) and lisp-duet://session/definitions (the definitions made so far, their latest
+// source). Serves resources/list, read, subscribe and unsubscribe, and tells subscribers when
+// a resource changed (after every finished evaluation).
+class ResourceProvider : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr auto TranscriptUri = "lisp-duet://session/transcript";
+    static constexpr auto DefinitionsUri = "lisp-duet://session/definitions";
+    static constexpr int TranscriptEntries = 200; // the newest ones: a resource an agent can read
+
+    ResourceProvider(McpServer *server, Session *session, QObject *parent = nullptr);
+
+    QString transcriptText() const;
+    QString definitionsText() const;
+
+    struct Definition
+    {
+        QString kind;  // "defun", "defvar"...
+        QString name;
+        QString code;  // the whole top-level form
+        EvaluationPtr evaluation;
+    };
+    // Top-level defining forms of successful evaluations, the latest per (kind, name).
+    QList<Definition> definitions() const;
+    static QList<QPair<QString, QString>> definingForms(const QString &code); // (kind+name key, form)
+
+private:
+    void notifyUpdated(const QString &uri);
+    QJsonObject resourceDescriptor(const QString &uri) const;
+
+    McpServer *m_server;
+    Session *m_session;
+};

@@ -1,0 +1,118 @@
+#include "LocalSocketTransport.h"
+
+#include "JsonRpc.h"
+#include "McpServer.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QLocalServer>
+#include <QLocalSocket>
+#include <QLoggingCategory>
+#include <QStandardPaths>
+
+Q_LOGGING_CATEGORY(lcLocal, "duet.localsocket")
+
+QString LocalSocketTransport::socketPath(const QString &name)
+{
+    if (QDir::isAbsolutePath(name))
+        return name;
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+    if (dir.isEmpty())
+        dir = QDir::tempPath();
+    return QDir(dir).filePath(name);
+}
+
+LocalSocketTransport::LocalSocketTransport(McpServer *server, const QString &name, QObject *parent)
+    : QObject(parent), m_server(server), m_path(socketPath(name)), m_local(new QLocalServer(this))
+{
+    m_local->setSocketOptions(QLocalServer::UserAccessOption);
+    connect(m_local, &QLocalServer::newConnection, this, &LocalSocketTransport::onNewConnection);
+}
+
+LocalSocketTransport::~LocalSocketTransport()
+{
+    const auto peers = m_peers;
+    m_peers.clear();
+    for (McpPeer *peer : peers)
+        m_server->closePeer(peer);
+    m_local->close(); // removes the socket file
+}
+
+bool LocalSocketTransport::listen()
+{
+    if (m_local->listen(m_path))
+        return true;
+    if (m_local->serverError() == QAbstractSocket::AddressInUseError || QFileInfo::exists(m_path)) {
+        QLocalSocket probe;
+        probe.connectToServer(m_path);
+        if (probe.waitForConnected(1000)) {
+            m_error = QStringLiteral("Another Lisp Duet is already serving the local socket %1; choose another with --socket NAME").arg(m_path);
+            return false;
+        }
+        // Nobody answers: a previous run died without removing it.
+        qCInfo(lcLocal) << "removing stale socket" << m_path;
+        QLocalServer::removeServer(m_path);
+        if (m_local->listen(m_path))
+            return true;
+    }
+    m_error = QStringLiteral("Cannot listen on the local socket %1: %2").arg(m_path, m_local->errorString());
+    return false;
+}
+
+void LocalSocketTransport::onNewConnection()
+{
+    while (QLocalSocket *socket = m_local->nextPendingConnection()) {
+        McpPeer *peer = m_server->createPeer(QStringLiteral("local"));
+        m_peers.insert(socket, peer);
+        connect(peer, &McpPeer::message, socket, [socket](const QJsonObject &message, const QJsonValue &) {
+            if (socket->state() != QLocalSocket::ConnectedState)
+                return;
+            QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
+            line.append('\n');
+            socket->write(line);
+            if (socket->bytesToWrite() > MaxPendingWrite) {
+                qCWarning(lcLocal) << "closing a local connection that does not read its replies";
+                socket->abort();
+            }
+        });
+        connect(socket, &QLocalSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
+        connect(socket, &QLocalSocket::disconnected, this, [this, socket] { onDisconnected(socket); });
+    }
+}
+
+void LocalSocketTransport::onReadyRead(QLocalSocket *socket)
+{
+    McpPeer *peer = m_peers.value(socket);
+    if (!peer)
+        return;
+    QByteArray &buffer = m_buffers[socket];
+    buffer.append(socket->readAll());
+    qsizetype start = 0;
+    for (;;) {
+        const qsizetype newline = buffer.indexOf('\n', start);
+        if (newline < 0)
+            break;
+        const QByteArray line = buffer.mid(start, newline - start).trimmed();
+        start = newline + 1;
+        if (!line.isEmpty())
+            m_server->receive(peer, line);
+        if (!m_peers.contains(socket))
+            return; // the socket went away while the message was handled
+    }
+    buffer.remove(0, start);
+    if (buffer.size() > McpServer::MaxMessageBytes) {
+        peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
+                                  QStringLiteral("Message larger than %1 bytes; closing the connection").arg(McpServer::MaxMessageBytes)));
+        socket->disconnectFromServer();
+    }
+}
+
+void LocalSocketTransport::onDisconnected(QLocalSocket *socket)
+{
+    McpPeer *peer = m_peers.take(socket);
+    m_buffers.remove(socket);
+    if (peer)
+        m_server->closePeer(peer); // cancels what it was still waiting for
+    socket->deleteLater();
+}
