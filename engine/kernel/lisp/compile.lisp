@@ -47,11 +47,11 @@
     (one-line (string-left-trim "!* " (string-trim '(#\Space #\Newline) text)))))
 
 (defun form-index-at (starts position)
-  (if (null position) nil
-      (let ((index nil))
-        (loop for s in starts for i from 0
-              when (<= s position) do (setf index i))
-        index)))
+  "ECL gives the file position where reading of the top-level form began: the end of the
+previous form, before the whitespace that leads to this one."
+  (when (and position starts)
+    (or (position-if (lambda (s) (>= s position)) starts)
+        (1- (length starts)))))
 
 (defun compile-code (request)
   (let ((code (or (getf request :code) ""))
@@ -98,7 +98,9 @@
                       (*compile-verbose* nil) (*compile-print* nil))
                   (handler-bind ((condition
                                    (lambda (c)
-                                     (when (or (typep c (compiler-class "COMPILER-MESSAGE")) (typep c 'warning))
+                                     ;; Debug notes ("Replacing variable X by its value") are noise.
+                                     (when (and (or (typep c (compiler-class "COMPILER-MESSAGE")) (typep c 'warning))
+                                                (not (typep c (compiler-class "COMPILER-DEBUG-NOTE"))))
                                        (let ((text (compiler-message-text c)))
                                          (unless (search "Invoking external command" text)
                                            (let ((index (form-index-at starts (ignore-errors (slot-value c 'position)))))

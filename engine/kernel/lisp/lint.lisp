@@ -14,6 +14,7 @@
 (defvar *defined-here* nil "Name -> lambda list of functions defined by the code checked.")
 (defvar *source-conses* nil "The conses of the code as written: only its bindings are reported.")
 (defvar *check-calls* nil)
+(defvar *specials-here* '() "Variables the code checked proclaims special (DEFVAR...).")
 (defvar *lint-notes* '())
 (defvar *lint-budget* 0)
 
@@ -51,11 +52,17 @@
       (walk form))
     table))
 
+(defun earmuffed-p (symbol)
+  (let ((name (symbol-name symbol)))
+    (and (> (length name) 2) (char= (char name 0) #\*) (char= (char name (1- (length name))) #\*))))
+
 (defun bind-variable (name reportable)
   (when (and (symbolp name) name (not (keywordp name)))
     (push (make-binding :name name
                         :reportable (and reportable (symbol-package name)
-                                         (not (ignore-errors (si:specialp name)))))
+                                         (not (ignore-errors (si:specialp name)))
+                                         (not (member name *specials-here*))
+                                         (not (earmuffed-p name))))
           *scope*)))
 
 (defun split-body (body)
@@ -114,11 +121,14 @@
                         (when (third item) (bind-variable (third item) reportable))))))
           finally (when (and tail (symbolp tail)) (bind-variable tail reportable)))))
 
-(defun walk-lambda (lambda-list body &key destructuring (source lambda-list))
+(defun walk-lambda (lambda-list body &key destructuring (source lambda-list) quiet)
+  "QUIET names parameters never reported (a method's specialized ones, as SBCL does)."
   (with-scope ()
     (walk-lambda-list (if (listp lambda-list) lambda-list '())
                       (or (null lambda-list) (source-form-p source))
                       :destructuring destructuring)
+    (dolist (b *scope*)
+      (when (member (binding-name b) quiet) (setf (binding-reportable b) nil)))
     (walk-body body)))
 
 (defun lambda-list-arity (lambda-list)
@@ -144,7 +154,7 @@
                (when found (check-arity name lambda-list (length arguments)))))))))
 
 (defun check-arity (name lambda-list count)
-  (when (and (listp lambda-list) (every (lambda (x) (or (symbolp x) (consp x))) lambda-list))
+  (when (and (listp lambda-list) (not (eq lambda-list :any)) (every (lambda (x) (or (symbolp x) (consp x))) lambda-list))
     (multiple-value-bind (min max) (lambda-list-arity lambda-list)
       (when (or (< count min) (and max (> count max)))
         (lint-note "WARNING" "The function ~A is called with ~D argument~:P, but wants ~A."
@@ -221,7 +231,10 @@
     (defmethod
      (let ((rest (cddr form)))
        (loop while (and rest (not (listp (first rest)))) do (pop rest))
-       (walk-lambda (strip-specializers (first rest)) (rest rest) :source (first rest))))
+       (walk-lambda (strip-specializers (first rest)) (rest rest) :source (first rest)
+                    :quiet (loop for item in (first rest)
+                                 until (member item lambda-list-keywords)
+                                 when (consp item) collect (first item)))))
     ((defvar defparameter defconstant) (when (cddr form) (walk (third form))))
     ((defgeneric defclass defstruct deftype defpackage in-package declaim define-condition
       define-symbol-macro defsetf define-setf-expander define-modify-macro)
@@ -259,6 +272,47 @@
             (check-call op (cdr form))
             (dolist (f (cdr form)) (walk f)))))))
 
+(defun note-defined-names (form)
+  "Records in *DEFINED-HERE* the functions FORM defines. A top-level call of a user macro
+may define anything, so it turns the undefined-function check off."
+  (when (consp form)
+    (let ((op (first form)))
+      (cond ((and (member op '(defvar defparameter defconstant)) (symbolp (second form)))
+             (push (second form) *specials-here*))
+            ((and (eq op 'defmethod) (symbolp (second form)))
+             (unless (nth-value 1 (gethash (second form) *defined-here*))
+               (setf (gethash (second form) *defined-here*) :any)))
+            ((and (member op '(defun defmacro defgeneric)) (symbolp (second form)))
+             (setf (gethash (second form) *defined-here*)
+                   (case op (defmacro :macro) (defgeneric :any) (t (third form)))))
+            ((eq op 'defstruct)
+             (let* ((spec (second form))
+                    (name (if (consp spec) (first spec) spec))
+                    (options (if (consp spec) (rest spec) '()))
+                    (conc (let ((o (find :conc-name options :key (lambda (x) (and (consp x) (first x))))))
+                            (if o (if (second o) (string (second o)) "") (format nil "~A-" name)))))
+               (flet ((define (text) (setf (gethash (intern text (symbol-package name)) *defined-here*) :any)))
+                 (define (format nil "MAKE-~A" name))
+                 (define (format nil "COPY-~A" name))
+                 (define (format nil "~A-P" name))
+                 (dolist (o options)
+                   (when (and (consp o) (eq (first o) :constructor) (second o) (symbolp (second o)))
+                     (setf (gethash (second o) *defined-here*) :any)))
+                 (dolist (slot (cddr form))
+                   (let ((slot-name (if (consp slot) (first slot) slot)))
+                     (when (symbolp slot-name)
+                       (define (format nil "~A~A" conc slot-name))))))))
+            ((member op '(defclass define-condition))
+             (dolist (slot (fourth form))
+               (when (consp slot)
+                 (loop for (key value) on (rest slot) by #'cddr
+                       when (member key '(:reader :accessor :writer))
+                         do (when (symbolp value) (setf (gethash value *defined-here*) :any))))))
+            ((member op '(progn eval-when))
+             (dolist (f (if (eq op 'progn) (rest form) (cddr form))) (note-defined-names f)))
+            ((and (symbolp op) (macro-function op) (not (system-symbol-p op)))
+             (setf *check-calls* nil))))))
+
 (defun lint-forms (forms &key check-calls (context forms))
   "Notes (strings) for FORMS, top-level forms read from one text whose forms are CONTEXT
 (functions defined anywhere in it count as defined). Never fails."
@@ -267,13 +321,12 @@
             (*defined-here* (make-hash-table :test #'eq))
             (*source-conses* (make-hash-table :test #'eq))
             (*check-calls* check-calls)
+            (*specials-here* '())
             (*lint-notes* '())
             (*lint-budget* 20000))
         (dolist (f forms) (collect-source-conses f *source-conses*))
         (dolist (f context)
-          (when (and (consp f) (member (first f) '(defun defmacro defgeneric)) (symbolp (second f)))
-            (setf (gethash (second f) *defined-here*)
-                  (if (eq (first f) 'defmacro) :macro (third f)))))
+          (note-defined-names f))
         (catch 'lint-gave-up
           (dolist (f forms) (walk f)))
         (reverse *lint-notes*))
