@@ -119,7 +119,9 @@ QList<Replayer::Step> Replayer::plan(const QList<JournalEntry> &entries, int *sk
         if (!evaluation.result.ok() || evaluation.request.origin.clientKey == Origin::system(QStringLiteral("replay")).clientKey)
             continue;
         if (evaluation.request.op == QStringLiteral("load-system")) {
-            steps.append({evaluation.request.op, evaluation.request.code, evaluation.request.package, evaluation.request.arguments});
+            // Loading a system takes longer than a definition: as long as the original was allowed.
+            steps.append({evaluation.request.op, evaluation.request.code, evaluation.request.package, evaluation.request.arguments,
+                          qMax(evaluation.request.timeoutMs, 120000)});
             continue;
         }
         if (evaluation.request.op != QStringLiteral("eval"))
@@ -186,6 +188,7 @@ void Replayer::runNext()
     request.code = step.code;
     request.package = step.package;
     request.arguments = step.arguments;
+    request.timeoutMs = step.timeoutMs;
     request.origin = Origin::system(QStringLiteral("replay"));
     request.description = QStringLiteral("Replaying definition %1 of %2 from the journal").arg(m_next + 1).arg(m_steps.size());
     m_submitting = true;

@@ -22,6 +22,7 @@ public:
         QString code;
         QString package;       // empty: the session's package (after an in-package of the same entry)
         QJsonObject arguments; // for operations other than eval
+        int timeoutMs = -1;    // -1: the session's default
     };
 
     struct Failure

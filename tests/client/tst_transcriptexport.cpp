@@ -1,0 +1,128 @@
+// Export of a transcript to Markdown and to one self-contained HTML page, and the
+// lisp-duet --export-journal command that writes them from a journal file.
+
+#include "Journal.h"
+#include "TranscriptExport.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+QList<JournalEntry> sample()
+{
+    Evaluation person;
+    person.request.code = QStringLiteral("(defun f (x) (< x 1))");
+    person.request.origin = Origin::person();
+    person.result.values = {QStringLiteral("F")};
+    person.startedAt = QDateTime(QDate(2026, 11, 22), QTime(10, 0, 5));
+    person.finishedAt = person.startedAt;
+    Evaluation agent;
+    agent.request.code = QStringLiteral("(progn (format t \"<b>&amp;</b>~%```\") (/ 1 0))");
+    agent.request.origin = Origin::agent(QStringLiteral("claude-code"), QStringLiteral("claude-code#1"));
+    agent.request.description = QStringLiteral("check <division>");
+    agent.result.status = EvalResult::Status::Error;
+    agent.result.stdoutText = QStringLiteral("<b>&amp;</b>\n```");
+    agent.result.error = {QStringLiteral("DIVISION-BY-ZERO"), QStringLiteral("Division of 1 by 0 <oops>"), QStringLiteral("eval"), {QStringLiteral("0: (/ 1 0)")}};
+    agent.startedAt = QDateTime(QDate(2026, 11, 22), QTime(10, 1, 0));
+    agent.finishedAt = agent.startedAt;
+    JournalEntry restart = JournalEntry::makeEvent(QStringLiteral("engine-restarted"), QStringLiteral("The Lisp engine stopped (killed)."));
+    return {JournalEntry::fromEvaluation(person), JournalEntry::fromEvaluation(agent), restart};
+}
+} // namespace
+
+class TestTranscriptExport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void markdownSaysWhoDidWhatAndFencesCodeSafely()
+    {
+        const QString md = TranscriptExport::markdown(sample(), QStringLiteral("Demo"));
+        QVERIFY(md.startsWith(QStringLiteral("# Demo\n")));
+        QVERIFY(md.contains(QStringLiteral("2026-11-22 10:00:05 · The person (person) evaluated")));
+        QVERIFY(md.contains(QStringLiteral("2026-11-22 10:01:00 · claude-code (agent) evaluated")));
+        QVERIFY(md.contains(QStringLiteral("> check <division>")));
+        QVERIFY(md.contains(QStringLiteral("```lisp\n(defun f (x) (< x 1))\n```")));
+        // Output holding ``` gets a longer fence, so it cannot end the block early.
+        QVERIFY(md.contains(QStringLiteral("````\n<b>&amp;</b>\n```\n````")));
+        QVERIFY(md.contains(QStringLiteral("**Error DIVISION-BY-ZERO** (error): Division of 1 by 0 <oops>")));
+        QVERIFY(md.contains(QStringLiteral("=> F")));
+        QVERIFY(md.contains(QStringLiteral("The Lisp engine stopped (killed).")));
+    }
+
+    void htmlIsSelfContainedEscapedAndStylesPeopleApart()
+    {
+        const QString html = TranscriptExport::html(sample());
+        QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
+        QVERIFY(html.contains(QStringLiteral("<style>")));
+        // Nothing fetched from elsewhere: no scripts, links, images or remote URLs.
+        for (const QString &forbidden : {QStringLiteral("<script"), QStringLiteral("<link"), QStringLiteral("<img"),
+                                         QStringLiteral("http://"), QStringLiteral("https://"), QStringLiteral("@import"), QStringLiteral("url(")})
+            QVERIFY2(!html.contains(forbidden), qPrintable(forbidden));
+        QVERIFY(html.contains(QStringLiteral("<pre class=\"code\">(defun f (x) (&lt; x 1))</pre>")));
+        QVERIFY(html.contains(QStringLiteral("&lt;b&gt;&amp;amp;&lt;/b&gt;")));
+        QVERIFY(!html.contains(QStringLiteral("<b>&amp;</b>")));
+        QVERIFY(html.contains(QStringLiteral("check &lt;division&gt;")));
+        QVERIFY(html.contains(QStringLiteral("<section class=\"entry person\">")));
+        QVERIFY(html.contains(QStringLiteral("<section class=\"entry agent\">")));
+        QVERIFY(html.contains(QStringLiteral("<div class=\"error\"><strong>[ERROR] DIVISION-BY-ZERO</strong>")));
+        QVERIFY(html.contains(QRegularExpression(QStringLiteral("\\.error \\{[^}]*color: #b00020"))));
+        QVERIFY(html.contains(QStringLiteral("class=\"event restart\"")));
+        QCOMPARE(html.count(QStringLiteral("<section")), html.count(QStringLiteral("</section>")));
+    }
+
+    void formatsAreNamedAsOnTheCommandLine()
+    {
+        TranscriptExport::Format format;
+        QVERIFY(TranscriptExport::parseFormat(QStringLiteral("md"), &format));
+        QCOMPARE(format, TranscriptExport::Format::Markdown);
+        QVERIFY(TranscriptExport::parseFormat(QStringLiteral("HTML"), &format));
+        QCOMPARE(format, TranscriptExport::Format::Html);
+        QVERIFY(!TranscriptExport::parseFormat(QStringLiteral("pdf"), &format));
+    }
+
+    void theCommandLineExportsAJournalFile()
+    {
+        const QString app = QStringLiteral(DUET_BIN_DIR "/lisp-duet");
+        if (!QFileInfo::exists(app))
+            QSKIP("lisp-duet is not built in this tree");
+        QTemporaryDir dir;
+        const QString journalPath = dir.filePath(QStringLiteral("j.jsonl"));
+        {
+            Journal journal;
+            QVERIFY(journal.open(journalPath));
+            for (const JournalEntry &entry : sample())
+                journal.append(entry);
+        }
+        QProcess process;
+        process.start(app, {QStringLiteral("--export-journal"), journalPath, QStringLiteral("--format"), QStringLiteral("html"),
+                            QStringLiteral("-o"), dir.filePath(QStringLiteral("out.html"))});
+        QVERIFY(process.waitForFinished(20000));
+        QCOMPARE(process.exitCode(), 0);
+        QFile out(dir.filePath(QStringLiteral("out.html")));
+        QVERIFY(out.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(out.readAll());
+        QVERIFY(html.contains(QStringLiteral("claude-code")));
+        QVERIFY(html.contains(QStringLiteral("DIVISION-BY-ZERO")));
+
+        process.start(app, {QStringLiteral("--export-journal"), journalPath});
+        QVERIFY(process.waitForFinished(20000));
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY(process.readAllStandardOutput().contains("```lisp"));
+
+        process.start(app, {QStringLiteral("--export-journal"), dir.filePath(QStringLiteral("missing.jsonl"))});
+        QVERIFY(process.waitForFinished(20000));
+        QCOMPARE(process.exitCode(), 1);
+        QVERIFY(process.readAllStandardError().contains("missing.jsonl"));
+
+        process.start(app, {QStringLiteral("--export-journal"), journalPath, QStringLiteral("--format"), QStringLiteral("pdf")});
+        QVERIFY(process.waitForFinished(20000));
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY(process.readAllStandardError().contains("--format must be md or html"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTranscriptExport)
+#include "tst_transcriptexport.moc"
