@@ -314,7 +314,8 @@ HttpRequestParser::Status HttpRequestParser::next(HttpRequest &out)
 
         case State::ChunkData: {
             const qsizetype avail = bufferedBytes();
-            if (avail < m_remaining + 2) {
+            // Not m_remaining + 2: a configured limit near INT64_MAX must not overflow.
+            if (avail < 2 || avail - 2 < m_remaining) {
                 if (avail > m_remaining && m_buffer.at(m_pos + m_remaining) != '\r')
                     return fail(400, "chunk data not followed by CRLF");
                 return NeedMore;

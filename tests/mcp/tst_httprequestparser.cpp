@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+#include <limits>
+
 namespace {
 
 // A byte string literal with its NULs, without counting them by hand.
@@ -151,6 +153,7 @@ private slots:
     void rejectsABodyLargerThanTheLimitBeforeItArrives();
     void rejectsAChunkedBodyLargerThanTheLimit();
     void honoursConfiguredLimits();
+    void survivesTheLargestConfigurableBodyLimit();
 
     void keepAliveFollowsVersionAndConnectionHeader_data();
     void keepAliveFollowsVersionAndConnectionHeader();
@@ -569,6 +572,22 @@ void TestHttpRequestParser::honoursConfiguredLimits()
     QCOMPARE(parseWhole("GET / HTTP/1.1\r\nA: 123456789012345678901234\r\n\r\n", limits).status, 431);
     QCOMPARE(parseWhole("POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc", limits).requests.size(), 1);
     QCOMPARE(parseWhole("POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcd", limits).status, 413);
+}
+
+void TestHttpRequestParser::survivesTheLargestConfigurableBodyLimit()
+{
+    // Nothing may compute "length + something" in a way that overflows near INT64_MAX.
+    HttpLimits limits;
+    limits.maxBodySize = std::numeric_limits<qint64>::max();
+    const QByteArray post = "POST / HTTP/1.1\r\n";
+    Outcome o = parseWhole(post + "Transfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nabc", limits);
+    QCOMPARE(o.last, HttpRequestParser::NeedMore);
+    o = parseWhole(post + "Transfer-Encoding: chunked\r\n\r\n8000000000000000\r\n", limits);
+    QCOMPARE(o.status, 413);
+    o = parseWhole(post + "Content-Length: 9223372036854775807\r\n\r\nabc", limits);
+    QCOMPARE(o.last, HttpRequestParser::NeedMore);
+    o = parseWhole(post + "Content-Length: 9223372036854775808\r\n\r\n", limits);
+    QCOMPARE(o.status, 413);
 }
 
 void TestHttpRequestParser::keepAliveFollowsVersionAndConnectionHeader_data()
