@@ -3,6 +3,7 @@
 #include "EngineClient.h"
 #include "EvaluateLispTool.h"
 #include "McpServer.h"
+#include "PromptProvider.h"
 #include "Replayer.h"
 #include "ReplaySessionTool.h"
 #include "ResourceProvider.h"
@@ -44,6 +45,7 @@ AppServices::AppServices(QObject *parent)
         return journalEntries(source, error);
     }));
     new ResourceProvider(m_server, m_session, this);
+    new PromptProvider(m_server, this);
     loadPastJournal();
 }
 
