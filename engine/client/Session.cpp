@@ -44,10 +44,22 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
     connect(engine, &EngineClient::ready, this, &Session::onEngineReady);
     connect(engine, &EngineClient::died, this, &Session::onEngineDied);
     connect(engine, &EngineClient::processOutput, this, [this](const QString &text) {
-        // Output written straight to the process's descriptors belongs to whatever runs.
-        if (m_current)
-            m_current->result.stderrText += text;
-        Q_EMIT engineProcessOutput(text);
+        // Output written straight to the process's descriptors belongs to whatever runs. It
+        // bypasses the engine's output budget, so the host caps it (a child process writing
+        // 100 MB to fd 1 must not cost 100 MB here) and counts the rest as dropped.
+        if (!m_current) {
+            Q_EMIT engineProcessOutput(text);
+            return;
+        }
+        EvalResult &result = m_current->result;
+        const qsizetype room = qMax<qsizetype>(0, ProcessOutputCap - m_currentProcessOutput);
+        const QString kept = text.left(room);
+        m_currentProcessOutput += text.size();
+        result.outputDropped += text.size() - kept.size();
+        if (kept.isEmpty())
+            return;
+        result.stderrText += kept;
+        Q_EMIT engineProcessOutput(kept);
     });
 }
 
@@ -118,6 +130,7 @@ void Session::dispatchNext()
     m_current->state = Evaluation::State::Running;
     m_current->startedAt = QDateTime::currentDateTime();
     m_timedOut = false;
+    m_currentProcessOutput = 0;
 
     QJsonObject request = m_current->request.arguments;
     request.insert(QStringLiteral("id"), double(m_current->id));
@@ -184,6 +197,7 @@ void Session::onReply(quint64 id, const QJsonObject &reply)
     // Streamed output arrived before the reply; keep it.
     result.stdoutText = m_current->result.stdoutText;
     result.stderrText = m_current->result.stderrText;
+    result.outputDropped += m_current->result.outputDropped; // process output the host left out
     if (result.status == EvalResult::Status::Interrupted) {
         const int timeout = m_current->request.timeoutMs >= 0 ? m_current->request.timeoutMs : m_defaultTimeoutMs;
         if (m_timedOut && !m_current->cancelRequested) {

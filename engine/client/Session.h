@@ -95,6 +95,9 @@ private:
     int m_defaultTimeoutMs = 30000;
     int m_graceMs = 2000;
     int m_transcriptLimit = 5000;
+    // Output an evaluation's code writes to the process's own descriptors, kept per evaluation.
+    static constexpr qsizetype ProcessOutputCap = 100000;
+    qsizetype m_currentProcessOutput = 0;
     QTimer m_timeout;
     QTimer m_grace;
     bool m_timedOut = false;
