@@ -41,9 +41,9 @@ LocalSocketTransport::~LocalSocketTransport()
 
 bool LocalSocketTransport::listen()
 {
-    if (m_local->listen(m_path))
-        return true;
-    if (m_local->serverError() == QAbstractSocket::AddressInUseError || QFileInfo::exists(m_path)) {
+    // Checked before listen(): with UserAccessOption Qt creates the socket elsewhere and
+    // renames it over the path, which would silently take the name from a live server.
+    if (QFileInfo::exists(m_path)) {
         QLocalSocket probe;
         probe.connectToServer(m_path);
         if (probe.waitForConnected(1000)) {
@@ -53,9 +53,9 @@ bool LocalSocketTransport::listen()
         // Nobody answers: a previous run died without removing it.
         qCInfo(lcLocal) << "removing stale socket" << m_path;
         QLocalServer::removeServer(m_path);
-        if (m_local->listen(m_path))
-            return true;
     }
+    if (m_local->listen(m_path))
+        return true;
     m_error = QStringLiteral("Cannot listen on the local socket %1: %2").arg(m_path, m_local->errorString());
     return false;
 }
