@@ -10,7 +10,7 @@ want_tests=0
 packages=(cmake g++ make qt6-base-dev qt6-base-dev-tools libgl-dev libecl-dev ecl libgc-dev
           fonts-dejavu-core)
 if [ "$want_tests" = 1 ]; then
-  packages+=(xvfb xauth clang libclang-rt-14-dev)
+  packages+=(xvfb xauth clang libclang-rt-14-dev dpkg-dev file) # dpkg-dev, file: cpack -G DEB (package-test.sh)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

@@ -25,6 +25,11 @@ mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 status=0
 ctest --test-dir "$build" --output-on-failure -j2 --timeout 600 || status=$?
 
+# The .deb as users get it: cpack, apt-get install, the e2e tests against /usr/bin, remove.
+if [ "${LISP_DUET_SKIP_PACKAGE:-0}" != 1 ]; then
+  BUILD_DIR="$build" "$top/tests/package-test.sh" || status=$?
+fi
+
 if [ -x "$top/tests/sanitize.sh" ] && [ "${LISP_DUET_SKIP_SANITIZE:-0}" != 1 ]; then
   "$top/tests/sanitize.sh" || status=$?
 fi

@@ -45,7 +45,8 @@ export function isolatedEnv(extra = {}) {
     XDG_CACHE_HOME: join(root, 'cache'),
     XDG_RUNTIME_DIR: join(root, 'run'),
     QT_QPA_PLATFORM: 'offscreen',
-    LISP_DUET_ENGINE: join(binDir(), 'lisp-duet-engine'),
+    // An installed lisp-duet (/usr/bin) finds its engine in ../libexec/lisp-duet by itself.
+    ...(existsSync(join(binDir(), 'lisp-duet-engine')) ? { LISP_DUET_ENGINE: join(binDir(), 'lisp-duet-engine') } : {}),
     ...extra,
   };
   for (const key of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR'])
