@@ -1,0 +1,111 @@
+#include "Preferences.h"
+
+#include <QSettings>
+
+namespace {
+const QString PortKey = QStringLiteral("http/port");
+const QString AccessKey = QStringLiteral("agents/accessMode");
+const QString TimeoutKey = QStringLiteral("limits/timeoutSeconds");
+const QString OutputKey = QStringLiteral("limits/maxOutputChars");
+const QString ScrollbackKey = QStringLiteral("console/scrollbackLines");
+const QString FontFamilyKey = QStringLiteral("console/fontFamily");
+const QString FontSizeKey = QStringLiteral("console/fontSize");
+const QString ThemeKey = QStringLiteral("appearance/theme");
+const QString TrayKey = QStringLiteral("window/keepInTray"); // the key main() already reads
+
+// A hand-edited file must not give a port of 0 or a negative time limit.
+int bounded(const QSettings &settings, const QString &key, int fallback, int low, int high)
+{
+    bool ok = false;
+    const int value = settings.value(key, fallback).toInt(&ok);
+    return ok && value >= low && value <= high ? value : fallback;
+}
+} // namespace
+
+Preferences Preferences::load()
+{
+    const QSettings settings;
+    return load(settings);
+}
+
+Preferences Preferences::load(const QSettings &settings)
+{
+    Preferences p;
+    p.port = bounded(settings, PortKey, p.port, 1, 65535);
+    p.accessMode = accessFromKey(settings.value(AccessKey, accessKey(p.accessMode)).toString());
+    p.timeoutSeconds = bounded(settings, TimeoutKey, p.timeoutSeconds, 1, 24 * 3600);
+    p.maxOutputChars = bounded(settings, OutputKey, p.maxOutputChars, 1000, 100000000);
+    p.scrollbackLines = bounded(settings, ScrollbackKey, p.scrollbackLines, 100, 10000000);
+    p.fontFamily = settings.value(FontFamilyKey).toString();
+    const double size = settings.value(FontSizeKey, p.fontSize).toDouble();
+    if (size >= 4 && size <= 96)
+        p.fontSize = size;
+    p.theme = themeFromKey(settings.value(ThemeKey).toString());
+    p.closeToTray = settings.value(TrayKey, false).toBool();
+    return p;
+}
+
+void Preferences::save() const
+{
+    QSettings settings;
+    save(settings);
+}
+
+void Preferences::save(QSettings &settings) const
+{
+    settings.setValue(PortKey, port);
+    settings.setValue(AccessKey, accessKey(accessMode));
+    settings.setValue(TimeoutKey, timeoutSeconds);
+    settings.setValue(OutputKey, maxOutputChars);
+    settings.setValue(ScrollbackKey, scrollbackLines);
+    settings.setValue(FontFamilyKey, fontFamily);
+    settings.setValue(FontSizeKey, fontSize);
+    settings.setValue(ThemeKey, themeKey(theme));
+    settings.setValue(TrayKey, closeToTray);
+    settings.sync();
+}
+
+bool Preferences::isStored()
+{
+    return QSettings().contains(PortKey);
+}
+
+QString Preferences::themeKey(Theme theme)
+{
+    switch (theme) {
+    case Theme::Light: return QStringLiteral("light");
+    case Theme::Dark: return QStringLiteral("dark");
+    case Theme::System: break;
+    }
+    return QStringLiteral("system");
+}
+
+Preferences::Theme Preferences::themeFromKey(const QString &key)
+{
+    if (key == QStringLiteral("light"))
+        return Theme::Light;
+    if (key == QStringLiteral("dark"))
+        return Theme::Dark;
+    return Theme::System;
+}
+
+QString Preferences::accessKey(AccessController::Mode mode)
+{
+    switch (mode) {
+    case AccessController::Mode::Ask: return QStringLiteral("ask");
+    case AccessController::Mode::ReadOnly: return QStringLiteral("read-only");
+    case AccessController::Mode::Paused: return QStringLiteral("paused");
+    case AccessController::Mode::Allow: break;
+    }
+    return QStringLiteral("allow");
+}
+
+AccessController::Mode Preferences::accessFromKey(const QString &key)
+{
+    for (AccessController::Mode mode : {AccessController::Mode::Allow, AccessController::Mode::Ask,
+                                        AccessController::Mode::ReadOnly, AccessController::Mode::Paused}) {
+        if (accessKey(mode) == key)
+            return mode;
+    }
+    return AccessController::Mode::Allow;
+}
