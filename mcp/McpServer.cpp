@@ -246,11 +246,14 @@ void McpServer::onToolsCall(McpPeer *peer, const QJsonValue &id, const QJsonObje
     peer->callsInFlight().insert(key, call);
 
     QPointer<McpPeer> guard(peer);
-    connect(call.data(), &ToolCall::finished, this, [this, guard, id, key, call](const ToolResult &result) {
+    // Only the call's own signal runs this, so a plain pointer to it is valid here; holding the
+    // shared pointer in its own connection would keep every finished call alive forever.
+    connect(call.data(), &ToolCall::finished, this, [this, guard, id, key, self = call.data()](const ToolResult &result) {
         if (!guard)
             return;
+        const bool cancelled = self->isCancelled(); // before the map lets go of the call
         guard->callsInFlight().remove(key);
-        if (call->isCancelled())
+        if (cancelled)
             return; // the client asked us not to answer
         respond(guard, id, JsonRpc::response(id, toolResultJson(guard, result)));
     });

@@ -13,10 +13,15 @@ void SessionTool::submit(const ToolCallPtr &call, EvalRequest request, Formatter
     const quint64 id = m_session->submit(request);
     call->evaluationId = id;
 
-    QObject *context = call.data();
-    QObject::connect(m_session, &Session::finished, context, [call, id, formatter](EvaluationPtr evaluation) {
-        if (evaluation->id == id)
-            call->finish(formatter(*evaluation));
+    // The connections of this call live as long as its evaluation: a context owned by the call
+    // itself would never go (the lambdas hold the call), and every later evaluation would run
+    // every earlier call's lambda.
+    QObject *context = new QObject(m_session);
+    QObject::connect(m_session, &Session::finished, context, [call, id, formatter, context](EvaluationPtr evaluation) {
+        if (evaluation->id != id)
+            return;
+        call->finish(formatter(*evaluation));
+        context->deleteLater();
     });
     QObject::connect(call.data(), &ToolCall::cancelled, m_session, [session = m_session, id] {
         session->cancel(id, QStringLiteral("The client cancelled the request before it ran."));
