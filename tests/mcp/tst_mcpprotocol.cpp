@@ -461,6 +461,27 @@ private Q_SLOTS:
             QVERIFY(message.value("method") != QJsonValue("notifications/progress"));
     }
 
+    void finishedCallsAreReleased()
+    {
+        // A call kept alive by its own connections would also leave its Session::finished
+        // handler connected, and every later evaluation would run all of them.
+        initialize();
+        QList<QWeakPointer<ToolCall>> calls;
+        connect(m_server.get(), &McpServer::toolCallQueued, this,
+                [&calls](McpPeer *, const QJsonValue &, const ToolCallPtr &call) { calls << call.toWeakRef(); });
+        QVERIFY(call(request(40, "tools/call", callParams({{"code", "(+ 1 2)"}}))).contains("result"));
+        QVERIFY(call(request(41, "tools/call", callParams({{"code", "(/ 1 0)"}}))).contains("result"));
+        QVERIFY(call(request(42, "tools/call", callParams({{"code", 42}}))).contains("result"));
+        QVERIFY(call(request(43, "tools/call", callParams({{"code", "(sleep 1.2)"}}, "tok"))).contains("result"));
+        send(json(request(44, "tools/call", callParams({{"code", "(loop)"}}))));
+        QVERIFY(waitRunning("(loop)"));
+        send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":44}})");
+        QCOMPARE(calls.size(), 5);
+        QVERIFY(QTest::qWaitFor([&calls] {
+            return std::all_of(calls.begin(), calls.end(), [](const QWeakPointer<ToolCall> &call) { return call.isNull(); });
+        }, 10000));
+    }
+
     void aClientIsToldWhatThePersonAndOtherClientsDid()
     {
         initialize();
