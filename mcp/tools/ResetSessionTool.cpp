@@ -35,23 +35,25 @@ void ResetSessionTool::call(const ToolCallPtr &call)
     }
     auto clock = QSharedPointer<QElapsedTimer>::create();
     clock->start();
-    QObject *context = call.data();
+    // The lambdas hold a plain pointer: their context is the call itself, so they never run
+    // after it is gone, and a strong reference would keep it (and them) alive for good.
+    ToolCall *context = call.data();
     EngineClient *engine = m_session->engine();
-    QObject::connect(engine, &EngineClient::ready, context, [call, clock, engine] {
-        call->finish(ToolResult{QStringLiteral("Session reset. All definitions cleared."),
+    QObject::connect(engine, &EngineClient::ready, context, [context, clock, engine] {
+        context->finish(ToolResult{QStringLiteral("Session reset. All definitions cleared."),
                                 {{QStringLiteral("reset"), true},
                                  {QStringLiteral("engine_pid"), double(engine->pid())},
                                  {QStringLiteral("ready_ms"), double(clock->elapsed())}},
                                 false});
     });
-    QObject::connect(engine, &EngineClient::stateChanged, context, [call, engine](EngineClient::State state) {
+    QObject::connect(engine, &EngineClient::stateChanged, context, [context, engine](EngineClient::State state) {
         if (state == EngineClient::State::Failed) {
-            call->finish(ToolResult::error(QStringLiteral("[ERROR] ENGINE-UNAVAILABLE\nThe session was reset, but a new Lisp engine could not be started (%1).")
+            context->finish(ToolResult::error(QStringLiteral("[ERROR] ENGINE-UNAVAILABLE\nThe session was reset, but a new Lisp engine could not be started (%1).")
                                                .arg(engine->enginePath())));
         }
     });
-    QTimer::singleShot(ReadyTimeoutMs, context, [call] {
-        call->finish(ToolResult::error(QStringLiteral("[ERROR] ENGINE-UNAVAILABLE\nThe session was reset, but the new Lisp engine was not ready within %1 s.")
+    QTimer::singleShot(ReadyTimeoutMs, context, [context] {
+        context->finish(ToolResult::error(QStringLiteral("[ERROR] ENGINE-UNAVAILABLE\nThe session was reset, but the new Lisp engine was not ready within %1 s.")
                                            .arg(ReadyTimeoutMs / 1000)));
     });
     m_session->reset(call->origin());

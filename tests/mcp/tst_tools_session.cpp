@@ -64,6 +64,16 @@ private Q_SLOTS:
         QVERIFY(ToolHarness::text(gone).startsWith(QStringLiteral("[ERROR] UNDEFINED-FUNCTION")));
     }
 
+    void resetSessionLeavesNoCallBehind()
+    {
+        QWeakPointer<ToolCall> weak;
+        QObject guard;
+        QObject::connect(&m_h->m_server, &McpServer::toolCallQueued, &guard,
+                         [&weak](McpPeer *, const QJsonValue &, const ToolCallPtr &call) { weak = call.toWeakRef(); });
+        QCOMPARE(ToolHarness::text(m_h->call(QStringLiteral("reset-session"))), QStringLiteral("Session reset. All definitions cleared."));
+        QVERIFY(QTest::qWaitFor([&weak] { return weak.isNull(); }, 5000));
+    }
+
     void configureLimitsReadsTheDefaults()
     {
         const QJsonObject result = m_h->call(QStringLiteral("configure-limits"));
