@@ -261,6 +261,7 @@ private Q_SLOTS:
         QTest::newRow("vector") << "(vector :a (list 1) 3)" << "vector" << "0" << ":A";
         QTest::newRow("array") << "(make-array '(2 2) :initial-contents '((1 2) (3 4)))" << "array" << "(0 0)" << "1";
         QTest::newRow("dotted list") << "(cons 1 (make-hash-table))" << "list" << "0" << "1";
+        QTest::newRow("long string, in lines of 80") << "(make-string 300 :initial-element #\\a)" << "string" << "0-79" << QString(80, QLatin1Char('a'));
         QTest::newRow("function") << "(progn (defun ifn (a &key b) \"Doc.\" (list a b)) #'ifn)" << "function" << "" << "";
     }
     void inspectObjectOpensHashTablesStructuresInstancesVectorsAndFunctions()

@@ -83,7 +83,7 @@
             (when b (setf (binding-reportable b) nil))))))))
 
 (defun report-unused (bindings)
-  (dolist (b bindings)
+  (dolist (b (reverse bindings)) ; in the order they were written
     (when (and (binding-reportable b) (not (binding-used b)))
       (lint-note "STYLE-WARNING" "The variable ~A is defined but never used."
                  (session-name (binding-name b))))))
@@ -334,6 +334,11 @@ may define anything, so it turns the undefined-function check off."
 
 (defun form-style-warnings (form)
   "What SBCL's compiler would say of a definition's unused variables, for evaluate-lisp."
+  (when (and (consp form) (member (first form) '(progn eval-when locally)))
+    (return-from form-style-warnings
+      (ignore-errors
+       (loop for f in (if (eq (first form) 'progn) (rest form) (cddr form))
+             append (form-style-warnings f)))))
   (when (and (consp form)
              (member (first form) '(defun defmacro defmethod lambda let let* flet labels
                                     multiple-value-bind)))

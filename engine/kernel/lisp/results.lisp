@@ -118,11 +118,16 @@ worth opening; a value that is the inspected object or one it came from is a cyc
        (multiple-value-bind (rows total) (list-elements object offset limit ancestors)
          (values "list" nil rows total)))
       (string
-       (values "string" (list "length" (length object)) 
-               (list (obj "key" (format nil "~D-~D" offset (min (length object) (+ offset (* 80 limit))))
-                          "value" (subseq object (min offset (length object))
-                                          (min (length object) (+ offset (* 80 limit))))))
-               (length object)))
+       ;; Pages of a long string are lines of 80 characters: offset and limit count those.
+       (let* ((length (length object))
+              (chunks (ceiling length 80)))
+         (values "string" (list "length" length)
+                 (loop for i from offset below (min chunks (+ offset limit))
+                       for start = (* i 80)
+                       for end = (min length (+ start 80))
+                       collect (obj "key" (format nil "~D-~D" start (1- end))
+                                    "value" (subseq object start end)))
+                 chunks)))
       (vector
        (let ((length (length object)))
          (values "vector" (list "length" length "element_type" (session-print (array-element-type object))
