@@ -4,7 +4,8 @@
 (in-package "LISP-DUET.KERNEL")
 
 (defvar *operations* (make-hash-table :test #'equal)
-  "Operation name -> (THREAD . FUNCTION); THREAD is :WORKER or :SERVICE.")
+  "Operation name -> (THREAD . FUNCTION); THREAD is :WORKER, :SERVICE, or :SUPERVISOR for
+quick settings that run no user code and must apply before the next request is read.")
 
 (defmacro define-operation (name thread function)
   "Registers an operation of the host protocol. FUNCTION takes the request plist and

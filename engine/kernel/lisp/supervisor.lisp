@@ -79,6 +79,9 @@
                                    "phase" "kernel" "backtrace" nil))))
           ((eq (car entry) :worker)
            (mp:mailbox-send *worker-jobs* (cons request (cdr entry))))
+          ;; Quick settings that must take effect before the next request is even read.
+          ((eq (car entry) :supervisor)
+           (run-operation request (cdr entry)))
           (t
            (mp:mailbox-send *service-jobs* (cons request (cdr entry)))))))
 

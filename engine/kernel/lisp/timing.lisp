@@ -58,4 +58,5 @@
           (ext:set-limit 'ext:heap-size heap))
         (limits-reply request)))))
 
-(define-operation "limits" :service #'set-limits)
+;; On the supervisor: a new engine gets its limits before the first evaluation can start.
+(define-operation "limits" :supervisor #'set-limits)
