@@ -1,0 +1,290 @@
+// Benchmark (not a test): round trips of `lisp-duet --headless --stdio`, measured from a plain
+// POSIX client (fork/exec, pipes, poll) so that the figures are the server's, not a client
+// library's.
+//
+//   bench_stdio_roundtrip [PATH-TO-lisp-duet] [--calls N] [--starts N]
+//
+// Reports median, p99 and mean of N sequential evaluate-lisp "(+ 1 2)" calls and N pings on
+// one connection, and the median time from process start to the initialize response (and to
+// the first evaluation result, which includes the engine's boot).
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double microsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+class Server
+{
+public:
+    explicit Server(const std::string &path, bool engineOnly = false)
+    {
+        int in[2], out[2];
+        if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+            perror("pipe");
+            std::exit(1);
+        }
+        m_pid = fork();
+        if (m_pid == 0) {
+            dup2(in[0], 0);
+            dup2(out[1], 1);
+            const int null = open("/dev/null", O_WRONLY);
+            dup2(null, 2); // the server's log lines would only add noise
+            if (engineOnly)
+                execl(path.c_str(), path.c_str(), static_cast<char *>(nullptr));
+            else
+                execl(path.c_str(), path.c_str(), "--headless", "--stdio", "--no-journal", static_cast<char *>(nullptr));
+            _exit(127);
+        }
+        close(in[0]);
+        close(out[1]);
+        m_in = in[1];
+        m_out = out[0];
+    }
+    ~Server()
+    {
+        if (m_in >= 0)
+            close(m_in);
+        int status = 0;
+        waitpid(m_pid, &status, 0);
+        close(m_out);
+    }
+    void closeInput()
+    {
+        close(m_in);
+        m_in = -1;
+    }
+    void send(const std::string &line)
+    {
+        const std::string data = line + "\n";
+        size_t done = 0;
+        while (done < data.size()) {
+            const ssize_t n = write(m_in, data.data() + done, data.size() - done);
+            if (n <= 0) {
+                perror("write");
+                std::exit(1);
+            }
+            done += size_t(n);
+        }
+    }
+    // The next line the server writes (without the newline); empty at end of output.
+    std::string readLine(int timeoutMs = 30000)
+    {
+        for (;;) {
+            const size_t newline = m_buffer.find('\n');
+            if (newline != std::string::npos) {
+                std::string line = m_buffer.substr(0, newline);
+                m_buffer.erase(0, newline + 1);
+                return line;
+            }
+            pollfd fd{m_out, POLLIN, 0};
+            if (poll(&fd, 1, timeoutMs) <= 0) {
+                std::fprintf(stderr, "no answer from the server within %d ms\n", timeoutMs);
+                std::exit(1);
+            }
+            char chunk[65536];
+            const ssize_t n = read(m_out, chunk, sizeof chunk);
+            if (n <= 0)
+                return {};
+            m_buffer.append(chunk, size_t(n));
+        }
+    }
+    // Reads lines until the response to `id` (skipping notifications).
+    std::string response(int id)
+    {
+        const std::string key = "\"id\":" + std::to_string(id) + ",";
+        for (;;) {
+            std::string line = readLine();
+            if (line.empty()) {
+                std::fprintf(stderr, "the server closed its output\n");
+                std::exit(1);
+            }
+            if (line.find(key) != std::string::npos || line.find("\"id\":" + std::to_string(id) + "}") != std::string::npos)
+                return line;
+        }
+    }
+
+private:
+    pid_t m_pid = -1;
+    int m_in = -1;
+    int m_out = -1;
+    std::string m_buffer;
+};
+
+std::string initialize(int id)
+{
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+           R"(,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})";
+}
+std::string evaluate(int id, const char *code)
+{
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+           R"(,"method":"tools/call","params":{"name":"evaluate-lisp","arguments":{"code":")" + code + R"("}}})";
+}
+std::string ping(int id)
+{
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"ping"})";
+}
+
+struct Stats
+{
+    double median, p99, mean, min;
+};
+Stats stats(std::vector<double> samples)
+{
+    std::sort(samples.begin(), samples.end());
+    double sum = 0;
+    for (double s : samples)
+        sum += s;
+    const auto at = [&](double q) { return samples[std::min(samples.size() - 1, size_t(q * double(samples.size())))]; };
+    return {at(0.5), at(0.99), sum / double(samples.size()), samples.front()};
+}
+void report(const char *what, const Stats &s, const char *unit = "us")
+{
+    std::printf("%-34s median %8.1f %s   p99 %8.1f %s   mean %8.1f %s   min %8.1f %s\n", what, s.median, unit, s.p99, unit, s.mean,
+                unit, s.min, unit);
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::string path = DUET_BIN_DIR "/lisp-duet";
+    int calls = 1000;
+    int starts = 20;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--calls") && i + 1 < argc)
+            calls = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--starts") && i + 1 < argc)
+            starts = std::atoi(argv[++i]);
+        else
+            path = argv[i];
+    }
+    if (access(path.c_str(), X_OK) != 0) {
+        std::fprintf(stderr, "%s is not an executable: build lisp-duet or pass its path\n", path.c_str());
+        return 2;
+    }
+    if (!getenv("LISP_DUET_ENGINE"))
+        setenv("LISP_DUET_ENGINE", (path.substr(0, path.rfind('/')) + "/lisp-duet-engine").c_str(), 1);
+    signal(SIGPIPE, SIG_IGN);
+
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) < 0)
+        load[0] = -1;
+    std::printf("lisp-duet stdio benchmark: %s\n%d sequential calls, %d starts; load average %.2f on %ld CPUs\n\n", path.c_str(), calls,
+                starts, load[0], sysconf(_SC_NPROCESSORS_ONLN));
+
+    // Round trips on one connection.
+    {
+        Server server(path);
+        int id = 1;
+        server.send(initialize(id));
+        server.response(id++);
+        server.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+        for (int i = 0; i < 100; ++i) { // warm up: the engine boots, caches fill
+            server.send(evaluate(id, "(+ 1 2)"));
+            const std::string line = server.response(id++);
+            if (i == 0 && line.find("=> 3") == std::string::npos) {
+                std::fprintf(stderr, "unexpected answer: %s\n", line.c_str());
+                return 1;
+            }
+        }
+        std::vector<double> evals, pings;
+        evals.reserve(size_t(calls));
+        pings.reserve(size_t(calls));
+        for (int i = 0; i < calls; ++i) {
+            const auto start = Clock::now();
+            server.send(evaluate(id, "(+ 1 2)"));
+            server.response(id++);
+            evals.push_back(microsSince(start));
+        }
+        for (int i = 0; i < calls; ++i) {
+            const auto start = Clock::now();
+            server.send(ping(id));
+            server.response(id++);
+            pings.push_back(microsSince(start));
+        }
+        server.closeInput();
+        const Stats e = stats(evals), p = stats(pings);
+        report("evaluate-lisp \"(+ 1 2)\"", e);
+        report("ping", p);
+        std::printf("%-34s %.2fx (target: within 2x)\n\n", "evaluate / ping (medians)", e.median / p.median);
+    }
+
+    // The same round trips on the engine's own protocol, without the app: where the time goes.
+    {
+        const std::string engine = getenv("LISP_DUET_ENGINE");
+        Server server(engine, true);
+        server.readLine(); // the ready event
+        int id = 1;
+        const auto engineEval = [&id] { return R"({"op":"eval","id":)" + std::to_string(id) + R"j(,"code":"(+ 1 2)"})j"; };
+        for (int i = 0; i < 100; ++i) {
+            server.send(engineEval());
+            server.response(id++);
+        }
+        std::vector<double> evals, pings, inside;
+        for (int i = 0; i < calls; ++i) {
+            const auto start = Clock::now();
+            server.send(engineEval());
+            const std::string line = server.response(id++);
+            evals.push_back(microsSince(start));
+            const size_t at = line.find("\"real_us\":");
+            if (at != std::string::npos)
+                inside.push_back(std::atof(line.c_str() + at + 10));
+        }
+        for (int i = 0; i < calls; ++i) {
+            const auto start = Clock::now();
+            server.send(R"({"op":"ping","id":)" + std::to_string(id) + "}");
+            server.response(id++);
+            pings.push_back(microsSince(start));
+        }
+        server.closeInput();
+        std::printf("engine alone (%s):\n", engine.c_str());
+        report("  eval \"(+ 1 2)\" round trip", stats(evals));
+        report("  ...of which EVALUATE itself", stats(inside));
+        report("  ping (supervisor thread only)", stats(pings));
+        std::printf("\n");
+    }
+
+    // From process start to the initialize response, and to the first evaluation's result.
+    std::vector<double> toInitialize, toFirstEval;
+    for (int i = 0; i < starts; ++i) {
+        const auto start = Clock::now();
+        Server server(path);
+        server.send(initialize(1));
+        server.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+        server.send(evaluate(2, "(+ 1 2)"));
+        server.response(1);
+        toInitialize.push_back(microsSince(start) / 1000.0);
+        server.response(2);
+        toFirstEval.push_back(microsSince(start) / 1000.0);
+        server.closeInput();
+    }
+    std::vector<double> engineReady;
+    for (int i = 0; i < starts; ++i) {
+        const auto start = Clock::now();
+        Server server(getenv("LISP_DUET_ENGINE"), true);
+        server.readLine();
+        engineReady.push_back(microsSince(start) / 1000.0);
+        server.closeInput();
+    }
+    report("start -> initialize response", stats(toInitialize), "ms");
+    report("start -> first evaluation result", stats(toFirstEval), "ms");
+    report("engine alone: start -> ready", stats(engineReady), "ms");
+    return 0;
+}
