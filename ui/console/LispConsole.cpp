@@ -38,7 +38,8 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     m_prompt->setObjectName(QStringLiteral("prompt"));
     m_hint->setObjectName(QStringLiteral("hint"));
     m_prompt->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    m_prompt->setStyleSheet(QStringLiteral("color: #3d4a5c; font-weight: bold; padding-top: 4px;"));
+    m_prompt->setStyleSheet(QStringLiteral("color: #3d4a5c; font-weight: bold;"));
+    m_prompt->setContentsMargins(0, 4, 0, 0); // level with the input's first line (its document margin)
     m_hint->setStyleSheet(QStringLiteral("color: #4a5563; padding: 2px 8px;"));
     m_hint->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_hint->setMinimumHeight(m_hint->fontMetrics().height() + 6);
@@ -102,6 +103,7 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     });
     connect(m_arglist, &ArglistHint::hintChanged, this, &LispConsole::setHint);
     connect(m_transcript, &TranscriptView::linkActivated, this, &LispConsole::onLink);
+    connect(m_input->document(), &QTextDocument::contentsChanged, this, &LispConsole::fitInput);
 
     m_prompt->setText(shortPackageName(session->currentPackage()) + QStringLiteral(">"));
     applyFonts();
@@ -168,10 +170,17 @@ void LispConsole::applyFonts()
     m_prompt->setFont(font);
     if (m_approvalBar)
         m_approvalBar->setCodeFont(font);
-    // The input starts at one line and grows with its content up to a third of the console.
-    const int line = QFontMetrics(font).lineSpacing();
-    m_input->setMinimumHeight(line * 2 + 10);
-    m_input->setMaximumHeight(qMax(line * 8, 160));
+    fitInput();
+}
+
+// The input is as tall as its text (one line to start, up to ten), so the transcript keeps
+// the room; beyond ten lines it scrolls.
+void LispConsole::fitInput()
+{
+    const int line = QFontMetrics(m_input->font()).lineSpacing();
+    const int lines = qBound(1, int(m_input->document()->size().height()), 10);
+    const int margin = int(m_input->document()->documentMargin()) * 2 + m_input->frameWidth() * 2 + 2;
+    m_input->setFixedHeight(lines * line + margin);
 }
 
 int LispConsole::laneFor(const Origin &origin)
@@ -282,8 +291,10 @@ void LispConsole::onFinished(const EvaluationPtr &evaluation)
     m_packageAtStart.remove(evaluation->id);
     showResult(evaluation, lane);
     m_input->setBusy(m_session->current() != nullptr);
-    if (!m_session->current())
+    if (!m_session->current()) {
         setHint(QString());
+        Q_EMIT statusMessage(QString());
+    }
 }
 
 void LispConsole::showResult(const EvaluationPtr &evaluation, int lane)

@@ -57,6 +57,7 @@ private:
     void onLink(const QString &href);
     void setHint(const QString &text);
     void applyFonts();
+    void fitInput();
 
     Session *m_session;
     TranscriptView *m_transcript;

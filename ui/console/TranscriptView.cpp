@@ -3,6 +3,7 @@
 #include "LispSource.h"
 
 #include <QMouseEvent>
+#include <QResizeEvent>
 #include <QPainter>
 #include <QScrollBar>
 #include <QTextBlock>
@@ -42,9 +43,20 @@ TranscriptView::TranscriptView(QWidget *parent) : QPlainTextEdit(parent), m_them
     setFrameShape(QFrame::NoFrame);
     document()->setDocumentMargin(12);
     viewport()->setMouseTracking(true);
-    m_timer.setInterval(60);
+    m_timer.setInterval(m_interval);
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, [this] { flush(FlushBudgetMs); });
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+        m_atBottom = value >= verticalScrollBar()->maximum() - 4;
+    });
+}
+
+void TranscriptView::resizeEvent(QResizeEvent *event)
+{
+    const bool atBottom = m_atBottom;
+    QPlainTextEdit::resizeEvent(event);
+    if (atBottom)
+        verticalScrollBar()->setValue(verticalScrollBar()->maximum());
 }
 
 TranscriptView::~TranscriptView() = default;
@@ -116,7 +128,7 @@ void TranscriptView::enqueue(Piece piece)
     m_pending.push_back(std::move(piece));
     trimPending();
     if (!m_timer.isActive())
-        m_timer.start();
+        m_timer.start(m_interval);
 }
 
 // Output that arrives faster than it can be shown would scroll out of the scrollback before
@@ -229,29 +241,38 @@ void TranscriptView::flush(qint64 budgetMs)
     if (m_pending.empty())
         return;
     QScrollBar *bar = verticalScrollBar();
-    const bool atBottom = bar->value() >= bar->maximum() - 4;
+    const bool atBottom = m_atBottom;
     QElapsedTimer clock;
     clock.start();
     QTextCursor cursor(document());
     cursor.movePosition(QTextCursor::End);
-    cursor.beginEditBlock();
+    // Edit blocks are per piece (per chunk of long text): the document lays out what an edit
+    // block inserted when it ends, so the clock is looked at after that work, not before it.
     while (!m_pending.empty()) {
         if (budgetMs >= 0 && clock.elapsed() >= budgetMs)
             break;
         bool partial = false;
         Piece &piece = m_pending.front();
+        if (piece.kind != Piece::Kind::Text)
+            cursor.beginEditBlock();
         insertPiece(cursor, piece, clock, budgetMs, &partial);
+        if (piece.kind != Piece::Kind::Text)
+            cursor.endEditBlock();
         if (partial)
             break;
         if (piece.kind == Piece::Kind::Text && isStream(piece.style))
             m_pendingStreamChars -= piece.text.size();
         m_pending.pop_front();
     }
-    cursor.endEditBlock();
-    if (atBottom)
+    if (atBottom) {
         bar->setValue(bar->maximum());
+        m_atBottom = true;
+    }
+    m_longestFlushMs = qMax(m_longestFlushMs, clock.nsecsElapsed() / 1e6);
+    // A backlog is worked off at about half the event loop's time: batches of FlushBudgetMs
+    // with as long a gap for everything else.
     if (!m_pending.empty())
-        m_timer.start();
+        m_timer.start(int(FlushBudgetMs) + 4);
 }
 
 void TranscriptView::startBlock(QTextCursor &cursor, int lane, quint64 group)
@@ -313,7 +334,9 @@ void TranscriptView::insertPiece(QTextCursor &cursor, Piece &piece, const QElaps
                 const qsizetype nl = piece.text.lastIndexOf(u'\n', ChunkChars);
                 cut = nl > 0 ? nl + 1 : ChunkChars;
             }
+            cursor.beginEditBlock();
             insertText(cursor, piece.text.left(cut), f, piece.lane);
+            cursor.endEditBlock();
             if (isStream(piece.style))
                 m_pendingStreamChars -= cut;
             piece.text.remove(0, cut);

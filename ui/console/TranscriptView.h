@@ -35,12 +35,15 @@ public:
 
     int scrollback() const { return maximumBlockCount(); }
     void setScrollback(int blocks);
-    int flushIntervalMs() const { return m_timer.interval(); }
-    void setFlushIntervalMs(int ms) { m_timer.setInterval(ms); }
+    // How long new text waits before it is shown (one batch per interval).
+    int flushIntervalMs() const { return m_interval; }
+    void setFlushIntervalMs(int ms) { m_interval = qMax(1, ms); }
     // Inserts everything queued now (tests, and before the window is hidden).
     void flushNow();
     int pendingPieces() const { return int(m_pending.size()); }
     qint64 droppedChars() const { return m_droppedTotal; }
+    // The longest batch so far, in ms (the benchmark reports it).
+    double longestFlushMs() const { return m_longestFlushMs; }
 
     static QColor laneColor(int lane);
     void toggleGroup(quint64 group);
@@ -54,6 +57,7 @@ protected:
     void paintEvent(QPaintEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     struct Piece
@@ -80,6 +84,9 @@ private:
     qint64 m_pendingStreamChars = 0;
     qint64 m_droppedTotal = 0;
     QTimer m_timer;
+    int m_interval = 60;
     quint64 m_nextGroup = 1;
+    double m_longestFlushMs = 0;
+    bool m_atBottom = true; // follow new output while the person has not scrolled up
     HighlightTheme m_theme;
 };

@@ -184,17 +184,37 @@ QString DefinitionsModel::provenanceKey(const QString &package, const QString &n
 
 void DefinitionsModel::rebuild()
 {
+    // A defstruct also defines MAKE-S, COPY-S, S-P and the slot accessors S-...: they come
+    // from the same form.
+    QList<const Definition *> structures;
+    for (const Definition &p : std::as_const(m_provenance)) {
+        if (p.kind == QStringLiteral("structure"))
+            structures.append(&p);
+    }
+    auto structureFor = [&structures](const Definition &d) -> const Definition * {
+        for (const Definition *s : std::as_const(structures)) {
+            if (s->package != d.package)
+                continue;
+            const QString &n = d.name;
+            if (n == QStringLiteral("MAKE-") + s->name || n == QStringLiteral("COPY-") + s->name
+                || n == s->name + QStringLiteral("-P") || n.startsWith(s->name + QLatin1Char('-')))
+                return s;
+        }
+        return nullptr;
+    };
     QList<Definition> all;
     if (m_engineKnown) {
         for (Definition d : m_engine) {
             const auto it = m_provenance.constFind(provenanceKey(d.package, d.name, d.kind));
-            if (it != m_provenance.constEnd()) {
-                d.definedBy = it->definedBy;
-                d.byAgent = it->byAgent;
-                d.definedAt = it->definedAt;
-                d.form = it->form;
-                if (d.lambdaList.isEmpty())
-                    d.lambdaList = it->lambdaList;
+            const Definition *source = it != m_provenance.constEnd() ? &*it
+                                       : d.kind == QStringLiteral("function") ? structureFor(d) : nullptr;
+            if (source) {
+                d.definedBy = source->definedBy;
+                d.byAgent = source->byAgent;
+                d.definedAt = source->definedAt;
+                d.form = source->form;
+                if (d.lambdaList.isEmpty() && source->kind != QStringLiteral("structure"))
+                    d.lambdaList = source->lambdaList;
             }
             all.append(d);
         }

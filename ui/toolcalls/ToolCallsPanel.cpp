@@ -28,13 +28,14 @@ ToolCallsPanel::ToolCallsPanel(ToolCallLog *log, QWidget *parent)
     header->setSectionResizeMode(ToolCallLog::ArgumentsColumn, QHeaderView::Stretch);
     m_details->setObjectName(QStringLiteral("toolCallDetails"));
     m_details->setReadOnly(true);
+    m_details->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_details->setPlaceholderText(tr("Select a call to see its request and response."));
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setStyleHint(QFont::Monospace);
     mono.setPointSizeF(font().pointSizeF() * 0.95);
     m_details->setFont(mono);
 
-    auto *splitter = new QSplitter(Qt::Vertical, this);
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_table);
     splitter->addWidget(m_details);
     splitter->setStretchFactor(0, 3);

@@ -8,6 +8,7 @@
 #include "toolcalls/ToolCallsPanel.h"
 
 #include "McpPeer.h"
+#include "EngineClient.h"
 #include "McpServer.h"
 #include "Session.h"
 
@@ -61,6 +62,8 @@ MainWindow::MainWindow(Session *session, McpServer *server, QWidget *parent)
     connect(server, &McpServer::peerInitialized, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerCreated, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerClosed, this, [this] { QMetaObject::invokeMethod(this, &MainWindow::updateClients, Qt::QueuedConnection); });
+    // The engine may have started before the window was made.
+    m_engineState = session->engine()->isReady() ? QStringLiteral("ready") : QStringLiteral("starting");
     updateEngineState();
     updateClients();
     setEndpoints({});
@@ -155,7 +158,7 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_toolCallsDock);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     resizeDocks({m_definitionsDock}, {430}, Qt::Horizontal);
-    resizeDocks({m_toolCallsDock}, {220}, Qt::Vertical);
+    resizeDocks({m_toolCallsDock}, {190}, Qt::Vertical);
 
     m_viewMenu->addAction(m_definitionsDock->toggleViewAction());
     m_viewMenu->addAction(m_toolCallsDock->toggleViewAction());
@@ -172,7 +175,12 @@ void MainWindow::buildStatusBar()
     statusBar()->addPermanentWidget(m_clientsLabel);
     statusBar()->addPermanentWidget(m_endpointLabel);
     statusBar()->addPermanentWidget(m_engineLabel);
-    connect(m_console, &LispConsole::statusMessage, this, [this](const QString &text) { statusBar()->showMessage(text, 4000); });
+    connect(m_console, &LispConsole::statusMessage, this, [this](const QString &text) {
+        if (text.isEmpty())
+            statusBar()->clearMessage();
+        else
+            statusBar()->showMessage(text, 4000);
+    });
 }
 
 void MainWindow::buildTray()

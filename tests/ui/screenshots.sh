@@ -1,0 +1,16 @@
+#!/bin/sh
+# Screenshots of the main window in three states (idle after a few evaluations by the person
+# and an agent, an agent call awaiting approval, presentation mode), taken under Xvfb with the
+# real xcb platform and saved as PNGs into $1 (default: build-t3/screenshots).
+# Run from the source tree after building tst_windowstates:
+#   cmake --build build-t3 --target tst_windowstates && tests/ui/screenshots.sh [DIR] [BUILD_DIR]
+set -eu
+here=$(cd "$(dirname "$0")/../.." && pwd)
+build=${2:-$here/build-t3}
+out=${1:-$build/screenshots}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+test -x "$build/bin/tst_windowstates" || { echo "screenshots.sh: build tst_windowstates in $build first" >&2; exit 2; }
+DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
+  xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_windowstates"
+ls -l "$out"/*.png

@@ -1,0 +1,147 @@
+// The main window in the states people see most, driven by the person's keys and an agent's
+// MCP calls: idle after both worked, an agent call awaiting approval, presentation mode.
+// With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh does, under Xvfb), each state is saved
+// as a PNG there for a person to look at.
+
+#include "UiTestSupport.h"
+
+#include "access/AccessController.h"
+#include "access/ApprovalBar.h"
+#include "console/ConsoleWidget.h"
+#include "console/LispConsole.h"
+#include "console/TranscriptView.h"
+#include "definitions/DefinitionsModel.h"
+#include "definitions/DefinitionsPanel.h"
+#include "toolcalls/ToolCallLog.h"
+#include "toolcalls/ToolCallsPanel.h"
+#include "window/MainWindow.h"
+
+#include <QDir>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QStandardPaths>
+#include <QTreeView>
+
+class TestWindowStates : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<LiveSession> m_live;
+    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<AgentClient> m_agent;
+
+    void personTypes(const QString &code)
+    {
+        ConsoleWidget *input = m_window->console()->input();
+        input->setFocus();
+        // Line by line, as a person types: Enter on an incomplete form opens an indented line.
+        const QStringList lines = code.split(u'\n');
+        for (const QString &line : lines) {
+            QTest::keyClicks(input, line);
+            QTest::keyClick(input, Qt::Key_Return);
+        }
+        QVERIFY(QTest::qWaitFor([&] { return !m_live->session.current() && m_live->session.queuedCount() == 0; }, 15000));
+    }
+    void agentRuns(const QString &code, const QString &description)
+    {
+        QVERIFY(!m_agent->response(m_agent->evaluate(code, description)).isEmpty());
+    }
+    void settle()
+    {
+        QTest::qWait(400); // the transcript's batch timer and the definitions refresh
+        m_window->console()->transcript()->flushNow();
+        QApplication::processEvents();
+    }
+    void save(const QString &name)
+    {
+        const QString dir = qEnvironmentVariable("DUET_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            return;
+        QDir().mkpath(dir);
+        const QString path = QDir(dir).filePath(name);
+        QVERIFY2(m_window->grab().save(path), qPrintable(path));
+        qInfo("saved %s", qPrintable(path));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QFile::remove(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/history.jsonl"));
+        m_live = std::make_unique<LiveSession>();
+        QVERIFY2(m_live->engine.isReady(), "the engine did not start");
+        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
+        m_window->setEndpoints({QStringLiteral("http://127.0.0.1:7878/mcp")});
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_agent = std::make_unique<AgentClient>(&m_live->server, QStringLiteral("claude-code"));
+    }
+
+    void cleanupTestCase()
+    {
+        m_agent.reset();
+        m_window.reset();
+        m_live.reset();
+    }
+
+    void idleAfterBothSidesEvaluated()
+    {
+        personTypes(QStringLiteral("(defun fact (n)\n\"The factorial of N.\"\n(if (< n 2) 1 (* n (fact (1- n)))))"));
+        personTypes(QStringLiteral("(fact 20)"));
+        agentRuns(QStringLiteral("(loop for i from 1 to 6 collect (fact i))"), QStringLiteral("checking the factorial"));
+        agentRuns(QStringLiteral("(defparameter *greeting* \"Hello from the agent\")\n(format t \"~a~%\" *greeting*)"),
+                  QStringLiteral("leaving a note"));
+        personTypes(QStringLiteral("(fact 'ten)"));
+        agentRuns(QStringLiteral("(defstruct point x y)\n(make-point :x 1 :y 2)"), QStringLiteral("a small structure"));
+        personTypes(QStringLiteral("(values (fact 5) *greeting*)"));
+        QTest::keyClicks(m_window->console()->input(), QStringLiteral("(mapcar #'fact "));
+        QVERIFY(QTest::qWaitFor([&] { return m_window->console()->hintText().startsWith(QStringLiteral("(mapcar")); }, 5000));
+        settle();
+        QVERIFY(m_window->definitions()->definitionCount() >= 3);
+        // Show the details a person would click for: fact's documentation and form, a call's JSON.
+        DefinitionsPanel *panel = m_window->definitionsPanel();
+        const QModelIndex fact = panel->proxy()->mapFromSource(m_window->definitions()->find(QStringLiteral("COMMON-LISP-USER"), QStringLiteral("FACT")));
+        QVERIFY(fact.isValid());
+        panel->tree()->setCurrentIndex(fact);
+        QVERIFY(panel->detailText().contains(QStringLiteral("The factorial of N.")));
+        m_window->toolCallsPanel()->table()->selectRow(1);
+        QCOMPARE(m_window->engineStateText(), QStringLiteral("Engine: idle"));
+        const QString text = m_window->console()->transcript()->toPlainText();
+        QVERIFY(text.contains(QStringLiteral("=> 2432902008176640000")));
+        QVERIFY(text.contains(QStringLiteral("claude-code \u2014 checking the factorial")));
+        QVERIFY(text.contains(QStringLiteral("[ERROR]")));
+        save(QStringLiteral("1-idle.png"));
+        m_window->console()->input()->clear();
+    }
+
+    void anAgentCallAwaitingApproval()
+    {
+        m_window->access()->setMode(AccessController::Mode::Ask);
+        m_agent->evaluate(QStringLiteral("(defun fact (n)\n  \"Iterative, so big N do not grow the stack.\"\n  (loop with r = 1\n        for i from 2 to n\n        do (setf r (* r i))\n        finally (return r)))"),
+                          QStringLiteral("rewriting fact without recursion"));
+        m_agent->evaluate(QStringLiteral("(fact 25)"), QStringLiteral("trying a larger factorial"));
+        QVERIFY(QTest::qWaitFor([&] { return m_window->console()->approvalBar()->isVisible(); }, 3000));
+        QCOMPARE(m_window->access()->pending().size(), 2);
+        QCOMPARE(m_window->toolCallLog()->entry(m_window->toolCallLog()->rowCount() - 1).state, ToolCallLog::State::AwaitingApproval);
+        settle();
+        save(QStringLiteral("2-awaiting-approval.png"));
+        m_window->access()->approve();
+        m_window->access()->approve();
+        m_window->access()->setMode(AccessController::Mode::Allow);
+        QVERIFY(QTest::qWaitFor([&] { return !m_live->session.current() && m_live->session.queuedCount() == 0; }, 15000));
+    }
+
+    void presentationMode()
+    {
+        m_window->setPresenting(true);
+        personTypes(QStringLiteral("(fact 10)"));
+        settle();
+        QVERIFY(m_window->isPresenting());
+        save(QStringLiteral("3-presentation.png"));
+        m_window->setPresenting(false);
+    }
+};
+
+QTEST_MAIN(TestWindowStates)
+#include "tst_windowstates.moc"
