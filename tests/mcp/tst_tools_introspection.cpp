@@ -307,6 +307,25 @@ private Q_SLOTS:
                  QStringLiteral("unknown or expired result_id %1: results are forgotten when the session is reset.").arg(id));
     }
 
+    void aPrintObjectMethodThatNeverReturnsDoesNotStopTheIntrospectionTools()
+    {
+        const QJsonObject made = m_h->call(QStringLiteral("evaluate-lisp"),
+                                           {{QStringLiteral("code"), QStringLiteral("(defclass stuck () ()) (defmethod print-object ((o stuck) s) (declare (ignore s)) (loop))"
+                                                                                    "(defvar *stuck* (make-instance 'stuck)) (list *stuck*)")},
+                                            {QStringLiteral("print_length"), 1}, {QStringLiteral("timeout_seconds"), 2}});
+        // Printing the list ran the method: the evaluation timed out, the session survived.
+        QVERIFY2(ToolHarness::text(made).startsWith(QStringLiteral("[ERROR] TIMEOUT")), qPrintable(ToolHarness::text(made)));
+        const QString definitions = ToolHarness::text(m_h->call(QStringLiteral("list-definitions"), {{QStringLiteral("pattern"), QStringLiteral("*stuck*")}}));
+        QCOMPARE(definitions, QStringLiteral("[Variables]\n- *STUCK* = #<STUCK>\n\n[Classes]\n- STUCK"));
+        const QString id = ToolHarness::structured(m_h->call(QStringLiteral("describe-symbol"), {{QStringLiteral("symbol"), QStringLiteral("*stuck*")}}))
+                               .value(QStringLiteral("value_result_id")).toString();
+        QVERIFY(!id.isEmpty());
+        const QJsonObject inspected = m_h->call(QStringLiteral("inspect-object"), {{QStringLiteral("result_id"), id}});
+        QVERIFY(ToolHarness::isError(inspected));
+        QVERIFY2(ToolHarness::text(inspected).contains(QStringLiteral("PRINT-OBJECT")), qPrintable(ToolHarness::text(inspected)));
+        QCOMPARE(ToolHarness::text(m_h->call(QStringLiteral("complete-symbol"), {{QStringLiteral("prefix"), QStringLiteral("*stuc")}})), QStringLiteral("*stuck*"));
+    }
+
     void checkParensFindsTheProblem_data()
     {
         QTest::addColumn<QString>("code");

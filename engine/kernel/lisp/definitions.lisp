@@ -71,10 +71,16 @@
     (nreverse kinds)))
 
 (defun short-value (symbol)
+  "The value printed briefly. Instances of the user's classes print as #<CLASS>, without
+their PRINT-OBJECT methods: this runs on the service thread, which runs no user code."
   (let ((*package* *session-package*) (*print-length* 10) (*print-level* 3)
-        (*print-circle* t) (*print-pretty* nil) (*print-readably* nil))
-    (handler-case (print-limited (lambda (s) (prin1 (symbol-value symbol) s)) 200)
-      (serious-condition () "#<unprintable value>"))))
+        (*print-circle* t) (*print-pretty* nil) (*print-readably* nil)
+        (value (symbol-value symbol)))
+    (if (and (typep value '(or standard-object structure-object condition))
+             (not (system-symbol-p (class-name (class-of value)))))
+        (format nil "#<~A>" (session-print (class-name (class-of value))))
+        (handler-case (print-limited (lambda (s) (prin1 value s)) 200)
+          (serious-condition () "#<unprintable value>")))))
 
 (defun definition-entry (symbol kind)
   (let ((*package* *session-package*))
@@ -111,6 +117,9 @@
     (sort entries #'string< :key #'third)))
 
 (defun list-definitions (request)
+  (with-service-time-limit (request) (list-definitions-1 request)))
+
+(defun list-definitions-1 (request)
   (let* ((package-name (getf request :package))
          (package (and package-name (plusp (length package-name))
                        (or (find-package package-name) (find-package (string-upcase package-name)))))
@@ -145,6 +154,9 @@ evaluation, or NIL."
           (t nil))))
 
 (defun describe-symbol (request)
+  (with-service-time-limit (request) (describe-symbol-1 request)))
+
+(defun describe-symbol-1 (request)
   (multiple-value-bind (symbol found) (parse-symbol-text (or (getf request :name) "")
                                                          (resolve-package (getf request :package)))
     (if (not found)

@@ -88,3 +88,39 @@ job of REQUEST. Whatever happens, returns one reply."
         (multiple-value-bind (symbol status) (find-symbol name home)
           (values symbol (and status t) home))
         (values nil nil nil))))
+
+;;; Service operations print user values, and printing can run user code (a PRINT-OBJECT
+;;; method) that never returns. The service thread must keep answering, so such an
+;;; operation runs under a watchdog that interrupts it after a few seconds.
+
+(defvar *watch-token* nil "Bound, on the watched thread, while its time limit applies.")
+
+(defun call-with-service-time-limit (request seconds thunk)
+  (let* ((token (list :watch))
+         (me mp:*current-process*)
+         (done nil)
+         (result
+           (catch token
+             (let ((*watch-token* token))
+               (mp:process-run-function
+                "lisp-duet watchdog"
+                (lambda ()
+                  (loop repeat (ceiling seconds 0.05)
+                        until done do (sleep 0.05))
+                  (unless done
+                    (ignore-errors
+                     (mp:interrupt-process me (lambda ()
+                                                ;; Only while the same call still runs.
+                                                (when (eq *watch-token* token)
+                                                  (throw token :timed-out))))))))
+               (prog1 (funcall thunk) (setf done t))))))
+    (setf done t)
+    (if (eq result :timed-out)
+        (obj "id" (getf request :id) "status" "failed"
+             "error" (obj "type" "SERVICE-TIMEOUT"
+                          "message" (format nil "This question did not finish within ~D s: printing a value probably ran a PRINT-OBJECT method that does not return. Nothing was changed; the session is fine." seconds)
+                          "phase" "kernel" "backtrace" nil))
+        result)))
+
+(defmacro with-service-time-limit ((request &optional (seconds 5)) &body body)
+  `(call-with-service-time-limit ,request ,seconds (lambda () ,@body)))

@@ -187,11 +187,14 @@ worth opening; a value that is the inspected object or one it came from is a cyc
       (t (values "object" nil nil 0)))))
 
 (defun inspect-result (request)
+  (with-service-time-limit (request) (inspect-result-1 request)))
+
+(defun inspect-result-1 (request)
   (let* ((offset (option (getf request :options) :offset 0))
          (limit (option (getf request :options) :limit 50)))
     (multiple-value-bind (object found reason) (find-result (getf request :result_id))
       (unless found
-        (return-from inspect-result
+        (return-from inspect-result-1
           (ok-reply request "found" :false "message" reason)))
       (multiple-value-bind (kind fields rows total) (inspection object offset limit)
         ;; Remember where nested values came from, to mark cycles on the way down.
