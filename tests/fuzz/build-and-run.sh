@@ -7,6 +7,8 @@
 # Each target says what else it needs in comment lines near its top (paths from the repo root):
 #   // FUZZ_SOURCES: mcp/http/HttpRequestParser.cpp other/File.cpp
 #   // FUZZ_PKGS: Qt6Core                (pkg-config modules; default Qt6Core)
+#   // FUZZ_MOC: mcp/McpServer.h         (headers with Q_OBJECT, run through moc)
+#   // FUZZ_CXXFLAGS: -DNAME="value"     (extra compiler flags for this target)
 #   // FUZZ_CORPUS: http                 (seed folder under corpus/; default: name without fuzz_)
 #   // FUZZ_DICT: http.dict              (libFuzzer dictionary beside the target)
 # Environment:
@@ -64,14 +66,20 @@ for src in "${targets[@]}"; do
     for s in $(directive "$src" FUZZ_SOURCES) ${FUZZ_EXTRA_SOURCES:-}; do
         case $s in /*) sources+=("$s") ;; *) sources+=("$root/$s") ;; esac
     done
+    mocs_ok=1
+    for h in $(directive "$src" FUZZ_MOC); do
+        mkdir -p "$build/moc/$name"
+        out="$build/moc/$name/moc_$(basename "$h" .h).cpp"
+        if "${MOC:-/usr/lib/qt6/libexec/moc}" "$root/$h" -o "$out"; then sources+=("$out"); else mocs_ok=0; fi
+    done
     pkgs=$(directive "$src" FUZZ_PKGS)
     pkgs=${pkgs:-Qt6Core}
     echo "== building $name"
     # -fPIC: Qt 6 is built with reduced relocations and refuses non-PIC code.
     # shellcheck disable=SC2046,SC2086
-    if "$cxx" -std=c++20 -g -O1 -fPIC -Wall -Wextra \
+    if [ "$mocs_ok" = 1 ] && "$cxx" -std=c++20 -g -O1 -fPIC -Wall -Wextra \
         -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
-        "${includes[@]}" $(pkg-config --cflags $pkgs) ${FUZZ_EXTRA_CXXFLAGS:-} \
+        "${includes[@]}" $(pkg-config --cflags $pkgs) $(directive "$src" FUZZ_CXXFLAGS) ${FUZZ_EXTRA_CXXFLAGS:-} \
         "$src" "${sources[@]}" \
         $(pkg-config --libs $pkgs) ${FUZZ_EXTRA_LIBS:-} \
         -o "$build/$name"; then

@@ -1,0 +1,68 @@
+// libFuzzer target: JSON-RPC messages from an MCP client, through McpServer::receive as every
+// transport calls it, with the resources and prompts added. The engine is never started, so
+// calls that need it stay queued and are cancelled when the peer closes; everything else
+// (parsing, validation, the method table, initialize, ping, tools/list, resources, prompts,
+// logging/setLevel, cancellation, progress tokens) runs for real. Input: one or more messages
+// separated by newlines, as on stdio and the local socket.
+//
+// FUZZ_SOURCES: mcp/McpServer.cpp mcp/ToolRegistry.cpp mcp/ActivityDigest.cpp mcp/ResourceProvider.cpp mcp/PromptProvider.cpp mcp/tools/EvaluateLispTool.cpp mcp/tools/SessionTool.cpp mcp/tools/ToolArguments.cpp mcp/tools/EvalFormatter.cpp engine/client/Session.cpp engine/client/EngineClient.cpp
+// FUZZ_MOC: mcp/McpServer.h mcp/McpPeer.h mcp/Tool.h mcp/ToolRegistry.h mcp/ResourceProvider.h mcp/PromptProvider.h engine/client/Session.h engine/client/EngineClient.h
+// FUZZ_PKGS: Qt6Core
+// FUZZ_CXXFLAGS: -DLISP_DUET_VERSION="fuzz"
+// FUZZ_CORPUS: jsonrpc
+// FUZZ_DICT: jsonrpc.dict
+
+#include "EngineClient.h"
+#include "EvaluateLispTool.h"
+#include "McpServer.h"
+#include "PromptProvider.h"
+#include "ResourceProvider.h"
+#include "Session.h"
+#include "ToolRegistry.h"
+
+#include <QCoreApplication>
+#include <memory>
+
+namespace {
+struct Stack
+{
+    EngineClient engine; // not started
+    Session session{&engine};
+    ToolRegistry tools;
+    McpServer server{&session, &tools};
+    ResourceProvider resources{&server, &session};
+    PromptProvider prompts{&server};
+    qint64 sentBytes = 0;
+
+    Stack() { tools.add(std::make_unique<EvaluateLispTool>(&session)); }
+};
+
+Stack *g_stack = nullptr;
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    qputenv("QT_LOGGING_RULES", "*.debug=false;*.info=false;*.warning=false");
+    static QCoreApplication app(*argc, *argv);
+    g_stack = new Stack;
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    McpPeer *peer = g_stack->server.createPeer(QStringLiteral("fuzz"));
+    QObject::connect(peer, &McpPeer::message, peer, [](const QJsonObject &message, const QJsonValue &) {
+        g_stack->sentBytes += message.size(); // every message the server sends is well-formed JSON-RPC
+        if (!message.contains(QStringLiteral("method")) && !message.contains(QStringLiteral("id")))
+            abort(); // a response without an id member breaks JSON-RPC
+    });
+    const QByteArray input(reinterpret_cast<const char *>(data), qsizetype(size));
+    for (const QByteArray &line : input.split('\n')) {
+        if (!line.trimmed().isEmpty())
+            g_stack->server.receive(peer, line);
+    }
+    QCoreApplication::processEvents();
+    g_stack->server.closePeer(peer);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    return 0;
+}
