@@ -6,9 +6,11 @@
 #include "ClientConfigCommand.h"
 #include "CommandLine.h"
 #include "Endpoints.h"
+#include "FirstRun.h"
 #include "JournalCommand.h"
 #include "HeadlessSignals.h"
 #include "StdioTransport.h"
+#include "dialogs/Preferences.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -17,6 +19,7 @@
 #include <cstdio>
 
 #ifdef DUET_WITH_GUI
+#include "WindowSetup.h"
 #include "window/MainWindow.h"
 
 #include <QApplication>
@@ -42,12 +45,15 @@ int runStdio(int argc, char **argv)
 int runHeadless(int argc, char **argv, const CommandLine &options)
 {
     QCoreApplication app(argc, argv);
+    FirstRun::ensureConfig();
     HeadlessSignals signals_;
     QObject::connect(&signals_, &HeadlessSignals::stopRequested, &app, &QCoreApplication::quit);
     AppServices services;
     Endpoints::Options endpointOptions;
     if (options.port > 0)
         endpointOptions.port = quint16(options.port);
+    else
+        endpointOptions.port = quint16(Preferences::load().port);
     endpointOptions.socketName = options.socketName;
     endpointOptions.auth = !options.noAuth;
     if (!options.listenAddress.isEmpty()) {
@@ -78,6 +84,7 @@ int runWindow(int argc, char **argv, const CommandLine &options)
 {
     QApplication app(argc, argv);
     QApplication::setDesktopFileName(QStringLiteral("lisp-duet"));
+    const bool firstRun = FirstRun::ensureConfig();
     AppServices services;
     MainWindow window(services.session(), services.server());
     QSettings settings;
@@ -86,6 +93,8 @@ int runWindow(int argc, char **argv, const CommandLine &options)
     Endpoints::Options endpointOptions;
     if (options.port > 0)
         endpointOptions.port = quint16(options.port);
+    else
+        endpointOptions.port = quint16(Preferences::load().port);
     endpointOptions.socketName = options.socketName;
     endpointOptions.auth = !options.noAuth;
     if (!options.listenAddress.isEmpty() && !endpointOptions.address.setAddress(options.listenAddress)) {
@@ -104,6 +113,14 @@ int runWindow(int argc, char **argv, const CommandLine &options)
             std::fprintf(stderr, "lisp-duet: %s\n", qPrintable(error));
     }
     window.setEndpoints(addresses, listening ? QString() : endpoints.errors().join(QStringLiteral("; ")));
+    // Connect and Settings in the menus, the settings applied, and the welcome on a first start.
+    ClientConfig::Target target = ClientConfig::currentTarget(endpointOptions.port, false, options.socketName);
+    target.token = endpoints.token();
+    if (!endpoints.httpUrl().isEmpty())
+        target.url = endpoints.httpUrl();
+    WindowSetup setup(&window, &services, target, options.tray);
+    if (firstRun)
+        setup.showWelcome();
     services.start();
     window.show();
     if (options.tray && window.trayIcon())

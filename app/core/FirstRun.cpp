@@ -1,0 +1,13 @@
+#include "FirstRun.h"
+
+#include "AccessToken.h"
+#include "dialogs/Preferences.h"
+
+bool FirstRun::ensureConfig(QString *error)
+{
+    if (Preferences::isStored())
+        return false;
+    Preferences().save();
+    AccessToken::loadOrCreate(error);
+    return true;
+}

@@ -1,0 +1,121 @@
+#ifdef DUET_WITH_GUI
+
+#include "WindowSetup.h"
+
+#include "AppServices.h"
+#include "SessionLimits.h"
+#include "access/AccessController.h"
+#include "console/LispConsole.h"
+#include "console/TranscriptView.h"
+#include "dialogs/AppTheme.h"
+#include "dialogs/Preferences.h"
+#include "dialogs/SettingsDialog.h"
+#include "highlight/LispHighlighter.h"
+#include "window/MainWindow.h"
+
+#include "Session.h"
+
+#include <QAction>
+#include <QJsonObject>
+#include <QMenu>
+#include <QMenuBar>
+
+namespace {
+// MainWindow builds its menus itself; ours go into the ones with these titles, or a new one.
+QMenu *menuTitled(MainWindow *window, const QString &title)
+{
+    for (QAction *action : window->menuBar()->actions()) {
+        if (action->menu() && action->text().remove(QLatin1Char('&')) == title)
+            return action->menu();
+    }
+    return window->menuBar()->addMenu(title);
+}
+} // namespace
+
+WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const ClientConfig::Target &target, bool keepInTray, QObject *parent)
+    : QObject(parent), m_window(window), m_services(services), m_target(target), m_keepInTray(keepInTray),
+      m_connect(new QAction(tr("&Connect an agent\u2026"), this)), m_settings(new QAction(tr("&Settings\u2026"), this))
+{
+    m_connect->setObjectName(QStringLiteral("connectAction"));
+    m_connect->setToolTip(tr("How to connect Claude Code, Claude Desktop, Cursor or VS Code, and who is connected now"));
+    m_settings->setObjectName(QStringLiteral("settingsAction"));
+    m_settings->setShortcut(QKeySequence::Preferences);
+    connect(m_connect, &QAction::triggered, this, &WindowSetup::openConnect);
+    connect(m_settings, &QAction::triggered, this, &WindowSetup::openSettings);
+
+    QMenu *agents = menuTitled(window, tr("Agents"));
+    agents->addSeparator();
+    agents->addAction(m_connect);
+    QMenu *file = menuTitled(window, tr("File"));
+    // Above the separator before Quit, where a settings entry is expected.
+    QAction *before = nullptr;
+    for (QAction *action : file->actions()) {
+        if (action->isSeparator())
+            before = action;
+    }
+    file->insertAction(before, m_settings);
+
+    apply(Preferences::load(), true);
+}
+
+QList<ConnectDialog::Client> WindowSetup::clients() const
+{
+    QList<ConnectDialog::Client> list;
+    for (const QString &id : ClientConfig::clients())
+        list.append({id, ClientConfig::title(id), ClientConfig::where(id), ClientConfig::text(id, m_target)});
+    return list;
+}
+
+void WindowSetup::apply(const Preferences &p, bool atStart)
+{
+    if (auto *limits = m_services->findChild<SessionLimits *>()) {
+        SessionLimits::Change change;
+        change.timeoutMs = p.timeoutSeconds * 1000;
+        change.maxOutputChars = p.maxOutputChars;
+        // Before the engine runs this only records them; SessionLimits sends them when it is ready.
+        limits->apply(change, [](const QJsonObject &) {});
+    } else {
+        m_services->session()->setDefaultTimeoutMs(p.timeoutSeconds * 1000);
+    }
+    LispConsole *console = m_window->console();
+    console->transcript()->setScrollback(p.scrollbackLines);
+    console->setBasePointSize(p.fontSize);
+    AppTheme::apply(p.theme);
+    console->transcript()->setTheme(AppTheme::isDark() ? HighlightTheme::dark() : HighlightTheme::light());
+    m_window->setKeepInTray(m_keepInTray || p.closeToTray);
+    if (atStart)
+        m_window->access()->setMode(p.accessMode);
+}
+
+void WindowSetup::showWelcome()
+{
+    TranscriptView *transcript = m_window->console()->transcript();
+    transcript->appendText(ClientConfig::welcomeText() + QLatin1Char('\n'), TranscriptView::Style::Note);
+}
+
+ConnectDialog *WindowSetup::openConnect()
+{
+    if (!m_connectDialog) {
+        m_connectDialog = new ConnectDialog(m_services->server(), clients(), m_window);
+        m_connectDialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_connectDialog->show();
+    m_connectDialog->raise();
+    m_connectDialog->activateWindow();
+    return m_connectDialog;
+}
+
+SettingsDialog *WindowSetup::openSettings()
+{
+    if (!m_settingsDialog) {
+        m_settingsDialog = new SettingsDialog(Preferences::load(), m_window);
+        m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_settingsDialog, &SettingsDialog::applied, this, [this](const Preferences &p) { apply(p, false); });
+    }
+    m_settingsDialog->show();
+    m_settingsDialog->raise();
+    m_settingsDialog->activateWindow();
+    return m_settingsDialog;
+}
+
+#endif

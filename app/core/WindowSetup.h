@@ -1,0 +1,49 @@
+#pragma once
+
+#ifdef DUET_WITH_GUI
+
+#include "ClientConfig.h"
+#include "dialogs/ConnectDialog.h"
+
+#include <QObject>
+#include <QPointer>
+
+class AppServices;
+class MainWindow;
+class QAction;
+class SettingsDialog;
+struct Preferences;
+
+// What the app layer adds to the window: Agents ▸ Connect an agent… (ClientConfig's text for
+// each client), File ▸ Settings… (Preferences made to take effect on the session, the console,
+// the theme and the tray), and the first start's welcome in the transcript.
+class WindowSetup : public QObject
+{
+    Q_OBJECT
+public:
+    // keepInTray: --tray was given, which the settings cannot turn off for this run.
+    WindowSetup(MainWindow *window, AppServices *services, const ClientConfig::Target &target, bool keepInTray,
+                QObject *parent = nullptr);
+
+    // Applies the stored preferences; atStart also sets the agent access mode.
+    void apply(const Preferences &preferences, bool atStart);
+    void showWelcome();
+    QList<ConnectDialog::Client> clients() const;
+
+    QAction *connectAction() const { return m_connect; }
+    QAction *settingsAction() const { return m_settings; }
+    ConnectDialog *openConnect();
+    SettingsDialog *openSettings();
+
+private:
+    MainWindow *m_window;
+    AppServices *m_services;
+    ClientConfig::Target m_target;
+    bool m_keepInTray;
+    QAction *m_connect;
+    QAction *m_settings;
+    QPointer<ConnectDialog> m_connectDialog;
+    QPointer<SettingsDialog> m_settingsDialog;
+};
+
+#endif

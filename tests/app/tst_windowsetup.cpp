@@ -1,0 +1,258 @@
+// The Connect and Settings dialogs, the first start and the window's menus, offscreen, with a
+// scratch XDG_CONFIG_HOME: Copy puts the client's text on the clipboard, the connected clients
+// follow the server's peers, settings round-trip through QSettings and take effect.
+
+#include "AppServices.h"
+#include "ClientConfig.h"
+#include "FirstRun.h"
+#include "McpPeer.h"
+#include "McpServer.h"
+#include "Session.h"
+#include "WindowSetup.h"
+#include "access/AccessController.h"
+#include "console/LispConsole.h"
+#include "console/TranscriptView.h"
+#include "dialogs/ConnectDialog.h"
+#include "dialogs/Preferences.h"
+#include "dialogs/SettingsDialog.h"
+#include "window/MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+QTemporaryDir *scratch()
+{
+    static QTemporaryDir dir;
+    return &dir;
+}
+
+// Before QApplication exists, so QSettings and QStandardPaths never see the real folders.
+void isolate()
+{
+    qputenv("XDG_CONFIG_HOME", scratch()->filePath(QStringLiteral("config")).toUtf8());
+    qputenv("XDG_DATA_HOME", scratch()->filePath(QStringLiteral("data")).toUtf8());
+    qputenv("XDG_RUNTIME_DIR", scratch()->filePath(QStringLiteral("run")).toUtf8());
+}
+Q_CONSTRUCTOR_FUNCTION(isolate)
+
+QByteArray initializeRequest(const QString &client)
+{
+    return QStringLiteral(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",)"
+                          R"("capabilities":{},"clientInfo":{"name":"%1","version":"1"}}})")
+        .arg(client)
+        .toUtf8();
+}
+
+// What a client sends to open its session; the server announces the peer on the second.
+void handshake(McpServer *server, McpPeer *peer, const QString &client)
+{
+    server->receive(peer, initializeRequest(client));
+    server->receive(peer, R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+}
+
+ClientConfig::Target target()
+{
+    ClientConfig::Target t;
+    t.url = ClientConfig::httpUrl(7878);
+    t.token = "test-token-0123456789abcdefghijklmnop";
+    t.bridgePath = QStringLiteral(DUET_BIN_DIR "/lisp-duet-bridge");
+    return t;
+}
+
+QList<QAction *> allActions(QMenuBar *bar)
+{
+    QList<QAction *> list;
+    for (QAction *menu : bar->actions()) {
+        if (menu->menu())
+            list << menu->menu()->actions();
+    }
+    return list;
+}
+} // namespace
+
+class TestWindowSetup : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("lisp-duet"));
+        QCoreApplication::setApplicationName(QStringLiteral("lisp-duet"));
+        QVERIFY(scratch()->isValid());
+        QVERIFY(QSettings().fileName().startsWith(scratch()->path()));
+    }
+
+    void theFirstStartStoresTheSettingsAndTheTokenOnce()
+    {
+        QVERIFY(!Preferences::isStored());
+        QVERIFY(FirstRun::ensureConfig());
+        QVERIFY(Preferences::isStored());
+        QCOMPARE(QSettings().value(QStringLiteral("http/port")).toInt(), 7878);
+        QVERIFY(QFile::exists(scratch()->filePath(QStringLiteral("config/lisp-duet/lisp-duet/token"))));
+        QVERIFY(!FirstRun::ensureConfig());
+    }
+
+    void copyPutsTheClientsTextOnTheClipboard_data()
+    {
+        QTest::addColumn<QString>("client");
+        for (const QString &client : ClientConfig::clients())
+            QTest::newRow(qPrintable(client)) << client;
+    }
+
+    void copyPutsTheClientsTextOnTheClipboard()
+    {
+        QFETCH(QString, client);
+        QList<ConnectDialog::Client> clients;
+        for (const QString &id : ClientConfig::clients())
+            clients.append({id, ClientConfig::title(id), ClientConfig::where(id), ClientConfig::text(id, target())});
+        ConnectDialog dialog(nullptr, clients);
+        dialog.show();
+        QPlainTextEdit *box = dialog.textBox(client);
+        QVERIFY(box);
+        QVERIFY(box->isReadOnly());
+        QCOMPARE(box->toPlainText(), ClientConfig::text(client, target()));
+        QGuiApplication::clipboard()->clear();
+        QTest::mouseClick(dialog.copyButton(client), Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), ClientConfig::text(client, target()));
+        QCOMPARE(dialog.copyButton(client)->text(), QStringLiteral("Copied"));
+    }
+
+    void theConnectedClientsFollowThePeers()
+    {
+        AppServices services; // not started: initialize needs no engine
+        ConnectDialog dialog(services.server(), {});
+        QVERIFY(dialog.connectedText().startsWith(QStringLiteral("No agent")));
+        McpPeer *first = services.server()->createPeer(QStringLiteral("http"));
+        handshake(services.server(), first, QStringLiteral("claude-code"));
+        QTRY_COMPARE(dialog.connectedText(), QStringLiteral("Connected now: claude-code (http)"));
+        McpPeer *second = services.server()->createPeer(QStringLiteral("local"));
+        handshake(services.server(), second, QStringLiteral("cursor"));
+        QTRY_COMPARE(dialog.connectedText(), QStringLiteral("Connected now: claude-code (http), cursor (local)"));
+        services.server()->closePeer(first);
+        QTRY_COMPARE(dialog.connectedText(), QStringLiteral("Connected now: cursor (local)"));
+        services.server()->closePeer(second);
+        QTRY_VERIFY(dialog.connectedText().startsWith(QStringLiteral("No agent")));
+    }
+
+    void settingsRoundTripThroughQSettings()
+    {
+        Preferences changed;
+        changed.port = 9191;
+        changed.accessMode = AccessController::Mode::Ask;
+        changed.timeoutSeconds = 45;
+        changed.maxOutputChars = 5000;
+        changed.scrollbackLines = 777;
+        changed.fontSize = 14.5;
+        changed.theme = Preferences::Theme::Dark;
+        changed.closeToTray = true;
+
+        SettingsDialog dialog(Preferences::load());
+        QVERIFY(dialog.restartNote().isEmpty());
+        QSignalSpy applied(&dialog, &SettingsDialog::applied);
+        dialog.setPreferences(changed);
+        QVERIFY2(dialog.restartNote().contains(QStringLiteral("9191")), qPrintable(dialog.restartNote()));
+        QTest::mouseClick(dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Apply), Qt::LeftButton);
+        QCOMPARE(applied.size(), 1);
+
+        changed.fontFamily = dialog.preferences().fontFamily; // the font box offers installed fonts only
+        const Preferences stored = Preferences::load();
+        QVERIFY(stored == changed);
+        QSettings settings;
+        QCOMPARE(settings.value(QStringLiteral("http/port")).toInt(), 9191);
+        QCOMPARE(settings.value(QStringLiteral("agents/accessMode")).toString(), QStringLiteral("ask"));
+        QCOMPARE(settings.value(QStringLiteral("appearance/theme")).toString(), QStringLiteral("dark"));
+        QCOMPARE(settings.value(QStringLiteral("window/keepInTray")).toBool(), true);
+
+        SettingsDialog reopened(Preferences::load());
+        QVERIFY(reopened.preferences() == stored);
+        QCOMPARE(reopened.findChild<QSpinBox *>(QStringLiteral("scrollback"))->value(), 777);
+        QCOMPARE(reopened.findChild<QComboBox *>(QStringLiteral("theme"))->currentText(), QStringLiteral("Dark"));
+        Preferences().save();
+    }
+
+    void aHandEditedFileFallsBackToDefaults()
+    {
+        QSettings settings;
+        settings.setValue(QStringLiteral("http/port"), 0);
+        settings.setValue(QStringLiteral("limits/timeoutSeconds"), QStringLiteral("soon"));
+        settings.setValue(QStringLiteral("agents/accessMode"), QStringLiteral("everything"));
+        settings.sync();
+        const Preferences p = Preferences::load();
+        QCOMPARE(p.port, 7878);
+        QCOMPARE(p.timeoutSeconds, 30);
+        QCOMPARE(p.accessMode, AccessController::Mode::Allow);
+        Preferences().save();
+    }
+
+    void theWindowGetsTheMenusTheWelcomeAndTheSettings()
+    {
+        Preferences p;
+        p.accessMode = AccessController::Mode::ReadOnly;
+        p.scrollbackLines = 1234;
+        p.timeoutSeconds = 12;
+        p.closeToTray = true;
+        p.save();
+
+        AppServices services;
+        MainWindow window(services.session(), services.server());
+        WindowSetup setup(&window, &services, target(), false);
+        QVERIFY(allActions(window.menuBar()).contains(setup.connectAction()));
+        QVERIFY(allActions(window.menuBar()).contains(setup.settingsAction()));
+        QCOMPARE(window.access()->mode(), AccessController::Mode::ReadOnly);
+        QCOMPARE(window.console()->transcript()->scrollback(), 1234);
+        QCOMPARE(services.session()->defaultTimeoutMs(), 12000);
+        QVERIFY(window.keepInTray());
+
+        setup.showWelcome();
+        window.console()->transcript()->flushNow();
+        QVERIFY(window.console()->transcript()->toPlainText().contains(QStringLiteral("lisp-duet --client-config claude-code")));
+
+        ConnectDialog *connect = setup.openConnect();
+        QVERIFY(connect && connect->isVisible());
+        QCOMPARE(connect->textBox(QStringLiteral("vscode"))->toPlainText(), ClientConfig::text(QStringLiteral("vscode"), target()));
+
+        // Settings applied from the dialog take effect without a restart (but the access mode
+        // is only the one each start begins with).
+        SettingsDialog *settings = setup.openSettings();
+        QVERIFY(settings && settings->isVisible());
+        p.scrollbackLines = 4321;
+        p.timeoutSeconds = 7;
+        p.closeToTray = false;
+        p.accessMode = AccessController::Mode::Paused;
+        settings->setPreferences(p);
+        settings->apply();
+        QCOMPARE(window.console()->transcript()->scrollback(), 4321);
+        QCOMPARE(services.session()->defaultTimeoutMs(), 7000);
+        QVERIFY(!window.keepInTray());
+        QCOMPARE(window.access()->mode(), AccessController::Mode::ReadOnly);
+        QCOMPARE(Preferences::load().accessMode, AccessController::Mode::Paused);
+        Preferences().save();
+    }
+
+    void trayFromTheCommandLineStaysOn()
+    {
+        AppServices services;
+        MainWindow window(services.session(), services.server());
+        WindowSetup setup(&window, &services, target(), true);
+        QVERIFY(window.keepInTray());
+    }
+};
+
+QTEST_MAIN(TestWindowSetup)
+#include "tst_windowsetup.moc"

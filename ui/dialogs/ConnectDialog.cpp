@@ -1,0 +1,98 @@
+#include "ConnectDialog.h"
+
+#include "McpPeer.h"
+#include "McpServer.h"
+
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+ConnectDialog::ConnectDialog(McpServer *server, const QList<Client> &clients, QWidget *parent)
+    : QDialog(parent), m_server(server), m_connected(new QLabel(this)), m_tabs(new QTabWidget(this))
+{
+    setWindowTitle(tr("Connect an agent"));
+    setObjectName(QStringLiteral("connectDialog"));
+    auto *layout = new QVBoxLayout(this);
+    auto *intro = new QLabel(tr("Agents reach this session over MCP. Pick your client, copy its configuration and paste it "
+                                "where it says. The same text is printed by <tt>lisp-duet --client-config NAME</tt>."),
+                             this);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    m_connected->setObjectName(QStringLiteral("connectedLabel"));
+    m_connected->setWordWrap(true);
+    layout->addWidget(m_connected);
+
+    const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    for (const Client &client : clients) {
+        auto *page = new QWidget(m_tabs);
+        page->setObjectName(client.id);
+        auto *pageLayout = new QVBoxLayout(page);
+        auto *where = new QLabel(client.where, page);
+        where->setWordWrap(true);
+        pageLayout->addWidget(where);
+        auto *box = new QPlainTextEdit(client.text, page);
+        box->setObjectName(QStringLiteral("text"));
+        box->setReadOnly(true);
+        box->setFont(fixed);
+        box->setLineWrapMode(QPlainTextEdit::NoWrap);
+        pageLayout->addWidget(box);
+        auto *copy = new QPushButton(tr("&Copy"), page);
+        copy->setObjectName(QStringLiteral("copy"));
+        const QString text = client.text;
+        connect(copy, &QPushButton::clicked, this, [copy, text] {
+            QGuiApplication::clipboard()->setText(text);
+            copy->setText(tr("Copied"));
+            QTimer::singleShot(1500, copy, [copy] { copy->setText(tr("&Copy")); });
+        });
+        pageLayout->addWidget(copy, 0, Qt::AlignRight);
+        m_tabs->addTab(page, client.title);
+    }
+    layout->addWidget(m_tabs, 1);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+
+    if (m_server) {
+        connect(m_server, &McpServer::peerInitialized, this, &ConnectDialog::updateConnected);
+        connect(m_server, &McpServer::peerClosed, this, &ConnectDialog::updateConnected); // already out of peers()
+    }
+    updateConnected();
+    resize(720, 420);
+}
+
+QString ConnectDialog::connectedText() const
+{
+    return m_connected->text();
+}
+
+QPlainTextEdit *ConnectDialog::textBox(const QString &id) const
+{
+    QWidget *page = m_tabs->findChild<QWidget *>(id);
+    return page ? page->findChild<QPlainTextEdit *>(QStringLiteral("text")) : nullptr;
+}
+
+QPushButton *ConnectDialog::copyButton(const QString &id) const
+{
+    QWidget *page = m_tabs->findChild<QWidget *>(id);
+    return page ? page->findChild<QPushButton *>(QStringLiteral("copy")) : nullptr;
+}
+
+void ConnectDialog::updateConnected()
+{
+    QStringList names;
+    if (m_server) {
+        for (McpPeer *peer : m_server->peers()) {
+            if (peer && peer->isInitialized())
+                names << tr("%1 (%2)").arg(peer->clientName(), peer->transport());
+        }
+    }
+    m_connected->setText(names.isEmpty() ? tr("No agent is connected now.") : tr("Connected now: %1").arg(names.join(QStringLiteral(", "))));
+}
