@@ -19,9 +19,9 @@
 namespace {
 constexpr int MaxRememberedCode = 500;
 
-QFont codeFont(double points)
+QFont codeFont(const QString &family, double points)
 {
-    QFont font(QStringLiteral("DejaVu Sans Mono"));
+    QFont font(family.isEmpty() ? QStringLiteral("DejaVu Sans Mono") : family);
     font.setStyleHint(QFont::Monospace);
     font.setPointSizeF(points);
     return font;
@@ -115,7 +115,7 @@ void LispConsole::setAccessController(AccessController *access)
     if (m_approvalBar)
         return;
     m_approvalBar = new ApprovalBar(access, this);
-    m_approvalBar->setCodeFont(codeFont(m_basePointSize * m_zoom));
+    m_approvalBar->setCodeFont(codeFont(m_fontFamily, m_basePointSize * m_zoom));
     auto *layout = static_cast<QVBoxLayout *>(this->layout());
     auto *holder = new QWidget(this);
     auto *holderLayout = new QVBoxLayout(holder);
@@ -156,6 +156,12 @@ void LispConsole::setBasePointSize(double points)
     applyFonts();
 }
 
+void LispConsole::setFontFamily(const QString &family)
+{
+    m_fontFamily = family;
+    applyFonts();
+}
+
 void LispConsole::setZoom(double factor)
 {
     m_zoom = qBound(0.5, factor, 4.0);
@@ -164,7 +170,7 @@ void LispConsole::setZoom(double factor)
 
 void LispConsole::applyFonts()
 {
-    const QFont font = codeFont(m_basePointSize * m_zoom);
+    const QFont font = codeFont(m_fontFamily, m_basePointSize * m_zoom);
     m_transcript->setFont(font);
     m_input->setFont(font);
     m_prompt->setFont(font);

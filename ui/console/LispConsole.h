@@ -36,6 +36,9 @@ public:
     void setZoom(double factor);
     double zoom() const { return m_zoom; }
     void setBasePointSize(double points);
+    // The code font (Settings); empty: DejaVu Sans Mono.
+    void setFontFamily(const QString &family);
+    QString fontFamily() const { return m_fontFamily; }
 
     static QString shortPackageName(const QString &package);
     int laneFor(const Origin &origin);
@@ -73,5 +76,6 @@ private:
     QHash<quint64, QString> m_packageAtStart;
     double m_zoom = 1.0;
     double m_basePointSize = 11.0;
+    QString m_fontFamily;
     bool m_hasEntries = false;
 };
