@@ -79,6 +79,7 @@ void WindowSetup::apply(const Preferences &p, bool atStart)
     }
     LispConsole *console = m_window->console();
     console->transcript()->setScrollback(p.scrollbackLines);
+    console->setFontFamily(p.fontFamily);
     console->setBasePointSize(p.fontSize);
     AppTheme::apply(p.theme);
     console->transcript()->setTheme(AppTheme::isDark() ? HighlightTheme::dark() : HighlightTheme::light());

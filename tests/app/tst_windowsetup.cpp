@@ -8,6 +8,7 @@
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "Session.h"
+#include "SessionLimits.h"
 #include "WindowSetup.h"
 #include "access/AccessController.h"
 #include "console/LispConsole.h"
@@ -233,12 +234,18 @@ private Q_SLOTS:
         QVERIFY(settings && settings->isVisible());
         p.scrollbackLines = 4321;
         p.timeoutSeconds = 7;
+        p.maxOutputChars = 5555;
+        p.fontFamily = QStringLiteral("DejaVu Sans Mono"); // installed with the build dependencies
         p.closeToTray = false;
         p.accessMode = AccessController::Mode::Paused;
         settings->setPreferences(p);
         settings->apply();
         QCOMPARE(window.console()->transcript()->scrollback(), 4321);
         QCOMPARE(services.session()->defaultTimeoutMs(), 7000);
+        QCOMPARE(services.findChild<SessionLimits *>()->maxOutputChars(), 5555);
+        QCOMPARE(window.console()->fontFamily(), settings->preferences().fontFamily);
+        QVERIFY(window.console()->fontFamily().startsWith(QStringLiteral("DejaVu Sans Mono")));
+        QCOMPARE(window.console()->transcript()->font().family(), window.console()->fontFamily());
         QVERIFY(!window.keepInTray());
         QCOMPARE(window.access()->mode(), AccessController::Mode::ReadOnly);
         QCOMPARE(Preferences::load().accessMode, AccessController::Mode::Paused);
