@@ -61,12 +61,15 @@ void ReplaySessionTool::call(const ToolCallPtr &call)
         call->finish(ToolResult::error(error));
         return;
     }
-    QObject *context = call.data();
+    // The connections live as long as this replay: a context owned by the call would never go
+    // (the lambdas hold the call), and every later replay would run them again.
+    QObject *context = new QObject(m_replayer);
     QObject::connect(m_replayer, &Replayer::progress, context, [call](int done, int total, const QString &form) {
         call->reportProgress(done, QStringLiteral("Replayed %1 of %2: %3").arg(done).arg(total).arg(form.simplified().left(120)));
     });
-    QObject::connect(m_replayer, &Replayer::finished, context, [call](const Replayer::Summary &summary) {
+    QObject::connect(m_replayer, &Replayer::finished, context, [call, context](const Replayer::Summary &summary) {
         call->finish(ToolResult{summary.text(), summary.toJson(), summary.aborted});
+        context->deleteLater();
     });
     QObject::connect(call.data(), &ToolCall::cancelled, m_replayer, [replayer = m_replayer] { replayer->cancel(); });
     m_replayer->start(entries);
