@@ -80,8 +80,20 @@ worth opening; a value that is the inspected object or one it came from is a cyc
         for depth below 100
         while o collect o))
 
+(defun proper-list-elements (list length offset limit ancestors)
+  (values (loop for tail on (nthcdr (min offset length) list)
+                for index from offset
+                repeat limit
+                collect (element (princ-to-string index) (car tail) ancestors))
+          length))
+
 (defun list-elements (list offset limit ancestors)
-  "Elements of a list, proper, dotted or circular: (values rows total-or-nil)."
+  "Elements of a list, proper, dotted or circular: (values rows total)."
+  ;; LIST-LENGTH runs in C and tells a proper list from a circular one; only dotted and
+  ;; circular lists take the slower walk below.
+  (let ((length (ignore-errors (list-length list))))
+    (when length
+      (return-from list-elements (proper-list-elements list length offset limit ancestors))))
   (let ((seen (make-hash-table :test #'eq)) (rows '()) (index 0))
     (loop for tail = list then (cdr tail)
           while (consp tail)
