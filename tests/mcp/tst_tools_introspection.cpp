@@ -203,6 +203,13 @@ private Q_SLOTS:
         QVERIFY(ToolHarness::text(capped).contains(QStringLiteral("of")));
     }
 
+    void aproposInAnUnknownPackageIsAnError()
+    {
+        const QJsonObject result = m_h->call(QStringLiteral("apropos"), {{QStringLiteral("text"), QStringLiteral("car")}, {QStringLiteral("package"), QStringLiteral("no-such-package")}});
+        QVERIFY(ToolHarness::isError(result));
+        QCOMPARE(ToolHarness::text(result), QStringLiteral("[ERROR] PACKAGE-ERROR\nThe package \"no-such-package\" does not exist."));
+    }
+
     void macroexpandExpandsOneStepOrFully()
     {
         eval(QStringLiteral("(defmacro my-unless (test &body body) `(my-when (not ,test) ,@body)) (defmacro my-when (test &body body) `(if ,test (progn ,@body)))"));

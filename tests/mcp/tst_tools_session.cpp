@@ -5,6 +5,7 @@
 #include "ToolHarness.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -43,6 +44,8 @@ private Q_SLOTS:
                   "(defsystem \"warner\" :components ((:file \"warner\")))\n");
         writeFile(QStringLiteral("nested/deeper/warner/warner.lisp"),
                   "(defun warner-uses-a-free-variable () (1+ *warner-never-declared*))\n");
+        writeFile(QStringLiteral("sleeper/sleeper.asd"), "(defsystem \"sleeper\" :components ((:file \"sleeper\")))\n");
+        writeFile(QStringLiteral("sleeper/sleeper.lisp"), "(eval-when (:compile-toplevel :load-toplevel :execute) (sleep 60))\n");
         qputenv("LISP_DUET_SYSTEM_PATHS", QStringLiteral("/nonexistent-dir:%1").arg(m_systems.path()).toUtf8());
         m_h = std::make_unique<ToolHarness>();
         QVERIFY(m_h->waitUntilReady());
@@ -165,6 +168,19 @@ private Q_SLOTS:
         QVERIFY(ToolHarness::isError(result));
         QCOMPARE(ToolHarness::text(result), QStringLiteral("[ERROR] ASDF/FIND-SYSTEM:MISSING-COMPONENT\nSystem \"nonexistent-system\" not found."));
         QCOMPARE(ToolHarness::structured(result).value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+    }
+
+    void loadSystemStopsAtItsTimeLimitAndTheSessionGoesOn()
+    {
+        QElapsedTimer clock;
+        clock.start();
+        const QJsonObject result = m_h->call(QStringLiteral("load-system"), {{QStringLiteral("system"), QStringLiteral("sleeper")},
+                                                                            {QStringLiteral("timeout_seconds"), 1}}, 30000);
+        QVERIFY(ToolHarness::isError(result));
+        QVERIFY2(ToolHarness::text(result).startsWith(QStringLiteral("[ERROR] TIMEOUT\nThe evaluation did not finish within 1 s")), qPrintable(ToolHarness::text(result)));
+        QCOMPARE(ToolHarness::structured(result).value(QStringLiteral("status")).toString(), QStringLiteral("timed-out"));
+        QVERIFY(clock.elapsed() < 20000);
+        QCOMPARE(ToolHarness::text(eval(QStringLiteral("(greeter:hello \"again\")"))), QStringLiteral("=> \"Hello, again\""));
     }
 
     void loadSystemLoadsAnEclContrib()
