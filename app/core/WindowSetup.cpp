@@ -5,6 +5,7 @@
 #include "AppServices.h"
 #include "SessionLimits.h"
 #include "access/AccessController.h"
+#include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 #include "dialogs/AppTheme.h"
@@ -55,6 +56,8 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
     }
     file->insertAction(before, m_settings);
 
+    // The previous session's transcript (the journal), greyed, above this session's work.
+    window->console()->showPast(services->pastEntries());
     apply(Preferences::load(), true);
 }
 
@@ -82,7 +85,10 @@ void WindowSetup::apply(const Preferences &p, bool atStart)
     console->setFontFamily(p.fontFamily);
     console->setBasePointSize(p.fontSize);
     AppTheme::apply(p.theme);
-    console->transcript()->setTheme(AppTheme::isDark() ? HighlightTheme::dark() : HighlightTheme::light());
+    const bool dark = AppTheme::isDark();
+    console->transcript()->setTheme(dark ? HighlightTheme::dark() : HighlightTheme::light());
+    // Attaching again to the input's document only switches the theme of its highlighter.
+    SyntaxHighlighting::attach(console->input()->document(), dark ? SyntaxHighlighting::Theme::Dark : SyntaxHighlighting::Theme::Light);
     m_window->setKeepInTray(m_keepInTray || p.closeToTray);
     if (atStart)
         m_window->access()->setMode(p.accessMode);

@@ -11,7 +11,9 @@
 #include "SessionLimits.h"
 #include "WindowSetup.h"
 #include "access/AccessController.h"
+#include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
+#include "highlight/LispHighlighter.h"
 #include "console/TranscriptView.h"
 #include "dialogs/ConnectDialog.h"
 #include "dialogs/Preferences.h"
@@ -249,6 +251,18 @@ private Q_SLOTS:
         QVERIFY(!window.keepInTray());
         QCOMPARE(window.access()->mode(), AccessController::Mode::ReadOnly);
         QCOMPARE(Preferences::load().accessMode, AccessController::Mode::Paused);
+
+        // The dark theme reaches the palette and both highlighters; "system" puts back the start.
+        const QPalette before = QApplication::palette();
+        p.theme = Preferences::Theme::Dark;
+        settings->setPreferences(p);
+        settings->apply();
+        QVERIFY(QApplication::palette().color(QPalette::Base).lightness() < 80);
+        QCOMPARE(window.console()->input()->document()->findChild<SyntaxHighlighting *>()->theme(), SyntaxHighlighting::Theme::Dark);
+        p.theme = Preferences::Theme::System;
+        settings->setPreferences(p);
+        settings->apply();
+        QCOMPARE(QApplication::palette().color(QPalette::Base), before.color(QPalette::Base));
         Preferences().save();
     }
 
