@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QLabel>
+#include <QLocale>
 #include <QPointer>
 #include <QStandardPaths>
 #include <QVBoxLayout>
@@ -301,6 +302,59 @@ void LispConsole::onFinished(const EvaluationPtr &evaluation)
         setHint(QString());
         Q_EMIT statusMessage(QString());
     }
+}
+
+void LispConsole::showPast(const QList<JournalEntry> &entries)
+{
+    using Style = TranscriptView::Style;
+    constexpr int MaxPastEvaluations = 200; // the journal keeps all; the window shows the end
+    QList<const JournalEntry *> shown;
+    int evaluations = 0;
+    for (auto it = entries.crbegin(); it != entries.crend() && evaluations < MaxPastEvaluations; ++it) {
+        const bool restart = it->event == QStringLiteral("engine-restarted") || it->event == QStringLiteral("session-reset");
+        if (it->isEvaluation() || restart)
+            shown.prepend(&*it);
+        evaluations += it->isEvaluation();
+    }
+    if (evaluations == 0)
+        return;
+    QDateTime when;
+    for (const JournalEntry &entry : entries) {
+        if (entry.time().isValid()) {
+            when = entry.time();
+            break;
+        }
+    }
+    TranscriptView *t = m_transcript;
+    t->appendText(tr("\u2014 previous session, %1 \u2014\n").arg(QLocale().toString(when, QLocale::ShortFormat)), Style::Note, 0);
+    int total = 0;
+    for (const JournalEntry &entry : entries)
+        total += entry.isEvaluation();
+    if (total > evaluations)
+        t->appendText(tr("(%1 earlier evaluations are in the journal, not shown)\n").arg(total - evaluations), Style::Note, 0);
+    for (const JournalEntry *entry : shown) {
+        if (!entry->isEvaluation()) {
+            t->appendText(QStringLiteral("; ") + entry->message + QLatin1Char('\n'), Style::Note, 0);
+            continue;
+        }
+        const Evaluation &e = entry->evaluation;
+        const QString who = e.request.origin.isPerson() ? QString() : e.request.origin.name + QStringLiteral(": ");
+        const QString op = e.request.op == QStringLiteral("eval") ? QString() : e.request.op + QLatin1Char(' ');
+        t->appendText(who + shortPackageName(e.request.package) + QStringLiteral("> ") + op + e.request.code + QLatin1Char('\n'), Style::Note, 0);
+        QString out = e.result.stdoutText + e.result.stderrText;
+        if (out.size() > 2000)
+            out = out.left(2000) + QStringLiteral("\u2026");
+        if (!out.isEmpty())
+            t->appendText(out.endsWith(QLatin1Char('\n')) ? out : out + QLatin1Char('\n'), Style::Note, 0);
+        if (e.result.ok()) {
+            for (const QString &value : e.result.values)
+                t->appendText(QStringLiteral("=> ") + value + QLatin1Char('\n'), Style::Note, 0);
+        } else {
+            t->appendText(QStringLiteral("[%1] %2\n").arg(e.result.error.type, e.result.error.message), Style::Note, 0);
+        }
+    }
+    t->appendText(tr("\u2014 end of the previous session \u2014\n"), Style::Note, 0);
+    m_hasEntries = true;
 }
 
 void LispConsole::showResult(const EvaluationPtr &evaluation, int lane)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Evaluation.h"
+#include "Journal.h"
 
 #include <QHash>
 #include <QWidget>
@@ -39,6 +40,10 @@ public:
     // The code font (Settings); empty: DejaVu Sans Mono.
     void setFontFamily(const QString &family);
     QString fontFamily() const { return m_fontFamily; }
+
+    // The previous session's journal (AppServices::pastEntries()), greyed under a
+    // "— previous session, <date> —" separator, before anything of this session.
+    void showPast(const QList<JournalEntry> &entries);
 
     static QString shortPackageName(const QString &package);
     int laneFor(const Origin &origin);

@@ -1,0 +1,102 @@
+// The previous session's journal in the console: greyed, under a dated separator, before
+// anything of this session, and only the newest entries of a long journal.
+
+#include "EngineClient.h"
+#include "Journal.h"
+#include "Session.h"
+#include "console/LispConsole.h"
+#include "console/TranscriptView.h"
+
+#include <QApplication>
+#include <QTextBlock>
+#include <QtTest>
+
+namespace {
+JournalEntry pastEvaluation(const QString &code, const QString &value, const Origin &origin = Origin::person())
+{
+    Evaluation e;
+    e.request.code = code;
+    e.request.package = QStringLiteral("COMMON-LISP-USER");
+    e.request.origin = origin;
+    e.result.values = {value};
+    e.finishedAt = QDateTime(QDate(2026, 11, 21), QTime(18, 30));
+    JournalEntry entry = JournalEntry::fromEvaluation(e);
+    entry.past = true;
+    return entry;
+}
+
+// The text of the block holding `needle`, and the colour it was drawn in.
+QColor colourOf(QPlainTextEdit *view, const QString &needle)
+{
+    for (QTextBlock block = view->document()->begin(); block.isValid(); block = block.next()) {
+        const int at = block.text().indexOf(needle);
+        if (at < 0)
+            continue;
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (fragment.position() - block.position() <= at && at < fragment.position() - block.position() + fragment.length())
+                return fragment.charFormat().foreground().color();
+        }
+    }
+    return {};
+}
+} // namespace
+
+class TestPastSession : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void pastEntriesAreGreyedUnderADatedSeparator()
+    {
+        EngineClient engine; // never started: the console only needs the session's signals
+        Session session(&engine);
+        LispConsole console(&session);
+        console.showPast({pastEvaluation(QStringLiteral("(defun sq (x) (* x x))"), QStringLiteral("SQ")),
+                          JournalEntry::makeEvent(QStringLiteral("engine-restarted"), QStringLiteral("The Lisp engine stopped (killed).")),
+                          pastEvaluation(QStringLiteral("(sq 4)"), QStringLiteral("16"), Origin::agent(QStringLiteral("claude-code"), QStringLiteral("c#1")))});
+        console.transcript()->flushNow();
+        const QString text = console.transcript()->toPlainText();
+        QVERIFY2(text.startsWith(QStringLiteral("\u2014 previous session, ")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("CL-USER> (defun sq (x) (* x x))")) || text.contains(QStringLiteral("> (defun sq (x) (* x x))")));
+        QVERIFY(text.contains(QStringLiteral("claude-code: ")));
+        QVERIFY(text.contains(QStringLiteral("=> 16")));
+        QVERIFY(text.contains(QStringLiteral("; The Lisp engine stopped (killed).")));
+        QVERIFY(text.contains(QStringLiteral("\u2014 end of the previous session \u2014")));
+        QVERIFY(text.indexOf(QStringLiteral("(sq 4)")) > text.indexOf(QStringLiteral("(defun sq")));
+        // Greyed: drawn in the note colour, not the colour of a live value.
+        const QColor grey = colourOf(console.transcript(), QStringLiteral("=> 16"));
+        QVERIFY(grey.isValid());
+        QVERIFY(qAbs(grey.red() - grey.blue()) < 40 && qAbs(grey.red() - grey.green()) < 40);
+    }
+
+    void aLongJournalShowsItsNewestEntries()
+    {
+        EngineClient engine;
+        Session session(&engine);
+        LispConsole console(&session);
+        QList<JournalEntry> entries;
+        for (int i = 0; i < 250; ++i)
+            entries << pastEvaluation(QStringLiteral("(list %1)").arg(i), QStringLiteral("(%1)").arg(i));
+        console.showPast(entries);
+        console.transcript()->flushNow();
+        const QString text = console.transcript()->toPlainText();
+        QVERIFY(text.contains(QStringLiteral("(50 earlier evaluations are in the journal, not shown)")));
+        QVERIFY(!text.contains(QStringLiteral("(list 49)")));
+        QVERIFY(text.contains(QStringLiteral("(list 50)")));
+        QVERIFY(text.contains(QStringLiteral("(list 249)")));
+    }
+
+    void nothingIsShownWithoutPastEvaluations()
+    {
+        EngineClient engine;
+        Session session(&engine);
+        LispConsole console(&session);
+        console.showPast({JournalEntry::makeEvent(QStringLiteral("app-started"), QStringLiteral("started"))});
+        console.transcript()->flushNow();
+        QVERIFY(console.transcript()->toPlainText().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestPastSession)
+#include "tst_pastsession.moc"
