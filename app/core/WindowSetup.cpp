@@ -58,8 +58,6 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
 
     // The previous session's transcript (the journal), greyed, above this session's work.
     window->console()->showPast(services->pastEntries());
-    // The previous session's transcript (the journal), greyed, above this session's work.
-    window->console()->showPast(services->pastEntries());
     apply(Preferences::load(), true);
 }
 
