@@ -256,6 +256,20 @@ private Q_SLOTS:
         QCOMPARE(ToolHarness::structured(inner).value(QStringLiteral("summary")).toString(), QStringLiteral("(100)"));
     }
 
+    void inspectingManyPartsKeepsTheWholeInspectable()
+    {
+        const QJsonObject value = m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(loop for i below 600 collect (list i))")}, {QStringLiteral("print_length"), 2}});
+        const QString id = ToolHarness::structured(value).value(QStringLiteral("result_id")).toString();
+        for (int offset = 0; offset < 600; offset += 100) {
+            const QJsonObject page = m_h->call(QStringLiteral("inspect-object"), {{QStringLiteral("result_id"), id}, {QStringLiteral("offset"), offset}, {QStringLiteral("limit"), 100}});
+            QCOMPARE(ToolHarness::structured(page).value(QStringLiteral("elements")).toArray().size(), 100);
+        }
+        m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(progn (gc t) nil)")}});
+        const QJsonObject again = m_h->call(QStringLiteral("inspect-object"), {{QStringLiteral("result_id"), id}, {QStringLiteral("offset"), 599}});
+        QVERIFY2(!ToolHarness::isError(again), qPrintable(ToolHarness::text(again)));
+        QCOMPARE(ToolHarness::structured(again).value(QStringLiteral("elements")).toArray().first().toObject().value(QStringLiteral("value")).toString(), QStringLiteral("(599)"));
+    }
+
     void inspectObjectOpensHashTablesStructuresInstancesVectorsAndFunctions_data()
     {
         QTest::addColumn<QString>("code");

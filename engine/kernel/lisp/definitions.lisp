@@ -181,7 +181,7 @@ evaluation, or NIL."
                     "variable_documentation" (or (ignore-errors (documentation symbol 'variable)) :null)
                     "type_documentation" (or (ignore-errors (documentation symbol 'type)) :null)
                     "value" (if (boundp symbol) (short-value symbol) :null)
-                    "value_result_id" (or (and (boundp symbol) (remember-result (symbol-value symbol))) :null)
+                    "value_result_id" (or (and (boundp symbol) (remember-result (symbol-value symbol) nil)) :null)
                     "locations" (loop for kind in kinds
                                       for location = (source-location symbol kind)
                                       collect (append (obj "kind" kind)

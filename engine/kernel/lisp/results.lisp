@@ -5,11 +5,14 @@
 
 (in-package "LISP-DUET.KERNEL")
 
-(defconstant +max-results+ 2000)
+;; The newest results are held for sure; older ones only while something else holds them
+;; (the tables are weak), so the registry never keeps large garbage alive for long.
+(defconstant +max-results+ 200)
 
-(defvar *results* (make-hash-table :test #'eql) "Number -> object.")
-(defvar *result-numbers* (make-hash-table :test #'eq) "Object -> number, so one object keeps one id.")
-(defvar *result-order* '() "Numbers, newest first, for forgetting the oldest.")
+(defvar *results* (make-hash-table :test #'eql :weakness :value) "Number -> object.")
+(defvar *result-numbers* (make-hash-table :test #'eq :weakness :key)
+  "Object -> number, so one object keeps one id.")
+(defvar *result-order* '() "The newest objects, newest first: what keeps them alive.")
 (defvar *next-result* 1)
 (defvar *results-lock* (mp:make-lock :name "lisp-duet results"))
 
@@ -20,16 +23,9 @@
 (defun result-id-text (number)
   (format nil "~D-~D" (%process-id) number))
 
-(defun forget-oldest-results ()
-  (when (> (length *result-order*) +max-results+)
-    (let ((keep (subseq *result-order* 0 +max-results+)))
-      (dolist (n (nthcdr +max-results+ *result-order*))
-        (remhash (gethash n *results*) *result-numbers*)
-        (remhash n *results*))
-      (setf *result-order* keep))))
-
-(defun remember-result (object)
-  "The result id of OBJECT (a string), or NIL for primitive values."
+(defun remember-result (object &optional (hold t))
+  "The result id of OBJECT (a string), or NIL for primitive values. HOLD keeps it among the
+newest results; the parts of an inspected object need not be held: their whole holds them."
   (unless (primitive-p object)
     (mp:with-lock (*results-lock*)
       (let ((number (gethash object *result-numbers*)))
@@ -37,9 +33,11 @@
           (setf number *next-result*)
           (incf *next-result*)
           (setf (gethash number *results*) object
-                (gethash object *result-numbers*) number)
-          (push number *result-order*)
-          (forget-oldest-results))
+                (gethash object *result-numbers*) number))
+        (when hold
+          (setf *result-order* (cons object (delete object *result-order* :test #'eq :count 1)))
+          (when (> (length *result-order*) +max-results+)
+            (setf *result-order* (subseq *result-order* 0 +max-results+))))
         (result-id-text number)))))
 
 (defun find-result (text)
@@ -58,7 +56,7 @@
            (multiple-value-bind (object found) (mp:with-lock (*results-lock*) (gethash number *results*))
              (if found
                  (values object t nil)
-                 (values nil nil (format nil "unknown or expired result_id ~A: results are forgotten when the session is reset, and only the newest ~D are kept."
+                 (values nil nil (format nil "unknown or expired result_id ~A: results are forgotten when the session is reset, and older ones once nothing else refers to them (the newest ~D are always kept)."
                                          text +max-results+))))))))
 
 ;;; Inspecting
@@ -69,7 +67,7 @@ worth opening; a value that is the inspected object or one it came from is a cyc
   (let ((cycle (member value ancestors :test #'eq)))
     (append (obj "key" key "value" (session-print value 200))
             (unless (primitive-p value)
-              (list "result_id" (remember-result value)))
+              (list "result_id" (remember-result value nil)))
             (when cycle (list "cycle" t)))))
 
 (defvar *parents* (make-hash-table :test #'eq :weakness :key)
@@ -100,7 +98,7 @@ worth opening; a value that is the inspected object or one it came from is a cyc
           do (when (gethash tail seen)
                (when (and (>= index offset) (< (length rows) limit))
                  (push (append (obj "key" "tail" "value" (format nil "the list from element ~D again" (gethash tail seen)))
-                               (list "result_id" (remember-result tail) "cycle" t))
+                               (list "result_id" (remember-result tail nil) "cycle" t))
                        rows))
                (return-from list-elements (values (nreverse rows) (1+ index))))
              (setf (gethash tail seen) index)
@@ -163,7 +161,7 @@ worth opening; a value that is the inspected object or one it came from is a cyc
          (maphash (lambda (k v)
                     (when (and (>= i offset) (< i (+ offset limit)))
                       (push (append (element (session-print k 200) v ancestors)
-                                    (unless (primitive-p k) (list "key_result_id" (remember-result k))))
+                                    (unless (primitive-p k) (list "key_result_id" (remember-result k nil))))
                             rows))
                     (incf i))
                   object)
