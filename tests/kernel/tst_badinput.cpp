@@ -239,7 +239,8 @@ private Q_SLOTS:
         clock.start();
         const EvalResult result = runWithTimeout(QStringLiteral("(mp:without-interrupts (loop))"), 1000, 20000);
         QCOMPARE(result.status, EvalResult::Status::EngineRestarted);
-        QVERIFY2(clock.elapsed() >= 2000 && clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+        // Limit plus grace: 2 s, less the 5 % that Qt's coarse timers may fire early.
+        QVERIFY2(clock.elapsed() >= 1800 && clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
         QVERIFY2(result.error.message.contains(QStringLiteral("did not finish within 1 s and did not stop within 1 s of being interrupted")),
                  qPrintable(result.error.message));
         QVERIFY2(result.error.message.contains(QStringLiteral("a fresh one started")), qPrintable(result.error.message));

@@ -477,9 +477,15 @@ private Q_SLOTS:
         QVERIFY(waitRunning("(loop)"));
         send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":44}})");
         QCOMPARE(calls.size(), 5);
-        QVERIFY(QTest::qWaitFor([&calls] {
+        const bool released = QTest::qWaitFor([&calls] {
             return std::all_of(calls.begin(), calls.end(), [](const QWeakPointer<ToolCall> &call) { return call.isNull(); });
-        }, 10000));
+        }, 10000);
+        QStringList alive;
+        for (qsizetype i = 0; i < calls.size(); ++i) {
+            if (!calls[i].isNull())
+                alive << QString::number(40 + i);
+        }
+        QVERIFY2(released, qPrintable(QStringLiteral("still alive: calls ") + alive.join(QStringLiteral(", "))));
     }
 
     void aClientIsToldWhatThePersonAndOtherClientsDid()
