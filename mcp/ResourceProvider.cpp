@@ -5,6 +5,7 @@
 #include "Session.h"
 
 #include <QJsonArray>
+#include <QPointer>
 #include <QRegularExpression>
 
 namespace {
@@ -48,19 +49,25 @@ ResourceProvider::ResourceProvider(McpServer *server, Session *session, QObject 
     });
     m_server->addMethod(QStringLiteral("resources/read"), [this](McpPeer *peer, const QJsonValue &id, const QJsonObject &params) {
         const QString uri = params.value(QStringLiteral("uri")).toString();
-        QString text;
-        if (uri == QLatin1String(TranscriptUri))
-            text = transcriptText();
-        else if (uri == QLatin1String(DefinitionsUri))
-            text = definitionsText();
-        else {
+        const auto reply = [peer = QPointer<McpPeer>(peer), id, uri](const QString &text) {
+            if (!peer)
+                return;
+            const QJsonObject contents{{QStringLiteral("uri"), uri}, {QStringLiteral("mimeType"), QStringLiteral("text/plain")}, {QStringLiteral("text"), text}};
+            peer->send(JsonRpc::response(id, QJsonObject{{QStringLiteral("contents"), QJsonArray{contents}}}), id);
+        };
+        if (uri == QLatin1String(TranscriptUri)) {
+            reply(transcriptText());
+        } else if (uri == QLatin1String(DefinitionsUri)) {
+            // What the image holds now (the engine's service thread answers even while an
+            // evaluation runs), then the source of what the session defined.
+            m_session->query(QStringLiteral("definitions"), {}, [this, reply](const QJsonObject &answer) {
+                reply(imageDefinitionsText(answer) + definitionsText());
+            });
+        } else {
             peer->send(JsonRpc::error(id, ResourceNotFound, QStringLiteral("Resource not found: %1").arg(uri),
                                       QJsonObject{{QStringLiteral("uri"), uri}}),
                        id);
-            return;
         }
-        const QJsonObject contents{{QStringLiteral("uri"), uri}, {QStringLiteral("mimeType"), QStringLiteral("text/plain")}, {QStringLiteral("text"), text}};
-        peer->send(JsonRpc::response(id, QJsonObject{{QStringLiteral("contents"), QJsonArray{contents}}}), id);
     });
     const auto subscription = [this](bool subscribe) {
         return [this, subscribe](McpPeer *peer, const QJsonValue &id, const QJsonObject &params) {
@@ -197,6 +204,26 @@ QList<ResourceProvider::Definition> ResourceProvider::definitions() const
         }
     }
     return list;
+}
+
+QString ResourceProvider::imageDefinitionsText(const QJsonObject &answer)
+{
+    if (answer.value(QStringLiteral("status")).toString() == QStringLiteral("failed") || !answer.contains(QStringLiteral("definitions")))
+        return QStringLiteral(";; The engine could not list the image's definitions right now (%1).\n\n")
+            .arg(answer.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString());
+    QStringList lines{QStringLiteral(";; Defined in the image now (name, lambda list or value):")};
+    for (const QJsonValue &value : answer.value(QStringLiteral("definitions")).toArray()) {
+        const QJsonObject entry = value.toObject();
+        QString line = QStringLiteral(";;   %1 %2").arg(entry.value(QStringLiteral("kind")).toString(), entry.value(QStringLiteral("name")).toString());
+        if (entry.value(QStringLiteral("lambda_list")).isString())
+            line += QLatin1Char(' ') + entry.value(QStringLiteral("lambda_list")).toString();
+        else if (entry.value(QStringLiteral("value")).isString())
+            line += QStringLiteral(" = ") + entry.value(QStringLiteral("value")).toString().left(200);
+        lines << line;
+    }
+    if (lines.size() == 1)
+        lines << QStringLiteral(";;   (nothing yet)");
+    return lines.join(QLatin1Char('\n')) + QStringLiteral("\n\n;; Source of the definitions the session evaluated, latest first-seen order:\n\n");
 }
 
 QString ResourceProvider::definitionsText() const

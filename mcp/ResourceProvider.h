@@ -10,7 +10,7 @@ class Session;
 
 // The session as MCP resources: lisp-duet://session/transcript (every finished evaluation,
 // newest last) and lisp-duet://session/definitions (the definitions made so far, their latest
-// source). Serves resources/list, read, subscribe and unsubscribe, and tells subscribers when
+// source, with what the image holds now from the engine's "definitions" op). Serves resources/list, read, subscribe and unsubscribe, and tells subscribers when
 // a resource changed (after every finished evaluation).
 class ResourceProvider : public QObject
 {
@@ -23,7 +23,10 @@ public:
     ResourceProvider(McpServer *server, Session *session, QObject *parent = nullptr);
 
     QString transcriptText() const;
+    // The source of the session's successful defining forms (from the transcript).
     QString definitionsText() const;
+    // The engine's "definitions" reply (what the image holds now) as comment lines.
+    static QString imageDefinitionsText(const QJsonObject &answer);
 
     struct Definition
     {

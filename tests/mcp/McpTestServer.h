@@ -6,6 +6,7 @@
 #include "EngineClient.h"
 #include "EvaluateLispTool.h"
 #include "McpServer.h"
+#include "ResourceProvider.h"
 #include "Session.h"
 #include "ToolRegistry.h"
 
@@ -21,6 +22,7 @@ struct McpTestServer
     Session session{&engine};
     ToolRegistry tools;
     McpServer server{&session, &tools};
+    ResourceProvider resources{&server, &session};
 
     McpTestServer()
     {

@@ -17,6 +17,13 @@
 #include <unistd.h>
 
 namespace {
+// Built, not written as raw strings: moc's preprocessor reads "//" in a raw string as a comment.
+QByteArray resourceRequest(int id, const char *method, const char *uri)
+{
+    return QJsonDocument(QJsonObject{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", QJsonObject{{"uri", uri}}}})
+        .toJson(QJsonDocument::Compact);
+}
+
 class LineClient
 {
 public:
@@ -163,6 +170,32 @@ private Q_SLOTS:
         QVERIFY(Mcp::resultText(ra2).contains(QStringLiteral("(1 2)")));
         QVERIFY((Mcp::activityCodes(ra) + Mcp::activityCodes(ra2)).contains(QStringLiteral("(defvar *ben* 2)")));
         QVERIFY((Mcp::activityCodes(rb) + Mcp::activityCodes(rb2)).contains(QStringLiteral("(defvar *ann* 1)")));
+    }
+
+    void resourcesAreReadAndSubscribersHearOfUpdates()
+    {
+        LineClient client(m_transport->path());
+        QVERIFY(client.initialize(QStringLiteral("reader")));
+        const QJsonArray list = client.call(R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})").value("result").toObject().value("resources").toArray();
+        QCOMPARE(list.size(), 2);
+        const QJsonObject subscribed = client.call(resourceRequest(2, "resources/subscribe", "lisp-duet://session/definitions"));
+        QVERIFY(subscribed.value("result").isObject());
+        client.send(Mcp::evaluate(3, QStringLiteral("(defun local-cube (x) (* x x x))")) + '\n');
+        QJsonObject updated, response;
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject message = client.read();
+            (message.contains("method") ? updated : response) = message;
+        }
+        QCOMPARE(updated.value("method").toString(), QStringLiteral("notifications/resources/updated"));
+        QCOMPARE(updated.value("params").toObject().value("uri").toString(), QStringLiteral("lisp-duet://session/definitions"));
+        QCOMPARE(response.value("id").toInt(), 3);
+        const QString text = client.call(resourceRequest(4, "resources/read", "lisp-duet://session/definitions"))
+                                 .value("result").toObject().value("contents").toArray().first().toObject().value("text").toString();
+        QVERIFY2(text.contains(QStringLiteral("function LOCAL-CUBE (X)")), qPrintable(text)); // the image, from the engine
+        QVERIFY2(text.contains(QStringLiteral(";; defun LOCAL-CUBE (by reader")), qPrintable(text)); // the source
+        QVERIFY(text.contains(QStringLiteral("(defun local-cube (x) (* x x x))")));
+        const QJsonObject missing = client.call(resourceRequest(5, "resources/read", "lisp-duet://nope"));
+        QCOMPARE(missing.value("error").toObject().value("code").toInt(), -32002);
     }
 
     void aLiveSocketIsNotTakenOver()
