@@ -36,8 +36,11 @@ if dpkg-query -W -f='${Status}' lisp-duet 2> /dev/null | grep -q 'ok installed';
 fi
 remove() { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q lisp-duet > /dev/null 2>&1 || true; }
 trap remove EXIT
-# apt-get wants a path with a slash to take a file rather than a package name.
-( cd "$build" && "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "./$(basename "$deb")" > apt-install.log 2>&1 ) \
+# apt-get wants a path with a slash to take a file rather than a package name. A dependency
+# not installed yet (qt6-qpa-plugins) may need fresh package lists: update once and retry.
+install_deb() { ( cd "$build" && "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "./$(basename "$deb")" ) >> "$build/apt-install.log" 2>&1; }
+: > "$build/apt-install.log"
+install_deb || { "${as_root[@]}" apt-get update -qq >> "$build/apt-install.log" 2>&1 || true; install_deb; } \
   || { tail -30 "$build/apt-install.log" >&2; fail "apt-get install ./$(basename "$deb")"; }
 
 for file in /usr/bin/lisp-duet /usr/bin/lisp-duet-bridge /usr/libexec/lisp-duet/lisp-duet-engine; do
@@ -74,6 +77,19 @@ echo "package-test: /usr/bin/lisp-duet --headless --stdio evaluated (+ 1 2) => 3
 
 /usr/bin/lisp-duet --client-config claude-desktop 2> /dev/null | grep -q '"/usr/bin/lisp-duet-bridge"' \
   || fail "--client-config claude-desktop does not point at /usr/bin/lisp-duet-bridge"
+
+# What Claude Desktop runs: the bridge with --launch starts /usr/bin/lisp-duet --headless
+# (found beside itself) and carries the session over its socket.
+socket="package-test-$$"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"package-test","version":"1"}}}' \
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"evaluate-lisp","arguments":{"code":"(* 6 7)"}}}' \
+  | timeout 60 /usr/bin/lisp-duet-bridge --launch --socket "$socket" > "$scratch/bridge.out" 2> "$scratch/bridge.err" || true
+launched=$(pgrep -f -- "--headless --socket $socket" || true)
+[ -z "$launched" ] || kill $launched
+grep '"id":2' "$scratch/bridge.out" | grep -q '=> 42' \
+  || { cat "$scratch/bridge.out" "$scratch/bridge.err" >&2; fail "/usr/bin/lisp-duet-bridge --launch did not evaluate (* 6 7)"; }
+echo "package-test: /usr/bin/lisp-duet-bridge --launch started the app and evaluated (* 6 7) => 42"
 
 status=0
 for group in $groups; do
