@@ -113,8 +113,7 @@ job of REQUEST. Whatever happens, returns one reply."
                                                 ;; Only while the same call still runs.
                                                 (when (eq *watch-token* token)
                                                   (throw token :timed-out))))))))
-               (prog1 (funcall thunk) (setf done t))))))
-    (setf done t)
+               (unwind-protect (funcall thunk) (setf done t))))))
     (if (eq result :timed-out)
         (obj "id" (getf request :id) "status" "failed"
              "error" (obj "type" "SERVICE-TIMEOUT"
