@@ -55,6 +55,9 @@ gzip -t /usr/share/man/man1/lisp-duet.1.gz /usr/share/man/man1/lisp-duet-bridge.
 if command -v appstreamcli > /dev/null; then
   appstreamcli validate --no-net /usr/share/metainfo/io.github.lispduet.LispDuet.metainfo.xml > /dev/null || fail "appstreamcli rejects the metainfo"
 fi
+if command -v desktop-file-validate > /dev/null; then
+  desktop-file-validate /usr/share/applications/lisp-duet.desktop || fail "desktop-file-validate rejects lisp-duet.desktop"
+fi
 
 # Nothing from the build folder may help the installed programs.
 unset LISP_DUET_ENGINE
