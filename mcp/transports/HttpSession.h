@@ -24,6 +24,7 @@ public:
 
     void touch() { m_lastUsed.start(); }
     bool isIdleFor(qint64 ms) const;
+    qint64 idleMs() const { return m_lastUsed.elapsed(); }
 
     // The connection waiting for the response to request `key` (JsonRpc::idKey); with
     // `eventStream` it has already started an SSE response.

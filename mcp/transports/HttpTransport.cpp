@@ -187,6 +187,17 @@ HttpSession *HttpTransport::requireSession(HttpConnection *connection, const Htt
 
 HttpSession *HttpTransport::createSession()
 {
+    if (m_sessions.size() >= m_options.maxSessions) {
+        HttpSession *oldest = nullptr;
+        for (HttpSession *session : std::as_const(m_sessions)) {
+            if (session->isIdleFor(0) && (!oldest || session->idleMs() > oldest->idleMs()))
+                oldest = session;
+        }
+        if (!oldest)
+            return nullptr;
+        qCInfo(lcHttp) << "too many sessions: ending the longest idle one" << oldest->peer()->key();
+        endSession(oldest);
+    }
     McpPeer *peer = m_server->createPeer(QStringLiteral("http"));
     auto *session = new HttpSession(newSessionId(), peer, this);
     m_sessions.insert(session->id(), session);
@@ -249,6 +260,10 @@ void HttpTransport::onPost(HttpConnection *connection, const HttpRequest &reques
     if (isRequest && message.value(QStringLiteral("method")).toString() == QStringLiteral("initialize")
         && request.header(SessionHeader).isEmpty()) {
         session = createSession();
+        if (!session) {
+            connection->respond(errorResponse(503, QStringLiteral("Too many MCP sessions are busy; end one (DELETE) or try again later")));
+            return;
+        }
         created = true;
     } else {
         session = requireSession(connection, request);

@@ -29,6 +29,7 @@ public:
         HttpConnection::Settings connection;
         int sessionIdleMs = 60 * 60 * 1000;
         int keepAliveCommentMs = 15000;
+        int maxSessions = 1000; // beyond it the longest-idle session ends (a client looping on initialize)
     };
 
     HttpTransport(McpServer *server, const Options &options, QObject *parent = nullptr);
@@ -48,7 +49,7 @@ private:
     void onDelete(HttpConnection *connection, const HttpRequest &request);
     // The session named by Mcp-Session-Id, or nullptr after answering 400/404.
     HttpSession *requireSession(HttpConnection *connection, const HttpRequest &request);
-    HttpSession *createSession();
+    HttpSession *createSession(); // nullptr when every session is busy and there are too many
     void endSession(HttpSession *session);
     void expireIdleSessions();
     void sendKeepAlives();

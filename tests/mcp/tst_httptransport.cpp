@@ -476,6 +476,30 @@ private Q_SLOTS:
         QCOMPARE(slow.read().status, 200);
     }
 
+    void tooManySessionsEndTheLongestIdleOne()
+    {
+        HttpTransport::Options options;
+        options.port = 0;
+        options.token = Token;
+        options.maxSessions = 3;
+        HttpTransport small(&m_stack->server, options);
+        QVERIFY(small.listen());
+        QList<QByteArray> ids;
+        for (int i = 0; i < 5; ++i) {
+            Client client(small.port());
+            QVERIFY(client.initialize());
+            ids << client.sessionId();
+            QTest::qWait(5);
+        }
+        QCOMPARE(small.sessionCount(), 3);
+        Client first(small.port());
+        first.setSessionId(ids.first());
+        QCOMPARE(first.post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})").status, 404);
+        Client last(small.port());
+        last.setSessionId(ids.last());
+        QCOMPARE(last.post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})").status, 200);
+    }
+
 private:
     std::unique_ptr<McpTestServer> m_stack;
     std::unique_ptr<HttpTransport> m_transport;
