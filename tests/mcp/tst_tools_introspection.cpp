@@ -79,6 +79,29 @@ private Q_SLOTS:
                  QStringLiteral("=> BAR"));
     }
 
+    void theUnusedVariableCheckNeverChangesWhatAnEvaluationDoes_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::newRow("defun without a name") << "(defun)";
+        QTest::newRow("dotted binding") << "(let ((x . 1)) x)";
+        QTest::newRow("flet without a lambda list") << "(flet ((h)) 1)";
+        QTest::newRow("circular lambda list") << "(defun circular-ll #1=(a . #1#) a)";
+        QTest::newRow("bindings not a list") << "(multiple-value-bind x 1)";
+        QTest::newRow("dotted bindings") << "(let ((x 1) . 2) x)";
+        QTest::newRow("fine") << "(defun fine-one (a) (let ((b a)) b))";
+    }
+    void theUnusedVariableCheckNeverChangesWhatAnEvaluationDoes()
+    {
+        // The walker looks at DEFUN, LET... at top level only; inside IF the same form is not walked.
+        QFETCH(QString, code);
+        const QJsonObject walked = m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), code}});
+        const QJsonObject plain = m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(if t %1)").arg(code)}});
+        QCOMPARE(ToolHarness::isError(walked), ToolHarness::isError(plain));
+        const QJsonObject a = ToolHarness::structured(walked), b = ToolHarness::structured(plain);
+        QCOMPARE(a.value(QStringLiteral("error")).toObject().value(QStringLiteral("type")), b.value(QStringLiteral("error")).toObject().value(QStringLiteral("type")));
+        QCOMPARE(a.value(QStringLiteral("values")), b.value(QStringLiteral("values")));
+    }
+
     void evaluateLispGivesAResultIdToAListButNotToANumber()
     {
         const QJsonObject list = m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(list 1 2 3)")}});

@@ -106,7 +106,8 @@
   (let ((mode :required))
     (loop for tail = lambda-list then (cdr tail)
           while (consp tail)
-          do (let ((item (car tail)))
+          do (when (minusp (decf *lint-budget*)) (throw 'lint-gave-up nil)) ; a circular list
+             (let ((item (car tail)))
                (cond ((member item lambda-list-keywords) (setf mode item))
                      ((and destructuring (consp item) (member mode '(:required &whole)))
                       (walk-lambda-list item reportable :destructuring t))
