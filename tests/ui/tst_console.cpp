@@ -220,6 +220,31 @@ private Q_SLOTS:
         QVERIFY(waitForTranscript(QStringLiteral("=> :DONE")));
     }
 
+    void valuesOutputErrorOutputAndWarningsLookDifferent()
+    {
+        QVERIFY(waitIdle());
+        type(QStringLiteral("(progn (format t \"plain-out~%\") (format *error-output* \"error-out~%\") (warn \"be careful\") :value-here)"));
+        enter();
+        QVERIFY(waitForTranscript(QStringLiteral("=> :VALUE-HERE")));
+        auto colourOf = [this](const QString &needle) {
+            for (QTextBlock b = m_console->transcript()->document()->lastBlock(); b.isValid(); b = b.previous()) {
+                const int at = int(b.text().indexOf(needle));
+                if (at >= 0) {
+                    for (auto it = b.begin(); !it.atEnd(); ++it) {
+                        const QTextFragment f = it.fragment();
+                        if (f.position() - b.position() <= at && at < f.position() - b.position() + f.length())
+                            return f.charFormat().foreground().color().name();
+                    }
+                }
+            }
+            return QString();
+        };
+        const QSet<QString> colours{colourOf(QStringLiteral("plain-out")), colourOf(QStringLiteral("error-out")),
+                                    colourOf(QStringLiteral("be careful")), colourOf(QStringLiteral(":VALUE-HERE"))};
+        QCOMPARE(colours.size(), 4);
+        QVERIFY2(transcript().contains(QStringLiteral("; SIMPLE-WARNING: be careful")), qPrintable(transcript().right(300)));
+    }
+
     void anErrorShowsItsTypeMessageAndACollapsedBacktrace()
     {
         QVERIFY(waitIdle());

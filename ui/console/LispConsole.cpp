@@ -365,8 +365,11 @@ void LispConsole::showResult(const EvaluationPtr &evaluation, int lane)
     t->newLine(lane);
     if (result.outputDropped > 0)
         t->appendText(tr("; %1 more characters of output were dropped (over the output cap)\n").arg(result.outputDropped), Style::Note, lane);
-    for (const QString &warning : result.warnings)
-        t->appendText(QStringLiteral("; WARNING: ") + warning + QLatin1Char('\n'), Style::Warning, lane);
+    for (const QString &warning : result.warnings) {
+        // The engine names the condition ("STYLE-WARNING: ..."); add a label only when it did not.
+        const bool named = warning.section(QLatin1Char(':'), 0, 0).endsWith(QStringLiteral("WARNING"));
+        t->appendText((named ? QStringLiteral("; ") : QStringLiteral("; WARNING: ")) + warning + QLatin1Char('\n'), Style::Warning, lane);
+    }
     switch (result.status) {
     case EvalResult::Status::Ok:
         if (result.values.isEmpty())

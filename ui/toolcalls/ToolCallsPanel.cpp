@@ -69,7 +69,7 @@ void ToolCallsPanel::showDetails()
         return;
     }
     const ToolCallLog::Entry &e = m_log->entry(row);
-    QString text = tr("// Request (%1, %2)\n").arg(e.client, e.received.toString(Qt::ISODateWithMs));
+    QString text = tr("// Request (%1, %2)\n").arg(e.client, e.received.toString(QStringLiteral("HH:mm:ss.zzz")));
     text += QString::fromUtf8(QJsonDocument(e.request).toJson(QJsonDocument::Indented));
     if (!e.refusal.isEmpty())
         text += tr("\n// Refused: %1\n").arg(e.refusal);
