@@ -26,13 +26,29 @@
     (handler-case (send reply)
       (serious-condition (c) (send (failure-reply request c))))))
 
+(defun thread-ended-reply (request)
+  (obj "id" (or (getf request :id) :null) "status" "error" "values" nil "warnings" nil
+       "package" (package-name *session-package*)
+       "error" (obj "type" "LISP-DUET:THREAD-ENDED"
+                    "message" "The code ended the thread that ran it (MP:EXIT-PROCESS or MP:PROCESS-KILL). A new thread took its place; definitions made before remain."
+                    "phase" "eval" "backtrace" nil)))
+
 (defun job-loop (mailbox)
-  (loop
-    (let ((job (mp:mailbox-read mailbox)))
-      ;; A stray interrupt that arrives between jobs finds no JOB-ABORT catch; the outer
-      ;; catch keeps the loop alive.
-      (catch 'job-abort
-        (run-operation (car job) (cdr job))))))
+  (let ((job nil))
+    (unwind-protect
+         (loop
+           (setf job (mp:mailbox-read mailbox))
+           ;; A stray interrupt that arrives between jobs finds no JOB-ABORT catch; the outer
+           ;; catch keeps the loop alive.
+           (catch 'job-abort
+             (run-operation (car job) (cdr job)))
+           (setf job nil))
+      ;; Only user code that ends this very thread gets here (the loop never returns): answer
+      ;; its job and put a fresh thread in its place, or every later request would go unread.
+      (when job
+        (ignore-errors (send (thread-ended-reply (car job)))))
+      (let ((next (mp:process-run-function (mp:process-name mp:*current-process*) #'job-loop mailbox)))
+        (if (eq mailbox *worker-jobs*) (setf *worker* next) (setf *service* next))))))
 
 ;;; Nothing may ever open ECL's interactive debugger on stdin: BREAK and errors outside our
 ;;; handlers (for example in a thread the user started) come here.
