@@ -121,6 +121,28 @@ private Q_SLOTS:
         verifyNextEvaluationWorks();
     }
 
+    void codeThatEndsItsOwnThreadGetsAnErrorAndANewThread_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::newRow("exit-process") << "(mp:exit-process)";
+        QTest::newRow("process-kill of itself") << "(progn (mp:process-kill mp:*current-process*) (sleep 5))";
+    }
+    void codeThatEndsItsOwnThreadGetsAnErrorAndANewThread()
+    {
+        QFETCH(QString, code);
+        QVERIFY(m_lisp->result(QStringLiteral("(defvar *before-the-end* :kept)")).ok());
+        const qint64 pid = m_lisp->engine.pid();
+        const EvalResult result = runWithTimeout(code, 5000);
+        QCOMPARE(result.status, EvalResult::Status::Error);
+        QCOMPARE(result.error.type, QStringLiteral("LISP-DUET:THREAD-ENDED"));
+        QCOMPARE(m_lisp->engine.pid(), pid);
+        QCOMPARE(m_lisp->result(QStringLiteral("*before-the-end*")).values, QStringList{":KEPT"});
+        verifyNextEvaluationWorks();
+        // The new thread can be interrupted like the old one.
+        QCOMPARE(runWithTimeout(QStringLiteral("(loop)"), 500).status, EvalResult::Status::TimedOut);
+        QCOMPARE(m_lisp->engine.pid(), pid);
+    }
+
     void deepRecursionIsAStackOverflowError()
     {
         for (int round = 0; round < 2; ++round) { // the guard page must be re-armed after the first
