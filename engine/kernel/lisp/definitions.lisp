@@ -86,6 +86,7 @@ their PRINT-OBJECT methods: this runs on the service thread, which runs no user 
   (let ((*package* *session-package*))
     (obj "name" (session-print symbol)
          "package" (package-name (symbol-package symbol))
+         "symbol" (symbol-name symbol)
          "kind" kind
          "lambda_list" (if (member kind '("function" "macro" "generic-function") :test #'string=)
                            (or (lambda-list-text symbol) :null)
