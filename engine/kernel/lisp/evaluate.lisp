@@ -37,6 +37,55 @@ With the lock, INTERRUPT-JOB either sees the job running or leaves the id for th
                 (brief (type-of value)) (condition-type-name c)
                 (one-line (condition-message c)))))))
 
+;;; ECL's reader recurses on the C stack without checking it: about 25,000 nested parentheses
+;;; end the whole engine with SIGSEGV. Code nested deeper than this is refused before reading.
+(defconstant +max-read-depth+ 10000)
+
+(define-condition lisp-duet::nesting-too-deep (reader-error)
+  ((depth :initarg :depth :reader nesting-too-deep-depth))
+  (:report (lambda (c s)
+             (format s "The code nests parentheses ~D deep; Lisp Duet reads at most ~D levels ~
+                        (deeper nesting would overflow the reader's stack)."
+                     (nesting-too-deep-depth c) +max-read-depth+))))
+
+(defun nesting-depth (code)
+  "How deep parentheses nest in CODE, skipping strings, comments, |escapes| and #\\ characters.
+Close enough for a safety limit."
+  (let ((depth 0) (deepest 0) (i 0) (n (length code)))
+    (flet ((skip-to (end-char)
+             (loop do (incf i)
+                   while (< i n)
+                   until (char= (char code i) end-char)
+                   do (when (char= (char code i) #\\) (incf i)))))
+      (loop while (< i n)
+            do (case (char code i)
+                 (#\( (setf deepest (max deepest (incf depth))))
+                 (#\) (when (plusp depth) (decf depth)))
+                 (#\" (skip-to #\"))
+                 (#\| (skip-to #\|))
+                 (#\; (loop while (and (< i n) (char/= (char code i) #\Newline)) do (incf i)))
+                 (#\\ (incf i))
+                 (#\# (when (< (1+ i) n)
+                        (case (char code (1+ i))
+                          (#\\ (incf i 2))
+                          (#\| (let ((level 1))
+                                 (incf i 2)
+                                 (loop while (and (< (1+ i) n) (plusp level))
+                                       do (cond ((and (char= (char code i) #\|) (char= (char code (1+ i)) #\#))
+                                                 (decf level) (incf i))
+                                                ((and (char= (char code i) #\#) (char= (char code (1+ i)) #\|))
+                                                 (incf level) (incf i)))
+                                          (incf i))))))))
+               (incf i)))
+    deepest))
+
+(defun check-nesting (code stream)
+  ;; COUNT is compiled and fast: most code never needs the scan.
+  (when (> (count #\( code) +max-read-depth+)
+    (let ((depth (nesting-depth code)))
+      (when (> depth +max-read-depth+)
+        (error 'lisp-duet::nesting-too-deep :stream stream :depth depth)))))
+
 (defun resolve-package (name)
   (if (or (null name) (and (stringp name) (zerop (length name))))
       *session-package*
@@ -108,6 +157,7 @@ With the lock, INTERRUPT-JOB either sees the job running or leaves the id for th
                                        final-package *package*)
                                  (throw 'job-abort "error"))))
                           (with-input-from-string (in code)
+                            (check-nesting code in)
                             (loop with eof = in
                                   for form = (progn (setf phase "read" form-start (file-position in))
                                                     (read in nil eof))
