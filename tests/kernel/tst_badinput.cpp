@@ -143,6 +143,33 @@ private Q_SLOTS:
         QCOMPARE(m_lisp->engine.pid(), pid);
     }
 
+    void deeplyNestedCodeIsRefusedNotACrash()
+    {
+        // ECL's reader overflows its C stack at about 25,000 levels and the engine dies.
+        const qint64 pid = m_lisp->engine.pid();
+        const EvalResult result = m_lisp->result(QStringLiteral("'") + QString(30000, QLatin1Char('(')) + QString(30000, QLatin1Char(')')));
+        QCOMPARE(result.status, EvalResult::Status::Error);
+        QCOMPARE(result.error.type, QStringLiteral("LISP-DUET::NESTING-TOO-DEEP"));
+        QCOMPARE(result.error.phase, QStringLiteral("read"));
+        QVERIFY2(result.error.message.contains(QStringLiteral("30000 deep")), qPrintable(result.error.message));
+        QCOMPARE(m_lisp->engine.pid(), pid);
+        verifyNextEvaluationWorks();
+        // Deep, but within the limit: read and evaluated.
+        const EvalResult deep = m_lisp->result(QStringLiteral("(length '") + QString(5000, QLatin1Char('(')) + QString(5000, QLatin1Char(')'))
+                                               + QStringLiteral(")"));
+        QCOMPARE(deep.values, QStringList{"1"});
+    }
+
+    void parenthesesInStringsCommentsAndCharactersDoNotCountAsNesting()
+    {
+        const QString many(20000, QLatin1Char('('));
+        const QString code = QStringLiteral("(list (length \"%1\") ; %1\n #| %1 |# (length '(%2)) (length (symbol-name '|%1|)))")
+                                 .arg(many, QStringLiteral("#\\( ").repeated(11000));
+        const EvalResult result = m_lisp->result(code);
+        QVERIFY2(result.ok(), qPrintable(result.error.type + QLatin1Char(' ') + result.error.message.left(300)));
+        QCOMPARE(result.values, QStringList{"(20000 11000 20000)"});
+    }
+
     void deepRecursionIsAStackOverflowError()
     {
         for (int round = 0; round < 2; ++round) { // the guard page must be re-armed after the first
