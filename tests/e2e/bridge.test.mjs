@@ -2,7 +2,8 @@
 // lisp-duet --headless over its local socket.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -61,5 +62,36 @@ describe('lisp-duet-bridge with the SDK stdio client', () => {
     isolated.cleanup();
     assert.notEqual(code, 0);
     assert.match(stderr, /No Lisp Duet is running on socket .*; start the app or pass --launch/);
+  });
+
+  test('--launch starts lisp-duet --headless when none runs', async t => {
+    // The launched app serves HTTP on the default port 7878; skip when something holds it.
+    const busy = await new Promise(resolveProbe => {
+      const socket = connect(7878, '127.0.0.1');
+      socket.once('connect', () => { socket.destroy(); resolveProbe(true); });
+      socket.once('error', () => resolveProbe(false));
+    });
+    if (busy) {
+      t.skip('port 7878 is in use');
+      return;
+    }
+    const isolated = isolatedEnv();
+    const name = uniqueSocketName();
+    const transport = new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', name, '--launch'],
+                                                env: isolated.env, stderr: 'pipe' });
+    const client = new Client({ name: 'launcher', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      assert.equal(textOf(await evaluate(client, '(+ 2 2)')), '=> 4');
+    } finally {
+      await client.close();
+      // The launched app outlives the bridge, as it should; end it by its unique socket name.
+      try {
+        for (const pid of execFileSync('pgrep', ['-f', '--', `--socket ${name}`]).toString().trim().split('\n'))
+          process.kill(Number(pid), 'SIGTERM');
+      } catch { /* already gone */ }
+      await new Promise(r => setTimeout(r, 1500));
+      isolated.cleanup();
+    }
   });
 });
