@@ -59,6 +59,7 @@ private:
         if (dir.isEmpty())
             return;
         QDir().mkpath(dir);
+        QTest::qWait(100); // pending layout requests (a label that grew) before the picture
         const QString path = QDir(dir).filePath(name);
         QVERIFY2(m_window->grab().save(path), qPrintable(path));
         qInfo("saved %s", qPrintable(path));
@@ -98,13 +99,15 @@ private Q_SLOTS:
         QTest::keyClicks(m_window->console()->input(), QStringLiteral("(mapcar #'fact "));
         QVERIFY(QTest::qWaitFor([&] { return m_window->console()->hintText().startsWith(QStringLiteral("(mapcar")); }, 5000));
         settle();
+        QVERIFY(QTest::qWaitFor([&] { return m_window->definitions()->engineHasDefinitions(); }, 5000));
         QVERIFY(m_window->definitions()->definitionCount() >= 3);
         // Show the details a person would click for: fact's documentation and form, a call's JSON.
         DefinitionsPanel *panel = m_window->definitionsPanel();
         const QModelIndex fact = panel->proxy()->mapFromSource(m_window->definitions()->find(QStringLiteral("COMMON-LISP-USER"), QStringLiteral("FACT")));
         QVERIFY(fact.isValid());
         panel->tree()->setCurrentIndex(fact);
-        QVERIFY(panel->detailText().contains(QStringLiteral("The factorial of N.")));
+        QVERIFY(panel->detailText().contains(QStringLiteral("Defined by <b>You</b>")));
+        QVERIFY(panel->detailText().contains(QStringLiteral("The factorial of N.\n(defun fact"))); // the engine's documentation, then the form
         m_window->toolCallsPanel()->table()->selectRow(1);
         QCOMPARE(m_window->engineStateText(), QStringLiteral("Engine: idle"));
         const QString text = m_window->console()->transcript()->toPlainText();

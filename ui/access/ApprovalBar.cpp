@@ -17,15 +17,16 @@ ApprovalBar::ApprovalBar(AccessController *access, QWidget *parent)
 {
     setObjectName(QStringLiteral("approvalBar"));
     setFrameShape(QFrame::StyledPanel);
+    // A light warning-coloured bar in every theme, so its text colours are set here too.
     setStyleSheet(QStringLiteral("#approvalBar { background: #fff6e0; border: 1px solid #e0b060; border-radius: 4px; }"
-                                 "#approvalBar QLabel { background: transparent; }"));
+                                 "#approvalBar QLabel { background: transparent; color: #2b2210; }"));
     m_title->setTextFormat(Qt::RichText);
     m_title->setWordWrap(true);
-    m_count->setStyleSheet(QStringLiteral("color: #6b5a30;"));
+    m_count->setStyleSheet(QStringLiteral("color: #5c4a20;"));
     m_code->setReadOnly(true);
     m_code->setFrameShape(QFrame::NoFrame);
     m_code->setMaximumHeight(140);
-    m_code->setStyleSheet(QStringLiteral("background: #fffdf7;"));
+    m_code->setStyleSheet(QStringLiteral("background: #fffdf7; color: #1f1f1f;"));
     SyntaxHighlighting::attach(m_code->document());
     m_approve->setDefault(false);
     m_approve->setToolTip(tr("Run this call now"));

@@ -39,9 +39,10 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     m_prompt->setObjectName(QStringLiteral("prompt"));
     m_hint->setObjectName(QStringLiteral("hint"));
     m_prompt->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    m_prompt->setStyleSheet(QStringLiteral("color: #3d4a5c; font-weight: bold;"));
+    m_prompt->setStyleSheet(QStringLiteral("font-weight: bold;"));
     m_prompt->setContentsMargins(0, 4, 0, 0); // level with the input's first line (its document margin)
-    m_hint->setStyleSheet(QStringLiteral("color: #4a5563; padding: 2px 8px;"));
+    m_hint->setStyleSheet(QStringLiteral("padding: 2px 8px;"));
+    m_hint->setForegroundRole(QPalette::PlaceholderText); // muted in light and dark themes alike
     m_hint->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_hint->setMinimumHeight(m_hint->fontMetrics().height() + 6);
 

@@ -85,6 +85,9 @@ QColor TranscriptView::laneColor(int lane)
 
 QTextCharFormat TranscriptView::format(Style style) const
 {
+    // Two palettes, picked by the theme's background, each readable on it (AA contrast).
+    const bool dark = m_theme.background().lightness() < 128;
+    auto colour = [dark](const char *light, const char *darkColour) { return QColor(QLatin1String(dark ? darkColour : light)); };
     QTextCharFormat f;
     switch (style) {
     case Style::Plain:
@@ -95,27 +98,27 @@ QTextCharFormat TranscriptView::format(Style style) const
         f.setFontWeight(QFont::Bold);
         break;
     case Style::Value:
-        f.setForeground(QColor(0x0b, 0x4f, 0x9c));
+        f.setForeground(colour("#0b4f9c", "#79b8ff"));
         break;
     case Style::Stderr:
-        f.setForeground(QColor(0xa3, 0x3a, 0x00));
+        f.setForeground(colour("#a33a00", "#f0a070"));
         break;
     case Style::Warning:
-        f.setForeground(QColor(0x8a, 0x5a, 0x00));
+        f.setForeground(colour("#8a5a00", "#e0c060"));
         break;
     case Style::Error:
-        f.setForeground(QColor(0xb0, 0x1c, 0x1c));
+        f.setForeground(colour("#b01c1c", "#ff7b72"));
         break;
     case Style::Note:
-        f.setForeground(QColor(0x5f, 0x66, 0x70));
+        f.setForeground(colour("#5f6670", "#9aa4b0"));
         f.setFontItalic(true);
         break;
     case Style::Link:
-        f.setForeground(QColor(0x1a, 0x5f, 0xb4));
+        f.setForeground(colour("#1a5fb4", "#6cb6ff"));
         f.setFontUnderline(true);
         break;
     case Style::Backtrace:
-        f.setForeground(QColor(0x5f, 0x66, 0x70));
+        f.setForeground(colour("#5f6670", "#9aa4b0"));
         break;
     }
     return f;

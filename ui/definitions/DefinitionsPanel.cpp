@@ -63,7 +63,22 @@ DefinitionsPanel::DefinitionsPanel(DefinitionsModel *model, QWidget *parent)
         m_proxy->setFilterFixedString(text);
         m_tree->expandAll();
     });
-    connect(model, &QAbstractItemModel::modelReset, m_tree, &QTreeView::expandAll);
+    // Every evaluation refreshes the model: keep the person's selection (and its details) across.
+    connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+        const DefinitionsModel::Definition *d = m_model->definition(m_proxy->mapToSource(m_tree->currentIndex().siblingAtColumn(0)));
+        m_selectedPackage = d ? d->package : QString();
+        m_selectedName = d ? d->name : QString();
+    });
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        m_tree->expandAll();
+        if (m_selectedName.isEmpty())
+            return;
+        const QModelIndex index = m_proxy->mapFromSource(m_model->find(m_selectedPackage, m_selectedName));
+        if (index.isValid()) {
+            m_tree->setCurrentIndex(index);
+            showDetails();
+        }
+    });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &DefinitionsPanel::showDetails);
 }
 

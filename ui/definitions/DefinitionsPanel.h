@@ -31,4 +31,6 @@ private:
     QTreeView *m_tree;
     QLabel *m_info;
     QPlainTextEdit *m_form;
+    QString m_selectedPackage;
+    QString m_selectedName;
 };
