@@ -91,6 +91,25 @@ private Q_SLOTS:
         verifyNextEvaluationWorks();
     }
 
+    void codeThatWritesAsFastAsItCanIsStillInterrupted_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::newRow("write-char") << "(loop (write-char #\\a))";
+        QTest::newRow("print") << "(loop (print 1))";
+        QTest::newRow("stderr with finish-output") << "(loop (format *error-output* \"x~%\") (finish-output *error-output*))";
+        QTest::newRow("a string stream of its own") << "(let ((s (make-string-output-stream))) (loop (write-string \"abc\" s)))";
+    }
+    void codeThatWritesAsFastAsItCanIsStillInterrupted()
+    {
+        QFETCH(QString, code);
+        const qint64 pid = m_lisp->engine.pid();
+        const EvalResult result = runWithTimeout(code, 700, 15000);
+        QCOMPARE(result.status, EvalResult::Status::TimedOut);
+        QCOMPARE(m_lisp->engine.pid(), pid);
+        QVERIFY(result.stdoutText.size() + result.stderrText.size() <= 100000);
+        verifyNextEvaluationWorks();
+    }
+
     void theSessionDefaultTimeLimitApplies()
     {
         m_lisp->session.setDefaultTimeoutMs(300);
