@@ -196,6 +196,7 @@ void ToolCallLog::onQueued(McpPeer *peer, const QJsonValue &id, const ToolCallPt
         const int r = findCall(raw);
         if (r >= 0 && !m_entries[r].finished.isValid()) {
             m_entries[r].finished = QDateTime::currentDateTime();
+            m_entries[r].call.reset(); // the log keeps the messages, not the call
             setState(r, State::Cancelled);
         }
     });
@@ -236,6 +237,7 @@ void ToolCallLog::onResponse(McpPeer *peer, const QJsonValue &id, const QJsonObj
     Entry &e = m_entries[row];
     e.response = response;
     e.finished = QDateTime::currentDateTime();
+    e.call.reset(); // a finished call is released; the log keeps its messages
     if (e.client == QStringLiteral("agent"))
         e.client = peer->clientName();
     if (e.state != State::Denied && e.state != State::Cancelled) {

@@ -247,6 +247,8 @@ void MainWindow::setEndpoints(const QStringList &addresses, const QString &note)
 void MainWindow::setKeepInTray(bool keep)
 {
     m_keepInTray = keep;
+    // Hidden in the tray is not "the last window closed": the app must go on serving agents.
+    qApp->setQuitOnLastWindowClosed(!(keep && m_tray));
 }
 
 QString MainWindow::engineStateText() const
