@@ -267,6 +267,19 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return m_window->engineStateText() == QStringLiteral("Engine: idle"); }, 5000));
     }
 
+    void theInterruptButtonStopsAnAgentsRunawayLoop()
+    {
+        const int id = m_agent->evaluate(QStringLiteral("(loop)"), QStringLiteral("oops, an endless loop"));
+        QVERIFY(QTest::qWaitFor([&] { return m_window->interruptAction()->isEnabled(); }, 5000));
+        QTest::qWait(200);
+        m_window->interruptAction()->trigger();
+        const QJsonObject response = m_agent->response(id, 10000);
+        QVERIFY(AgentClient::isError(response));
+        QVERIFY2(AgentClient::resultText(response).contains(QStringLiteral("interrupted")), qPrintable(AgentClient::resultText(response)));
+        QVERIFY(waitForTranscript(QStringLiteral("The evaluation was interrupted")));
+        QVERIFY(QTest::qWaitFor([&] { return !m_window->interruptAction()->isEnabled(); }, 5000));
+    }
+
     void presentationModeEnlargesTypeAndHidesThePanels()
     {
         const double base = m_window->console()->transcript()->font().pointSizeF();
