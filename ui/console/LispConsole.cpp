@@ -249,7 +249,8 @@ void LispConsole::showHeader(const EvaluationPtr &evaluation)
     const int lane = laneFor(request.origin);
     m_shown.insert(evaluation->id, lane);
     if (m_hasEntries) {
-        m_transcript->newLine(lane);
+        // One blank line between entries, outside any lane, so each entry's bar starts at it.
+        m_transcript->newLine(0);
         m_transcript->appendText(QStringLiteral("\n"), TranscriptView::Style::Plain, 0);
     }
     m_hasEntries = true;
