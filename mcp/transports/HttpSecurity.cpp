@@ -1,5 +1,6 @@
 #include "HttpSecurity.h"
 
+#include <QHostAddress>
 #include <QUrl>
 
 namespace HttpSecurity {
@@ -33,7 +34,7 @@ bool splitHostPort(const QByteArray &hostPort, QString &name, int &port)
 }
 } // namespace
 
-bool isAllowedHost(const QByteArray &host, quint16 port, const QStringList &extraHosts)
+bool isAllowedHost(const QByteArray &host, quint16 port, const QStringList &extraHosts, bool anyIpLiteral)
 {
     QString name;
     int hostPort = -1;
@@ -45,6 +46,13 @@ bool isAllowedHost(const QByteArray &host, quint16 port, const QStringList &extr
         return false;
     if (LoopbackNames.contains(name))
         return true;
+    if (anyIpLiteral) {
+        QString literal = name;
+        if (literal.startsWith(QLatin1Char('[')) && literal.endsWith(QLatin1Char(']')))
+            literal = literal.mid(1, literal.size() - 2);
+        if (!QHostAddress(literal).isNull())
+            return true;
+    }
     for (const QString &extra : extraHosts) {
         const QString normalized = extra.contains(QLatin1Char(':')) && !extra.startsWith(QLatin1Char('['))
             ? QStringLiteral("[%1]").arg(extra.toLower())
@@ -60,7 +68,8 @@ bool isAllowedOrigin(const QByteArray &origin)
     const QUrl url(QString::fromLatin1(origin.trimmed()), QUrl::StrictMode);
     if (!url.isValid() || (url.scheme() != QStringLiteral("http") && url.scheme() != QStringLiteral("https")))
         return false;
-    if (!url.path().isEmpty() && url.path() != QStringLiteral("/"))
+    // A browser's Origin is scheme://host[:port], nothing more; anything else is not a browser's.
+    if ((!url.path().isEmpty() && url.path() != QStringLiteral("/")) || !url.userInfo().isEmpty() || url.hasQuery() || url.hasFragment())
         return false;
     const QString host = url.host().toLower();
     return host == QStringLiteral("localhost") || host == QStringLiteral("127.0.0.1") || host == QStringLiteral("::1");

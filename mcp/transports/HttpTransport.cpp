@@ -128,7 +128,9 @@ void HttpTransport::onRequest(HttpConnection *connection, const HttpRequest &req
     QStringList extraHosts;
     if (m_options.address != QHostAddress(QHostAddress::LocalHost) && m_options.address != QHostAddress(QHostAddress::LocalHostIPv6))
         extraHosts << m_options.address.toString();
-    if (!HttpSecurity::isAllowedHost(request.header("Host"), port(), extraHosts)) {
+    const bool anyAddress = m_options.address == QHostAddress(QHostAddress::Any) || m_options.address == QHostAddress(QHostAddress::AnyIPv4)
+        || m_options.address == QHostAddress(QHostAddress::AnyIPv6);
+    if (!HttpSecurity::isAllowedHost(request.header("Host"), port(), extraHosts, anyAddress)) {
         connection->respond(errorResponse(403, QStringLiteral("Host '%1' is not this server; use %2")
                                                    .arg(QString::fromLatin1(request.header("Host")), url())));
         return;
