@@ -69,8 +69,8 @@ ResourceProvider::ResourceProvider(McpServer *server, Session *session, QObject 
                        id);
         }
     });
-    const auto subscription = [this](bool subscribe) {
-        return [this, subscribe](McpPeer *peer, const QJsonValue &id, const QJsonObject &params) {
+    const auto subscription = [](bool subscribe) {
+        return [subscribe](McpPeer *peer, const QJsonValue &id, const QJsonObject &params) {
             const QString uri = params.value(QStringLiteral("uri")).toString();
             if (uri != QLatin1String(TranscriptUri) && uri != QLatin1String(DefinitionsUri)) {
                 peer->send(JsonRpc::error(id, ResourceNotFound, QStringLiteral("Resource not found: %1").arg(uri),
