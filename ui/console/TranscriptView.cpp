@@ -454,7 +454,9 @@ void TranscriptView::paintEvent(QPaintEvent *event)
         if (rect.top() > bottom)
             break;
         const int lane = block.userState();
-        if (lane > 0)
+        // The empty block after an entry's last line belongs to whatever comes next.
+        const bool trailing = block == document()->lastBlock() && block.text().isEmpty();
+        if (lane > 0 && !trailing)
             painter.fillRect(QRectF(3, rect.top(), LaneBarWidth, rect.height()), laneColor(lane));
     }
 }
