@@ -56,6 +56,7 @@ void HttpConnection::processBuffered()
         const HttpRequestParser::Status status = m_parser.next(request);
         if (status == HttpRequestParser::Complete) {
             m_request = std::move(request);
+            m_extraHeaders.clear();
             m_busy = true;
             m_keepAlive = m_request.keepAlive();
             armTimers();
@@ -92,6 +93,8 @@ void HttpConnection::armTimers()
 
 void HttpConnection::addConnectionHeader(HttpResponse &response) const
 {
+    for (const auto &header : m_extraHeaders)
+        response.setHeader(header.first, header.second);
     if (!m_keepAlive)
         response.setHeader("Connection", "close");
     else if (!m_request.isHttp11())

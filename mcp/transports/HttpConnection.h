@@ -34,6 +34,8 @@ public:
     void sendStreamData(const QByteArray &data);
     void endStream(); // ends the current request's stream; the connection may serve the next
     void close();
+    // Headers added to whatever answers the current request (CORS for a local page).
+    void setExtraHeaders(const HttpHeaders &headers) { m_extraHeaders = headers; }
 
     bool isBusy() const { return m_busy; }
     bool isStreaming() const { return m_streaming; }
@@ -57,6 +59,7 @@ private:
     Settings m_settings;
     HttpRequestParser m_parser;
     HttpRequest m_request;
+    HttpHeaders m_extraHeaders;
     QTimer m_requestTimer;
     QTimer m_idleTimer;
     QByteArray m_peerDescription;

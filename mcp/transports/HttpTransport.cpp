@@ -140,6 +140,22 @@ void HttpTransport::onRequest(HttpConnection *connection, const HttpRequest &req
                                                    .arg(QString::fromLatin1(request.header("Origin")))));
         return;
     }
+    if (request.hasHeader("Origin")) {
+        // A page on localhost (e.g. the MCP Inspector connecting directly) may read our answers.
+        connection->setExtraHeaders({{"Access-Control-Allow-Origin", request.header("Origin")},
+                                     {"Access-Control-Expose-Headers", "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate"},
+                                     {"Vary", "Origin"}});
+        if (request.method == "OPTIONS") {
+            HttpResponse preflight;
+            preflight.status = 204;
+            preflight.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE");
+            preflight.setHeader("Access-Control-Allow-Headers",
+                                "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
+            preflight.setHeader("Access-Control-Max-Age", "600");
+            connection->respond(preflight);
+            return;
+        }
+    }
     if (request.path != EndpointPath) {
         connection->respond(errorResponse(404, QStringLiteral("Nothing at %1; the MCP endpoint is /mcp").arg(QString::fromLatin1(request.path))));
         return;

@@ -219,6 +219,24 @@ private Q_SLOTS:
         QCOMPARE(client.exchange("POST", Mcp::initialize(), {"Origin: http://localhost:6274"}).status, 200);
     }
 
+    void letsALocalPageReadAnswersButNoOtherSite()
+    {
+        Client client(m_port);
+        // The preflight comes without the token (browsers never send credentials with it).
+        const Reply preflight = client.exchange("OPTIONS", QByteArray(),
+                                                {"Origin: http://localhost:6274", "Access-Control-Request-Method: POST"}, false);
+        QCOMPARE(preflight.status, 204);
+        QCOMPARE(preflight.header("Access-Control-Allow-Origin"), QByteArray("http://localhost:6274"));
+        QVERIFY(preflight.header("Access-Control-Allow-Headers").contains("Mcp-Session-Id"));
+        const Reply reply = client.exchange("POST", Mcp::initialize(), {"Origin: http://localhost:6274"});
+        QCOMPARE(reply.status, 200);
+        QVERIFY(reply.header("Access-Control-Expose-Headers").contains("Mcp-Session-Id"));
+        client.connect();
+        const Reply foreign = client.exchange("OPTIONS", QByteArray(), {"Origin: https://evil.example.com"}, false);
+        QCOMPARE(foreign.status, 403);
+        QVERIFY(foreign.header("Access-Control-Allow-Origin").isEmpty());
+    }
+
     void refusesAForeignHostAgainstDnsRebinding_data()
     {
         QTest::addColumn<QByteArray>("host");
