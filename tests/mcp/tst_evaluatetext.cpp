@@ -40,7 +40,6 @@ const Case Cases[] = {
     {"000-stream-capture", "(progn (format t \"Output~%\") (format *error-output* \"Error~%\") 42)"},
     {"000-multiple-forms", "(setf x 10) (setf y 20) (+ x y)"},
     {"000-package-argument", "(package-name *package*)", "cl-user"},
-    {"000-unknown-package", "(+ 1 2)", "no-such-package"},
     {"001-sum", "(+ 1 2 3)"},
     {"001-two-values", "(floor 10 3)"},
     {"001-output", "(progn (format t \"Hello, World!~%\") (format *error-output* \"Warning: deprecated function~%\") nil)"},
