@@ -4,6 +4,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace {
 QStringList toStringList(const QJsonValue &value)
 {
@@ -324,8 +326,13 @@ QList<EvaluationPtr> Session::takeActivityFor(const QString &clientKey)
 {
     const quint64 seen = m_seenBy.value(clientKey, 0);
     QList<EvaluationPtr> activity;
-    for (const EvaluationPtr &evaluation : m_transcript) {
-        if (evaluation->sequence > seen && evaluation->request.origin.clientKey != clientKey
+    // The transcript is in sequence order: skip what this client was told of without walking
+    // the whole transcript (up to 5,000 entries) on every tool call.
+    const auto unseen = std::partition_point(m_transcript.cbegin(), m_transcript.cend(),
+                                             [seen](const EvaluationPtr &evaluation) { return evaluation->sequence <= seen; });
+    for (auto it = unseen; it != m_transcript.cend(); ++it) {
+        const EvaluationPtr &evaluation = *it;
+        if (evaluation->request.origin.clientKey != clientKey
             && evaluation->result.status != EvalResult::Status::Cancelled)
             activity.append(evaluation);
     }
