@@ -463,6 +463,7 @@ private Q_SLOTS:
         bob.post(Mcp::evaluate(1, QStringLiteral("1")));
 
         alice.send(alice.request("POST", Mcp::evaluate(2, QStringLiteral("(progn (sleep 0.3) (defvar *alice* 1))"))));
+        QVERIFY(QTest::qWaitFor([this] { return m_stack->session.current() != nullptr; }, 5000)); // Alice's runs
         bob.send(bob.request("POST", Mcp::evaluate(2, QStringLiteral("(defvar *bob* 2)"))));
         const Reply a = alice.read(), b = bob.read();
         QCOMPARE(a.status, 200);
@@ -471,10 +472,11 @@ private Q_SLOTS:
         QVERIFY(Mcp::resultText(b.json()).contains(QStringLiteral("*BOB*")));
 
         const Reply a2 = alice.post(Mcp::evaluate(3, QStringLiteral("(list *alice* *bob*)")));
-        const Reply b2 = bob.post(Mcp::evaluate(3, QStringLiteral("(list *alice* *bob*)")));
         QVERIFY(Mcp::resultText(a2.json()).contains(QStringLiteral("(1 2)")));
         const QStringList seenByAlice = Mcp::activityCodes(a.json()) + Mcp::activityCodes(a2.json());
-        const QStringList seenByBob = Mcp::activityCodes(b.json()) + Mcp::activityCodes(b2.json());
+        // In order: Alice's call was queued first, so it had finished when Bob's was answered,
+        // and Bob's very first answer already tells him about it.
+        const QStringList seenByBob = Mcp::activityCodes(b.json());
         QVERIFY2(seenByAlice.contains(QStringLiteral("(defvar *bob* 2)")), qPrintable(seenByAlice.join(" | ")));
         QVERIFY2(seenByBob.contains(QStringLiteral("(progn (sleep 0.3) (defvar *alice* 1))")), qPrintable(seenByBob.join(" | ")));
     }
