@@ -30,13 +30,17 @@ void HttpSession::addPending(const QString &key, HttpConnection *connection, boo
                              const QList<QPair<QByteArray, QByteArray>> &extraHeaders)
 {
     m_pending.insert(key, {connection, eventStream, extraHeaders});
-    connect(connection, &HttpConnection::closed, this, [this, key](HttpConnection *closed) {
-        // The client gave up on the response; the call itself goes on (only
-        // notifications/cancelled cancels), and its answer is dropped.
-        const auto it = m_pending.constFind(key);
-        if (it != m_pending.constEnd() && it->connection == closed)
-            m_pending.erase(it);
-    });
+    if (m_watched.contains(connection))
+        return; // one watch per connection, however many requests it carries
+    m_watched.insert(connection);
+    const auto forget = [this, connection] {
+        // The client gave up on its responses; the calls themselves go on (only
+        // notifications/cancelled cancels), and their answers are dropped.
+        m_watched.remove(connection);
+        m_pending.removeIf([connection](const auto &entry) { return entry.value().connection == connection || !entry.value().connection; });
+    };
+    connect(connection, &HttpConnection::closed, this, forget);
+    connect(connection, &QObject::destroyed, this, forget);
 }
 
 void HttpSession::abandonPending(const QString &key)

@@ -5,6 +5,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 class HttpConnection;
 class McpPeer;
@@ -60,6 +61,7 @@ private:
     QByteArray m_id;
     QPointer<McpPeer> m_peer;
     QHash<QString, Pending> m_pending;
+    QSet<HttpConnection *> m_watched; // connections whose closing we listen for
     QPointer<HttpConnection> m_stream;
     QElapsedTimer m_lastUsed;
     bool m_capturing = false;
