@@ -9,6 +9,7 @@
 #include "FirstRun.h"
 #include "JournalCommand.h"
 #include "HeadlessSignals.h"
+#include "McpServer.h"
 #include "StdioTransport.h"
 #include "dialogs/Preferences.h"
 
@@ -32,10 +33,18 @@ int runStdio(int argc, char **argv)
     QCoreApplication app(argc, argv);
     AppServices services;
     StdioTransport transport(services.server());
-    QObject::connect(&transport, &StdioTransport::finished, &app, [&app] {
-        // Let responses already queued go out, then stop.
-        QTimer::singleShot(0, &app, &QCoreApplication::quit);
+    // At end of input, calls already made still get their answers (a client may pipe its
+    // requests and close stdin); then the app stops. Time limits bound the wait.
+    bool inputEnded = false;
+    auto quitWhenIdle = [&app, &transport, &inputEnded] {
+        if (inputEnded && (!transport.peer() || transport.peer()->callsInFlight().isEmpty()))
+            QTimer::singleShot(0, &app, &QCoreApplication::quit);
+    };
+    QObject::connect(&transport, &StdioTransport::finished, &app, [&inputEnded, quitWhenIdle] {
+        inputEnded = true;
+        quitWhenIdle();
     });
+    QObject::connect(services.server(), &McpServer::responseSent, &app, quitWhenIdle, Qt::QueuedConnection);
     services.start();
     transport.start();
     return app.exec();

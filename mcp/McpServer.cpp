@@ -26,6 +26,12 @@ const char *DefaultInstructions =
     "agent evaluated something meanwhile: read it before assuming what is defined.\n"
     "- Evaluations run one at a time, with a time limit (30 s by default, `timeout_seconds` to change it); "
     "interactive input (READ, Y-OR-N-P, the debugger) is not available and gives an error.\n"
+    "- To catch up, call session-transcript (what was evaluated, by whom) and list-definitions (what exists "
+    "now). Introspect with describe-symbol, apropos, macroexpand, complete-symbol, and inspect-object with the "
+    "result_id of a value; check code with check-parens and compile-form (compiles, runs nothing).\n"
+    "- load-system loads ASDF systems; configure-limits shows and sets the time, output and heap limits; "
+    "reset-session starts a fresh engine (everything is lost: ask the person first); replay-session "
+    "re-evaluates the session's definitions after the engine restarted.\n"
     "- QUIT and EXIT are disabled. Errors come back as `[ERROR] TYPE`, a message and a backtrace.";
 } // namespace
 

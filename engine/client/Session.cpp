@@ -142,8 +142,11 @@ void Session::dispatchNext()
         request.insert(QStringLiteral("package"), m_current->request.package);
     Q_EMIT started(m_current);
     if (!m_engine->send(request)) {
-        failCurrent(EvalResult::Status::Failed, QStringLiteral("ENGINE-UNAVAILABLE"),
-                    QStringLiteral("The Lisp engine could not take the request."));
+        // Deferred: the submitter may not have connected to finished() yet.
+        QTimer::singleShot(0, this, [this] {
+            failCurrent(EvalResult::Status::Failed, QStringLiteral("ENGINE-UNAVAILABLE"),
+                        QStringLiteral("The Lisp engine could not take the request."));
+        });
         return;
     }
     const int timeout = m_current->request.timeoutMs >= 0 ? m_current->request.timeoutMs : m_defaultTimeoutMs;
@@ -319,6 +322,19 @@ void Session::finish(const EvaluationPtr &evaluation)
     m_transcript.append(evaluation);
     while (m_transcript.size() > m_transcriptLimit)
         m_transcript.removeFirst();
+    // Older entries keep only the start of their output: the transcript is for catching up,
+    // and 5,000 entries of 100,000 characters each would hold half a gigabyte.
+    constexpr qsizetype FullOutputEntries = 50;
+    constexpr qsizetype KeptOutputChars = 4000;
+    if (m_transcript.size() > FullOutputEntries) {
+        EvalResult &old = m_transcript[m_transcript.size() - 1 - FullOutputEntries]->result;
+        for (QString *text : {&old.stdoutText, &old.stderrText}) {
+            if (text->size() > KeptOutputChars) {
+                old.outputDropped += text->size() - KeptOutputChars;
+                text->truncate(KeptOutputChars);
+            }
+        }
+    }
     Q_EMIT finished(evaluation);
 }
 
