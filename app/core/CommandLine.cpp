@@ -46,7 +46,8 @@ CommandLine CommandLine::parse(const QStringList &arguments)
                                                 QStringLiteral("CLIENT"));
     parser.addOption(clientConfigOption);
     CommandLine result;
-    result.helpText = parser.helpText();
+    // Parsed before any QCoreApplication exists, so Qt cannot know the program name.
+    result.helpText = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("lisp-duet"));
     if (!parser.parse(arguments)) {
         result.error = parser.errorText() + QStringLiteral("\nTry 'lisp-duet --help'.");
         return result;
