@@ -3,10 +3,11 @@
 # and an agent, an agent call awaiting approval, presentation mode), taken under Xvfb with the
 # real xcb platform and saved as PNGs into $1 (default: build-t3/screenshots).
 # Run from the source tree after building tst_windowstates:
-#   cmake --build build-t3 --target tst_windowstates && tests/ui/screenshots.sh [DIR] [BUILD_DIR]
+#   cmake --build build --target tst_windowstates && tests/ui/screenshots.sh [DIR] [BUILD_DIR]
+# With DIR = docs, the idle state also becomes the README's picture (docs/screenshot.png).
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
-build=${2:-$here/build-t3}
+build=${2:-$here/build}
 out=${1:-$build/screenshots}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -14,3 +15,7 @@ test -x "$build/bin/tst_windowstates" || { echo "screenshots.sh: build tst_windo
 DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
   xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_windowstates"
 ls -l "$out"/*.png
+if [ "$out" = "$here/docs" ]; then
+  mv "$out/1-idle.png" "$out/screenshot.png"
+  rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png"
+fi
