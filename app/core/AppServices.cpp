@@ -45,6 +45,13 @@ AppServices::AppServices(QObject *parent)
         return journalEntries(source, error);
     }));
     new ResourceProvider(m_server, m_session, this);
+    // Clients that asked for logging hear when the engine restarts or fails (notifications/message).
+    connect(m_session, &Session::engineStatus, m_server, [server = m_server](const QString &state, const QString &message) {
+        const QString level = state == QStringLiteral("failed") ? QStringLiteral("error")
+            : state == QStringLiteral("restarting")              ? QStringLiteral("warning")
+                                                                 : QStringLiteral("info");
+        server->log(level, QStringLiteral("engine"), message.isEmpty() ? state : message);
+    });
     new PromptProvider(m_server, this);
     loadPastJournal();
 }

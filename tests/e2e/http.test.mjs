@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { startHeadless } from './headless.mjs';
 import { evaluate, textOf } from './lib.mjs';
@@ -96,6 +96,17 @@ describe('lisp-duet over HTTP with the SDK client', () => {
       await bob.transport.terminateSession();
       await bob.client.close();
     }
+  });
+
+  test('logging: a client that set a level hears of an engine restart on its GET stream', async () => {
+    const messages = [];
+    alice.client.setNotificationHandler(LoggingMessageNotificationSchema, n => messages.push(n.params));
+    await alice.client.setLoggingLevel('info');
+    const reset = await alice.client.callTool({ name: 'reset-session', arguments: {} });
+    assert.equal(reset.isError, false, textOf(reset));
+    for (let i = 0; i < 50 && !messages.some(m => m.logger === 'engine'); ++i)
+      await new Promise(r => setTimeout(r, 100));
+    assert.ok(messages.some(m => m.logger === 'engine'), JSON.stringify(messages));
   });
 
   test('without the token the server answers 401', async () => {
