@@ -133,3 +133,19 @@
         (get-output-stream-string (limited-buffer stream))
         (format nil "~A ... [cut: the printed form is longer than ~:D characters]"
                 (get-output-stream-string (limited-buffer stream)) limit))))
+
+(defmacro with-job-streams ((package stdout stderr) &body body)
+  "The dynamic environment of every job that runs user code: the session package, output to
+the job's captures, interactive input refused, the printer's limits left to the user."
+  `(let ((*package* ,package)
+         (*standard-output* ,stdout)
+         (*error-output* ,stderr)
+         (*trace-output* ,stderr)
+         (*standard-input* (make-instance 'refusing-input-stream
+                                          :what "Reading from *standard-input*"))
+         (*query-io* (make-refusing-io "A question on *query-io* (such as Y-OR-N-P)" ,stdout))
+         (*debug-io* (make-refusing-io "The debugger" ,stderr))
+         (*terminal-io* (make-refusing-io "Reading from *terminal-io*" ,stdout))
+         (*print-length* nil)
+         (*print-level* nil))
+     ,@body))

@@ -133,16 +133,7 @@ Close enough for a safety limit."
                (unwind-protect
                     (progn
                       (begin-job id)
-                      (let ((*package* package)
-                            (*standard-output* stdout)
-                            (*error-output* stderr)
-                            (*trace-output* stderr)
-                            (*standard-input* (make-instance 'refusing-input-stream
-                                                             :what "Reading from *standard-input*"))
-                            (*query-io* (make-refusing-io "A question on *query-io* (such as Y-OR-N-P)" stdout))
-                            (*debug-io* (make-refusing-io "The debugger" stderr))
-                            (*terminal-io* (make-refusing-io "Reading from *terminal-io*" stdout))
-                            (*print-length* nil) (*print-level* nil))
+                      (with-job-streams (package stdout stderr)
                         (handler-bind
                             ((warning (lambda (c)
                                         (push (warning-text c) warnings)

@@ -27,15 +27,7 @@ job of REQUEST. Whatever happens, returns one reply."
                (unwind-protect
                     (progn
                       (begin-job id)
-                      (let ((*package* package)
-                            (*standard-output* stdout)
-                            (*error-output* stderr)
-                            (*trace-output* stderr)
-                            (*standard-input* (make-instance 'refusing-input-stream
-                                                             :what "Reading from *standard-input*"))
-                            (*query-io* (make-refusing-io "A question on *query-io* (such as Y-OR-N-P)" stdout))
-                            (*debug-io* (make-refusing-io "The debugger" stderr))
-                            (*terminal-io* (make-refusing-io "Reading from *terminal-io*" stdout)))
+                      (with-job-streams (package stdout stderr)
                         (handler-bind
                             ((warning (lambda (c)
                                         (push (warning-text c) warnings)
