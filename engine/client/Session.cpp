@@ -336,6 +336,22 @@ void Session::finish(const EvaluationPtr &evaluation)
         }
     }
     Q_EMIT finished(evaluation);
+    if (auto callback = m_finishCallbacks.take(evaluation->id))
+        callback(evaluation);
+}
+
+void Session::whenFinished(quint64 id, std::function<void(EvaluationPtr)> callback)
+{
+    if (m_live.contains(id)) {
+        m_finishCallbacks.insert(id, std::move(callback));
+        return;
+    }
+    for (auto it = m_transcript.crbegin(); it != m_transcript.crend(); ++it) {
+        if ((*it)->id == id) {
+            callback(*it); // already done: answer at once rather than never
+            return;
+        }
+    }
 }
 
 QList<EvaluationPtr> Session::takeActivityFor(const QString &clientKey)

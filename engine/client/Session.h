@@ -36,6 +36,11 @@ public:
     // "status":"failed" if the engine went away first.
     void query(const QString &op, const QJsonObject &arguments, QueryCallback callback);
 
+    // Calls `callback` once, right after finished() is emitted for this evaluation (so that
+    // the journal and the window have seen it first). Cheaper than a connection to finished()
+    // per caller: one lookup per evaluation instead of one call per waiting caller.
+    void whenFinished(quint64 id, std::function<void(EvaluationPtr)> callback);
+
     EvaluationPtr evaluation(quint64 id) const;
     EvaluationPtr current() const { return m_current; }
     int queuedCount() const { return int(m_queue.size()); }
@@ -87,6 +92,7 @@ private:
     EvaluationPtr m_current;
     QHash<quint64, EvaluationPtr> m_live; // queued or running, by id
     QHash<quint64, QueryCallback> m_queries;
+    QHash<quint64, std::function<void(EvaluationPtr)>> m_finishCallbacks;
     QList<EvaluationPtr> m_transcript;
     QHash<QString, quint64> m_seenBy; // client key -> last transcript sequence it was told of
     quint64 m_nextId = 1;

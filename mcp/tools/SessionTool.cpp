@@ -17,9 +17,7 @@ void SessionTool::submit(const ToolCallPtr &call, EvalRequest request, Formatter
     // itself would never go (the lambdas hold the call), and every later evaluation would run
     // every earlier call's lambda.
     QObject *context = new QObject(m_session);
-    QObject::connect(m_session, &Session::finished, context, [call, id, formatter, context](EvaluationPtr evaluation) {
-        if (evaluation->id != id)
-            return;
+    m_session->whenFinished(id, [call, formatter, context](EvaluationPtr evaluation) {
         call->finish(formatter(*evaluation));
         context->deleteLater();
     });
