@@ -5,6 +5,7 @@
 //
 //   QT_QPA_PLATFORM=offscreen LISP_DUET_ENGINE=build/bin/lisp-duet-engine build/bin/bench_gui_output [MB] [scrollback]
 
+#include "../common/ResidentMemory.h"
 #include "EngineClient.h"
 #include "EvaluateLispTool.h"
 #include "McpServer.h"
@@ -26,17 +27,6 @@
 #include <vector>
 
 namespace {
-double rssMiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-    }
-    return -1;
-}
 
 void spin(int ms)
 {
@@ -80,7 +70,7 @@ int main(int argc, char **argv)
         return 1;
     }
     spin(500);
-    const double rssBefore = rssMiB();
+    const double rssBefore = (residentKiB() / 1024.0);
 
     // 80 characters a line (79 + newline).
     const int lines = megabytes * 1000 * 1000 / 80;
@@ -104,7 +94,7 @@ int main(int argc, char **argv)
         busy.push_back(cpu - lastCpu);
         lastCpu = cpu;
         if (lateness.size() % 10 == 0)
-            peakRss = std::max(peakRss, rssMiB());
+            peakRss = std::max(peakRss, (residentKiB() / 1024.0));
     });
 
     bool done = false;
@@ -135,7 +125,7 @@ int main(int argc, char **argv)
     const qint64 drainedMs = clock.elapsed();
     spin(300);
     ticker.stop();
-    const double rssAfter = rssMiB();
+    const double rssAfter = (residentKiB() / 1024.0);
 
     std::vector<double> sorted = lateness;
     std::sort(sorted.begin(), sorted.end());

@@ -7,6 +7,7 @@
 //
 // Each evaluation prints a little output and returns a value, as a REPL session does.
 
+#include "../common/ResidentMemory.h"
 #include "EngineClient.h"
 #include "Journal.h"
 #include "Session.h"
@@ -20,17 +21,6 @@
 #include <cstdio>
 
 namespace {
-qint64 rssKiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    }
-    return -1;
-}
 
 int argument(const QStringList &args, const QString &name, int fallback)
 {
@@ -81,7 +71,7 @@ int main(int argc, char **argv)
     int done = 0;
     int failed = 0;
     QElapsedTimer clock;
-    const qint64 startRss = rssKiB();
+    const qint64 startRss = residentKiB();
     std::printf("evaluations through Session: %d, transcript limit %d, journal %s\n", total, limit,
                 journal.isOpen() ? "on" : "off");
     std::printf("%12s %12s %12s %10s\n", "evaluations", "RSS KiB", "transcript", "ms");
@@ -96,14 +86,14 @@ int main(int argc, char **argv)
             ++failed;
         ++done;
         if (done % every == 0) {
-            std::printf("%12d %12lld %12lld %10lld\n", done, rssKiB(), qint64(session.transcript().size()), clock.elapsed());
+            std::printf("%12d %12lld %12lld %10lld\n", done, residentKiB(), qint64(session.transcript().size()), clock.elapsed());
             std::fflush(stdout);
         }
         // The digest is taken as agents do, so the per-client bookkeeping runs as in the app.
         if (done % 10 == 0)
             session.takeActivityFor(QStringLiteral("bench#1"));
         if (done >= total) {
-            std::printf("start RSS %lld KiB, end RSS %lld KiB, %d failed, %.0f evaluations/s\n", startRss, rssKiB(), failed,
+            std::printf("start RSS %lld KiB, end RSS %lld KiB, %d failed, %.0f evaluations/s\n", startRss, residentKiB(), failed,
                         done * 1000.0 / qMax<qint64>(1, clock.elapsed()));
             app.quit();
             return;
@@ -114,7 +104,7 @@ int main(int argc, char **argv)
         if (clock.isValid())
             return;
         clock.start();
-        std::printf("%12d %12lld %12d %10d\n", 0, rssKiB(), 0, 0);
+        std::printf("%12d %12lld %12d %10d\n", 0, residentKiB(), 0, 0);
         submitNext();
     });
     engine.start();

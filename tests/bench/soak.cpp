@@ -5,6 +5,7 @@
 //
 //   bench_soak [--seconds S] [--report-every S]      (issue 6 asks for 600 s; CI does not run it)
 
+#include "../common/ResidentMemory.h"
 #include "EngineClient.h"
 #include "EvaluateLispTool.h"
 #include "HttpTransport.h"
@@ -30,17 +31,6 @@
 namespace {
 const QByteArray Token = "soak-token-0123456789abcdefghijklmnopqrstuvwxyz";
 
-qint64 rssKiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    }
-    return -1;
-}
 
 // What a session of work looks like: definitions, calls, output, errors, a little waiting.
 QString workload(const QString &who, int n)
@@ -214,7 +204,7 @@ int main(int argc, char **argv)
     std::unique_ptr<HttpAgent> a;
     std::unique_ptr<HttpAgent> b;
     QElapsedTimer clock;
-    const qint64 startRss = rssKiB();
+    const qint64 startRss = residentKiB();
     qint64 peakRss = startRss;
 
     // The person: types something about every 100 ms, waiting for each answer like a REPL.
@@ -246,7 +236,7 @@ int main(int argc, char **argv)
     QTimer report;
     report.setInterval(reportEvery * 1000);
     QObject::connect(&report, &QTimer::timeout, &app, [&] {
-        const qint64 rss = rssKiB();
+        const qint64 rss = residentKiB();
         peakRss = qMax(peakRss, rss);
         std::printf("t=%4llds RSS %lld KiB, transcript %lld, calls person %d, agent-a %d, agent-b %d, engine restarts %d\n",
                     clock.elapsed() / 1000, rss, qint64(session.transcript().size()), person.calls, agentA.calls, agentB.calls, restarts);
@@ -274,7 +264,7 @@ int main(int argc, char **argv)
                 const int all = person.calls + agentA.calls + agentB.calls;
                 std::printf("  total %d evaluations (%.1f/s), engine restarts %d, journal records %d\n", all,
                             all / double(seconds), restarts, journal.recordsWritten());
-                std::printf("  host RSS: start %lld KiB, peak %lld KiB, end %lld KiB\n", startRss, qMax(peakRss, rssKiB()), rssKiB());
+                std::printf("  host RSS: start %lld KiB, peak %lld KiB, end %lld KiB\n", startRss, qMax(peakRss, residentKiB()), residentKiB());
                 std::printf("  %s\n", stuck ? "SOMETHING WAS NEVER ANSWERED" : "every call was answered");
                 app.exit(stuck || person.failures + agentA.failures + agentB.failures > 0 ? 1 : 0);
             });

@@ -3,6 +3,7 @@
 // evaluation succeeds, and that every completed evaluation is still in the transcript and in
 // the journal. tests/FAULTS.md lists the rows with the behaviour each test proves.
 
+#include "../common/ResidentMemory.h"
 #include "EngineClient.h"
 #include "Journal.h"
 #include "Session.h"
@@ -23,17 +24,6 @@ using SessionHarness::submit;
 using SessionHarness::waitFor;
 
 namespace {
-qint64 hostRssKiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    }
-    return -1;
-}
 
 const QString KilledAfterGrace1s = QStringLiteral(
     "The evaluation did not finish within 1 s and did not stop within 2 s of being interrupted (it may run inside "
@@ -231,7 +221,7 @@ private Q_SLOTS:
 
     void oneHundredMegabytesOfOutputKeepOnlyTheCapAndHostMemoryStaysBounded()
     {
-        const qint64 rssBefore = hostRssKiB();
+        const qint64 rssBefore = residentKiB();
         const EvaluationPtr done = evaluate(*m_session,
                                            QStringLiteral("(let ((line (make-string 99 :initial-element #\\x))) "
                                                           "(dotimes (i 1000000) (write-line line)) :done)"),
@@ -242,7 +232,7 @@ private Q_SLOTS:
         const qint64 kept = done->result.stdoutText.size();
         QVERIFY2(kept <= 100000, qPrintable(QString::number(kept)));
         QCOMPARE(kept + done->result.outputDropped, qint64(100) * 1000000);
-        const qint64 growthKiB = hostRssKiB() - rssBefore;
+        const qint64 growthKiB = residentKiB() - rssBefore;
         qInfo("100 MB of output: %lld characters kept, %lld dropped, host RSS grew %lld KiB", kept,
               done->result.outputDropped, growthKiB);
 #ifndef __SANITIZE_ADDRESS__
@@ -254,12 +244,12 @@ private Q_SLOTS:
     {
         // Output that bypasses Lisp streams (a child process writing to fd 1) reaches the host
         // as process output; the session keeps a capped amount of it.
-        const qint64 rssBefore = hostRssKiB();
+        const qint64 rssBefore = residentKiB();
         const EvaluationPtr done = evaluate(*m_session, QStringLiteral("(ext:system \"head -c 100000000 /dev/zero | tr '\\\\0' x\")"),
                                            Origin::person(), 120000);
         QVERIFY(done);
         QVERIFY2(done->result.ok(), qPrintable(done->result.error.message));
-        const qint64 growthKiB = hostRssKiB() - rssBefore;
+        const qint64 growthKiB = residentKiB() - rssBefore;
         qInfo("100 MB on the engine's stdout: %lld characters kept in stderr, host RSS grew %lld KiB",
               qint64(done->result.stderrText.size()), growthKiB);
         QVERIFY2(done->result.stderrText.size() <= 100000, qPrintable(QString::number(done->result.stderrText.size())));

@@ -1,6 +1,7 @@
 // Code that tries to break the session: each case must give a clear result, never a hang or
 // a crash of the app, and the very next evaluation must work (INV-002 of seed 002).
 
+#include "../common/ResidentMemory.h"
 #include "../common/EngineHarness.h"
 
 #include <QFile>
@@ -38,17 +39,6 @@ private:
         return missing;
     }
 
-    static qint64 residentKiB(qint64 pid)
-    {
-        QFile status(QStringLiteral("/proc/%1/status").arg(pid));
-        if (!status.open(QIODevice::ReadOnly))
-            return -1;
-        for (const QByteArray &line : status.readAll().split('\n')) {
-            if (line.startsWith("VmRSS:"))
-                return line.mid(6).trimmed().split(' ').first().toLongLong();
-        }
-        return -1;
-    }
 
 private Q_SLOTS:
     void init()

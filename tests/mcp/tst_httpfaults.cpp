@@ -2,6 +2,7 @@
 // with its default limits, on real sockets against the real engine. After every row a fresh
 // client's evaluation succeeds and every evaluation that completed is in the transcript.
 
+#include "../common/ResidentMemory.h"
 #include "HttpTransport.h"
 #include "McpTestServer.h"
 
@@ -12,17 +13,6 @@
 namespace {
 const QByteArray Token = "fault-token-0123456789abcdefghijklmnopqrstuvwxyz";
 
-qint64 hostRssKiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    }
-    return -1;
-}
 
 // A raw HTTP/1.1 client: requests are written by hand so that they can be wrong on purpose.
 class RawClient
@@ -178,7 +168,7 @@ private Q_SLOTS:
     {
         RawClient flooder(m_port);
         QVERIFY(flooder.initialize(QStringLiteral("flooder")));
-        const qint64 rssBefore = hostRssKiB();
+        const qint64 rssBefore = residentKiB();
         QByteArray burst;
         for (int i = 0; i < 10000; ++i)
             burst += flooder.post(QByteArray(R"({"jsonrpc":"2.0","id":)") + QByteArray::number(1000 + i) + R"(,"method":"ping"})");
@@ -189,7 +179,7 @@ private Q_SLOTS:
         assertServing();
         const qint64 servedMs = clock.elapsed();
         QTest::qWait(2000);
-        const qint64 growthKiB = hostRssKiB() - rssBefore;
+        const qint64 growthKiB = residentKiB() - rssBefore;
         // Now read: every request was answered, in order.
         int answered = 0;
         int status = 0;
@@ -210,7 +200,7 @@ private Q_SLOTS:
     void aHundredMegabyteBodyIsRefusedWithoutBeingRead()
     {
         RawClient client(m_port);
-        const qint64 rssBefore = hostRssKiB();
+        const qint64 rssBefore = residentKiB();
         client.send(client.head(100 * 1000 * 1000));
         const QByteArray chunk(1024 * 1024, ' ');
         qint64 sent = 0;
@@ -227,7 +217,7 @@ private Q_SLOTS:
         QVERIFY(client.read(&status, &body, 10000));
         QCOMPARE(status, 413);
         QVERIFY(client.waitClosed());
-        const qint64 growthKiB = hostRssKiB() - rssBefore;
+        const qint64 growthKiB = residentKiB() - rssBefore;
         qInfo("100 MB body: refused with 413 after %lld MB were offered; host RSS grew %lld KiB", sent / (1024 * 1024), growthKiB);
 #ifndef __SANITIZE_ADDRESS__ // ASan holds freed memory in its quarantine: RSS says nothing there
         QVERIFY2(growthKiB < 64 * 1024, qPrintable(QString::number(growthKiB)));
