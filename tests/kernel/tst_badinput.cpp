@@ -4,6 +4,8 @@
 #include "../common/ResidentMemory.h"
 #include "../common/EngineHarness.h"
 
+#include <QJsonDocument>
+
 #include <QFile>
 #include <QTest>
 
@@ -158,7 +160,7 @@ private Q_SLOTS:
         const qint64 pid = m_lisp->engine.pid();
         const EvalResult result = m_lisp->result(QStringLiteral("'") + QString(30000, QLatin1Char('(')) + QString(30000, QLatin1Char(')')));
         QCOMPARE(result.status, EvalResult::Status::Error);
-        QCOMPARE(result.error.type, QStringLiteral("LISP-DUET::NESTING-TOO-DEEP"));
+        QCOMPARE(result.error.type, QStringLiteral("LISP-DUET:NESTING-TOO-DEEP"));
         QCOMPARE(result.error.phase, QStringLiteral("read"));
         QVERIFY2(result.error.message.contains(QStringLiteral("30000 deep")), qPrintable(result.error.message));
         QCOMPARE(m_lisp->engine.pid(), pid);
@@ -167,6 +169,23 @@ private Q_SLOTS:
         const EvalResult deep = m_lisp->result(QStringLiteral("(length '") + QString(5000, QLatin1Char('(')) + QString(5000, QLatin1Char(')'))
                                                + QStringLiteral(")"));
         QCOMPARE(deep.values, QStringList{"1"});
+    }
+
+    void deeplyNestedCodeIsRefusedByCompileAndMacroexpandToo()
+    {
+        const qint64 pid = m_lisp->engine.pid();
+        const QString deep = QString(30000, QLatin1Char('(')) + QString(30000, QLatin1Char(')'));
+        for (const QString &op : {QStringLiteral("compile"), QStringLiteral("macroexpand")}) {
+            EvalRequest request;
+            request.op = op;
+            request.code = deep;
+            const EvaluationPtr done = m_lisp->run(request);
+            QVERIFY(done);
+            const QString reply = QString::fromUtf8(QJsonDocument(done->result.reply).toJson(QJsonDocument::Compact));
+            QVERIFY2(reply.contains(QStringLiteral("NESTING-TOO-DEEP")), qPrintable(op + QStringLiteral(": ") + reply.left(300)));
+            QCOMPARE(m_lisp->engine.pid(), pid);
+        }
+        verifyNextEvaluationWorks();
     }
 
     void parenthesesInStringsCommentsAndCharactersDoNotCountAsNesting()

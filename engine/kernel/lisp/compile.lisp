@@ -12,6 +12,7 @@
   "(values forms starts) of the forms in CODE, read in the session package."
   (let ((forms '()) (starts '()))
     (with-input-from-string (in code)
+      (check-nesting code in) ; ECL's reader overflows the C stack on very deep nesting
       (loop
         (let ((start (progn (peek-char t in nil nil) (file-position in)))
               (form (read in nil in)))
@@ -139,7 +140,9 @@ previous form, before the whitespace that leads to this one."
         (full (eq (getf request :full) t)))
     (run-job request
              (lambda ()
-               (let* ((form (read-from-string code))
+               (let* ((form (with-input-from-string (in code)
+                              (check-nesting code in)
+                              (read in)))
                       (expansion (multiple-value-list (if full (macroexpand form) (macroexpand-1 form)))))
                  (list "expansion" (let ((*print-pretty* t) (*print-right-margin* 100)
                                          (*print-circle* t) (*print-length* nil) (*print-level* nil))

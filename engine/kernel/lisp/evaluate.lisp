@@ -41,7 +41,7 @@ With the lock, INTERRUPT-JOB either sees the job running or leaves the id for th
 ;;; end the whole engine with SIGSEGV. Code nested deeper than this is refused before reading.
 (defconstant +max-read-depth+ 10000)
 
-(define-condition lisp-duet::nesting-too-deep (reader-error)
+(define-condition lisp-duet:nesting-too-deep (reader-error)
   ((depth :initarg :depth :reader nesting-too-deep-depth))
   (:report (lambda (c s)
              (format s "The code nests parentheses ~D deep; Lisp Duet reads at most ~D levels ~
@@ -84,7 +84,7 @@ Close enough for a safety limit."
   (when (> (count #\( code) +max-read-depth+)
     (let ((depth (nesting-depth code)))
       (when (> depth +max-read-depth+)
-        (error 'lisp-duet::nesting-too-deep :stream stream :depth depth)))))
+        (error 'lisp-duet:nesting-too-deep :stream stream :depth depth)))))
 
 (defun resolve-package (name)
   (if (or (null name) (and (stringp name) (zerop (length name))))

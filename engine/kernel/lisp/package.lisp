@@ -4,7 +4,7 @@
 (defpackage "LISP-DUET"
   (:use "CL")
   (:documentation "What user code may see of Lisp Duet: the conditions it signals.")
-  (:export "QUIT-REFUSED" "INTERACTIVE-INPUT-UNAVAILABLE" "DEBUGGER-UNAVAILABLE"))
+  (:export "QUIT-REFUSED" "INTERACTIVE-INPUT-UNAVAILABLE" "DEBUGGER-UNAVAILABLE" "NESTING-TOO-DEEP"))
 
 (in-package "LISP-DUET.KERNEL")
 
