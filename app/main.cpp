@@ -18,6 +18,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <optional>
 
 #ifdef DUET_WITH_GUI
 #include "WindowSetup.h"
@@ -50,6 +51,27 @@ int runStdio(int argc, char **argv)
     return app.exec();
 }
 
+// Where the HTTP and socket endpoints listen, from the command line and the settings; the
+// warnings go to stderr in every mode. Empty when --listen is not an address.
+std::optional<Endpoints::Options> endpointOptionsFrom(const CommandLine &options)
+{
+    Endpoints::Options endpointOptions;
+    endpointOptions.port = quint16(options.port > 0 ? options.port : Preferences::load().port);
+    endpointOptions.socketName = options.socketName;
+    endpointOptions.auth = !options.noAuth;
+    if (!options.listenAddress.isEmpty()) {
+        if (!endpointOptions.address.setAddress(options.listenAddress)) {
+            std::fprintf(stderr, "lisp-duet: --listen needs an IP address, not '%s'\n", qPrintable(options.listenAddress));
+            return std::nullopt;
+        }
+        if (!endpointOptions.address.isLoopback())
+            std::fprintf(stderr, "lisp-duet: warning: serving HTTP on %s: other machines can reach it\n", qPrintable(options.listenAddress));
+    }
+    if (options.noAuth)
+        std::fprintf(stderr, "lisp-duet: warning: --no-auth: any local program may use the HTTP endpoint without a token\n");
+    return endpointOptions;
+}
+
 // --headless without --stdio: HTTP and the local socket until SIGTERM or SIGINT.
 int runHeadless(int argc, char **argv, const CommandLine &options)
 {
@@ -58,24 +80,10 @@ int runHeadless(int argc, char **argv, const CommandLine &options)
     HeadlessSignals signals_;
     QObject::connect(&signals_, &HeadlessSignals::stopRequested, &app, &QCoreApplication::quit);
     AppServices services;
-    Endpoints::Options endpointOptions;
-    if (options.port > 0)
-        endpointOptions.port = quint16(options.port);
-    else
-        endpointOptions.port = quint16(Preferences::load().port);
-    endpointOptions.socketName = options.socketName;
-    endpointOptions.auth = !options.noAuth;
-    if (!options.listenAddress.isEmpty()) {
-        if (!endpointOptions.address.setAddress(options.listenAddress)) {
-            std::fprintf(stderr, "lisp-duet: --listen needs an IP address, not '%s'\n", qPrintable(options.listenAddress));
-            return 2;
-        }
-        if (!endpointOptions.address.isLoopback())
-            std::fprintf(stderr, "lisp-duet: warning: serving HTTP on %s: other machines can reach it\n", qPrintable(options.listenAddress));
-    }
-    if (options.noAuth)
-        std::fprintf(stderr, "lisp-duet: warning: --no-auth: any local program may use the HTTP endpoint without a token\n");
-    Endpoints endpoints(services.server(), endpointOptions);
+    const std::optional<Endpoints::Options> endpointOptions = endpointOptionsFrom(options);
+    if (!endpointOptions)
+        return 2;
+    Endpoints endpoints(services.server(), *endpointOptions);
     if (!endpoints.start()) {
         for (const QString &error : endpoints.errors())
             std::fprintf(stderr, "lisp-duet: %s\n", qPrintable(error));
@@ -99,18 +107,10 @@ int runWindow(int argc, char **argv, const CommandLine &options)
     QSettings settings;
     window.setKeepInTray(options.tray || settings.value(QStringLiteral("window/keepInTray"), false).toBool());
     // The same endpoints as --headless, so agents reach the session the person watches.
-    Endpoints::Options endpointOptions;
-    if (options.port > 0)
-        endpointOptions.port = quint16(options.port);
-    else
-        endpointOptions.port = quint16(Preferences::load().port);
-    endpointOptions.socketName = options.socketName;
-    endpointOptions.auth = !options.noAuth;
-    if (!options.listenAddress.isEmpty() && !endpointOptions.address.setAddress(options.listenAddress)) {
-        std::fprintf(stderr, "lisp-duet: --listen needs an IP address, not '%s'\n", qPrintable(options.listenAddress));
+    const std::optional<Endpoints::Options> endpointOptions = endpointOptionsFrom(options);
+    if (!endpointOptions)
         return 2;
-    }
-    Endpoints endpoints(services.server(), endpointOptions);
+    Endpoints endpoints(services.server(), *endpointOptions);
     const bool listening = endpoints.start();
     QStringList addresses;
     if (!endpoints.httpUrl().isEmpty())
@@ -123,7 +123,7 @@ int runWindow(int argc, char **argv, const CommandLine &options)
     }
     window.setEndpoints(addresses, listening ? QString() : endpoints.errors().join(QStringLiteral("; ")));
     // Connect and Settings in the menus, the settings applied, and the welcome on a first start.
-    ClientConfig::Target target = ClientConfig::currentTarget(endpointOptions.port, false, options.socketName);
+    ClientConfig::Target target = ClientConfig::currentTarget(endpointOptions->port, false, options.socketName);
     target.token = endpoints.token();
     if (!endpoints.httpUrl().isEmpty())
         target.url = endpoints.httpUrl();
