@@ -4,6 +4,8 @@
 #include <QJsonValue>
 #include <QString>
 
+#include <cmath>
+
 // JSON-RPC 2.0 as MCP uses it: ids are strings or integers and are echoed back exactly.
 namespace JsonRpc {
 
@@ -21,8 +23,10 @@ inline bool isValidId(const QJsonValue &id)
         return true;
     if (!id.isDouble())
         return false;
+    // Integers only, and only those a double holds exactly (converting 7e60 to qint64 is
+    // undefined behaviour: the fuzzer found it).
     const double d = id.toDouble();
-    return d == double(qint64(d));
+    return d >= -9007199254740992.0 && d <= 9007199254740992.0 && d == std::floor(d);
 }
 
 inline QJsonObject response(const QJsonValue &id, const QJsonValue &result)

@@ -33,7 +33,7 @@ cl_object toLisp(const QJsonValue &value)
         return value.toBool() ? ECL_T : ECL_NIL;
     case QJsonValue::Double: {
         const double d = value.toDouble();
-        if (d == double(qint64(d)) && d > -9.0e15 && d < 9.0e15)
+        if (d > -9.0e15 && d < 9.0e15 && d == double(qint64(d))) // range first: the cast of 1e60 is undefined
             return ecl_make_integer(cl_fixnum(qint64(d)));
         return ecl_make_double_float(d);
     }

@@ -248,6 +248,7 @@ private Q_SLOTS:
         QTest::newRow("jsonrpc 1.0") << QByteArray(R"({"jsonrpc":"1.0","id":2,"method":"ping"})") << QJsonValue(2);
         QTest::newRow("id null") << QByteArray(R"({"jsonrpc":"2.0","id":null,"method":"ping"})") << QJsonValue(QJsonValue::Null);
         QTest::newRow("id a fraction") << QByteArray(R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})") << QJsonValue(QJsonValue::Null);
+        QTest::newRow("id too large for an integer (found by fuzz_jsonrpc)") << QByteArray(R"({"jsonrpc":"2.0","id":7.7e60,"method":"ping"})") << QJsonValue(QJsonValue::Null);
         QTest::newRow("id an object") << QByteArray(R"({"jsonrpc":"2.0","id":{"n":1},"method":"ping"})") << QJsonValue(QJsonValue::Null);
         QTest::newRow("id a boolean") << QByteArray(R"({"jsonrpc":"2.0","id":true,"method":"ping"})") << QJsonValue(QJsonValue::Null);
         QTest::newRow("method not a string") << QByteArray(R"({"jsonrpc":"2.0","id":3,"method":42})") << QJsonValue(3);
