@@ -11,7 +11,7 @@ QString oneLine(const QString &text, int limit)
     return line;
 }
 
-QList<EvaluationPtr> recent(const QList<EvaluationPtr> &activity)
+QList<JobPtr> recent(const QList<JobPtr> &activity)
 {
     return activity.size() > ActivityDigest::MaxEntries ? activity.mid(activity.size() - ActivityDigest::MaxEntries) : activity;
 }
@@ -24,43 +24,43 @@ QString who(const Origin &origin)
 
 namespace ActivityDigest {
 
-QString summaryOf(const Evaluation &evaluation)
+QString summaryOf(const Job &job)
 {
-    const EvalResult &result = evaluation.result;
+    const JobResult &result = job.result;
     if (result.ok())
         return result.values.isEmpty() ? QStringLiteral("; no values") : QStringLiteral("=> ") + oneLine(result.values.first(), 120);
     return QStringLiteral("[ERROR] %1: %2").arg(result.error.type, oneLine(result.error.message, 120));
 }
 
-QString text(const QList<EvaluationPtr> &activity)
+QString text(const QList<JobPtr> &activity)
 {
     if (activity.isEmpty())
         return {};
     QStringList lines{QStringLiteral("[Session activity since your last call]")};
     if (activity.size() > MaxEntries)
         lines << QStringLiteral("(%1 earlier entries not shown; the session-transcript tool lists them)").arg(activity.size() - MaxEntries);
-    for (const EvaluationPtr &evaluation : recent(activity)) {
-        const QString code = evaluation->request.op == QStringLiteral("eval")
-            ? evaluation->request.code
-            : QStringLiteral("%1 %2").arg(evaluation->request.op, evaluation->request.code);
+    for (const JobPtr &job : recent(activity)) {
+        const QString code = job->request.op == QStringLiteral("eval")
+            ? job->request.code
+            : QStringLiteral("%1 %2").arg(job->request.op, job->request.code);
         lines << QStringLiteral("- %1 at %2: %3 %4")
-                     .arg(who(evaluation->request.origin), evaluation->finishedAt.toString(QStringLiteral("HH:mm:ss")),
-                          oneLine(code, 200), summaryOf(*evaluation));
+                     .arg(who(job->request.origin), job->finishedAt.toString(QStringLiteral("HH:mm:ss")),
+                          oneLine(code, 200), summaryOf(*job));
     }
     return lines.join(QLatin1Char('\n'));
 }
 
-QJsonArray json(const QList<EvaluationPtr> &activity)
+QJsonArray json(const QList<JobPtr> &activity)
 {
     QJsonArray list;
-    for (const EvaluationPtr &evaluation : recent(activity)) {
-        list.append(QJsonObject{{QStringLiteral("who"), evaluation->request.origin.name},
-                                {QStringLiteral("kind"), evaluation->request.origin.kindName()},
-                                {QStringLiteral("operation"), evaluation->request.op},
-                                {QStringLiteral("code"), oneLine(evaluation->request.code, 2000)},
-                                {QStringLiteral("result"), summaryOf(*evaluation)},
-                                {QStringLiteral("ok"), evaluation->result.ok()},
-                                {QStringLiteral("time"), evaluation->finishedAt.toString(Qt::ISODateWithMs)}});
+    for (const JobPtr &job : recent(activity)) {
+        list.append(QJsonObject{{QStringLiteral("who"), job->request.origin.name},
+                                {QStringLiteral("kind"), job->request.origin.kindName()},
+                                {QStringLiteral("operation"), job->request.op},
+                                {QStringLiteral("code"), oneLine(job->request.code, 2000)},
+                                {QStringLiteral("result"), summaryOf(*job)},
+                                {QStringLiteral("ok"), job->result.ok()},
+                                {QStringLiteral("time"), job->finishedAt.toString(Qt::ISODateWithMs)}});
     }
     return list;
 }

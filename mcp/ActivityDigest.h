@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 
 #include <QJsonArray>
 
@@ -10,9 +10,9 @@ namespace ActivityDigest {
 
 constexpr int MaxEntries = 20;
 
-QString summaryOf(const Evaluation &evaluation);
-QString text(const QList<EvaluationPtr> &activity);
-QJsonArray json(const QList<EvaluationPtr> &activity);
+QString summaryOf(const Job &job);
+QString text(const QList<JobPtr> &activity);
+QJsonArray json(const QList<JobPtr> &activity);
 QJsonObject schema(); // the outputSchema property that json() fills
 
 } // namespace ActivityDigest

@@ -304,7 +304,7 @@ QJsonObject McpServer::toolResultJson(McpPeer *peer, const ToolResult &result)
 {
     QString text = result.text;
     QJsonObject structured = result.structured;
-    const QList<EvaluationPtr> activity = m_session->takeActivityFor(peer->key());
+    const QList<JobPtr> activity = m_session->takeActivityFor(peer->key());
     if (!activity.isEmpty()) {
         text += QStringLiteral("\n\n") + ActivityDigest::text(activity);
         if (!structured.isEmpty())

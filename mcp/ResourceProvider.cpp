@@ -21,14 +21,14 @@ QString firstLines(const QString &text, int lines)
     return list.join(QLatin1Char('\n'));
 }
 
-QString outcome(const Evaluation &evaluation)
+QString outcome(const Job &job)
 {
-    const EvalResult &result = evaluation.result;
+    const JobResult &result = job.result;
     if (result.ok())
         return result.values.isEmpty() ? QStringLiteral("; No values") : QStringLiteral("=> ") + result.values.join(QStringLiteral("\n=> "));
-    if (result.status == EvalResult::Status::Error)
+    if (result.status == JobResult::Status::Error)
         return QStringLiteral("[ERROR] %1: %2").arg(result.error.type, result.error.message);
-    return QStringLiteral("[%1] %2").arg(EvalResult::statusName(result.status).toUpper(), result.error.message);
+    return QStringLiteral("[%1] %2").arg(JobResult::statusName(result.status).toUpper(), result.error.message);
 }
 } // namespace
 
@@ -120,10 +120,10 @@ void ResourceProvider::notifyUpdated(const QString &uri)
 
 QString ResourceProvider::transcriptText() const
 {
-    const QList<EvaluationPtr> &all = m_session->transcript();
+    const QList<JobPtr> &all = m_session->transcript();
     QStringList parts;
     for (qsizetype i = qMax<qsizetype>(0, all.size() - TranscriptEntries); i < all.size(); ++i) {
-        const Evaluation &e = *all.at(i);
+        const Job &e = *all.at(i);
         QString entry = QStringLiteral(";; #%1 %2 (%3) at %4 in %5\n%6\n%7")
                             .arg(e.sequence)
                             .arg(e.request.origin.name, e.request.origin.kindName(), e.finishedAt.toString(Qt::ISODate), e.result.package.isEmpty() ? e.request.package : e.result.package,
@@ -188,7 +188,7 @@ QList<ResourceProvider::Definition> ResourceProvider::definitions() const
 {
     QList<Definition> list;
     QHash<QString, qsizetype> index;
-    for (const EvaluationPtr &e : m_session->transcript()) {
+    for (const JobPtr &e : m_session->transcript()) {
         if (!e->result.ok() || e->request.op != QStringLiteral("eval"))
             continue;
         for (const auto &[key, form] : definingForms(e->request.code)) {
@@ -234,8 +234,8 @@ QString ResourceProvider::definitionsText() const
     QStringList parts;
     for (const Definition &d : list) {
         parts << QStringLiteral(";; %1 %2 (by %3, #%4)\n%5")
-                     .arg(d.kind, d.name, d.evaluation->request.origin.name)
-                     .arg(d.evaluation->sequence)
+                     .arg(d.kind, d.name, d.job->request.origin.name)
+                     .arg(d.job->sequence)
                      .arg(d.code.trimmed());
     }
     return parts.join(QStringLiteral("\n\n")) + QLatin1Char('\n');

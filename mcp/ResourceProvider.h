@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 
 #include <QObject>
 
@@ -33,7 +33,7 @@ public:
         QString kind;  // "defun", "defvar"...
         QString name;
         QString code;  // the whole top-level form
-        EvaluationPtr evaluation;
+        JobPtr job;
     };
     // Top-level defining forms of successful evaluations, the latest per (kind, name).
     QList<Definition> definitions() const;

@@ -59,7 +59,7 @@ public:
     }
 
     // Set by the tool when it submits work to the session, so the window can link them.
-    quint64 evaluationId = 0;
+    quint64 jobId = 0;
 
 Q_SIGNALS:
     void finished(const ToolResult &result);

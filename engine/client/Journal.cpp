@@ -56,11 +56,11 @@ QStringList strings(const QJsonValue &value)
     return list;
 }
 
-EvalResult::Status statusFromName(const QString &name)
+JobResult::Status statusFromName(const QString &name)
 {
-    using S = EvalResult::Status;
+    using S = JobResult::Status;
     for (S status : {S::Ok, S::Error, S::Interrupted, S::TimedOut, S::EngineRestarted, S::Cancelled, S::Failed}) {
-        if (EvalResult::statusName(status) == name)
+        if (JobResult::statusName(status) == name)
             return status;
     }
     return S::Failed;
@@ -89,8 +89,8 @@ QJsonObject JournalEntry::toJson() const
             json.insert(QStringLiteral("by"), originJson(by));
         return json;
     }
-    const Evaluation &e = evaluation;
-    const EvalResult &r = e.result;
+    const Job &e = job;
+    const JobResult &r = e.result;
     QJsonObject json{{QStringLiteral("type"), QStringLiteral("evaluation")},
                      {QStringLiteral("id"), double(e.id)},
                      {QStringLiteral("seq"), double(e.sequence)},
@@ -99,7 +99,7 @@ QJsonObject JournalEntry::toJson() const
                      {QStringLiteral("code"), e.request.code},
                      {QStringLiteral("package"), e.request.package},
                      {QStringLiteral("description"), e.request.description},
-                     {QStringLiteral("status"), EvalResult::statusName(r.status)},
+                     {QStringLiteral("status"), JobResult::statusName(r.status)},
                      {QStringLiteral("values"), QJsonArray::fromStringList(r.values)},
                      {QStringLiteral("stdout"), r.stdoutText},
                      {QStringLiteral("stdout_cut"), double(stdoutCut)},
@@ -145,10 +145,10 @@ bool JournalEntry::fromJson(const QJsonObject &json, JournalEntry *entry)
     }
     if (type != QStringLiteral("evaluation"))
         return false;
-    Evaluation &e = result.evaluation;
+    Job &e = result.job;
     e.id = quint64(json.value(QStringLiteral("id")).toDouble());
     e.sequence = quint64(json.value(QStringLiteral("seq")).toDouble());
-    e.state = Evaluation::State::Done;
+    e.state = Job::State::Done;
     e.request.origin = originFromJson(json.value(QStringLiteral("origin")).toObject());
     e.request.op = json.value(QStringLiteral("op")).toString(QStringLiteral("eval"));
     e.request.code = json.value(QStringLiteral("code")).toString();
@@ -158,7 +158,7 @@ bool JournalEntry::fromJson(const QJsonObject &json, JournalEntry *entry)
     e.queuedAt = parseStamp(json.value(QStringLiteral("queued_at")));
     e.startedAt = parseStamp(json.value(QStringLiteral("started_at")));
     e.finishedAt = parseStamp(json.value(QStringLiteral("finished_at")));
-    EvalResult &r = e.result;
+    JobResult &r = e.result;
     r.status = statusFromName(json.value(QStringLiteral("status")).toString());
     r.values = strings(json.value(QStringLiteral("values")));
     r.warnings = strings(json.value(QStringLiteral("warnings")));
@@ -177,16 +177,16 @@ bool JournalEntry::fromJson(const QJsonObject &json, JournalEntry *entry)
     return true;
 }
 
-JournalEntry JournalEntry::fromEvaluation(const Evaluation &evaluation, const QString &packageInEffect)
+JournalEntry JournalEntry::fromJob(const Job &job, const QString &packageInEffect)
 {
     JournalEntry entry;
-    entry.kind = Kind::Evaluation;
-    entry.evaluation = evaluation;
-    entry.evaluation.result.reply = {}; // the engine's raw reply repeats what is already here
-    if (entry.evaluation.request.package.isEmpty())
-        entry.evaluation.request.package = packageInEffect;
-    entry.stdoutCut = capped(evaluation.result.stdoutText, &entry.evaluation.result.stdoutText);
-    entry.stderrCut = capped(evaluation.result.stderrText, &entry.evaluation.result.stderrText);
+    entry.kind = Kind::Job;
+    entry.job = job;
+    entry.job.result.reply = {}; // the engine's raw reply repeats what is already here
+    if (entry.job.request.package.isEmpty())
+        entry.job.request.package = packageInEffect;
+    entry.stdoutCut = capped(job.result.stdoutText, &entry.job.result.stdoutText);
+    entry.stderrCut = capped(job.result.stderrText, &entry.job.result.stderrText);
     return entry;
 }
 
@@ -362,13 +362,13 @@ bool Journal::recordEvent(const QString &event, const QString &message, const Or
 
 void Journal::attach(Session *session)
 {
-    connect(session, &Session::started, this, [this, session](EvaluationPtr evaluation) {
-        m_packageAtStart.insert(evaluation->id, evaluation->request.package.isEmpty() ? session->currentPackage()
-                                                                                       : evaluation->request.package);
+    connect(session, &Session::started, this, [this, session](JobPtr job) {
+        m_packageAtStart.insert(job->id, job->request.package.isEmpty() ? session->currentPackage()
+                                                                                       : job->request.package);
     });
-    connect(session, &Session::finished, this, [this, session](EvaluationPtr evaluation) {
-        const QString package = m_packageAtStart.take(evaluation->id);
-        append(JournalEntry::fromEvaluation(*evaluation, package.isEmpty() ? session->currentPackage() : package));
+    connect(session, &Session::finished, this, [this, session](JobPtr job) {
+        const QString package = m_packageAtStart.take(job->id);
+        append(JournalEntry::fromJob(*job, package.isEmpty() ? session->currentPackage() : package));
     });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin) {
         recordEvent(QStringLiteral("session-reset"), QStringLiteral("The session was reset by %1.").arg(origin.name), origin);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -16,14 +16,14 @@ class Session;
 // (the app started or closed, the engine started or was restarted, somebody reset the session).
 struct JournalEntry
 {
-    enum class Kind { Evaluation, Event };
+    enum class Kind { Job, Event };
 
-    Kind kind = Kind::Evaluation;
+    Kind kind = Kind::Job;
     bool past = false; // read from a journal file, not recorded by this run of the app
 
-    // Kind::Evaluation. request.package is the package the code ran in (the session's package
+    // Kind::Job. request.package is the package the code ran in (the session's package
     // at the time when the request named none), so a replay can run it in the same place.
-    Evaluation evaluation;
+    Job job;
     qint64 stdoutCut = 0; // characters of output the journal left out (see Journal::OutputCap)
     qint64 stderrCut = 0;
 
@@ -34,14 +34,14 @@ struct JournalEntry
     Origin by; // who caused it (session-reset); empty name when nobody in particular
     QDateTime at;
 
-    bool isEvaluation() const { return kind == Kind::Evaluation; }
+    bool isJob() const { return kind == Kind::Job; }
     // When it happened: the evaluation's end, or the event's time.
-    QDateTime time() const { return isEvaluation() ? evaluation.finishedAt : at; }
+    QDateTime time() const { return isJob() ? job.finishedAt : at; }
 
     QJsonObject toJson() const;
     // False (and an invalid entry) for an object that is not a journal record.
     static bool fromJson(const QJsonObject &json, JournalEntry *entry);
-    static JournalEntry fromEvaluation(const Evaluation &evaluation, const QString &packageInEffect = {});
+    static JournalEntry fromJob(const Job &job, const QString &packageInEffect = {});
     static JournalEntry makeEvent(const QString &event, const QString &message, const Origin &by = {});
 };
 

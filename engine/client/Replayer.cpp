@@ -82,12 +82,12 @@ QJsonObject Replayer::Summary::toJson() const
 
 Replayer::Replayer(Session *session, QObject *parent) : QObject(parent), m_session(session)
 {
-    connect(session, &Session::finished, this, &Replayer::onEvaluationFinished);
+    connect(session, &Session::finished, this, &Replayer::onJobFinished);
     // The id is learnt when the step is queued: the session may finish it (engine gone)
     // before submit() returns.
-    connect(session, &Session::queued, this, [this](EvaluationPtr evaluation) {
+    connect(session, &Session::queued, this, [this](JobPtr job) {
         if (m_submitting)
-            m_waitingFor = evaluation->id;
+            m_waitingFor = job->id;
     });
 }
 
@@ -113,21 +113,21 @@ QList<Replayer::Step> Replayer::plan(const QList<JournalEntry> &entries, int *sk
     QList<Step> steps;
     int left = 0;
     for (const JournalEntry &entry : entries) {
-        if (!entry.isEvaluation())
+        if (!entry.isJob())
             continue;
-        const Evaluation &evaluation = entry.evaluation;
-        if (!evaluation.result.ok() || evaluation.request.origin.clientKey == Origin::system(QStringLiteral("replay")).clientKey)
+        const Job &job = entry.job;
+        if (!job.result.ok() || job.request.origin.clientKey == Origin::system(QStringLiteral("replay")).clientKey)
             continue;
-        if (evaluation.request.op == QStringLiteral("load-system")) {
+        if (job.request.op == QStringLiteral("load-system")) {
             // Loading a system takes longer than a definition: as long as the original was allowed.
-            steps.append({evaluation.request.op, evaluation.request.code, evaluation.request.package, evaluation.request.arguments,
-                          qMax(evaluation.request.timeoutMs, 120000)});
+            steps.append({job.request.op, job.request.code, job.request.package, job.request.arguments,
+                          qMax(job.request.timeoutMs, 120000)});
             continue;
         }
-        if (evaluation.request.op != QStringLiteral("eval"))
+        if (job.request.op != QStringLiteral("eval"))
             continue; // describe, complete, ...: questions, not changes
         bool afterInPackage = false;
-        for (const SourceForm &form : LispSource::splitTopLevelForms(evaluation.request.code)) {
+        for (const SourceForm &form : LispSource::splitTopLevelForms(job.request.code)) {
             if (!form.complete)
                 continue;
             if (!isDefiningForm(form.text)) {
@@ -136,7 +136,7 @@ QList<Replayer::Step> Replayer::plan(const QList<JournalEntry> &entries, int *sk
             }
             // Until an in-package of this same evaluation runs, its forms ran in the package
             // the journal recorded; after it, in the package the in-package chose.
-            steps.append({QStringLiteral("eval"), form.text, afterInPackage ? QString() : evaluation.request.package, {}});
+            steps.append({QStringLiteral("eval"), form.text, afterInPackage ? QString() : job.request.package, {}});
             if (isInPackage(form.text))
                 afterInPackage = true;
         }
@@ -183,7 +183,7 @@ void Replayer::runNext()
         return;
     }
     const Step &step = m_steps.at(m_next);
-    EvalRequest request;
+    JobRequest request;
     request.op = step.op;
     request.code = step.code;
     request.package = step.package;
@@ -196,23 +196,23 @@ void Replayer::runNext()
     m_submitting = false;
 }
 
-void Replayer::onEvaluationFinished(EvaluationPtr evaluation)
+void Replayer::onJobFinished(JobPtr job)
 {
-    if (!m_running || m_waitingFor == 0 || evaluation->id != m_waitingFor)
+    if (!m_running || m_waitingFor == 0 || job->id != m_waitingFor)
         return;
     m_waitingFor = 0;
     const Step step = m_steps.at(m_next++);
-    const EvalResult &result = evaluation->result;
+    const JobResult &result = job->result;
     if (result.ok()) {
         ++m_summary.replayed;
     } else {
         m_summary.failed.append({step.code, QStringLiteral("%1: %2").arg(result.error.type, result.error.message)});
-        if (result.status == EvalResult::Status::EngineRestarted) {
+        if (result.status == JobResult::Status::EngineRestarted) {
             // Whatever was replayed so far is gone with the engine: going on would leave
             // a half-restored session that looks whole.
             m_summary.aborted = true;
             m_summary.abortReason = QStringLiteral("the engine restarted during the replay.");
-        } else if (result.status == EvalResult::Status::Cancelled || result.status == EvalResult::Status::Failed) {
+        } else if (result.status == JobResult::Status::Cancelled || result.status == JobResult::Status::Failed) {
             m_summary.aborted = true;
             m_summary.abortReason = result.error.message;
         }

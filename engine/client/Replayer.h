@@ -67,7 +67,7 @@ Q_SIGNALS:
 
 private:
     void runNext();
-    void onEvaluationFinished(EvaluationPtr evaluation);
+    void onJobFinished(JobPtr job);
     void finish();
 
     QPointer<Session> m_session;

@@ -21,7 +21,7 @@ QString seconds(int ms)
 }
 } // namespace
 
-QString EvalResult::statusName(Status status)
+QString JobResult::statusName(Status status)
 {
     switch (status) {
     case Status::Ok: return QStringLiteral("ok");
@@ -53,7 +53,7 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
             Q_EMIT engineProcessOutput(text);
             return;
         }
-        EvalResult &result = m_current->result;
+        JobResult &result = m_current->result;
         const qsizetype room = qMax<qsizetype>(0, ProcessOutputCap - m_currentProcessOutput);
         const QString kept = text.left(room);
         m_currentProcessOutput += text.size();
@@ -65,39 +65,39 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
     });
 }
 
-quint64 Session::submit(const EvalRequest &request)
+quint64 Session::submit(const JobRequest &request)
 {
-    auto evaluation = EvaluationPtr::create();
-    evaluation->id = m_nextId++;
-    evaluation->request = request;
-    evaluation->queuedAt = QDateTime::currentDateTime();
-    m_live.insert(evaluation->id, evaluation);
-    m_queue.enqueue(evaluation);
-    Q_EMIT queued(evaluation);
+    auto job = JobPtr::create();
+    job->id = m_nextId++;
+    job->request = request;
+    job->queuedAt = QDateTime::currentDateTime();
+    m_live.insert(job->id, job);
+    m_queue.enqueue(job);
+    Q_EMIT queued(job);
     dispatchNext();
-    return evaluation->id;
+    return job->id;
 }
 
-EvaluationPtr Session::evaluation(quint64 id) const
+JobPtr Session::job(quint64 id) const
 {
     return m_live.value(id);
 }
 
 bool Session::cancel(quint64 id, const QString &reason)
 {
-    const EvaluationPtr evaluation = m_live.value(id);
-    if (!evaluation)
+    const JobPtr job = m_live.value(id);
+    if (!job)
         return false;
-    if (evaluation->state == Evaluation::State::Queued) {
-        m_queue.removeOne(evaluation);
-        evaluation->result.status = EvalResult::Status::Cancelled;
-        evaluation->result.error = {QStringLiteral("CANCELLED"),
+    if (job->state == Job::State::Queued) {
+        m_queue.removeOne(job);
+        job->result.status = JobResult::Status::Cancelled;
+        job->result.error = {QStringLiteral("CANCELLED"),
                                     reason.isEmpty() ? QStringLiteral("The evaluation was cancelled before it ran.") : reason,
                                     QStringLiteral("host"), {}};
-        finish(evaluation);
+        finish(job);
         return true;
     }
-    evaluation->cancelRequested = true;
+    job->cancelRequested = true;
     m_engine->interrupt(id);
     if (!m_grace.isActive())
         m_grace.start(m_graceMs);
@@ -129,7 +129,7 @@ void Session::dispatchNext()
     if (m_current || m_queue.isEmpty() || !m_engine->isReady())
         return;
     m_current = m_queue.dequeue();
-    m_current->state = Evaluation::State::Running;
+    m_current->state = Job::State::Running;
     m_current->startedAt = QDateTime::currentDateTime();
     m_timedOut = false;
     m_currentProcessOutput = 0;
@@ -144,7 +144,7 @@ void Session::dispatchNext()
     if (!m_engine->send(request)) {
         // Deferred: the submitter may not have connected to finished() yet.
         QTimer::singleShot(0, this, [this] {
-            failCurrent(EvalResult::Status::Failed, QStringLiteral("ENGINE-UNAVAILABLE"),
+            failCurrent(JobResult::Status::Failed, QStringLiteral("ENGINE-UNAVAILABLE"),
                         QStringLiteral("The Lisp engine could not take the request."));
         });
         return;
@@ -165,14 +165,14 @@ void Session::onOutput(quint64 id, const QString &stream, const QString &text)
     Q_EMIT output(id, stream, text);
 }
 
-EvalResult Session::resultFromReply(const QJsonObject &reply)
+JobResult Session::resultFromReply(const QJsonObject &reply)
 {
-    EvalResult result;
+    JobResult result;
     const QString status = reply.value(QStringLiteral("status")).toString();
-    result.status = status == QStringLiteral("ok")            ? EvalResult::Status::Ok
-                    : status == QStringLiteral("error")       ? EvalResult::Status::Error
-                    : status == QStringLiteral("interrupted") ? EvalResult::Status::Interrupted
-                                                              : EvalResult::Status::Failed;
+    result.status = status == QStringLiteral("ok")            ? JobResult::Status::Ok
+                    : status == QStringLiteral("error")       ? JobResult::Status::Error
+                    : status == QStringLiteral("interrupted") ? JobResult::Status::Interrupted
+                                                              : JobResult::Status::Failed;
     result.values = toStringList(reply.value(QStringLiteral("values")));
     result.warnings = toStringList(reply.value(QStringLiteral("warnings")));
     result.package = reply.value(QStringLiteral("package")).toString();
@@ -198,15 +198,15 @@ void Session::onReply(quint64 id, const QJsonObject &reply)
         return;
     m_timeout.stop();
     m_grace.stop();
-    EvalResult result = resultFromReply(reply);
+    JobResult result = resultFromReply(reply);
     // Streamed output arrived before the reply; keep it.
     result.stdoutText = m_current->result.stdoutText;
     result.stderrText = m_current->result.stderrText;
     result.outputDropped += m_current->result.outputDropped; // process output the host left out
-    if (result.status == EvalResult::Status::Interrupted) {
+    if (result.status == JobResult::Status::Interrupted) {
         const int timeout = m_current->request.timeoutMs >= 0 ? m_current->request.timeoutMs : m_defaultTimeoutMs;
         if (m_timedOut && !m_current->cancelRequested) {
-            result.status = EvalResult::Status::TimedOut;
+            result.status = JobResult::Status::TimedOut;
             result.error = {QStringLiteral("TIMEOUT"),
                             QStringLiteral("The evaluation did not finish within %1 and was interrupted. "
                                            "The session is intact: definitions made before the interrupt remain.")
@@ -223,7 +223,7 @@ void Session::onReply(quint64 id, const QJsonObject &reply)
         Q_EMIT packageChanged(m_package);
     }
     m_current->result = result;
-    EvaluationPtr done = m_current;
+    JobPtr done = m_current;
     m_current.reset();
     finish(done);
     dispatchNext();
@@ -269,7 +269,7 @@ void Session::onEngineDied(const QString &reason)
     if (m_current) {
         m_timeout.stop();
         m_grace.stop();
-        failCurrent(EvalResult::Status::EngineRestarted, QStringLiteral("ENGINE-RESTARTED"), message);
+        failCurrent(JobResult::Status::EngineRestarted, QStringLiteral("ENGINE-RESTARTED"), message);
     }
     m_package = QStringLiteral("COMMON-LISP-USER");
     Q_EMIT packageChanged(m_package);
@@ -280,12 +280,12 @@ void Session::onEngineDied(const QString &reason)
     if (failed) {
         // Nothing will run: tell everyone waiting instead of leaving them queued forever.
         while (!m_queue.isEmpty()) {
-            EvaluationPtr evaluation = m_queue.dequeue();
-            evaluation->result.status = EvalResult::Status::Failed;
-            evaluation->result.error = {QStringLiteral("ENGINE-UNAVAILABLE"),
+            JobPtr job = m_queue.dequeue();
+            job->result.status = JobResult::Status::Failed;
+            job->result.error = {QStringLiteral("ENGINE-UNAVAILABLE"),
                                         QStringLiteral("The Lisp engine cannot be started: %1").arg(reason),
                                         QStringLiteral("host"), {}};
-            finish(evaluation);
+            finish(job);
         }
     }
 }
@@ -299,11 +299,11 @@ void Session::onEngineReady(const QJsonObject &info)
     dispatchNext();
 }
 
-void Session::failCurrent(EvalResult::Status status, const QString &type, const QString &message)
+void Session::failCurrent(JobResult::Status status, const QString &type, const QString &message)
 {
     if (!m_current)
         return;
-    EvaluationPtr done = m_current;
+    JobPtr done = m_current;
     m_current.reset();
     done->result.status = status;
     done->result.error = {type, message, QStringLiteral("host"), {}};
@@ -311,15 +311,15 @@ void Session::failCurrent(EvalResult::Status status, const QString &type, const 
     QTimer::singleShot(0, this, &Session::dispatchNext);
 }
 
-void Session::finish(const EvaluationPtr &evaluation)
+void Session::finish(const JobPtr &job)
 {
-    evaluation->state = Evaluation::State::Done;
-    evaluation->finishedAt = QDateTime::currentDateTime();
-    if (!evaluation->startedAt.isValid())
-        evaluation->startedAt = evaluation->finishedAt;
-    evaluation->sequence = m_nextSequence++;
-    m_live.remove(evaluation->id);
-    m_transcript.append(evaluation);
+    job->state = Job::State::Done;
+    job->finishedAt = QDateTime::currentDateTime();
+    if (!job->startedAt.isValid())
+        job->startedAt = job->finishedAt;
+    job->sequence = m_nextSequence++;
+    m_live.remove(job->id);
+    m_transcript.append(job);
     while (m_transcript.size() > m_transcriptLimit)
         m_transcript.removeFirst();
     // Older entries keep only the start of their output: the transcript is for catching up,
@@ -327,7 +327,7 @@ void Session::finish(const EvaluationPtr &evaluation)
     constexpr qsizetype FullOutputEntries = 50;
     constexpr qsizetype KeptOutputChars = 4000;
     if (m_transcript.size() > FullOutputEntries) {
-        EvalResult &old = m_transcript[m_transcript.size() - 1 - FullOutputEntries]->result;
+        JobResult &old = m_transcript[m_transcript.size() - 1 - FullOutputEntries]->result;
         for (QString *text : {&old.stdoutText, &old.stderrText}) {
             if (text->size() > KeptOutputChars) {
                 old.outputDropped += text->size() - KeptOutputChars;
@@ -335,12 +335,12 @@ void Session::finish(const EvaluationPtr &evaluation)
             }
         }
     }
-    Q_EMIT finished(evaluation);
-    if (auto callback = m_finishCallbacks.take(evaluation->id))
-        callback(evaluation);
+    Q_EMIT finished(job);
+    if (auto callback = m_finishCallbacks.take(job->id))
+        callback(job);
 }
 
-void Session::whenFinished(quint64 id, std::function<void(EvaluationPtr)> callback)
+void Session::whenFinished(quint64 id, std::function<void(JobPtr)> callback)
 {
     if (m_live.contains(id)) {
         m_finishCallbacks.insert(id, std::move(callback));
@@ -354,19 +354,19 @@ void Session::whenFinished(quint64 id, std::function<void(EvaluationPtr)> callba
     }
 }
 
-QList<EvaluationPtr> Session::takeActivityFor(const QString &clientKey)
+QList<JobPtr> Session::takeActivityFor(const QString &clientKey)
 {
     const quint64 seen = m_seenBy.value(clientKey, 0);
-    QList<EvaluationPtr> activity;
+    QList<JobPtr> activity;
     // The transcript is in sequence order: skip what this client was told of without walking
     // the whole transcript (up to 5,000 entries) on every tool call.
     const auto unseen = std::partition_point(m_transcript.cbegin(), m_transcript.cend(),
-                                             [seen](const EvaluationPtr &evaluation) { return evaluation->sequence <= seen; });
+                                             [seen](const JobPtr &job) { return job->sequence <= seen; });
     for (auto it = unseen; it != m_transcript.cend(); ++it) {
-        const EvaluationPtr &evaluation = *it;
-        if (evaluation->request.origin.clientKey != clientKey
-            && evaluation->result.status != EvalResult::Status::Cancelled)
-            activity.append(evaluation);
+        const JobPtr &job = *it;
+        if (job->request.origin.clientKey != clientKey
+            && job->result.status != JobResult::Status::Cancelled)
+            activity.append(job);
     }
     m_seenBy.insert(clientKey, m_nextSequence - 1);
     return activity;

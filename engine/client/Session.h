@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 
 #include <QHash>
 #include <QList>
@@ -27,7 +27,7 @@ public:
     EngineClient *engine() const { return m_engine; }
 
     // Queues work for the worker; the returned id names it in every signal.
-    quint64 submit(const EvalRequest &request);
+    quint64 submit(const JobRequest &request);
     // Drops a queued evaluation or interrupts the running one. False if it is done or unknown.
     bool cancel(quint64 id, const QString &reason = QString());
     // Interrupts whatever runs now (the person's Interrupt button).
@@ -39,10 +39,10 @@ public:
     // Calls `callback` once, right after finished() is emitted for this evaluation (so that
     // the journal and the window have seen it first). Cheaper than a connection to finished()
     // per caller: one lookup per evaluation instead of one call per waiting caller.
-    void whenFinished(quint64 id, std::function<void(EvaluationPtr)> callback);
+    void whenFinished(quint64 id, std::function<void(JobPtr)> callback);
 
-    EvaluationPtr evaluation(quint64 id) const;
-    EvaluationPtr current() const { return m_current; }
+    JobPtr job(quint64 id) const;
+    JobPtr current() const { return m_current; }
     int queuedCount() const { return int(m_queue.size()); }
     QString currentPackage() const { return m_package; }
 
@@ -53,22 +53,22 @@ public:
     int interruptGraceMs() const { return m_graceMs; }
 
     // Finished evaluations, oldest first, capped at transcriptLimit().
-    const QList<EvaluationPtr> &transcript() const { return m_transcript; }
+    const QList<JobPtr> &transcript() const { return m_transcript; }
     int transcriptLimit() const { return m_transcriptLimit; }
     void setTranscriptLimit(int limit) { m_transcriptLimit = limit; }
 
     // What others did since this client's previous call; marks it as seen.
-    QList<EvaluationPtr> takeActivityFor(const QString &clientKey);
+    QList<JobPtr> takeActivityFor(const QString &clientKey);
     void forgetClient(const QString &clientKey) { m_seenBy.remove(clientKey); }
 
     // Ends the engine and starts a fresh one: every definition is gone.
     void reset(const Origin &origin);
 
 Q_SIGNALS:
-    void queued(EvaluationPtr evaluation);
-    void started(EvaluationPtr evaluation);
+    void queued(JobPtr job);
+    void started(JobPtr job);
     void output(quint64 id, const QString &stream, const QString &text);
-    void finished(EvaluationPtr evaluation);
+    void finished(JobPtr job);
     void packageChanged(const QString &package);
     // Engine life: "starting", "ready", "restarting", "failed", with a sentence for people.
     void engineStatus(const QString &state, const QString &message);
@@ -83,17 +83,17 @@ private:
     void onEngineDied(const QString &reason);
     void onTimeout();
     void onGraceExpired();
-    void finish(const EvaluationPtr &evaluation);
-    void failCurrent(EvalResult::Status status, const QString &type, const QString &message);
-    static EvalResult resultFromReply(const QJsonObject &reply);
+    void finish(const JobPtr &job);
+    void failCurrent(JobResult::Status status, const QString &type, const QString &message);
+    static JobResult resultFromReply(const QJsonObject &reply);
 
     EngineClient *m_engine;
-    QQueue<EvaluationPtr> m_queue;
-    EvaluationPtr m_current;
-    QHash<quint64, EvaluationPtr> m_live; // queued or running, by id
+    QQueue<JobPtr> m_queue;
+    JobPtr m_current;
+    QHash<quint64, JobPtr> m_live; // queued or running, by id
     QHash<quint64, QueryCallback> m_queries;
-    QHash<quint64, std::function<void(EvaluationPtr)>> m_finishCallbacks;
-    QList<EvaluationPtr> m_transcript;
+    QHash<quint64, std::function<void(JobPtr)>> m_finishCallbacks;
+    QList<JobPtr> m_transcript;
     QHash<QString, quint64> m_seenBy; // client key -> last transcript sequence it was told of
     quint64 m_nextId = 1;
     quint64 m_nextSequence = 1;

@@ -32,7 +32,7 @@ QString defaultTitle(const QList<JournalEntry> &entries)
     return QStringLiteral("Lisp Duet session");
 }
 
-QString operationLine(const Evaluation &e)
+QString operationLine(const Job &e)
 {
     return e.request.op == QStringLiteral("eval") ? QStringLiteral("evaluated") : e.request.op;
 }
@@ -121,12 +121,12 @@ bool parseFormat(const QString &name, Format *format)
     return false;
 }
 
-QList<JournalEntry> fromTranscript(const QList<EvaluationPtr> &transcript)
+QList<JournalEntry> fromTranscript(const QList<JobPtr> &transcript)
 {
     QList<JournalEntry> entries;
     entries.reserve(transcript.size());
-    for (const EvaluationPtr &evaluation : transcript)
-        entries.append(JournalEntry::fromEvaluation(*evaluation));
+    for (const JobPtr &job : transcript)
+        entries.append(JournalEntry::fromJob(*job));
     return entries;
 }
 
@@ -135,12 +135,12 @@ QString markdown(const QList<JournalEntry> &entries, const QString &title)
     QString md = QStringLiteral("# %1\n\n").arg(title.isEmpty() ? defaultTitle(entries) : title);
     md += QStringLiteral("_Exported from Lisp Duet on %1. %2 entries._\n\n").arg(timeOf(QDateTime::currentDateTime())).arg(entries.size());
     for (const JournalEntry &entry : entries) {
-        if (!entry.isEvaluation()) {
+        if (!entry.isJob()) {
             md += QStringLiteral("---\n\n*%1 — %2*\n\n").arg(timeOf(entry.at), entry.message.isEmpty() ? entry.event : entry.message);
             continue;
         }
-        const Evaluation &e = entry.evaluation;
-        const EvalResult &r = e.result;
+        const Job &e = entry.job;
+        const JobResult &r = e.result;
         md += QStringLiteral("### %1 · %2 (%3) %4\n\n").arg(timeOf(e.startedAt.isValid() ? e.startedAt : e.finishedAt), who(e.request.origin),
                                                          kindLabel(e.request.origin), operationLine(e));
         if (!e.request.description.isEmpty())
@@ -162,7 +162,7 @@ QString markdown(const QList<JournalEntry> &entries, const QString &title)
                 values << QStringLiteral("=> ") + value;
             md += codeBlock(values.isEmpty() ? QStringLiteral("; No values") : values.join(QLatin1Char('\n'))) + QLatin1Char('\n');
         } else {
-            md += QStringLiteral("**Error %1** (%2): %3\n\n").arg(r.error.type, EvalResult::statusName(r.status), r.error.message.simplified());
+            md += QStringLiteral("**Error %1** (%2): %3\n\n").arg(r.error.type, JobResult::statusName(r.status), r.error.message.simplified());
             if (!r.error.backtrace.isEmpty())
                 md += codeBlock(r.error.backtrace.join(QLatin1Char('\n'))) + QLatin1Char('\n');
         }
@@ -186,7 +186,7 @@ QString html(const QList<JournalEntry> &entries, const QString &title)
              .arg(escape(heading), escape(timeOf(QDateTime::currentDateTime())))
              .arg(entries.size());
     for (const JournalEntry &entry : entries) {
-        if (!entry.isEvaluation()) {
+        if (!entry.isJob()) {
             const QString cls = entry.event == QStringLiteral("engine-restarted") ? QStringLiteral(" restart")
                                 : entry.event == QStringLiteral("engine-failed") ? QStringLiteral(" failed")
                                                                                   : QString();
@@ -194,8 +194,8 @@ QString html(const QList<JournalEntry> &entries, const QString &title)
                      .arg(cls, escape(timeOf(entry.at)), escape(entry.message.isEmpty() ? entry.event : entry.message));
             continue;
         }
-        const Evaluation &e = entry.evaluation;
-        const EvalResult &r = e.result;
+        const Job &e = entry.job;
+        const JobResult &r = e.result;
         const QString kind = kindLabel(e.request.origin);
         h += QStringLiteral("<section class=\"entry %1\">\n<div class=\"head\"><span class=\"who\">%2</span>"
                             "<span class=\"badge\">%1</span> %3 at %4%5</div>\n")
@@ -222,7 +222,7 @@ QString html(const QList<JournalEntry> &entries, const QString &title)
             h += QStringLiteral("<pre class=\"values\">%1</pre>\n").arg(escape(values.isEmpty() ? QStringLiteral("; No values") : values.join(QLatin1Char('\n'))));
         } else {
             h += QStringLiteral("<div class=\"error\"><strong>[ERROR] %1</strong> (%2)<pre>%3</pre>")
-                     .arg(escape(r.error.type), escape(EvalResult::statusName(r.status)), escape(r.error.message));
+                     .arg(escape(r.error.type), escape(JobResult::statusName(r.status)), escape(r.error.message));
             if (!r.error.backtrace.isEmpty())
                 h += QStringLiteral("<div class=\"label\">backtrace</div><pre>%1</pre>").arg(escape(r.error.backtrace.join(QLatin1Char('\n'))));
             h += QStringLiteral("</div>\n");

@@ -13,7 +13,7 @@ enum class Format { Markdown, Html };
 // "md"/"markdown" or "html"/"htm"; false for anything else.
 bool parseFormat(const QString &name, Format *format);
 
-QList<JournalEntry> fromTranscript(const QList<EvaluationPtr> &transcript);
+QList<JournalEntry> fromTranscript(const QList<JobPtr> &transcript);
 
 QString markdown(const QList<JournalEntry> &entries, const QString &title = QString());
 QString html(const QList<JournalEntry> &entries, const QString &title = QString());

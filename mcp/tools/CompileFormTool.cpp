@@ -47,7 +47,7 @@ void CompileFormTool::call(const ToolCallPtr &call)
 {
     ToolArguments arguments(call->arguments());
     arguments.rejectUnknown({QStringLiteral("code"), QStringLiteral("package"), QStringLiteral("timeout_seconds")});
-    EvalRequest request;
+    JobRequest request;
     request.op = QStringLiteral("compile");
     request.code = arguments.requiredString(QStringLiteral("code"), QStringLiteral("the Lisp code to compile"));
     request.package = arguments.optionalString(QStringLiteral("package")).value_or(QString());
@@ -58,10 +58,10 @@ void CompileFormTool::call(const ToolCallPtr &call)
         return;
     }
     request.description = QStringLiteral("compile-form (nothing is run)");
-    submit(call, request, [](const Evaluation &evaluation) {
-        if (!evaluation.result.ok())
-            return ToolKit::jobError(evaluation);
-        const QJsonObject reply = evaluation.result.reply;
+    submit(call, request, [](const Job &job) {
+        if (!job.result.ok())
+            return ToolKit::jobError(job);
+        const QJsonObject reply = job.result.reply;
         const QJsonArray forms = reply.value(QStringLiteral("forms")).toArray();
         const QJsonArray diagnostics = reply.value(QStringLiteral("diagnostics")).toArray();
         const bool compiled = reply.value(QStringLiteral("compiled")).toBool();
@@ -104,7 +104,7 @@ void CompileFormTool::call(const ToolCallPtr &call)
                              .arg(form.value(QStringLiteral("line")).toInt())
                              .arg(form.value(QStringLiteral("text")).toString(), lines.join(QLatin1Char('\n')));
         }
-        QJsonObject structured = ToolKit::jobStatus(evaluation.result);
+        QJsonObject structured = ToolKit::jobStatus(job.result);
         structured.insert(QStringLiteral("compiled"), compiled);
         structured.insert(QStringLiteral("forms"), forms);
         structured.insert(QStringLiteral("diagnostics"), diagnostics);

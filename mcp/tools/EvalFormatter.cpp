@@ -27,12 +27,12 @@ QString droppedNote(qint64 dropped)
 
 namespace EvalFormatter {
 
-bool isErrorResult(const EvalResult &result)
+bool isErrorResult(const JobResult &result)
 {
     return !result.ok();
 }
 
-QString text(const EvalResult &result)
+QString text(const JobResult &result)
 {
     QStringList parts;
     QString out = result.stdoutText;
@@ -59,9 +59,9 @@ QString text(const EvalResult &result)
     return parts.join(QStringLiteral("\n\n"));
 }
 
-QJsonObject structured(const EvalResult &result)
+QJsonObject structured(const JobResult &result)
 {
-    QJsonObject json{{QStringLiteral("status"), EvalResult::statusName(result.status)},
+    QJsonObject json{{QStringLiteral("status"), JobResult::statusName(result.status)},
                      {QStringLiteral("values"), QJsonArray::fromStringList(result.values)},
                      {QStringLiteral("stdout"), result.stdoutText},
                      {QStringLiteral("stderr"), result.stderrText},

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 
 #include <QJsonObject>
 
@@ -8,9 +8,9 @@
 // message and [Backtrace]) and the structured twin that matches evaluate-lisp's outputSchema.
 namespace EvalFormatter {
 
-QString text(const EvalResult &result);
-QJsonObject structured(const EvalResult &result);
+QString text(const JobResult &result);
+QJsonObject structured(const JobResult &result);
 QJsonObject outputSchema();
-bool isErrorResult(const EvalResult &result);
+bool isErrorResult(const JobResult &result);
 
 } // namespace EvalFormatter

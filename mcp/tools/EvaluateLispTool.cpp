@@ -35,7 +35,7 @@ void EvaluateLispTool::call(const ToolCallPtr &call)
     arguments.rejectUnknown({QStringLiteral("code"), QStringLiteral("package"), QStringLiteral("description"),
                              QStringLiteral("timeout_seconds"), QStringLiteral("max_output_chars"),
                              QStringLiteral("print_length"), QStringLiteral("print_level")});
-    EvalRequest request;
+    JobRequest request;
     request.code = arguments.requiredString(QStringLiteral("code"), QStringLiteral("the Lisp code to evaluate"));
     request.package = arguments.optionalString(QStringLiteral("package")).value_or(QString());
     request.description = arguments.optionalString(QStringLiteral("description")).value_or(QString());
@@ -59,8 +59,8 @@ void EvaluateLispTool::call(const ToolCallPtr &call)
     if (!options.isEmpty())
         request.arguments.insert(QStringLiteral("options"), options);
 
-    submit(call, request, [](const Evaluation &evaluation) {
-        return ToolResult{EvalFormatter::text(evaluation.result), EvalFormatter::structured(evaluation.result),
-                          EvalFormatter::isErrorResult(evaluation.result)};
+    submit(call, request, [](const Job &job) {
+        return ToolResult{EvalFormatter::text(job.result), EvalFormatter::structured(job.result),
+                          EvalFormatter::isErrorResult(job.result)};
     });
 }

@@ -62,25 +62,25 @@ void LoadSystemTool::call(const ToolCallPtr &call)
     if (call->isFinished())
         return;
 
-    EvalRequest request;
+    JobRequest request;
     request.op = QStringLiteral("load-system");
     request.code = system;
     request.timeoutMs = int(timeout * 1000);
     request.description = QStringLiteral("load-system %1").arg(system);
     request.arguments = {{QStringLiteral("system"), system}, {QStringLiteral("force"), force}, {QStringLiteral("verbose"), verbose}};
-    submit(call, request, [system, force](const Evaluation &evaluation) {
-        const QJsonObject reply = evaluation.result.reply;
-        QJsonObject structured = ToolKit::jobStatus(evaluation.result);
+    submit(call, request, [system, force](const Job &job) {
+        const QJsonObject reply = job.result.reply;
+        QJsonObject structured = ToolKit::jobStatus(job.result);
         structured.insert(QStringLiteral("system"), system);
         structured.insert(QStringLiteral("forced"), force);
-        structured.insert(QStringLiteral("duration_ms"), double(evaluation.result.realMicroseconds) / 1000.0);
-        if (!evaluation.result.ok()) {
-            EvalResult result = evaluation.result;
+        structured.insert(QStringLiteral("duration_ms"), double(job.result.realMicroseconds) / 1000.0);
+        if (!job.result.ok()) {
+            JobResult result = job.result;
             if (result.error.type.endsWith(QStringLiteral("MISSING-COMPONENT"))) {
                 result.error.message = missingMessage(result.error.message);
                 result.error.backtrace.clear();
             }
-            Evaluation shown = evaluation;
+            Job shown = job;
             shown.result = result;
             structured.insert(QStringLiteral("error"), QJsonObject{{QStringLiteral("type"), result.error.type},
                                                                    {QStringLiteral("message"), result.error.message}});
@@ -89,7 +89,7 @@ void LoadSystemTool::call(const ToolCallPtr &call)
         QStringList warnings;
         for (const QJsonValue &w : reply.value(QStringLiteral("load_warnings")).toArray())
             warnings << w.toString();
-        warnings += evaluation.result.warnings;
+        warnings += job.result.warnings;
         const QString version = ToolKit::string(reply, QStringLiteral("version"));
         const QString compilerOutput = ToolKit::string(reply, QStringLiteral("compiler_output"));
         structured.insert(QStringLiteral("version"), reply.value(QStringLiteral("version")));
@@ -106,7 +106,7 @@ void LoadSystemTool::call(const ToolCallPtr &call)
             text += QStringLiteral("\n\n[warnings] %1\n%2").arg(warnings.size()).arg(warnings.join(QLatin1Char('\n')));
         if (!compilerOutput.trimmed().isEmpty())
             text += QStringLiteral("\n\n[compiler output]\n") + compilerOutput.trimmed();
-        const QString output = (evaluation.result.stdoutText + evaluation.result.stderrText).trimmed();
+        const QString output = (job.result.stdoutText + job.result.stderrText).trimmed();
         if (!output.isEmpty())
             text += QStringLiteral("\n\n[output]\n") + output;
         return ToolResult{text, structured, false};

@@ -27,7 +27,7 @@ void MacroexpandTool::call(const ToolCallPtr &call)
 {
     ToolArguments arguments(call->arguments());
     arguments.rejectUnknown({QStringLiteral("code"), QStringLiteral("full"), QStringLiteral("package")});
-    EvalRequest request;
+    JobRequest request;
     request.op = QStringLiteral("macroexpand");
     request.code = arguments.requiredString(QStringLiteral("code"), QStringLiteral("the form to expand"));
     request.package = arguments.optionalString(QStringLiteral("package")).value_or(QString());
@@ -38,13 +38,13 @@ void MacroexpandTool::call(const ToolCallPtr &call)
     }
     request.arguments.insert(QStringLiteral("full"), full);
     request.description = full ? QStringLiteral("macroexpand") : QStringLiteral("macroexpand-1");
-    submit(call, request, [](const Evaluation &evaluation) {
-        if (!evaluation.result.ok())
-            return ToolKit::jobError(evaluation);
-        const QJsonObject reply = evaluation.result.reply;
+    submit(call, request, [](const Job &job) {
+        if (!job.result.ok())
+            return ToolKit::jobError(job);
+        const QJsonObject reply = job.result.reply;
         const bool expanded = reply.value(QStringLiteral("expanded")).toBool();
         const QString expansion = ToolKit::string(reply, QStringLiteral("expansion"));
-        QJsonObject structured = ToolKit::jobStatus(evaluation.result);
+        QJsonObject structured = ToolKit::jobStatus(job.result);
         structured.insert(QStringLiteral("expansion"), expansion);
         structured.insert(QStringLiteral("expanded"), expanded);
         structured.insert(QStringLiteral("full"), reply.value(QStringLiteral("full")).toBool());

@@ -7,18 +7,18 @@
 #include <QJsonArray>
 #include <QTimer>
 
-void SessionTool::submit(const ToolCallPtr &call, EvalRequest request, Formatter formatter)
+void SessionTool::submit(const ToolCallPtr &call, JobRequest request, Formatter formatter)
 {
     request.origin = call->origin();
     const quint64 id = m_session->submit(request);
-    call->evaluationId = id;
+    call->jobId = id;
 
     // The connections of this call live as long as its evaluation: a context owned by the call
     // itself would never go (the lambdas hold the call), and every later evaluation would run
     // every earlier call's lambda.
     QObject *context = new QObject(m_session);
-    m_session->whenFinished(id, [call, formatter, context](EvaluationPtr evaluation) {
-        call->finish(formatter(*evaluation));
+    m_session->whenFinished(id, [call, formatter, context](JobPtr job) {
+        call->finish(formatter(*job));
         context->deleteLater();
     });
     QObject::connect(call.data(), &ToolCall::cancelled, m_session, [session = m_session, id] {
@@ -36,14 +36,14 @@ void SessionTool::submit(const ToolCallPtr &call, EvalRequest request, Formatter
                 *latest = lines.last().trimmed().left(200);
         });
         QObject::connect(timer, &QTimer::timeout, context, [call, latest, session = m_session, id] {
-            const EvaluationPtr evaluation = session->evaluation(id);
-            if (!evaluation)
+            const JobPtr job = session->job(id);
+            if (!job)
                 return;
-            if (evaluation->state == Evaluation::State::Queued) {
+            if (job->state == Job::State::Queued) {
                 call->reportProgress(0, QStringLiteral("Waiting in the session queue"));
                 return;
             }
-            call->reportProgress(0, latest->isEmpty() ? QStringLiteral("Running for %1 s").arg(evaluation->startedAt.secsTo(QDateTime::currentDateTime()))
+            call->reportProgress(0, latest->isEmpty() ? QStringLiteral("Running for %1 s").arg(job->startedAt.secsTo(QDateTime::currentDateTime()))
                                                       : *latest);
         });
         timer->start(1000);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 #include "Tool.h"
 
 #include <functional>
@@ -16,8 +16,8 @@ public:
     explicit SessionTool(Session *session) : m_session(session) {}
 
 protected:
-    using Formatter = std::function<ToolResult(const Evaluation &evaluation)>;
-    void submit(const ToolCallPtr &call, EvalRequest request, Formatter formatter);
+    using Formatter = std::function<ToolResult(const Job &job)>;
+    void submit(const ToolCallPtr &call, JobRequest request, Formatter formatter);
 
     // Service-thread questions (no user code, not queued).
     void ask(const ToolCallPtr &call, const QString &op, const QJsonObject &arguments,

@@ -45,34 +45,34 @@ void SessionTranscriptTool::call(const ToolCallPtr &call)
         call->finish(ToolResult::error(arguments.error()));
         return;
     }
-    QList<EvaluationPtr> matching;
-    for (const EvaluationPtr &evaluation : m_session->transcript()) {
-        const Origin &who = evaluation->request.origin;
+    QList<JobPtr> matching;
+    for (const JobPtr &job : m_session->transcript()) {
+        const Origin &who = job->request.origin;
         if (origin.isEmpty() || who.kindName().compare(origin, Qt::CaseInsensitive) == 0
             || who.name.compare(origin, Qt::CaseInsensitive) == 0)
-            matching.append(evaluation);
+            matching.append(job);
     }
-    const QList<EvaluationPtr> shown = matching.size() > limit ? matching.mid(matching.size() - limit) : matching;
+    const QList<JobPtr> shown = matching.size() > limit ? matching.mid(matching.size() - limit) : matching;
     QJsonArray entries;
     QStringList lines;
-    for (const EvaluationPtr &evaluation : shown) {
-        const EvalRequest &request = evaluation->request;
-        const QString summary = ActivityDigest::summaryOf(*evaluation);
-        QJsonObject entry{{QStringLiteral("sequence"), double(evaluation->sequence)},
+    for (const JobPtr &job : shown) {
+        const JobRequest &request = job->request;
+        const QString summary = ActivityDigest::summaryOf(*job);
+        QJsonObject entry{{QStringLiteral("sequence"), double(job->sequence)},
                           {QStringLiteral("who"), request.origin.name},
                           {QStringLiteral("kind"), request.origin.kindName()},
                           {QStringLiteral("operation"), request.op},
                           {QStringLiteral("code"), request.code},
-                          {QStringLiteral("status"), EvalResult::statusName(evaluation->result.status)},
+                          {QStringLiteral("status"), JobResult::statusName(job->result.status)},
                           {QStringLiteral("result"), summary},
-                          {QStringLiteral("time"), evaluation->finishedAt.toString(Qt::ISODateWithMs)},
-                          {QStringLiteral("elapsed_ms"), double(evaluation->elapsedMs())}};
+                          {QStringLiteral("time"), job->finishedAt.toString(Qt::ISODateWithMs)},
+                          {QStringLiteral("elapsed_ms"), double(job->elapsedMs())}};
         if (!request.description.isEmpty())
             entry.insert(QStringLiteral("description"), request.description);
         entries.append(entry);
         const QString code = request.code.simplified();
         lines << QStringLiteral("- %1 %2 [%3]: %4\n  %5")
-                     .arg(evaluation->finishedAt.toString(QStringLiteral("HH:mm:ss")), request.origin.name,
+                     .arg(job->finishedAt.toString(QStringLiteral("HH:mm:ss")), request.origin.name,
                           request.op, code.size() > 300 ? code.left(299) + QChar(0x2026) : code, summary);
     }
     QString text;

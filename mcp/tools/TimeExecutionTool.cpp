@@ -52,7 +52,7 @@ void TimeExecutionTool::call(const ToolCallPtr &call)
 {
     ToolArguments arguments(call->arguments());
     arguments.rejectUnknown({QStringLiteral("code"), QStringLiteral("package"), QStringLiteral("description"), QStringLiteral("timeout_seconds")});
-    EvalRequest request;
+    JobRequest request;
     request.op = QStringLiteral("time");
     request.code = arguments.requiredString(QStringLiteral("code"), QStringLiteral("the Lisp code to time"));
     request.package = arguments.optionalString(QStringLiteral("package")).value_or(QString());
@@ -63,8 +63,8 @@ void TimeExecutionTool::call(const ToolCallPtr &call)
         call->finish(ToolResult::error(arguments.error()));
         return;
     }
-    submit(call, request, [](const Evaluation &evaluation) {
-        const EvalResult &result = evaluation.result;
+    submit(call, request, [](const Job &job) {
+        const JobResult &result = job.result;
         QString text = EvalFormatter::text(result);
         QJsonObject structured = EvalFormatter::structured(result);
         if (result.reply.contains(QStringLiteral("bytes_allocated"))) {

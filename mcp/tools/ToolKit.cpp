@@ -48,9 +48,9 @@ QJsonObject stringEnum(const QString &description, const QStringList &values)
     return schema;
 }
 
-QJsonObject jobStatus(const EvalResult &result)
+QJsonObject jobStatus(const JobResult &result)
 {
-    QJsonObject json{{QStringLiteral("status"), EvalResult::statusName(result.status)}};
+    QJsonObject json{{QStringLiteral("status"), JobResult::statusName(result.status)}};
     if (!result.ok()) {
         json.insert(QStringLiteral("error"), QJsonObject{{QStringLiteral("type"), result.error.type},
                                                          {QStringLiteral("message"), result.error.message}});
@@ -69,12 +69,12 @@ QJsonObject jobStatusSchema()
                                                      {QStringLiteral("type"), QStringLiteral("message")}, false)}};
 }
 
-ToolResult jobError(const Evaluation &evaluation, QJsonObject structured)
+ToolResult jobError(const Job &job, QJsonObject structured)
 {
-    const QJsonObject status = jobStatus(evaluation.result);
+    const QJsonObject status = jobStatus(job.result);
     for (auto it = status.begin(); it != status.end(); ++it)
         structured.insert(it.key(), it.value());
-    return ToolResult::error(EvalFormatter::text(evaluation.result), structured);
+    return ToolResult::error(EvalFormatter::text(job.result), structured);
 }
 
 QString string(const QJsonObject &object, const QString &key)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 #include "SessionTool.h"
 
 #include <QJsonArray>
@@ -30,11 +30,11 @@ QJsonObject objectArray(const QString &description, const QJsonObject &itemPrope
 QJsonObject stringEnum(const QString &description, const QStringList &values);
 
 // The engine's status and error of a job, for structuredContent.
-QJsonObject jobStatus(const EvalResult &result);
+QJsonObject jobStatus(const JobResult &result);
 QJsonObject jobStatusSchema();
 
 // The seeds' "[ERROR] TYPE\nmessage" text (with any output before it), as an isError result.
-ToolResult jobError(const Evaluation &evaluation, QJsonObject structured = {});
+ToolResult jobError(const Job &job, QJsonObject structured = {});
 
 QString string(const QJsonObject &object, const QString &key);
 

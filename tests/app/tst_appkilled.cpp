@@ -97,11 +97,11 @@ QStringList journals(const QString &dataHome)
     return paths;
 }
 
-QList<JournalEntry> evaluations(const QString &path)
+QList<JournalEntry> jobs(const QString &path)
 {
     QList<JournalEntry> list;
     for (const JournalEntry &entry : Journal::read(path).entries) {
-        if (entry.isEvaluation())
+        if (entry.isJob())
             list << entry;
     }
     return list;
@@ -142,14 +142,14 @@ private Q_SLOTS:
 
         const QStringList files = journals(home.path());
         QCOMPARE(files.size(), 1);
-        const QList<JournalEntry> journaled = evaluations(files.first());
+        const QList<JournalEntry> journaled = jobs(files.first());
         QCOMPARE(journaled.size(), codes.size());
         for (int i = 0; i < codes.size(); ++i) {
-            QCOMPARE(journaled.at(i).evaluation.request.code, codes.at(i));
-            QCOMPARE(journaled.at(i).evaluation.request.origin.name, QStringLiteral("fault-test"));
-            QVERIFY(journaled.at(i).evaluation.result.ok());
+            QCOMPARE(journaled.at(i).job.request.code, codes.at(i));
+            QCOMPARE(journaled.at(i).job.request.origin.name, QStringLiteral("fault-test"));
+            QVERIFY(journaled.at(i).job.result.ok());
         }
-        QCOMPARE(journaled.last().evaluation.result.stdoutText, QStringLiteral("hello\n"));
+        QCOMPARE(journaled.last().job.result.stdoutText, QStringLiteral("hello\n"));
 
         // The next start (in-process, the same data folder) shows that journal as the past.
         qputenv("XDG_DATA_HOME", home.path().toUtf8());
@@ -160,7 +160,7 @@ private Q_SLOTS:
             int past = 0;
             for (const JournalEntry &entry : services.pastEntries()) {
                 QVERIFY(entry.past);
-                past += entry.isEvaluation();
+                past += entry.isJob();
             }
             QCOMPARE(past, codes.size());
         }
@@ -197,12 +197,12 @@ private Q_SLOTS:
             app.process().closeWriteChannel();
             QVERIFY(app.process().waitForFinished(20000));
         }
-        const QList<JournalEntry> journaled = evaluations(path);
+        const QList<JournalEntry> journaled = jobs(path);
         QCOMPARE(journaled.size(), 2);
-        QCOMPARE(journaled.at(1).evaluation.result.values, QStringList{QStringLiteral("222")});
+        QCOMPARE(journaled.at(1).job.result.values, QStringList{QStringLiteral("222")});
         QStringList events;
         for (const JournalEntry &entry : Journal::read(path).entries) {
-            if (!entry.isEvaluation())
+            if (!entry.isJob())
                 events << entry.event;
         }
         QCOMPARE(events.count(QStringLiteral("app-started")), 2);

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 
     // 80 characters a line (79 + newline).
     const int lines = megabytes * 1000 * 1000 / 80;
-    EvalRequest request;
+    JobRequest request;
     request.code = QStringLiteral("(let ((line (make-string 79 :initial-element #\\x))) (dotimes (i %1) (write-line line)) :printed)").arg(lines);
     request.arguments.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("max_output_chars"), double(lines) * 80 + 1000}});
 
@@ -101,12 +101,12 @@ int main(int argc, char **argv)
     qint64 outputChars = 0;
     qint64 evalMs = 0;
     QObject::connect(&session, &Session::output, [&](quint64, const QString &, const QString &text) { outputChars += text.size(); });
-    QObject::connect(&session, &Session::finished, [&](const EvaluationPtr &evaluation) {
+    QObject::connect(&session, &Session::finished, [&](const JobPtr &job) {
         done = true;
         evalMs = clock.elapsed();
         std::fprintf(stderr, "evaluation: %s, %lld characters of output, %lld dropped by the engine\n",
-                     qPrintable(EvalResult::statusName(evaluation->result.status)), outputChars,
-                     evaluation->result.outputDropped);
+                     qPrintable(JobResult::statusName(job->result.status)), outputChars,
+                     job->result.outputDropped);
     });
 
     clock.start();

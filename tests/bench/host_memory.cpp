@@ -37,12 +37,12 @@ int main(int argc, char **argv)
     const int every = argument(args, QStringLiteral("--every"), 1000);
     const int limit = argument(args, QStringLiteral("--transcript-limit"), 5000);
     if (const int appends = argument(args, QStringLiteral("--journal-appends"), 0); appends > 0) {
-        Evaluation e;
+        Job e;
         e.request.code = QStringLiteral("(defun f (x) (* x 2))");
         e.result.values = {QStringLiteral("F")};
         e.result.stdoutText = QString(200, QLatin1Char('x'));
         e.queuedAt = e.startedAt = e.finishedAt = QDateTime::currentDateTime();
-        const JournalEntry entry = JournalEntry::fromEvaluation(e, QStringLiteral("COMMON-LISP-USER"));
+        const JournalEntry entry = JournalEntry::fromJob(e, QStringLiteral("COMMON-LISP-USER"));
         QTemporaryDir here(QStringLiteral("./journal-bench-XXXXXX")); // on the disk under test, not /tmp
         for (bool sync : {false, true}) {
             Journal j;
@@ -76,13 +76,13 @@ int main(int argc, char **argv)
                 journal.isOpen() ? "on" : "off");
     std::printf("%12s %12s %12s %10s\n", "evaluations", "RSS KiB", "transcript", "ms");
     auto submitNext = [&] {
-        EvalRequest request;
+        JobRequest request;
         request.code = QStringLiteral("(progn (format t \"line ~D~%\" %1) (list %1 (make-string 200 :initial-element #\\x)))").arg(done);
         request.origin = done % 3 ? Origin::agent(QStringLiteral("bench"), QStringLiteral("bench#1")) : Origin::person();
         session.submit(request);
     };
-    QObject::connect(&session, &Session::finished, &app, [&](EvaluationPtr evaluation) {
-        if (!evaluation->result.ok())
+    QObject::connect(&session, &Session::finished, &app, [&](JobPtr job) {
+        if (!job->result.ok())
             ++failed;
         ++done;
         if (done % every == 0) {

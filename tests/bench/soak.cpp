@@ -216,18 +216,18 @@ int main(int argc, char **argv)
     QObject::connect(&personTimer, &QTimer::timeout, &app, [&] {
         if (personPending)
             return;
-        EvalRequest request;
+        JobRequest request;
         request.code = workload(QStringLiteral("me"), ++personN);
         personPending = session.submit(request);
         personWaiting.start();
     });
-    QObject::connect(&session, &Session::finished, &app, [&](EvaluationPtr e) {
+    QObject::connect(&session, &Session::finished, &app, [&](JobPtr e) {
         if (e->id != personPending)
             return;
         personPending = 0;
         ++person.calls;
         person.latencyMs << personWaiting.nsecsElapsed() / 1e6;
-        if (e->result.status == EvalResult::Status::Error)
+        if (e->result.status == JobResult::Status::Error)
             ++person.errors;
         else if (!e->result.ok())
             ++person.failures;

@@ -10,7 +10,7 @@ namespace SessionHarness {
 
 inline quint64 submit(Session &session, const QString &code, const Origin &origin = Origin::person(), int timeoutMs = -1)
 {
-    EvalRequest request;
+    JobRequest request;
     request.code = code;
     request.origin = origin;
     request.timeoutMs = timeoutMs;
@@ -18,10 +18,10 @@ inline quint64 submit(Session &session, const QString &code, const Origin &origi
 }
 
 // The finished evaluation, or null when it did not finish in time.
-inline EvaluationPtr waitFor(Session &session, quint64 id, int timeoutMs = 30000)
+inline JobPtr waitFor(Session &session, quint64 id, int timeoutMs = 30000)
 {
-    EvaluationPtr done;
-    const QMetaObject::Connection connection = QObject::connect(&session, &Session::finished, [&](EvaluationPtr e) {
+    JobPtr done;
+    const QMetaObject::Connection connection = QObject::connect(&session, &Session::finished, [&](JobPtr e) {
         if (e->id == id)
             done = e;
     });
@@ -30,7 +30,7 @@ inline EvaluationPtr waitFor(Session &session, quint64 id, int timeoutMs = 30000
     return done;
 }
 
-inline EvaluationPtr evaluate(Session &session, const QString &code, const Origin &origin = Origin::person(), int timeoutMs = -1)
+inline JobPtr evaluate(Session &session, const QString &code, const Origin &origin = Origin::person(), int timeoutMs = -1)
 {
     return waitFor(session, submit(session, code, origin, timeoutMs), timeoutMs > 0 ? timeoutMs + 30000 : 30000);
 }

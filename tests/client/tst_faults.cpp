@@ -67,7 +67,7 @@ private Q_SLOTS:
         connect(m_session, &Session::finished, this, [this] { ++m_finished; });
         m_engine->start();
         QVERIFY(waitReady());
-        const EvaluationPtr before = evaluate(*m_session, QStringLiteral("(defvar *before* :kept)"));
+        const JobPtr before = evaluate(*m_session, QStringLiteral("(defvar *before* :kept)"));
         QVERIFY(before && before->result.ok());
     }
 
@@ -75,7 +75,7 @@ private Q_SLOTS:
     void cleanup()
     {
         if (m_session && !QTest::currentTestFailed()) {
-            const EvaluationPtr next = evaluate(*m_session, QStringLiteral("(+ 40 2)"));
+            const JobPtr next = evaluate(*m_session, QStringLiteral("(+ 40 2)"));
             QVERIFY2(next, "the next evaluation was never answered");
             QVERIFY2(next->result.ok(), qPrintable(next->result.error.message));
             QCOMPARE(next->result.values, QStringList{QStringLiteral("42")});
@@ -83,7 +83,7 @@ private Q_SLOTS:
             QCOMPARE(m_session->transcript().first()->request.code, QStringLiteral("(defvar *before* :kept)"));
             int journaled = 0;
             for (const JournalEntry &entry : Journal::read(m_journal->path()).entries)
-                journaled += entry.isEvaluation();
+                journaled += entry.isJob();
             QCOMPARE(journaled, m_finished);
         }
         delete m_journal;
@@ -103,9 +103,9 @@ private Q_SLOTS:
         QTRY_VERIFY(m_session->current() && m_session->current()->id == id);
         QTest::qWait(200);
         QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
-        const EvaluationPtr done = waitFor(*m_session, id);
+        const JobPtr done = waitFor(*m_session, id);
         QVERIFY(done);
-        QCOMPARE(done->result.status, EvalResult::Status::EngineRestarted);
+        QCOMPARE(done->result.status, JobResult::Status::EngineRestarted);
         QCOMPARE(done->result.error.type, QStringLiteral("ENGINE-RESTARTED"));
         QVERIFY2(done->result.error.message.contains(QStringLiteral("signal 9")), qPrintable(done->result.error.message));
         QVERIFY(done->result.error.message.contains(QStringLiteral("every definition of the session is gone")));
@@ -119,29 +119,29 @@ private Q_SLOTS:
         QTRY_VERIFY(m_session->current() && m_session->current()->id == id);
         QTest::qWait(200);
         QCOMPARE(::kill(pid_t(pid), SIGSEGV), 0);
-        const EvaluationPtr done = waitFor(*m_session, id);
+        const JobPtr done = waitFor(*m_session, id);
         QVERIFY(done);
         // ECL traps SIGSEGV: a signal sent to the process either surfaces in a Lisp thread as
         // a condition (the evaluation fails, the engine lives) or ends the process (restart).
-        if (done->result.status == EvalResult::Status::EngineRestarted) {
+        if (done->result.status == JobResult::Status::EngineRestarted) {
             QVERIFY2(done->result.error.message.contains(QStringLiteral("signal")), qPrintable(done->result.error.message));
             QVERIFY(waitRestarted(pid));
         } else {
-            qInfo("SIGSEGV by kill: status %s, %s: %s", qPrintable(EvalResult::statusName(done->result.status)),
+            qInfo("SIGSEGV by kill: status %s, %s: %s", qPrintable(JobResult::statusName(done->result.status)),
                   qPrintable(done->result.error.type), qPrintable(done->result.error.message));
-            QVERIFY(done->result.status == EvalResult::Status::Ok || !done->result.error.message.isEmpty());
+            QVERIFY(done->result.status == JobResult::Status::Ok || !done->result.error.message.isEmpty());
         }
     }
 
     void aSegfaultThroughTheFfiIsAnErrorAndTheImageLives()
     {
         const qint64 pid = m_engine->pid();
-        const EvaluationPtr done = evaluate(*m_session, QStringLiteral("(ffi:deref-pointer (ffi:make-pointer 0 :int) :int)"));
+        const JobPtr done = evaluate(*m_session, QStringLiteral("(ffi:deref-pointer (ffi:make-pointer 0 :int) :int)"));
         QVERIFY(done);
-        QCOMPARE(done->result.status, EvalResult::Status::Error);
+        QCOMPARE(done->result.status, JobResult::Status::Error);
         QCOMPARE(done->result.error.type, QStringLiteral("EXT:SEGMENTATION-VIOLATION"));
         QCOMPARE(m_engine->pid(), pid);
-        const EvaluationPtr kept = evaluate(*m_session, QStringLiteral("*before*"));
+        const JobPtr kept = evaluate(*m_session, QStringLiteral("*before*"));
         QVERIFY(kept && kept->result.ok());
         QCOMPARE(kept->result.values, QStringList{QStringLiteral(":KEPT")});
     }
@@ -151,10 +151,10 @@ private Q_SLOTS:
         const qint64 pid = m_engine->pid();
         QElapsedTimer clock;
         clock.start();
-        const EvaluationPtr done = evaluate(*m_session, QStringLiteral("(mp:without-interrupts (loop))"), Origin::person(), 1000);
+        const JobPtr done = evaluate(*m_session, QStringLiteral("(mp:without-interrupts (loop))"), Origin::person(), 1000);
         QVERIFY(done);
         const qint64 elapsed = clock.elapsed();
-        QCOMPARE(done->result.status, EvalResult::Status::EngineRestarted);
+        QCOMPARE(done->result.status, JobResult::Status::EngineRestarted);
         QCOMPARE(done->result.error.type, QStringLiteral("ENGINE-RESTARTED"));
         QCOMPARE(done->result.error.message, KilledAfterGrace1s);
         // 1 s limit + 2 s grace (coarse timers may fire up to 5% early): not killed before its time.
@@ -169,9 +169,9 @@ private Q_SLOTS:
         QTRY_VERIFY(m_session->current() && m_session->current()->id == id);
         QTest::qWait(300);
         m_session->interruptCurrent();
-        const EvaluationPtr done = waitFor(*m_session, id);
+        const JobPtr done = waitFor(*m_session, id);
         QVERIFY(done);
-        QCOMPARE(done->result.status, EvalResult::Status::EngineRestarted);
+        QCOMPARE(done->result.status, JobResult::Status::EngineRestarted);
         QCOMPARE(done->result.error.message, KilledAfterInterrupt);
         QVERIFY(waitRestarted(pid));
     }
@@ -182,9 +182,9 @@ private Q_SLOTS:
         const quint64 id = submit(*m_session, QStringLiteral("(loop)"), Origin::person(), 0);
         QTRY_VERIFY(m_session->current() && m_session->current()->id == id);
         QVERIFY(m_session->cancel(id));
-        const EvaluationPtr done = waitFor(*m_session, id);
+        const JobPtr done = waitFor(*m_session, id);
         QVERIFY(done);
-        QCOMPARE(done->result.status, EvalResult::Status::Interrupted);
+        QCOMPARE(done->result.status, JobResult::Status::Interrupted);
         QCOMPARE(done->result.error.message, QStringLiteral("The evaluation was interrupted. The session is intact."));
         QCOMPARE(m_engine->pid(), pid);
     }
@@ -192,16 +192,16 @@ private Q_SLOTS:
     void heapExhaustionUnderALimitIsAnErrorAndTheImageLives()
     {
         const qint64 pid = m_engine->pid();
-        const EvaluationPtr limit = evaluate(*m_session, QStringLiteral("(ext:set-limit 'ext:heap-size (* 256 1024 1024))"));
+        const JobPtr limit = evaluate(*m_session, QStringLiteral("(ext:set-limit 'ext:heap-size (* 256 1024 1024))"));
         QVERIFY(limit && limit->result.ok());
-        const EvaluationPtr done = evaluate(*m_session,
+        const JobPtr done = evaluate(*m_session,
                                            QStringLiteral("(let ((keep '())) (loop (push (make-array 1000000 :element-type 'double-float) keep)))"),
                                            Origin::person(), 60000);
         QVERIFY(done);
-        QCOMPARE(done->result.status, EvalResult::Status::Error);
+        QCOMPARE(done->result.status, JobResult::Status::Error);
         QCOMPARE(done->result.error.type, QStringLiteral("EXT:STORAGE-EXHAUSTED"));
         QCOMPARE(m_engine->pid(), pid);
-        const EvaluationPtr kept = evaluate(*m_session, QStringLiteral("(length (make-list 1000 :initial-element *before*))"));
+        const JobPtr kept = evaluate(*m_session, QStringLiteral("(length (make-list 1000 :initial-element *before*))"));
         QVERIFY(kept && kept->result.ok());
         QCOMPARE(kept->result.values, QStringList{QStringLiteral("1000")});
     }
@@ -209,20 +209,20 @@ private Q_SLOTS:
     void stackExhaustionIsAnErrorAndTheImageLives()
     {
         const qint64 pid = m_engine->pid();
-        const EvaluationPtr done = evaluate(*m_session, QStringLiteral("(defun deep (n) (1+ (deep (1+ n)))) (deep 0)"));
+        const JobPtr done = evaluate(*m_session, QStringLiteral("(defun deep (n) (1+ (deep (1+ n)))) (deep 0)"));
         QVERIFY(done);
-        QCOMPARE(done->result.status, EvalResult::Status::Error);
+        QCOMPARE(done->result.status, JobResult::Status::Error);
         QVERIFY2(done->result.error.type.contains(QStringLiteral("STACK-OVERFLOW")), qPrintable(done->result.error.type));
         QCOMPARE(m_engine->pid(), pid);
         // The stack is usable again: a second overflow is caught the same way.
-        const EvaluationPtr again = evaluate(*m_session, QStringLiteral("(deep 0)"));
+        const JobPtr again = evaluate(*m_session, QStringLiteral("(deep 0)"));
         QVERIFY(again && again->result.error.type.contains(QStringLiteral("STACK-OVERFLOW")));
     }
 
     void oneHundredMegabytesOfOutputKeepOnlyTheCapAndHostMemoryStaysBounded()
     {
         const qint64 rssBefore = residentKiB();
-        const EvaluationPtr done = evaluate(*m_session,
+        const JobPtr done = evaluate(*m_session,
                                            QStringLiteral("(let ((line (make-string 99 :initial-element #\\x))) "
                                                           "(dotimes (i 1000000) (write-line line)) :done)"),
                                            Origin::person(), 120000);
@@ -245,7 +245,7 @@ private Q_SLOTS:
         // Output that bypasses Lisp streams (a child process writing to fd 1) reaches the host
         // as process output; the session keeps a capped amount of it.
         const qint64 rssBefore = residentKiB();
-        const EvaluationPtr done = evaluate(*m_session, QStringLiteral("(ext:system \"head -c 100000000 /dev/zero | tr '\\\\0' x\")"),
+        const JobPtr done = evaluate(*m_session, QStringLiteral("(ext:system \"head -c 100000000 /dev/zero | tr '\\\\0' x\")"),
                                            Origin::person(), 120000);
         QVERIFY(done);
         QVERIFY2(done->result.ok(), qPrintable(done->result.error.message));
@@ -272,12 +272,12 @@ private Q_SLOTS:
     {
         QFETCH(QString, code);
         const qint64 pid = m_engine->pid();
-        const EvaluationPtr done = evaluate(*m_session, code);
+        const JobPtr done = evaluate(*m_session, code);
         QVERIFY(done);
-        QCOMPARE(done->result.status, EvalResult::Status::Error);
+        QCOMPARE(done->result.status, JobResult::Status::Error);
         QVERIFY2(done->result.error.type.contains(QStringLiteral("QUIT-REFUSED")), qPrintable(done->result.error.type));
         QCOMPARE(m_engine->pid(), pid);
-        const EvaluationPtr kept = evaluate(*m_session, QStringLiteral("*before*"));
+        const JobPtr kept = evaluate(*m_session, QStringLiteral("*before*"));
         QVERIFY(kept && kept->result.ok());
     }
 
@@ -297,9 +297,9 @@ private Q_SLOTS:
             if (interrupts % 4 == 0)
                 QTest::qWait(1);
         }
-        QHash<quint64, EvalResult::Status> statuses;
+        QHash<quint64, JobResult::Status> statuses;
         QTRY_VERIFY_WITH_TIMEOUT(m_finished >= 201, 120000); // the defvar of init() and the 200
-        for (const EvaluationPtr &e : m_session->transcript()) {
+        for (const JobPtr &e : m_session->transcript()) {
             if (ids.contains(e->id))
                 statuses.insert(e->id, e->result.status);
         }
@@ -307,10 +307,10 @@ private Q_SLOTS:
         int ok = 0;
         int interrupted = 0;
         int restarted = 0;
-        for (EvalResult::Status status : std::as_const(statuses)) {
-            ok += status == EvalResult::Status::Ok;
-            interrupted += status == EvalResult::Status::Interrupted;
-            restarted += status == EvalResult::Status::EngineRestarted;
+        for (JobResult::Status status : std::as_const(statuses)) {
+            ok += status == JobResult::Status::Ok;
+            interrupted += status == JobResult::Status::Interrupted;
+            restarted += status == JobResult::Status::EngineRestarted;
         }
         qInfo("interrupt storm: %d interrupts in %lld ms; %d ok, %d interrupted, %d engine restarts", interrupts,
               clock.elapsed(), ok, interrupted, restarted);

@@ -47,13 +47,13 @@ private Q_SLOTS:
 
     void anEvaluationRoundTripsThroughItsJsonRecord()
     {
-        Evaluation e;
+        Job e;
         e.id = 7;
         e.sequence = 3;
         e.request.code = QStringLiteral("(defun f (x) (* x 2))");
         e.request.origin = Origin::agent(QStringLiteral("claude-code"), QStringLiteral("claude-code#1"));
         e.request.description = QStringLiteral("define the doubler");
-        e.result.status = EvalResult::Status::Error;
+        e.result.status = JobResult::Status::Error;
         e.result.values = {QStringLiteral("F")};
         e.result.stdoutText = QStringLiteral("hello\n");
         e.result.warnings = {QStringLiteral("STYLE-WARNING: x")};
@@ -63,33 +63,33 @@ private Q_SLOTS:
         e.startedAt = e.queuedAt.addMSecs(10);
         e.finishedAt = e.startedAt.addMSecs(12);
 
-        const JournalEntry written = JournalEntry::fromEvaluation(e, QStringLiteral("COMMON-LISP-USER"));
+        const JournalEntry written = JournalEntry::fromJob(e, QStringLiteral("COMMON-LISP-USER"));
         JournalEntry read;
         QVERIFY(JournalEntry::fromJson(written.toJson(), &read));
         QVERIFY(read.past);
-        QCOMPARE(read.evaluation.request.code, e.request.code);
-        QCOMPARE(read.evaluation.request.package, QStringLiteral("COMMON-LISP-USER"));
-        QCOMPARE(read.evaluation.request.origin.name, QStringLiteral("claude-code"));
-        QCOMPARE(read.evaluation.request.origin.clientKey, QStringLiteral("claude-code#1"));
-        QVERIFY(read.evaluation.request.origin.isAgent());
-        QCOMPARE(read.evaluation.request.description, e.request.description);
-        QCOMPARE(read.evaluation.result.status, EvalResult::Status::Error);
-        QCOMPARE(read.evaluation.result.error.type, QStringLiteral("DIVISION-BY-ZERO"));
-        QCOMPARE(read.evaluation.result.error.backtrace, e.result.error.backtrace);
-        QCOMPARE(read.evaluation.result.stdoutText, e.result.stdoutText);
-        QCOMPARE(read.evaluation.result.warnings, e.result.warnings);
-        QCOMPARE(read.evaluation.result.realMicroseconds, 1234);
-        QCOMPARE(read.evaluation.finishedAt, e.finishedAt);
-        QCOMPARE(read.evaluation.queuedAt, e.queuedAt);
+        QCOMPARE(read.job.request.code, e.request.code);
+        QCOMPARE(read.job.request.package, QStringLiteral("COMMON-LISP-USER"));
+        QCOMPARE(read.job.request.origin.name, QStringLiteral("claude-code"));
+        QCOMPARE(read.job.request.origin.clientKey, QStringLiteral("claude-code#1"));
+        QVERIFY(read.job.request.origin.isAgent());
+        QCOMPARE(read.job.request.description, e.request.description);
+        QCOMPARE(read.job.result.status, JobResult::Status::Error);
+        QCOMPARE(read.job.result.error.type, QStringLiteral("DIVISION-BY-ZERO"));
+        QCOMPARE(read.job.result.error.backtrace, e.result.error.backtrace);
+        QCOMPARE(read.job.result.stdoutText, e.result.stdoutText);
+        QCOMPARE(read.job.result.warnings, e.result.warnings);
+        QCOMPARE(read.job.result.realMicroseconds, 1234);
+        QCOMPARE(read.job.finishedAt, e.finishedAt);
+        QCOMPARE(read.job.queuedAt, e.queuedAt);
     }
 
     void outputBeyondTheCapIsCutAndCounted()
     {
-        Evaluation e;
+        Job e;
         e.result.stdoutText = QString(Journal::OutputCap + 500, QLatin1Char('x'));
         e.result.stderrText = QStringLiteral("short");
-        const JournalEntry entry = JournalEntry::fromEvaluation(e);
-        QCOMPARE(entry.evaluation.result.stdoutText.size(), Journal::OutputCap);
+        const JournalEntry entry = JournalEntry::fromJob(e);
+        QCOMPARE(entry.job.result.stdoutText.size(), Journal::OutputCap);
         QCOMPARE(entry.stdoutCut, 500);
         QCOMPARE(entry.stderrCut, 0);
         JournalEntry read;
@@ -193,17 +193,17 @@ private Q_SLOTS:
         QCOMPARE(done->result.values, QStringList{QStringLiteral("42")});
         // Each evaluation is on disk by the time its finished() handlers ran.
         JournalContents contents = Journal::read(path);
-        QList<JournalEntry> evaluations;
+        QList<JournalEntry> jobs;
         for (const JournalEntry &entry : contents.entries) {
-            if (entry.isEvaluation())
-                evaluations << entry;
+            if (entry.isJob())
+                jobs << entry;
         }
-        QCOMPARE(evaluations.size(), 2);
-        QCOMPARE(evaluations.at(0).evaluation.request.package, QStringLiteral("COMMON-LISP-USER"));
-        QCOMPARE(evaluations.at(1).evaluation.request.package, QStringLiteral("JT"));
-        QCOMPARE(evaluations.at(1).evaluation.result.stdoutText, QStringLiteral("out"));
-        QCOMPARE(evaluations.at(1).evaluation.request.origin.name, QStringLiteral("agent-a"));
-        QVERIFY(evaluations.at(1).evaluation.startedAt.isValid());
+        QCOMPARE(jobs.size(), 2);
+        QCOMPARE(jobs.at(0).job.request.package, QStringLiteral("COMMON-LISP-USER"));
+        QCOMPARE(jobs.at(1).job.request.package, QStringLiteral("JT"));
+        QCOMPARE(jobs.at(1).job.result.stdoutText, QStringLiteral("out"));
+        QCOMPARE(jobs.at(1).job.request.origin.name, QStringLiteral("agent-a"));
+        QVERIFY(jobs.at(1).job.startedAt.isValid());
 
         QSignalSpy status(&session, &Session::engineStatus);
         session.reset(Origin::agent(QStringLiteral("agent-a"), QStringLiteral("agent-a#1")));
@@ -211,7 +211,7 @@ private Q_SLOTS:
         contents = Journal::read(path);
         QStringList events;
         for (const JournalEntry &entry : contents.entries) {
-            if (!entry.isEvaluation())
+            if (!entry.isJob())
                 events << entry.event;
         }
         QVERIFY2(events.contains(QStringLiteral("engine-started")), qPrintable(events.join(u',')));

@@ -13,15 +13,15 @@
 #include <QTest>
 
 namespace {
-JournalEntry evaluationEntry(const QString &code, EvalResult::Status status = EvalResult::Status::Ok,
+JournalEntry evaluationEntry(const QString &code, JobResult::Status status = JobResult::Status::Ok,
                              const QString &package = QStringLiteral("COMMON-LISP-USER"), const Origin &origin = Origin::person())
 {
-    Evaluation e;
+    Job e;
     e.request.code = code;
     e.request.package = package;
     e.request.origin = origin;
     e.result.status = status;
-    return JournalEntry::fromEvaluation(e);
+    return JournalEntry::fromJob(e);
 }
 
 QStringList codes(const QList<Replayer::Step> &steps)
@@ -80,10 +80,10 @@ private Q_SLOTS:
     {
         const QList<JournalEntry> entries{
             evaluationEntry(QStringLiteral("(defun a () 1) (a) (defvar *b* 2)")),
-            evaluationEntry(QStringLiteral("(defun broken () (/ 1 0)) (broken)"), EvalResult::Status::Error),
+            evaluationEntry(QStringLiteral("(defun broken () (/ 1 0)) (broken)"), JobResult::Status::Error),
             JournalEntry::makeEvent(QStringLiteral("engine-restarted"), QStringLiteral("killed")),
             evaluationEntry(QStringLiteral("(setf *b* 3)")),
-            evaluationEntry(QStringLiteral("(defun a () 1)"), EvalResult::Status::Ok, QStringLiteral("COMMON-LISP-USER"),
+            evaluationEntry(QStringLiteral("(defun a () 1)"), JobResult::Status::Ok, QStringLiteral("COMMON-LISP-USER"),
                             Origin::system(QStringLiteral("replay"))),
             evaluationEntry(QStringLiteral("(+ 1 2)")),
         };
@@ -106,10 +106,10 @@ private Q_SLOTS:
     void loadSystemRequestsAreReplayedAsSuch()
     {
         JournalEntry entry = evaluationEntry(QStringLiteral("sockets"));
-        entry.evaluation.request.op = QStringLiteral("load-system");
-        entry.evaluation.request.arguments = {{QStringLiteral("system"), QStringLiteral("sockets")}};
+        entry.job.request.op = QStringLiteral("load-system");
+        entry.job.request.arguments = {{QStringLiteral("system"), QStringLiteral("sockets")}};
         JournalEntry describe = evaluationEntry(QStringLiteral("car"));
-        describe.evaluation.request.op = QStringLiteral("describe");
+        describe.job.request.op = QStringLiteral("describe");
         const QList<Replayer::Step> steps = Replayer::plan({entry, describe});
         QCOMPARE(steps.size(), 1);
         QCOMPARE(steps.first().op, QStringLiteral("load-system"));
@@ -137,7 +137,7 @@ private Q_SLOTS:
         QSignalSpy status(&session, &Session::engineStatus);
         session.reset(Origin::person());
         QTRY_VERIFY_WITH_TIMEOUT(!status.isEmpty() && status.last().at(0).toString() == QStringLiteral("ready"), 20000);
-        const EvaluationPtr lost = evaluate(session, QStringLiteral("(rp::sq 2)"));
+        const JobPtr lost = evaluate(session, QStringLiteral("(rp::sq 2)"));
         QVERIFY(lost && !lost->result.ok());
 
         Replayer replayer(&session);
@@ -157,14 +157,14 @@ private Q_SLOTS:
         QCOMPARE(progress.last().at(0).toInt(), 6);
         QVERIFY2(summary.text().startsWith(QStringLiteral("Replayed 5 definitions (1 failed: ")), qPrintable(summary.text()));
 
-        const EvaluationPtr back = evaluate(session, QStringLiteral("(list (rp::sq 2) rp::*n*)"));
+        const JobPtr back = evaluate(session, QStringLiteral("(list (rp::sq 2) rp::*n*)"));
         QVERIFY(back && back->result.ok());
         QCOMPARE(back->result.values, QStringList{QStringLiteral("(4 25)")});
         // The replay's own evaluations are journaled as the replay's, and a second replay of
         // the same journal leaves them out.
         int byReplay = 0;
         for (const JournalEntry &entry : Journal::read(path).entries)
-            byReplay += entry.isEvaluation() && entry.evaluation.request.origin.name == QStringLiteral("replay");
+            byReplay += entry.isJob() && entry.job.request.origin.name == QStringLiteral("replay");
         QCOMPARE(byReplay, 6);
         QCOMPARE(Replayer::plan(Journal::read(path).entries).size(), 6);
     }

@@ -14,24 +14,24 @@ class tst_Session : public QObject
 private:
     std::unique_ptr<EngineHarness> m_lisp;
 
-    static EvalRequest request(const QString &code, const Origin &origin = Origin::person())
+    static JobRequest request(const QString &code, const Origin &origin = Origin::person())
     {
-        EvalRequest r;
+        JobRequest r;
         r.code = code;
         r.origin = origin;
         return r;
     }
-    static QStringList codesOf(const QList<EvaluationPtr> &evaluations)
+    static QStringList codesOf(const QList<JobPtr> &jobs)
     {
         QStringList codes;
-        for (const EvaluationPtr &evaluation : evaluations)
-            codes << evaluation->request.code;
+        for (const JobPtr &job : jobs)
+            codes << job->request.code;
         return codes;
     }
     bool waitStarted(quint64 id)
     {
         return QTest::qWaitFor([this, id] {
-            const EvaluationPtr current = m_lisp->session.current();
+            const JobPtr current = m_lisp->session.current();
             return current && current->id == id;
         }, 10000);
     }
@@ -49,8 +49,8 @@ private Q_SLOTS:
         QVERIFY(m_lisp->result(QStringLiteral("(defvar *order* nil)")).ok());
         QList<quint64> startedOrder;
         QList<quint64> finishedOrder;
-        connect(&m_lisp->session, &Session::started, this, [&](EvaluationPtr e) { startedOrder << e->id; });
-        connect(&m_lisp->session, &Session::finished, this, [&](EvaluationPtr e) { finishedOrder << e->id; });
+        connect(&m_lisp->session, &Session::started, this, [&](JobPtr e) { startedOrder << e->id; });
+        connect(&m_lisp->session, &Session::finished, this, [&](JobPtr e) { finishedOrder << e->id; });
 
         const quint64 a = m_lisp->session.submit(request(QStringLiteral("(sleep 0.3) (push :person *order*)")));
         const quint64 b = m_lisp->session.submit(request(QStringLiteral("(push :alpha *order*)"), Origin::agent("alpha", "alpha-1")));
@@ -77,18 +77,18 @@ private Q_SLOTS:
         QVERIFY(m_lisp->session.cancel(second, QStringLiteral("not needed any more")));
         // Cancelled at once, without waiting for the running one.
         QVERIFY(m_lisp->done.contains(second));
-        const EvaluationPtr cancelled = m_lisp->done.value(second);
-        QCOMPARE(cancelled->result.status, EvalResult::Status::Cancelled);
+        const JobPtr cancelled = m_lisp->done.value(second);
+        QCOMPARE(cancelled->result.status, JobResult::Status::Cancelled);
         QCOMPARE(cancelled->result.error.message, QStringLiteral("not needed any more"));
         QVERIFY(!m_lisp->session.cancel(second)); // already done
         QVERIFY(!m_lisp->session.cancel(99999));  // unknown
 
-        const EvaluationPtr done = m_lisp->waitFor(first);
+        const JobPtr done = m_lisp->waitFor(first);
         QVERIFY(done && done->result.ok());
         QCOMPARE(done->result.values, QStringList{":FIRST"});
         QCOMPARE(m_lisp->result(QStringLiteral("*ran*")).values, QStringList{"NIL"});
         for (const QList<QVariant> &arguments : started)
-            QVERIFY(arguments.first().value<EvaluationPtr>()->id != second);
+            QVERIFY(arguments.first().value<JobPtr>()->id != second);
     }
 
     void aRunningEvaluationIsInterruptedPromptly()
@@ -101,12 +101,12 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         QVERIFY(m_lisp->session.cancel(id));
-        const EvaluationPtr evaluation = m_lisp->waitFor(id, 10000);
+        const JobPtr job = m_lisp->waitFor(id, 10000);
         const qint64 latency = clock.elapsed();
-        QVERIFY(evaluation);
-        QCOMPARE(evaluation->result.status, EvalResult::Status::Interrupted);
-        QCOMPARE(evaluation->result.error.type, QStringLiteral("INTERRUPTED"));
-        QVERIFY2(evaluation->result.error.message.contains(QStringLiteral("The session is intact")), qPrintable(evaluation->result.error.message));
+        QVERIFY(job);
+        QCOMPARE(job->result.status, JobResult::Status::Interrupted);
+        QCOMPARE(job->result.error.type, QStringLiteral("INTERRUPTED"));
+        QVERIFY2(job->result.error.message.contains(QStringLiteral("The session is intact")), qPrintable(job->result.error.message));
         qInfo("interrupt answered after %lld ms", latency);
         // About 100 ms on an idle machine; the bound leaves room for a busy one, and the grace
         // period (2 s) would have killed the engine otherwise.
@@ -120,9 +120,9 @@ private Q_SLOTS:
         const quint64 id = m_lisp->session.submit(request(QStringLiteral("(sleep 30)"), Origin::agent("alpha", "alpha-1")));
         QVERIFY(waitStarted(id));
         m_lisp->session.interruptCurrent();
-        const EvaluationPtr evaluation = m_lisp->waitFor(id, 10000);
-        QVERIFY(evaluation);
-        QCOMPARE(evaluation->result.status, EvalResult::Status::Interrupted);
+        const JobPtr job = m_lisp->waitFor(id, 10000);
+        QVERIFY(job);
+        QCOMPARE(job->result.status, JobResult::Status::Interrupted);
         QVERIFY(m_lisp->result(QStringLiteral("(+ 1 2)")).ok());
     }
 
@@ -161,18 +161,18 @@ private Q_SLOTS:
         quint64 id = 0;
         connect(&m_lisp->session, &Session::output, this, [&](quint64 outputId, const QString &stream, const QString &text) {
             if (outputId == id) {
-                const EvaluationPtr evaluation = m_lisp->session.evaluation(id);
-                events.append({stream, text, evaluation && evaluation->state == Evaluation::State::Running});
+                const JobPtr job = m_lisp->session.job(id);
+                events.append({stream, text, job && job->state == Job::State::Running});
             }
         });
-        connect(&m_lisp->session, &Session::finished, this, [&](EvaluationPtr evaluation) {
-            if (evaluation->id == id)
+        connect(&m_lisp->session, &Session::finished, this, [&](JobPtr job) {
+            if (job->id == id)
                 events.append({QStringLiteral("finished"), QString(), false});
         });
         id = m_lisp->session.submit(request(QStringLiteral(
             "(dotimes (i 4) (format t \"line ~D~%\" i) (format *error-output* \"e~D \" i) (finish-output) (sleep 0.12)) :end")));
-        const EvaluationPtr evaluation = m_lisp->waitFor(id);
-        QVERIFY(evaluation && evaluation->result.ok());
+        const JobPtr job = m_lisp->waitFor(id);
+        QVERIFY(job && job->result.ok());
 
         QVERIFY2(events.size() >= 3, qPrintable(QString::number(events.size())));
         QCOMPARE(events.last().kind, QStringLiteral("finished"));
@@ -185,8 +185,8 @@ private Q_SLOTS:
         }
         QCOMPARE(out, QStringLiteral("line 0\nline 1\nline 2\nline 3\n"));
         QCOMPARE(err, QStringLiteral("e0 e1 e2 e3 "));
-        QCOMPARE(evaluation->result.stdoutText, out);
-        QCOMPARE(evaluation->result.stderrText, err);
+        QCOMPARE(job->result.stdoutText, out);
+        QCOMPARE(job->result.stderrText, err);
         // The first piece came well before the end, not all at once.
         int stdoutChunks = 0;
         for (const Event &event : events)

@@ -12,23 +12,23 @@
 namespace {
 QList<JournalEntry> sample()
 {
-    Evaluation person;
+    Job person;
     person.request.code = QStringLiteral("(defun f (x) (< x 1))");
     person.request.origin = Origin::person();
     person.result.values = {QStringLiteral("F")};
     person.startedAt = QDateTime(QDate(2026, 11, 22), QTime(10, 0, 5));
     person.finishedAt = person.startedAt;
-    Evaluation agent;
+    Job agent;
     agent.request.code = QStringLiteral("(progn (format t \"<b>&amp;</b>~%```\") (/ 1 0))");
     agent.request.origin = Origin::agent(QStringLiteral("claude-code"), QStringLiteral("claude-code#1"));
     agent.request.description = QStringLiteral("check <division>");
-    agent.result.status = EvalResult::Status::Error;
+    agent.result.status = JobResult::Status::Error;
     agent.result.stdoutText = QStringLiteral("<b>&amp;</b>\n```");
     agent.result.error = {QStringLiteral("DIVISION-BY-ZERO"), QStringLiteral("Division of 1 by 0 <oops>"), QStringLiteral("eval"), {QStringLiteral("0: (/ 1 0)")}};
     agent.startedAt = QDateTime(QDate(2026, 11, 22), QTime(10, 1, 0));
     agent.finishedAt = agent.startedAt;
     JournalEntry restart = JournalEntry::makeEvent(QStringLiteral("engine-restarted"), QStringLiteral("The Lisp engine stopped (killed)."));
-    return {JournalEntry::fromEvaluation(person), JournalEntry::fromEvaluation(agent), restart};
+    return {JournalEntry::fromJob(person), JournalEntry::fromJob(agent), restart};
 }
 } // namespace
 

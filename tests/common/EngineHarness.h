@@ -14,7 +14,7 @@ struct EngineHarness
 {
     EngineClient engine;
     Session session{&engine};
-    QHash<quint64, EvaluationPtr> done; // every finished evaluation, by id
+    QHash<quint64, JobPtr> done; // every finished evaluation, by id
 
     EngineHarness()
     {
@@ -22,7 +22,7 @@ struct EngineHarness
         if (qEnvironmentVariableIsEmpty("LISP_DUET_ENGINE"))
             engine.setEnginePath(QStringLiteral(DUET_BIN_DIR "/lisp-duet-engine"));
         QObject::connect(&session, &Session::finished, &session,
-                         [this](EvaluationPtr evaluation) { done.insert(evaluation->id, evaluation); });
+                         [this](JobPtr job) { done.insert(job->id, job); });
         engine.start();
     }
     ~EngineHarness() { engine.stop(); }
@@ -33,37 +33,37 @@ struct EngineHarness
     }
 
     // Waits for the evaluation `id`; null if it did not finish in time.
-    EvaluationPtr waitFor(quint64 id, int ms = 30000)
+    JobPtr waitFor(quint64 id, int ms = 30000)
     {
         (void)QTest::qWaitFor([this, id] { return done.contains(id); }, ms);
         return done.value(id);
     }
 
-    EvaluationPtr run(const EvalRequest &request, int ms = 30000) { return waitFor(session.submit(request), ms); }
+    JobPtr run(const JobRequest &request, int ms = 30000) { return waitFor(session.submit(request), ms); }
 
-    EvaluationPtr eval(const QString &code, const QString &package = QString(), int ms = 30000)
+    JobPtr eval(const QString &code, const QString &package = QString(), int ms = 30000)
     {
-        EvalRequest request;
+        JobRequest request;
         request.code = code;
         request.package = package;
         return run(request, ms);
     }
 
     // The result of `code`, or a Failed result saying it never finished.
-    EvalResult result(const QString &code, const QString &package = QString(), int ms = 30000)
+    JobResult result(const QString &code, const QString &package = QString(), int ms = 30000)
     {
-        const EvaluationPtr evaluation = eval(code, package, ms);
-        if (evaluation)
-            return evaluation->result;
-        EvalResult missing;
-        missing.status = EvalResult::Status::Failed;
+        const JobPtr job = eval(code, package, ms);
+        if (job)
+            return job->result;
+        JobResult missing;
+        missing.status = JobResult::Status::Failed;
         missing.error.message = QStringLiteral("the evaluation did not finish within %1 ms").arg(ms);
         return missing;
     }
 };
 
 // Readable failure output for QCOMPARE on statuses.
-inline char *toString(EvalResult::Status status)
+inline char *toString(JobResult::Status status)
 {
-    return qstrdup(EvalResult::statusName(status).toUtf8().constData());
+    return qstrdup(JobResult::statusName(status).toUtf8().constData());
 }

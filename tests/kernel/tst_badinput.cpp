@@ -22,21 +22,21 @@ private:
     // The check that follows every case: the session still evaluates, in the same package.
     void verifyNextEvaluationWorks()
     {
-        const EvalResult next = m_lisp->result(QStringLiteral("(list (+ 40 2) (package-name *package*))"));
+        const JobResult next = m_lisp->result(QStringLiteral("(list (+ 40 2) (package-name *package*))"));
         QVERIFY2(next.ok(), qPrintable(next.error.type + QLatin1Char(' ') + next.error.message));
         QCOMPARE(next.values, QStringList{"(42 \"COMMON-LISP-USER\")"});
     }
 
-    EvalResult runWithTimeout(const QString &code, int timeoutMs, int waitMs = 60000)
+    JobResult runWithTimeout(const QString &code, int timeoutMs, int waitMs = 60000)
     {
-        EvalRequest request;
+        JobRequest request;
         request.code = code;
         request.timeoutMs = timeoutMs;
-        const EvaluationPtr evaluation = m_lisp->run(request, waitMs);
-        if (evaluation)
-            return evaluation->result;
-        EvalResult missing;
-        missing.status = EvalResult::Status::Failed;
+        const JobPtr job = m_lisp->run(request, waitMs);
+        if (job)
+            return job->result;
+        JobResult missing;
+        missing.status = JobResult::Status::Failed;
         missing.error.message = QStringLiteral("no result within %1 ms").arg(waitMs);
         return missing;
     }
@@ -52,16 +52,16 @@ private Q_SLOTS:
 
     void aReaderErrorIsAnErrorResult()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(+ 1 2"));
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(QStringLiteral("(+ 1 2"));
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, QStringLiteral("END-OF-FILE"));
         verifyNextEvaluationWorks();
     }
 
     void anUnknownPackageIsAnErrorResult()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(+ 1 2)"), QStringLiteral("nowhere"));
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(QStringLiteral("(+ 1 2)"), QStringLiteral("nowhere"));
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, QStringLiteral("PACKAGE-ERROR"));
         verifyNextEvaluationWorks();
     }
@@ -72,8 +72,8 @@ private Q_SLOTS:
         const qint64 pid = m_lisp->engine.pid();
         QElapsedTimer clock;
         clock.start();
-        const EvalResult result = runWithTimeout(QStringLiteral("(loop)"), 500);
-        QCOMPARE(result.status, EvalResult::Status::TimedOut);
+        const JobResult result = runWithTimeout(QStringLiteral("(loop)"), 500);
+        QCOMPARE(result.status, JobResult::Status::TimedOut);
         QCOMPARE(result.error.type, QStringLiteral("TIMEOUT"));
         QVERIFY2(result.error.message.contains(QStringLiteral("did not finish within 0.5 s and was interrupted")),
                  qPrintable(result.error.message));
@@ -95,8 +95,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, code);
         const qint64 pid = m_lisp->engine.pid();
-        const EvalResult result = runWithTimeout(code, 700, 15000);
-        QCOMPARE(result.status, EvalResult::Status::TimedOut);
+        const JobResult result = runWithTimeout(code, 700, 15000);
+        QCOMPARE(result.status, JobResult::Status::TimedOut);
         QCOMPARE(m_lisp->engine.pid(), pid);
         QVERIFY(result.stdoutText.size() + result.stderrText.size() <= 100000);
         verifyNextEvaluationWorks();
@@ -105,8 +105,8 @@ private Q_SLOTS:
     void theSessionDefaultTimeLimitApplies()
     {
         m_lisp->session.setDefaultTimeoutMs(300);
-        const EvalResult result = m_lisp->result(QStringLiteral("(loop)"));
-        QCOMPARE(result.status, EvalResult::Status::TimedOut);
+        const JobResult result = m_lisp->result(QStringLiteral("(loop)"));
+        QCOMPARE(result.status, JobResult::Status::TimedOut);
         QVERIFY2(result.error.message.contains(QStringLiteral("0.3 s")), qPrintable(result.error.message));
         m_lisp->session.setDefaultTimeoutMs(30000);
         verifyNextEvaluationWorks();
@@ -124,8 +124,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, code);
         const qint64 pid = m_lisp->engine.pid();
-        const EvalResult result = m_lisp->result(code);
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(code);
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, QStringLiteral("LISP-DUET:QUIT-REFUSED"));
         QVERIFY2(result.error.message.contains(QStringLiteral("is disabled in Lisp Duet")), qPrintable(result.error.message));
         QCOMPARE(m_lisp->engine.pid(), pid);
@@ -143,14 +143,14 @@ private Q_SLOTS:
         QFETCH(QString, code);
         QVERIFY(m_lisp->result(QStringLiteral("(defvar *before-the-end* :kept)")).ok());
         const qint64 pid = m_lisp->engine.pid();
-        const EvalResult result = runWithTimeout(code, 5000);
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = runWithTimeout(code, 5000);
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, QStringLiteral("LISP-DUET:THREAD-ENDED"));
         QCOMPARE(m_lisp->engine.pid(), pid);
         QCOMPARE(m_lisp->result(QStringLiteral("*before-the-end*")).values, QStringList{":KEPT"});
         verifyNextEvaluationWorks();
         // The new thread can be interrupted like the old one.
-        QCOMPARE(runWithTimeout(QStringLiteral("(loop)"), 500).status, EvalResult::Status::TimedOut);
+        QCOMPARE(runWithTimeout(QStringLiteral("(loop)"), 500).status, JobResult::Status::TimedOut);
         QCOMPARE(m_lisp->engine.pid(), pid);
     }
 
@@ -158,15 +158,15 @@ private Q_SLOTS:
     {
         // ECL's reader overflows its C stack at about 25,000 levels and the engine dies.
         const qint64 pid = m_lisp->engine.pid();
-        const EvalResult result = m_lisp->result(QStringLiteral("'") + QString(30000, QLatin1Char('(')) + QString(30000, QLatin1Char(')')));
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(QStringLiteral("'") + QString(30000, QLatin1Char('(')) + QString(30000, QLatin1Char(')')));
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, QStringLiteral("LISP-DUET:NESTING-TOO-DEEP"));
         QCOMPARE(result.error.phase, QStringLiteral("read"));
         QVERIFY2(result.error.message.contains(QStringLiteral("30000 deep")), qPrintable(result.error.message));
         QCOMPARE(m_lisp->engine.pid(), pid);
         verifyNextEvaluationWorks();
         // Deep, but within the limit: read and evaluated.
-        const EvalResult deep = m_lisp->result(QStringLiteral("(length '") + QString(5000, QLatin1Char('(')) + QString(5000, QLatin1Char(')'))
+        const JobResult deep = m_lisp->result(QStringLiteral("(length '") + QString(5000, QLatin1Char('(')) + QString(5000, QLatin1Char(')'))
                                                + QStringLiteral(")"));
         QCOMPARE(deep.values, QStringList{"1"});
     }
@@ -176,10 +176,10 @@ private Q_SLOTS:
         const qint64 pid = m_lisp->engine.pid();
         const QString deep = QString(30000, QLatin1Char('(')) + QString(30000, QLatin1Char(')'));
         for (const QString &op : {QStringLiteral("compile"), QStringLiteral("macroexpand")}) {
-            EvalRequest request;
+            JobRequest request;
             request.op = op;
             request.code = deep;
-            const EvaluationPtr done = m_lisp->run(request);
+            const JobPtr done = m_lisp->run(request);
             QVERIFY(done);
             const QString reply = QString::fromUtf8(QJsonDocument(done->result.reply).toJson(QJsonDocument::Compact));
             QVERIFY2(reply.contains(QStringLiteral("NESTING-TOO-DEEP")), qPrintable(op + QStringLiteral(": ") + reply.left(300)));
@@ -193,7 +193,7 @@ private Q_SLOTS:
         const QString many(20000, QLatin1Char('('));
         const QString code = QStringLiteral("(list (length \"%1\") ; %1\n #| %1 |# (length '(%2)) (length (symbol-name '|%1|)))")
                                  .arg(many, QStringLiteral("#\\( ").repeated(11000));
-        const EvalResult result = m_lisp->result(code);
+        const JobResult result = m_lisp->result(code);
         QVERIFY2(result.ok(), qPrintable(result.error.type + QLatin1Char(' ') + result.error.message.left(300)));
         QCOMPARE(result.values, QStringList{"(20000 11000 20000)"});
     }
@@ -201,8 +201,8 @@ private Q_SLOTS:
     void deepRecursionIsAStackOverflowError()
     {
         for (int round = 0; round < 2; ++round) { // the guard page must be re-armed after the first
-            const EvalResult result = m_lisp->result(QStringLiteral("(defun deep (n) (1+ (deep (1+ n)))) (deep 0)"));
-            QCOMPARE(result.status, EvalResult::Status::Error);
+            const JobResult result = m_lisp->result(QStringLiteral("(defun deep (n) (1+ (deep (1+ n)))) (deep 0)"));
+            QCOMPARE(result.status, JobResult::Status::Error);
             QCOMPARE(result.error.type, QStringLiteral("EXT:STACK-OVERFLOW"));
             QVERIFY2(result.error.message.contains(QStringLiteral("overflow")), qPrintable(result.error.message));
             QCOMPARE(result.error.backtrace.size(), 20); // at most 20 frames
@@ -214,8 +214,8 @@ private Q_SLOTS:
     void aHugeAllocationIsAStorageErrorNotACrash()
     {
         const qint64 pid = m_lisp->engine.pid();
-        const EvalResult result = m_lisp->result(QStringLiteral("(length (make-array (expt 10 10)))"));
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(QStringLiteral("(length (make-array (expt 10 10)))"));
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, QStringLiteral("EXT:STORAGE-EXHAUSTED"));
         QCOMPARE(m_lisp->engine.pid(), pid);
         verifyNextEvaluationWorks();
@@ -245,8 +245,8 @@ private Q_SLOTS:
         QFETCH(QString, type);
         QFETCH(QString, what);
         // A hang would end in TimedOut after 5 s instead.
-        const EvalResult result = runWithTimeout(code, 5000);
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = runWithTimeout(code, 5000);
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, type);
         QVERIFY2(result.error.message.contains(what), qPrintable(result.error.message));
         verifyNextEvaluationWorks();
@@ -254,7 +254,7 @@ private Q_SLOTS:
 
     void aCircularListValueIsPrintedWithLabels()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(let ((x (list :a))) (setf (cdr x) x) (list x (make-array 1 :initial-element x)))"));
+        const JobResult result = m_lisp->result(QStringLiteral("(let ((x (list :a))) (setf (cdr x) x) (list x (make-array 1 :initial-element x)))"));
         QVERIFY(result.ok());
         QCOMPARE(result.values, QStringList{"(#1=(:A . #1#) #(#1#))"});
         verifyNextEvaluationWorks();
@@ -262,13 +262,13 @@ private Q_SLOTS:
 
     void aPrintObjectMethodThatSignalsDoesNotBreakTheResult()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral(
+        const JobResult result = m_lisp->result(QStringLiteral(
             "(defstruct pt x) (defmethod print-object ((p pt) s) (error \"cannot print a pt\")) (values 1 (make-pt :x 1))"));
         QVERIFY2(result.ok(), qPrintable(result.error.message));
         QCOMPARE(result.values, (QStringList{"1", "#<error printing a PT: SIMPLE-ERROR: cannot print a pt>"}));
         // Printing inside the user's own code signals normally.
-        const EvalResult printed = m_lisp->result(QStringLiteral("(princ-to-string (make-pt :x 2))"));
-        QCOMPARE(printed.status, EvalResult::Status::Error);
+        const JobResult printed = m_lisp->result(QStringLiteral("(princ-to-string (make-pt :x 2))"));
+        QCOMPARE(printed.status, JobResult::Status::Error);
         QCOMPARE(printed.error.message, QStringLiteral("cannot print a pt"));
         verifyNextEvaluationWorks();
     }
@@ -277,7 +277,7 @@ private Q_SLOTS:
     {
         const qint64 pid = m_lisp->engine.pid();
         QVERIFY(m_lisp->result(QStringLiteral("(mp:process-join (mp:process-run-function \"doomed\" (lambda () (error \"in a thread\"))))")).status
-                != EvalResult::Status::EngineRestarted);
+                != JobResult::Status::EngineRestarted);
         QCOMPARE(m_lisp->engine.pid(), pid);
         verifyNextEvaluationWorks();
     }
@@ -288,20 +288,20 @@ private Q_SLOTS:
         const qint64 pid = m_lisp->engine.pid();
         QVERIFY(pid > 0);
         bool started = false;
-        QObject::connect(&m_lisp->session, &Session::started, &m_lisp->session, [&started](EvaluationPtr) { started = true; });
-        EvalRequest request;
+        QObject::connect(&m_lisp->session, &Session::started, &m_lisp->session, [&started](JobPtr) { started = true; });
+        JobRequest request;
         request.code = QStringLiteral("(sleep 20)");
         const quint64 id = m_lisp->session.submit(request);
         QVERIFY(QTest::qWaitFor([&started] { return started; }, 10000));
         QTest::qWait(100); // let the engine get into the SLEEP
         QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
-        const EvaluationPtr evaluation = m_lisp->waitFor(id, 15000);
-        QVERIFY(evaluation);
-        QCOMPARE(evaluation->result.status, EvalResult::Status::EngineRestarted);
-        QCOMPARE(evaluation->result.error.type, QStringLiteral("ENGINE-RESTARTED"));
-        QVERIFY2(evaluation->result.error.message.contains(QStringLiteral("signal 9")) &&
-                 evaluation->result.error.message.contains(QStringLiteral("A fresh engine has been started")),
-                 qPrintable(evaluation->result.error.message));
+        const JobPtr job = m_lisp->waitFor(id, 15000);
+        QVERIFY(job);
+        QCOMPARE(job->result.status, JobResult::Status::EngineRestarted);
+        QCOMPARE(job->result.error.type, QStringLiteral("ENGINE-RESTARTED"));
+        QVERIFY2(job->result.error.message.contains(QStringLiteral("signal 9")) &&
+                 job->result.error.message.contains(QStringLiteral("A fresh engine has been started")),
+                 qPrintable(job->result.error.message));
         // Submitted while the new engine starts: it waits in the queue, then runs.
         verifyNextEvaluationWorks();
         QVERIFY(m_lisp->engine.pid() != pid);
@@ -314,8 +314,8 @@ private Q_SLOTS:
         const qint64 pid = m_lisp->engine.pid();
         QElapsedTimer clock;
         clock.start();
-        const EvalResult result = runWithTimeout(QStringLiteral("(mp:without-interrupts (loop))"), 1000, 20000);
-        QCOMPARE(result.status, EvalResult::Status::EngineRestarted);
+        const JobResult result = runWithTimeout(QStringLiteral("(mp:without-interrupts (loop))"), 1000, 20000);
+        QCOMPARE(result.status, JobResult::Status::EngineRestarted);
         // Limit plus grace: 2 s, less the 5 % that Qt's coarse timers may fire early.
         QVERIFY2(clock.elapsed() >= 1800 && clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
         QVERIFY2(result.error.message.contains(QStringLiteral("did not finish within 1 s and did not stop within 1 s of being interrupted")),
@@ -327,7 +327,7 @@ private Q_SLOTS:
 
     void megabytesOfOutputAreCappedAndCounted()
     {
-        const EvalResult result = runWithTimeout(QStringLiteral("(dotimes (i 300000) (write-string \"0123456789\")) :done"), 120000, 130000);
+        const JobResult result = runWithTimeout(QStringLiteral("(dotimes (i 300000) (write-string \"0123456789\")) :done"), 120000, 130000);
         QVERIFY2(result.ok(), qPrintable(result.error.message));
         QCOMPARE(result.values, QStringList{":DONE"});
         QCOMPARE(result.stdoutText.size(), 100000);
@@ -340,18 +340,18 @@ private Q_SLOTS:
 
     void theOutputCapCanBeRaisedPerEvaluation()
     {
-        EvalRequest request;
+        JobRequest request;
         request.code = QStringLiteral("(write-string (make-string 150000 :initial-element #\\x)) nil");
         request.arguments.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("max_output_chars"), 200000}});
-        const EvaluationPtr evaluation = m_lisp->run(request);
-        QVERIFY(evaluation && evaluation->result.ok());
-        QCOMPARE(evaluation->result.stdoutText.size(), 150000);
-        QCOMPARE(evaluation->result.outputDropped, 0);
+        const JobPtr job = m_lisp->run(request);
+        QVERIFY(job && job->result.ok());
+        QCOMPARE(job->result.stdoutText.size(), 150000);
+        QCOMPARE(job->result.outputDropped, 0);
     }
 
     void aTenMegabyteStringValueIsCutWhenPrinted()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(make-string 10000000 :initial-element #\\a)"));
+        const JobResult result = m_lisp->result(QStringLiteral("(make-string 10000000 :initial-element #\\a)"));
         QVERIFY2(result.ok(), qPrintable(result.error.message));
         QCOMPARE(result.values.size(), 1);
         const QString value = result.values.first();

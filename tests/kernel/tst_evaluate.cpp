@@ -1,4 +1,4 @@
-// evaluate-lisp as seeds 000, 001 and 003 specify it, checked on the fields of EvalResult,
+// evaluate-lisp as seeds 000, 001 and 003 specify it, checked on the fields of JobResult,
 // against the real lisp-duet-engine process through EngineClient and Session.
 // Where ECL answers differently from the SBCL of the seeds, the rows assert ECL's honest
 // answer; engine/README.md lists those differences.
@@ -72,7 +72,7 @@ private Q_SLOTS:
         QFETCH(QStringList, values);
         QFETCH(QString, out);
         QFETCH(QString, err);
-        const EvalResult result = m_lisp->result(code);
+        const JobResult result = m_lisp->result(code);
         QVERIFY2(result.ok(), qPrintable(result.error.type + QLatin1Char(' ') + result.error.message));
         QCOMPARE(result.values, values);
         QCOMPARE(result.stdoutText, out);
@@ -122,8 +122,8 @@ private Q_SLOTS:
         QFETCH(QString, type);
         QFETCH(QString, message);
         QFETCH(QStringList, backtrace);
-        const EvalResult result = m_lisp->result(code);
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(code);
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, type);
         QCOMPARE(result.error.message, message);
         QCOMPARE(result.error.phase, QStringLiteral("eval"));
@@ -133,8 +133,8 @@ private Q_SLOTS:
 
     void aReaderErrorNamesTheProblem()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(+ 1 2"));
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(QStringLiteral("(+ 1 2"));
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, QStringLiteral("END-OF-FILE"));
         QCOMPARE(result.error.phase, QStringLiteral("read"));
         // The reader's stream object (with its address) tells nobody anything; where the
@@ -145,8 +145,8 @@ private Q_SLOTS:
 
     void aReaderErrorInALaterFormKeepsTheEarlierFormsEffects()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(defvar *before* 1)\n(print 'read-ok)\n  (oops"));
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(QStringLiteral("(defvar *before* 1)\n(print 'read-ok)\n  (oops"));
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.phase, QStringLiteral("read"));
         QVERIFY2(result.error.message.contains(QStringLiteral("line 3, column 3")), qPrintable(result.error.message));
         QCOMPARE(result.stdoutText, QStringLiteral("\nREAD-OK "));
@@ -155,16 +155,16 @@ private Q_SLOTS:
 
     void anUnknownReaderSyntaxIsAReaderError()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(list 1 #<)"));
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(QStringLiteral("(list 1 #<)"));
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.phase, QStringLiteral("read"));
         QVERIFY2(result.error.type.contains(QStringLiteral("READER-ERROR")), qPrintable(result.error.type));
     }
 
     void outputBeforeAnErrorIsKept()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(print 'before-error) (format *error-output* \"err-before\") (error \"boom\")"));
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(QStringLiteral("(print 'before-error) (format *error-output* \"err-before\") (error \"boom\")"));
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, QStringLiteral("SIMPLE-ERROR"));
         QCOMPARE(result.error.message, QStringLiteral("boom"));
         QCOMPARE(result.stdoutText, QStringLiteral("\nBEFORE-ERROR "));
@@ -173,7 +173,7 @@ private Q_SLOTS:
 
     void oneWarningIsRecordedAndMuffled()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(warn \"Test warning\") 42"));
+        const JobResult result = m_lisp->result(QStringLiteral("(warn \"Test warning\") 42"));
         QVERIFY(result.ok());
         QCOMPARE(result.values, QStringList{"42"});
         QCOMPARE(result.warnings, QStringList{"SIMPLE-WARNING: Test warning"});
@@ -182,7 +182,7 @@ private Q_SLOTS:
 
     void twoWarningsAreRecordedInOrder()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(warn \"First\") (warn \"Second\") :done"));
+        const JobResult result = m_lisp->result(QStringLiteral("(warn \"First\") (warn \"Second\") :done"));
         QVERIFY(result.ok());
         QCOMPARE(result.values, QStringList{":DONE"});
         QCOMPARE(result.warnings, (QStringList{"SIMPLE-WARNING: First", "SIMPLE-WARNING: Second"}));
@@ -190,15 +190,15 @@ private Q_SLOTS:
 
     void warningsBeforeAnErrorAreKept()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(warn \"careful\") (error \"then it broke\")"));
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(QStringLiteral("(warn \"careful\") (error \"then it broke\")"));
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.warnings, QStringList{"SIMPLE-WARNING: careful"});
     }
 
     void anUnusedVariableGivesAStyleWarning()
     {
         // Seed 000's example. ECL's own evaluator is silent about it; the kernel's lint reports it.
-        const EvalResult result = m_lisp->result(QStringLiteral("(defun foo () (let ((x 10))))"));
+        const JobResult result = m_lisp->result(QStringLiteral("(defun foo () (let ((x 10))))"));
         QVERIFY(result.ok());
         QCOMPARE(result.values, QStringList{"FOO"});
         QCOMPARE(result.warnings, QStringList{"STYLE-WARNING: The variable X is defined but never used."});
@@ -228,12 +228,12 @@ private Q_SLOTS:
 
     void inPackagePersistsIntoLaterEvaluations()
     {
-        const EvalResult made = m_lisp->result(QStringLiteral("(defpackage :my-package (:use :cl)) (in-package :my-package)"));
+        const JobResult made = m_lisp->result(QStringLiteral("(defpackage :my-package (:use :cl)) (in-package :my-package)"));
         QVERIFY(made.ok());
         QCOMPARE(made.package, QStringLiteral("MY-PACKAGE"));
         QCOMPARE(m_lisp->session.currentPackage(), QStringLiteral("MY-PACKAGE"));
         QCOMPARE(m_lisp->result(QStringLiteral("(defun foo () :mine)")).values, QStringList{"FOO"});
-        const EvalResult where = m_lisp->result(QStringLiteral("(list (package-name *package*) (symbol-package 'foo))"));
+        const JobResult where = m_lisp->result(QStringLiteral("(list (package-name *package*) (symbol-package 'foo))"));
         QCOMPARE(where.values, QStringList{"(\"MY-PACKAGE\" #<\"MY-PACKAGE\" package>)"});
         QCOMPARE(m_lisp->result(QStringLiteral("(my-package::foo)"), QStringLiteral("CL-USER")).values, QStringList{":MINE"});
         // A package argument binds *package* for that evaluation only.
@@ -247,7 +247,7 @@ private Q_SLOTS:
         // Seed 000: {"code": "(in-package :my-package)", "package": "CL-USER"}, then MY-PACKAGE code.
         QVERIFY(m_lisp->result(QStringLiteral("(defpackage :my-package (:use :cl))")).ok());
         QCOMPARE(m_lisp->result(QStringLiteral("(in-package :my-package)"), QStringLiteral("CL-USER")).package, QStringLiteral("MY-PACKAGE"));
-        const EvalResult defined = m_lisp->result(QStringLiteral("(defun foo () (package-name *package*))"), QStringLiteral("MY-PACKAGE"));
+        const JobResult defined = m_lisp->result(QStringLiteral("(defun foo () (package-name *package*))"), QStringLiteral("MY-PACKAGE"));
         QCOMPARE(defined.values, QStringList{"FOO"});
         QCOMPARE(m_lisp->result(QStringLiteral("(foo)")).values, QStringList{"\"MY-PACKAGE\""});
     }
@@ -267,15 +267,15 @@ private Q_SLOTS:
         QFETCH(QString, package);
         QFETCH(QString, expected);
         // Fully qualified: in KEYWORD, a bare PACKAGE-NAME would read as a keyword.
-        const EvalResult result = m_lisp->result(QStringLiteral("(cl:package-name cl:*package*)"), package);
+        const JobResult result = m_lisp->result(QStringLiteral("(cl:package-name cl:*package*)"), package);
         QVERIFY2(result.ok(), qPrintable(result.error.message));
         QCOMPARE(result.values, QStringList{QLatin1Char('"') + expected + QLatin1Char('"')});
     }
 
     void anUnknownPackageIsAPackageError()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(+ 1 2)"), QStringLiteral("no-such-package"));
-        QCOMPARE(result.status, EvalResult::Status::Error);
+        const JobResult result = m_lisp->result(QStringLiteral("(+ 1 2)"), QStringLiteral("no-such-package"));
+        QCOMPARE(result.status, JobResult::Status::Error);
         QCOMPARE(result.error.type, QStringLiteral("PACKAGE-ERROR"));
         QVERIFY2(result.error.message.contains(QStringLiteral("\"no-such-package\" does not exist")), qPrintable(result.error.message));
         QVERIFY(result.values.isEmpty());
@@ -284,7 +284,7 @@ private Q_SLOTS:
 
     void aLongListIsCutAfterAHundredElements()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(make-list 200)"));
+        const JobResult result = m_lisp->result(QStringLiteral("(make-list 200)"));
         QVERIFY(result.ok());
         QCOMPARE(result.values.size(), 1);
         const QString value = result.values.first();
@@ -295,34 +295,34 @@ private Q_SLOTS:
 
     void deepNestingIsCutAtLevelTen()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(let ((x 0)) (dotimes (i 15 x) (setf x (list x))))"));
+        const JobResult result = m_lisp->result(QStringLiteral("(let ((x 0)) (dotimes (i 15 x) (setf x (list x))))"));
         QVERIFY(result.ok());
         QCOMPARE(result.values, QStringList{QString(10, QLatin1Char('(')) + QStringLiteral("#") + QString(10, QLatin1Char(')'))});
     }
 
     void aCircularListPrintsWithLabels()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(let ((x (list 1 2 3))) (setf (cdddr x) x) x)"));
+        const JobResult result = m_lisp->result(QStringLiteral("(let ((x (list 1 2 3))) (setf (cdddr x) x) x)"));
         QVERIFY(result.ok());
         QCOMPARE(result.values, QStringList{"#1=(1 2 3 . #1#)"});
     }
 
     void sharedStructureInSeveralValuesIsPrintedPerValue()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(let ((x (list 1 2))) (values (list x x) x))"));
+        const JobResult result = m_lisp->result(QStringLiteral("(let ((x (list 1 2))) (values (list x x) x))"));
         QVERIFY(result.ok());
         QCOMPARE(result.values, (QStringList{"(#1=(1 2) #1#)", "(1 2)"}));
     }
 
     void traceOutputGoesToStderr()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(defun sq (x) (* x x)) (trace sq) (sq 3)"));
+        const JobResult result = m_lisp->result(QStringLiteral("(defun sq (x) (* x x)) (trace sq) (sq 3)"));
         QVERIFY2(result.ok(), qPrintable(result.error.message));
         QCOMPARE(result.values, QStringList{"9"});
         QCOMPARE(result.stdoutText, QString());
         QVERIFY2(result.stderrText.contains(QStringLiteral("(SQ 3)")) && result.stderrText.contains(QStringLiteral("(SQ 9)")),
                  qPrintable(result.stderrText));
-        const EvalResult timed = m_lisp->result(QStringLiteral("(untrace sq) (time (sq 4))"));
+        const JobResult timed = m_lisp->result(QStringLiteral("(untrace sq) (time (sq 4))"));
         QCOMPARE(timed.values, QStringList{"16"});
         QVERIFY2(timed.stderrText.contains(QStringLiteral("real time")), qPrintable(timed.stderrText));
         QCOMPARE(timed.stdoutText, QString());
@@ -330,7 +330,7 @@ private Q_SLOTS:
 
     void theEvaluationReportsItsTimes()
     {
-        const EvalResult result = m_lisp->result(QStringLiteral("(sleep 0.2)"));
+        const JobResult result = m_lisp->result(QStringLiteral("(sleep 0.2)"));
         QVERIFY(result.ok());
         QVERIFY2(result.realMicroseconds >= 200000, qPrintable(QString::number(result.realMicroseconds)));
         QVERIFY(result.runMicroseconds >= 0);

@@ -88,14 +88,14 @@ private:
         EngineHarness lisp;
         if (!lisp.waitReady())
             return QStringLiteral("<the engine did not start>");
-        EvalRequest request;
+        JobRequest request;
         request.code = QString::fromUtf8(c.code);
         request.package = QString::fromUtf8(c.package);
         request.timeoutMs = c.timeoutMs;
         if (c.maxOutputChars > 0)
             request.arguments.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("max_output_chars"), c.maxOutputChars}});
-        const EvaluationPtr evaluation = lisp.run(request);
-        return evaluation ? stable(EvalFormatter::text(evaluation->result)) : QStringLiteral("<no result>");
+        const JobPtr job = lisp.run(request);
+        return job ? stable(EvalFormatter::text(job->result)) : QStringLiteral("<no result>");
     }
 
 private Q_SLOTS:

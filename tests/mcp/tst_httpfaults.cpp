@@ -159,7 +159,7 @@ private Q_SLOTS:
             client.socket().abort();
         }
         QTRY_COMPARE_WITH_TIMEOUT(m_finished, before + 1, 10000);
-        const EvaluationPtr done = m_stack->session.transcript().last();
+        const JobPtr done = m_stack->session.transcript().last();
         QVERIFY(done->result.ok());
         QCOMPARE(done->request.origin.name, QStringLiteral("leaver"));
     }

@@ -425,8 +425,8 @@ private Q_SLOTS:
     {
         Client client(m_port);
         QVERIFY(client.initialize());
-        EvaluationPtr running;
-        const auto startedConnection = connect(&m_stack->session, &Session::started, this, [&](EvaluationPtr e) { running = e; });
+        JobPtr running;
+        const auto startedConnection = connect(&m_stack->session, &Session::started, this, [&](JobPtr e) { running = e; });
         client.send(client.request("POST", Mcp::evaluate(21, QStringLiteral("(loop)"))));
         QVERIFY(QTest::qWaitFor([&] { return running != nullptr; }, 10000));
         disconnect(startedConnection);
@@ -434,7 +434,7 @@ private Q_SLOTS:
 
         QElapsedTimer timer;
         qint64 stoppedAfter = -1;
-        const auto finishedConnection = connect(&m_stack->session, &Session::finished, this, [&](EvaluationPtr e) {
+        const auto finishedConnection = connect(&m_stack->session, &Session::finished, this, [&](JobPtr e) {
             if (e->id == running->id)
                 stoppedAfter = timer.nsecsElapsed() / 1000;
         });

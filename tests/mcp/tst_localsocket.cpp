@@ -129,8 +129,8 @@ private Q_SLOTS:
 
     void closingTheConnectionCancelsItsCall()
     {
-        EvaluationPtr running;
-        const auto started = connect(&m_stack->session, &Session::started, this, [&](EvaluationPtr e) { running = e; });
+        JobPtr running;
+        const auto started = connect(&m_stack->session, &Session::started, this, [&](JobPtr e) { running = e; });
         auto client = std::make_unique<LineClient>(m_transport->path());
         QVERIFY(client->initialize(QStringLiteral("leaver")));
         client->send(Mcp::evaluate(3, QStringLiteral("(loop)")) + '\n');
@@ -138,7 +138,7 @@ private Q_SLOTS:
         disconnect(started);
         QElapsedTimer timer;
         qint64 stoppedAfter = -1;
-        const auto finished = connect(&m_stack->session, &Session::finished, this, [&](EvaluationPtr e) {
+        const auto finished = connect(&m_stack->session, &Session::finished, this, [&](JobPtr e) {
             if (e->id == running->id)
                 stoppedAfter = timer.elapsed();
         });

@@ -101,7 +101,7 @@ private:
     bool waitRunning(const QString &code)
     {
         return QTest::qWaitFor([&] {
-            const EvaluationPtr current = m_lisp->session.current();
+            const JobPtr current = m_lisp->session.current();
             return current && current->request.code == code;
         }, 10000);
     }
@@ -400,9 +400,9 @@ private Q_SLOTS:
         QVERIFY(waitRunning("(loop)"));
         const quint64 id = m_lisp->session.current()->id;
         send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":11,"reason":"changed my mind"}})");
-        const EvaluationPtr stopped = m_lisp->waitFor(id, 10000);
+        const JobPtr stopped = m_lisp->waitFor(id, 10000);
         QVERIFY(stopped);
-        QCOMPARE(stopped->result.status, EvalResult::Status::Interrupted);
+        QCOMPARE(stopped->result.status, JobResult::Status::Interrupted);
         QTest::qWait(300);
         QCOMPARE(responsesTo(11, m_sent).size(), 0);
         QCOMPARE(textOf(call(request(12, "tools/call", callParams({{"code", "*kept*"}})))), QStringLiteral("=> :YES"));

@@ -247,10 +247,10 @@ private Q_SLOTS:
 
     void sessionTranscriptListsNewestLastAndFiltersByOrigin()
     {
-        EvalRequest byPerson;
+        JobRequest byPerson;
         byPerson.code = QStringLiteral("(defvar *typed-by-person* 1)");
         const quint64 id = m_h->m_session.submit(byPerson);
-        QVERIFY(QTest::qWaitFor([&] { return !m_h->m_session.evaluation(id); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return !m_h->m_session.job(id); }, 10000));
         eval(QStringLiteral("(+ 40 2)"));
         const QJsonObject all = m_h->call(QStringLiteral("session-transcript"), {{QStringLiteral("limit"), 2}});
         const QJsonArray entries = ToolHarness::structured(all).value(QStringLiteral("entries")).toArray();

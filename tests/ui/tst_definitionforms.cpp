@@ -73,14 +73,14 @@ private Q_SLOTS:
     void theModelGroupsByPackageAndRemembersWhoAndWhen()
     {
         DefinitionsModel model;
-        Evaluation agent;
+        Job agent;
         agent.request.code = QStringLiteral("(defun a1 (x) x)\n(in-package :tools)\n(defvar *v* 1)");
         agent.request.origin = Origin::agent(QStringLiteral("claude-code"), QStringLiteral("k1"));
         agent.finishedAt = QDateTime::currentDateTime();
         model.record(agent, QStringLiteral("COMMON-LISP-USER"));
-        Evaluation failed;
+        Job failed;
         failed.request.code = QStringLiteral("(defun never () (error \"x\"))");
-        failed.result.status = EvalResult::Status::Error;
+        failed.result.status = JobResult::Status::Error;
         model.record(failed, QStringLiteral("COMMON-LISP-USER"));
         QCOMPARE(model.rowCount(), 2); // COMMON-LISP-USER, TOOLS
         QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("COMMON-LISP-USER"));
@@ -96,7 +96,7 @@ private Q_SLOTS:
     void theEnginesListWinsAndKeepsTheHostsProvenance()
     {
         DefinitionsModel model;
-        Evaluation person;
+        Job person;
         person.request.code = QStringLiteral("(defstruct point x y)");
         person.finishedAt = QDateTime::currentDateTime();
         model.record(person, QStringLiteral("COMMON-LISP-USER"));

@@ -14,13 +14,13 @@
 namespace {
 JournalEntry pastEvaluation(const QString &code, const QString &value, const Origin &origin = Origin::person())
 {
-    Evaluation e;
+    Job e;
     e.request.code = code;
     e.request.package = QStringLiteral("COMMON-LISP-USER");
     e.request.origin = origin;
     e.result.values = {value};
     e.finishedAt = QDateTime(QDate(2026, 11, 21), QTime(18, 30));
-    JournalEntry entry = JournalEntry::fromEvaluation(e);
+    JournalEntry entry = JournalEntry::fromJob(e);
     entry.past = true;
     return entry;
 }

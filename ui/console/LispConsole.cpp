@@ -205,7 +205,7 @@ int LispConsole::laneFor(const Origin &origin)
 
 void LispConsole::evaluate(const QString &code)
 {
-    EvalRequest request;
+    JobRequest request;
     request.code = code;
     request.origin = Origin::person();
     m_session->submit(request);
@@ -243,18 +243,18 @@ void LispConsole::onLink(const QString &href)
     }
 }
 
-void LispConsole::showHeader(const EvaluationPtr &evaluation)
+void LispConsole::showHeader(const JobPtr &job)
 {
-    const EvalRequest &request = evaluation->request;
+    const JobRequest &request = job->request;
     const int lane = laneFor(request.origin);
-    m_shown.insert(evaluation->id, lane);
+    m_shown.insert(job->id, lane);
     if (m_hasEntries) {
         // One blank line between entries, outside any lane, so each entry's bar starts at it.
         m_transcript->newLine(0);
         m_transcript->appendText(QStringLiteral("\n"), TranscriptView::Style::Plain, 0);
     }
     m_hasEntries = true;
-    const QString package = shortPackageName(request.package.isEmpty() ? m_packageAtStart.value(evaluation->id, m_session->currentPackage())
+    const QString package = shortPackageName(request.package.isEmpty() ? m_packageAtStart.value(job->id, m_session->currentPackage())
                                                                        : request.package.toUpper());
     if (!request.origin.isPerson()) {
         m_transcript->newLine(lane);
@@ -265,11 +265,11 @@ void LispConsole::showHeader(const EvaluationPtr &evaluation)
             title += QStringLiteral(" \u2014 ") + request.description;
         m_transcript->appendText(title + QStringLiteral("   "), TranscriptView::Style::Header, lane);
         if (!request.code.isEmpty()) {
-            m_code.insert(evaluation->id, request.code);
-            m_codeOrder.append(evaluation->id);
+            m_code.insert(job->id, request.code);
+            m_codeOrder.append(job->id);
             while (m_codeOrder.size() > MaxRememberedCode)
                 m_code.remove(m_codeOrder.takeFirst());
-            m_transcript->appendLink(tr("Copy to input"), QStringLiteral("copy:%1").arg(evaluation->id), lane);
+            m_transcript->appendLink(tr("Copy to input"), QStringLiteral("copy:%1").arg(job->id), lane);
         }
     }
     if (!request.code.isEmpty())
@@ -277,13 +277,13 @@ void LispConsole::showHeader(const EvaluationPtr &evaluation)
     m_transcript->newLine(lane);
 }
 
-void LispConsole::onStarted(const EvaluationPtr &evaluation)
+void LispConsole::onStarted(const JobPtr &job)
 {
-    m_packageAtStart.insert(evaluation->id, m_session->currentPackage());
+    m_packageAtStart.insert(job->id, m_session->currentPackage());
     m_input->setBusy(true);
-    showHeader(evaluation);
-    if (!evaluation->request.origin.isPerson())
-        Q_EMIT statusMessage(tr("%1 is evaluating").arg(evaluation->request.origin.name));
+    showHeader(job);
+    if (!job->request.origin.isPerson())
+        Q_EMIT statusMessage(tr("%1 is evaluating").arg(job->request.origin.name));
 }
 
 void LispConsole::onOutput(quint64 id, const QString &stream, const QString &text)
@@ -292,13 +292,13 @@ void LispConsole::onOutput(quint64 id, const QString &stream, const QString &tex
     m_transcript->appendText(text, stream == QStringLiteral("stderr") ? TranscriptView::Style::Stderr : TranscriptView::Style::Stdout, lane);
 }
 
-void LispConsole::onFinished(const EvaluationPtr &evaluation)
+void LispConsole::onFinished(const JobPtr &job)
 {
-    if (!m_shown.contains(evaluation->id))
-        showHeader(evaluation); // cancelled before it ran
-    const int lane = m_shown.take(evaluation->id);
-    m_packageAtStart.remove(evaluation->id);
-    showResult(evaluation, lane);
+    if (!m_shown.contains(job->id))
+        showHeader(job); // cancelled before it ran
+    const int lane = m_shown.take(job->id);
+    m_packageAtStart.remove(job->id);
+    showResult(job, lane);
     m_input->setBusy(m_session->current() != nullptr);
     if (!m_session->current()) {
         setHint(QString());
@@ -311,14 +311,14 @@ void LispConsole::showPast(const QList<JournalEntry> &entries)
     using Style = TranscriptView::Style;
     constexpr int MaxPastEvaluations = 200; // the journal keeps all; the window shows the end
     QList<const JournalEntry *> shown;
-    int evaluations = 0;
-    for (auto it = entries.crbegin(); it != entries.crend() && evaluations < MaxPastEvaluations; ++it) {
+    int jobs = 0;
+    for (auto it = entries.crbegin(); it != entries.crend() && jobs < MaxPastEvaluations; ++it) {
         const bool restart = it->event == QStringLiteral("engine-restarted") || it->event == QStringLiteral("session-reset");
-        if (it->isEvaluation() || restart)
+        if (it->isJob() || restart)
             shown.prepend(&*it);
-        evaluations += it->isEvaluation();
+        jobs += it->isJob();
     }
-    if (evaluations == 0)
+    if (jobs == 0)
         return;
     QDateTime when;
     for (const JournalEntry &entry : entries) {
@@ -331,15 +331,15 @@ void LispConsole::showPast(const QList<JournalEntry> &entries)
     t->appendText(tr("\u2014 previous session, %1 \u2014\n").arg(QLocale().toString(when, QLocale::ShortFormat)), Style::Note, 0);
     int total = 0;
     for (const JournalEntry &entry : entries)
-        total += entry.isEvaluation();
-    if (total > evaluations)
-        t->appendText(tr("(%1 earlier evaluations are in the journal, not shown)\n").arg(total - evaluations), Style::Note, 0);
+        total += entry.isJob();
+    if (total > jobs)
+        t->appendText(tr("(%1 earlier evaluations are in the journal, not shown)\n").arg(total - jobs), Style::Note, 0);
     for (const JournalEntry *entry : shown) {
-        if (!entry->isEvaluation()) {
+        if (!entry->isJob()) {
             t->appendText(QStringLiteral("; ") + entry->message + QLatin1Char('\n'), Style::Note, 0);
             continue;
         }
-        const Evaluation &e = entry->evaluation;
+        const Job &e = entry->job;
         const QString who = e.request.origin.isPerson() ? QString() : e.request.origin.name + QStringLiteral(": ");
         const QString op = e.request.op == QStringLiteral("eval") ? QString() : e.request.op + QLatin1Char(' ');
         t->appendText(who + shortPackageName(e.request.package) + QStringLiteral("> ") + op + e.request.code + QLatin1Char('\n'), Style::Note, 0);
@@ -359,10 +359,10 @@ void LispConsole::showPast(const QList<JournalEntry> &entries)
     m_hasEntries = true;
 }
 
-void LispConsole::showResult(const EvaluationPtr &evaluation, int lane)
+void LispConsole::showResult(const JobPtr &job, int lane)
 {
     using Style = TranscriptView::Style;
-    const EvalResult &result = evaluation->result;
+    const JobResult &result = job->result;
     TranscriptView *t = m_transcript;
     t->newLine(lane);
     if (result.outputDropped > 0)
@@ -373,13 +373,13 @@ void LispConsole::showResult(const EvaluationPtr &evaluation, int lane)
         t->appendText((named ? QStringLiteral("; ") : QStringLiteral("; WARNING: ")) + warning + QLatin1Char('\n'), Style::Warning, lane);
     }
     switch (result.status) {
-    case EvalResult::Status::Ok:
+    case JobResult::Status::Ok:
         if (result.values.isEmpty())
             t->appendText(tr("; No values\n"), Style::Note, lane);
         for (const QString &value : result.values)
             t->appendText(QStringLiteral("=> ") + value + QLatin1Char('\n'), Style::Value, lane);
         break;
-    case EvalResult::Status::Error: {
+    case JobResult::Status::Error: {
         t->appendText(QStringLiteral("[ERROR] ") + result.error.type + QLatin1Char('\n'), Style::Error, lane);
         t->appendText(result.error.message + QLatin1Char('\n'), Style::Error, lane);
         if (!result.error.backtrace.isEmpty())
@@ -387,9 +387,9 @@ void LispConsole::showResult(const EvaluationPtr &evaluation, int lane)
         break;
     }
     default:
-        t->appendText(QStringLiteral("; ") + (result.error.message.isEmpty() ? EvalResult::statusName(result.status) : result.error.message)
+        t->appendText(QStringLiteral("; ") + (result.error.message.isEmpty() ? JobResult::statusName(result.status) : result.error.message)
                           + QLatin1Char('\n'),
-                      result.status == EvalResult::Status::EngineRestarted || result.status == EvalResult::Status::Failed ? Style::Error
+                      result.status == JobResult::Status::EngineRestarted || result.status == JobResult::Status::Failed ? Style::Error
                                                                                                                           : Style::Note,
                       lane);
         break;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 #include "Journal.h"
 
 #include <QHash>
@@ -57,11 +57,11 @@ Q_SIGNALS:
     void statusMessage(const QString &text);
 
 private:
-    void onStarted(const EvaluationPtr &evaluation);
+    void onStarted(const JobPtr &job);
     void onOutput(quint64 id, const QString &stream, const QString &text);
-    void onFinished(const EvaluationPtr &evaluation);
-    void showHeader(const EvaluationPtr &evaluation);
-    void showResult(const EvaluationPtr &evaluation, int lane);
+    void onFinished(const JobPtr &job);
+    void showHeader(const JobPtr &job);
+    void showResult(const JobPtr &job, int lane);
     void onLink(const QString &href);
     void setHint(const QString &text);
     void applyFonts();

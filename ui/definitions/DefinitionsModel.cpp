@@ -55,13 +55,13 @@ DefinitionsModel::DefinitionsModel(QObject *parent) : QAbstractItemModel(parent)
 void DefinitionsModel::attach(Session *session)
 {
     m_session = session;
-    connect(session, &Session::started, this, [this](const EvaluationPtr &evaluation) {
-        m_startPackage.insert(evaluation->id, evaluation->request.package.isEmpty() ? m_session->currentPackage()
-                                                                                   : evaluation->request.package);
+    connect(session, &Session::started, this, [this](const JobPtr &job) {
+        m_startPackage.insert(job->id, job->request.package.isEmpty() ? m_session->currentPackage()
+                                                                                   : job->request.package);
     });
-    connect(session, &Session::finished, this, [this](const EvaluationPtr &evaluation) {
-        const QString package = m_startPackage.take(evaluation->id);
-        record(*evaluation, package.isEmpty() ? m_session->currentPackage() : package);
+    connect(session, &Session::finished, this, [this](const JobPtr &job) {
+        const QString package = m_startPackage.take(job->id);
+        record(*job, package.isEmpty() ? m_session->currentPackage() : package);
         m_refresh.start();
     });
     connect(session, &Session::sessionReset, this, [this] { clear(); });
@@ -73,13 +73,13 @@ void DefinitionsModel::attach(Session *session)
     });
 }
 
-void DefinitionsModel::record(const Evaluation &evaluation, const QString &startPackage)
+void DefinitionsModel::record(const Job &job, const QString &startPackage)
 {
-    if (evaluation.request.op != QStringLiteral("eval") || !evaluation.result.ok())
+    if (job.request.op != QStringLiteral("eval") || !job.result.ok())
         return;
     QString package = DefinitionForms::canonicalPackage(startPackage);
     bool changed = false;
-    for (const SourceForm &form : LispSource::splitTopLevelForms(evaluation.request.code)) {
+    for (const SourceForm &form : LispSource::splitTopLevelForms(job.request.code)) {
         const DefinedName defined = DefinitionForms::read(form.text);
         if (!defined.isValid())
             continue;
@@ -93,9 +93,9 @@ void DefinitionsModel::record(const Evaluation &evaluation, const QString &start
         d.kind = defined.kind;
         d.lambdaList = defined.lambdaList;
         d.value = defined.initForm;
-        d.definedBy = evaluation.request.origin.name;
-        d.byAgent = evaluation.request.origin.isAgent();
-        d.definedAt = evaluation.finishedAt.isValid() ? evaluation.finishedAt : QDateTime::currentDateTime();
+        d.definedBy = job.request.origin.name;
+        d.byAgent = job.request.origin.isAgent();
+        d.definedAt = job.finishedAt.isValid() ? job.finishedAt : QDateTime::currentDateTime();
         d.form = form.text.trimmed();
         m_provenance.insert(provenanceKey(d.package, d.name, d.kind), d);
         changed = true;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 
 #include <QAbstractItemModel>
 #include <QDateTime>
@@ -43,7 +43,7 @@ public:
     void attach(Session *session);
 
     // Host-side provenance of one finished evaluation, read in startPackage.
-    void record(const Evaluation &evaluation, const QString &startPackage);
+    void record(const Job &job, const QString &startPackage);
     // Replaces what the engine reported (the reply of the "definitions" operation).
     void setEngineReply(const QJsonObject &reply);
     void clear();

@@ -18,7 +18,7 @@ void ToolCallLog::attach(McpServer *server, Session *session)
     connect(server, &McpServer::toolCallQueued, this, &ToolCallLog::onQueued);
     connect(server, &McpServer::toolCallRefused, this, &ToolCallLog::onRefused);
     connect(server, &McpServer::responseSent, this, &ToolCallLog::onResponse);
-    connect(session, &Session::started, this, &ToolCallLog::onEvaluationStarted);
+    connect(session, &Session::started, this, &ToolCallLog::onJobStarted);
 }
 
 QString ToolCallLog::stateName(State state)
@@ -218,11 +218,11 @@ void ToolCallLog::onRefused(McpPeer *peer, const QJsonValue &id, const QString &
     setState(row, State::Denied);
 }
 
-void ToolCallLog::onEvaluationStarted(const EvaluationPtr &evaluation)
+void ToolCallLog::onJobStarted(const JobPtr &job)
 {
     for (int row = int(m_entries.size()) - 1; row >= 0; --row) {
         const Entry &e = m_entries.at(row);
-        if (e.call && e.call->evaluationId == evaluation->id && !e.finished.isValid()) {
+        if (e.call && e.call->jobId == job->id && !e.finished.isValid()) {
             setState(row, State::Running);
             return;
         }

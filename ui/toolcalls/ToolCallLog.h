@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 #include "Tool.h"
 
 #include <QAbstractTableModel>
@@ -63,7 +63,7 @@ public:
     void onQueued(McpPeer *peer, const QJsonValue &id, const ToolCallPtr &call);
     void onRefused(McpPeer *peer, const QJsonValue &id, const QString &reason);
     void onResponse(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
-    void onEvaluationStarted(const EvaluationPtr &evaluation);
+    void onJobStarted(const JobPtr &job);
     void markAwaitingApproval(const ToolCallPtr &call);
 
 private:

@@ -264,7 +264,7 @@ QString MainWindow::clientsText() const
 void MainWindow::updateEngineState()
 {
     QString text;
-    const EvaluationPtr current = m_session->current();
+    const JobPtr current = m_session->current();
     if (m_engineState == QStringLiteral("restarting"))
         text = tr("Engine: restarting");
     else if (m_engineState == QStringLiteral("failed"))

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Evaluation.h"
+#include "Job.h"
 
 #include <QMainWindow>
 #include <QStringList>

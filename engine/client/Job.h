@@ -7,9 +7,10 @@
 #include <QSharedPointer>
 #include <QStringList>
 
-// One request to the engine as the session queues it: evaluation of code, or another
-// operation of the engine protocol (describe, compile, load a system...).
-struct EvalRequest
+// A job: one request to the engine as the session queues it (evaluation of code, or another
+// operation that runs on the engine's worker: compile, load a system...). The kernel calls it
+// a job too (RUN-JOB, the "job" field of an interrupt).
+struct JobRequest
 {
     QString op = QStringLiteral("eval");
     QString code;
@@ -20,7 +21,7 @@ struct EvalRequest
     int timeoutMs = -1;     // -1: the session's default
 };
 
-struct EvalError
+struct JobError
 {
     QString type;
     QString message;
@@ -28,7 +29,7 @@ struct EvalError
     QStringList backtrace;
 };
 
-struct EvalResult
+struct JobResult
 {
     enum class Status {
         Ok,
@@ -45,7 +46,7 @@ struct EvalResult
     QStringList warnings;
     QString stdoutText;
     QString stderrText;
-    EvalError error;
+    JobError error;
     QString package;
     qint64 outputDropped = 0;
     qint64 realMicroseconds = 0;
@@ -58,14 +59,14 @@ struct EvalResult
 
 // An evaluation from the moment it is queued until it is done; shared between the session,
 // the window and the MCP layer. Only the Session changes it.
-struct Evaluation
+struct Job
 {
     enum class State { Queued, Running, Done };
 
     quint64 id = 0;
     quint64 sequence = 0; // order of completion in the transcript; 0 until done
-    EvalRequest request;
-    EvalResult result;
+    JobRequest request;
+    JobResult result;
     State state = State::Queued;
     QDateTime queuedAt;
     QDateTime startedAt;
@@ -78,5 +79,5 @@ struct Evaluation
     }
 };
 
-using EvaluationPtr = QSharedPointer<Evaluation>;
-Q_DECLARE_METATYPE(EvaluationPtr)
+using JobPtr = QSharedPointer<Job>;
+Q_DECLARE_METATYPE(JobPtr)
