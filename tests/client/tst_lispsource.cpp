@@ -1,6 +1,6 @@
 // LispSource: Common Lisp text as data. Rows mark a cursor with '^' (a character none of the
 // rows use otherwise). The golden test compares the tokens of data/lispsource/*.lisp with
-// their .tokens reference; run with DUET_UPDATE_GOLDEN=1 to rewrite the references.
+// their .tokens reference; tests/refresh-golden.sh rewrites the references.
 
 #include "LispSource.h"
 
@@ -8,6 +8,8 @@
 #include <QFile>
 #include <QRandomGenerator>
 #include <QTest>
+
+#include "../common/GoldenFile.h"
 
 namespace {
 
@@ -665,20 +667,7 @@ void TestLispSource::tokensOfSampleFilesMatchTheirReferences()
     actual += QStringLiteral("check-parens: %1\n").arg(check.ok ? QStringLiteral("ok") : check.message);
 
     const QString referencePath = input + QStringLiteral(".tokens");
-    if (qEnvironmentVariableIsSet("DUET_UPDATE_GOLDEN")) {
-        QFile out(referencePath);
-        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Text | QIODevice::Truncate));
-        out.write(actual.toUtf8());
-        QSKIP("reference rewritten");
-    }
-    QFile reference(referencePath);
-    QVERIFY2(reference.open(QIODevice::ReadOnly | QIODevice::Text),
-             qPrintable(referencePath + QStringLiteral(" is missing; run with DUET_UPDATE_GOLDEN=1")));
-    const QStringList expectedLines = QString::fromUtf8(reference.readAll()).split(u'\n');
-    const QStringList actualLines = actual.split(u'\n');
-    for (int i = 0; i < qMin(expectedLines.size(), actualLines.size()); ++i)
-        QCOMPARE(actualLines[i], expectedLines[i]); // the first differing line, not a 2 KB blob
-    QCOMPARE(actualLines.size(), expectedLines.size());
+    DUET_COMPARE_GOLDEN(actual, referencePath);
 }
 
 // Random Lisp-flavoured text, every function at every cursor: nothing may crash or assert (this

@@ -1,6 +1,6 @@
 // The text of evaluate-lisp results (EvalFormatter::text over real engine results): the
 // seeds' own examples checked literally, and every case compared with a golden file in
-// tests/mcp/golden/<case>.txt. After a deliberate change, tests/mcp/golden/refresh.sh rewrites
+// tests/mcp/golden/<case>.txt. After a deliberate change, tests/refresh-golden.sh rewrites
 // the golden files; review the diff before committing it.
 
 #include "../common/EngineHarness.h"
@@ -12,6 +12,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
+
+#include "../common/GoldenFile.h"
 
 namespace {
 struct Case
@@ -78,7 +80,7 @@ QString stable(QString text)
 }
 } // namespace
 
-class tst_EvaluateText : public QObject
+class TestEvaluateText : public QObject
 {
     Q_OBJECT
 
@@ -148,31 +150,9 @@ private Q_SLOTS:
         QFETCH(int, index);
         const Case &c = Cases[index];
         const QString actual = textOf(c);
-        const QString path = goldenDir() + QStringLiteral("/%1.txt").arg(QString::fromUtf8(c.name));
-        if (qEnvironmentVariableIsSet("LISP_DUET_REFRESH_GOLDEN")) {
-            QFile out(path);
-            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
-            out.write(actual.toUtf8() + '\n');
-            return;
-        }
-        QFile golden(path);
-        QVERIFY2(golden.open(QIODevice::ReadOnly), qPrintable(path + QStringLiteral(" is missing: run tests/mcp/golden/refresh.sh")));
-        QString expected = QString::fromUtf8(golden.readAll());
-        expected.chop(expected.endsWith(QLatin1Char('\n')) ? 1 : 0);
-        if (actual != expected) {
-            const QString actualPath = QDir::temp().filePath(QStringLiteral("lisp-duet-golden-%1.txt").arg(QString::fromUtf8(c.name)));
-            QFile out(actualPath);
-            if (out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-                out.write(actual.toUtf8() + '\n');
-            out.close();
-            QProcess diff;
-            diff.start(QStringLiteral("diff"), {QStringLiteral("-u"), path, actualPath});
-            diff.waitForFinished(5000);
-            qWarning().noquote() << diff.readAllStandardOutput();
-        }
-        QCOMPARE(actual, expected);
+        DUET_COMPARE_GOLDEN(actual + QLatin1Char('\n'), goldenDir() + QStringLiteral("/%1.txt").arg(QString::fromUtf8(c.name)));
     }
 };
 
-QTEST_GUILESS_MAIN(tst_EvaluateText)
+QTEST_GUILESS_MAIN(TestEvaluateText)
 #include "tst_evaluatetext.moc"
