@@ -20,13 +20,11 @@
 #include <cstdio>
 #include <optional>
 
-#ifdef DUET_WITH_GUI
 #include "WindowSetup.h"
 #include "window/MainWindow.h"
 
 #include <QApplication>
 #include <QSettings>
-#endif
 
 namespace {
 int runStdio(int argc, char **argv)
@@ -96,7 +94,6 @@ int runHeadless(int argc, char **argv, const CommandLine &options)
     return app.exec();
 }
 
-#ifdef DUET_WITH_GUI
 int runWindow(int argc, char **argv, const CommandLine &options)
 {
     QApplication app(argc, argv);
@@ -136,7 +133,6 @@ int runWindow(int argc, char **argv, const CommandLine &options)
         app.setQuitOnLastWindowClosed(false);
     return app.exec();
 }
-#endif
 } // namespace
 
 int main(int argc, char **argv)
@@ -178,12 +174,7 @@ int main(int argc, char **argv)
     AppServices::setJournalDefaults(options.journalFile, !options.noJournal);
     if (options.headless && options.stdio)
         return runStdio(argc, argv);
-#ifdef DUET_WITH_GUI
-    if (!options.headless)
-        return runWindow(argc, argv, options);
-#endif
     if (options.headless)
         return runHeadless(argc, argv, options);
-    std::fprintf(stderr, "lisp-duet: this build serves MCP with --headless --stdio; see --help.\n");
-    return 2;
+    return runWindow(argc, argv, options);
 }

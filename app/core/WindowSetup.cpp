@@ -1,4 +1,3 @@
-#ifdef DUET_WITH_GUI
 
 #include "WindowSetup.h"
 
@@ -125,4 +124,3 @@ SettingsDialog *WindowSetup::openSettings()
     return m_settingsDialog;
 }
 
-#endif

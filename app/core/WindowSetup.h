@@ -1,6 +1,5 @@
 #pragma once
 
-#ifdef DUET_WITH_GUI
 
 #include "ClientConfig.h"
 #include "dialogs/ConnectDialog.h"
@@ -46,4 +45,3 @@ private:
     QPointer<SettingsDialog> m_settingsDialog;
 };
 
-#endif

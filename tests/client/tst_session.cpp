@@ -7,7 +7,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-class tst_Session : public QObject
+class TestSession : public QObject
 {
     Q_OBJECT
 
@@ -216,5 +216,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_Session)
+QTEST_GUILESS_MAIN(TestSession)
 #include "tst_session.moc"

@@ -12,7 +12,7 @@
 #include <csignal>
 #include <sys/types.h>
 
-class tst_BadInput : public QObject
+class TestBadInput : public QObject
 {
     Q_OBJECT
 
@@ -362,5 +362,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_BadInput)
+QTEST_GUILESS_MAIN(TestBadInput)
 #include "tst_badinput.moc"

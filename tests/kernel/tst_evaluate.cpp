@@ -8,7 +8,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
-class tst_Evaluate : public QObject
+class TestEvaluate : public QObject
 {
     Q_OBJECT
 
@@ -337,5 +337,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_Evaluate)
+QTEST_GUILESS_MAIN(TestEvaluate)
 #include "tst_evaluate.moc"

@@ -38,7 +38,7 @@ QString textOf(const QJsonObject &response)
 }
 } // namespace
 
-class tst_McpProtocol : public QObject
+class TestMcpProtocol : public QObject
 {
     Q_OBJECT
 
@@ -510,5 +510,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_McpProtocol)
+QTEST_GUILESS_MAIN(TestMcpProtocol)
 #include "tst_mcpprotocol.moc"

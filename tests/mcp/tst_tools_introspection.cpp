@@ -6,7 +6,7 @@
 
 #include <QJsonDocument>
 
-class TstToolsIntrospection : public QObject
+class TestToolsIntrospection : public QObject
 {
     Q_OBJECT
 
@@ -440,5 +440,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TstToolsIntrospection)
+QTEST_GUILESS_MAIN(TestToolsIntrospection)
 #include "tst_tools_introspection.moc"

@@ -10,7 +10,7 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 
-class TstToolsSession : public QObject
+class TestToolsSession : public QObject
 {
     Q_OBJECT
 
@@ -268,5 +268,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TstToolsSession)
+QTEST_GUILESS_MAIN(TestToolsSession)
 #include "tst_tools_session.moc"
