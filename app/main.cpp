@@ -11,7 +11,8 @@
 #include "HeadlessSignals.h"
 #include "McpServer.h"
 #include "StdioTransport.h"
-#include "dialogs/Preferences.h"
+#include "UserEnvironment.h"
+#include "Preferences.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -36,7 +37,7 @@ int runStdio(int argc, char **argv)
     // requests and close stdin); then the app stops. Time limits bound the wait.
     bool inputEnded = false;
     auto quitWhenIdle = [&app, &transport, &inputEnded] {
-        if (inputEnded && (!transport.peer() || transport.peer()->callsInFlight().isEmpty()))
+        if (inputEnded && (!transport.peer() || !transport.peer()->hasRequestsInFlight()))
             QTimer::singleShot(0, &app, &QCoreApplication::quit);
     };
     QObject::connect(&transport, &StdioTransport::finished, &app, [&inputEnded, quitWhenIdle] {
@@ -82,15 +83,19 @@ int runHeadless(int argc, char **argv, const CommandLine &options)
     if (!endpointOptions)
         return 2;
     Endpoints endpoints(services.server(), *endpointOptions);
-    if (!endpoints.start()) {
-        for (const QString &error : endpoints.errors())
-            std::fprintf(stderr, "lisp-duet: %s\n", qPrintable(error));
+    endpoints.start();
+    for (const QString &error : endpoints.errors())
+        std::fprintf(stderr, "lisp-duet: %s\n", qPrintable(error));
+    // One endpoint is enough to serve (a bridge that launched this app needs only the socket,
+    // even when another program holds the HTTP port); none is a failure.
+    if (endpoints.httpUrl().isEmpty() && endpoints.socketPath().isEmpty())
         return 1;
-    }
     services.start();
-    std::fprintf(stderr, "lisp-duet: MCP over HTTP at %s%s\nlisp-duet: MCP over the local socket %s (lisp-duet-bridge)\n",
-                 qPrintable(endpoints.httpUrl()), options.noAuth ? "" : " (bearer token: lisp-duet --print-token)",
-                 qPrintable(endpoints.socketPath()));
+    if (!endpoints.httpUrl().isEmpty())
+        std::fprintf(stderr, "lisp-duet: MCP over HTTP at %s%s\n", qPrintable(endpoints.httpUrl()),
+                     options.noAuth ? "" : " (bearer token: lisp-duet --print-token)");
+    if (!endpoints.socketPath().isEmpty())
+        std::fprintf(stderr, "lisp-duet: MCP over the local socket %s (lisp-duet-bridge)\n", qPrintable(endpoints.socketPath()));
     return app.exec();
 }
 
@@ -137,6 +142,16 @@ int runWindow(int argc, char **argv, const CommandLine &options)
 
 int main(int argc, char **argv)
 {
+    // A client may start us with no environment at all; settings and journals still belong in
+    // this user's home, never in "/".
+    UserEnvironment::ensureHome();
+    // Qt's GUI looks up the runtime directory while it starts and warns when the variable is
+    // unset (MCP clients and containers often start us so): give it the one the socket uses.
+    UserEnvironment::ensureRuntimeDirectory();
+    // Each fact is printed once, by main; the categories' info lines are for debugging
+    // (QT_LOGGING_RULES="duet.*=true").
+    if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules(QStringLiteral("duet.*.info=false"));
     QCoreApplication::setApplicationName(QStringLiteral("lisp-duet"));
     QCoreApplication::setOrganizationName(QStringLiteral("lisp-duet"));
     QCoreApplication::setApplicationVersion(QStringLiteral(LISP_DUET_VERSION));

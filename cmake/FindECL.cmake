@@ -4,11 +4,16 @@
 find_path(ECL_INCLUDE_DIR ecl/ecl.h)
 find_library(ECL_LIBRARY NAMES ecl)
 find_library(ECL_GC_LIBRARY NAMES gc)
+# The engine's own Lisp is compiled to native code at build time by ECL's compiler, which
+# comes with the 'ecl' program (and calls gcc).
+find_program(ECL_EXECUTABLE NAMES ecl)
 find_package(Threads)
 
 set(_ecl_missing "")
 if(NOT ECL_INCLUDE_DIR OR NOT ECL_LIBRARY)
   set(_ecl_missing "ECL was not found: install the Debian package 'libecl-dev' (and 'ecl'), e.g. sudo apt-get install libecl-dev ecl")
+elseif(NOT ECL_EXECUTABLE)
+  set(_ecl_missing "The ECL compiler 'ecl' was not found: install the Debian package 'ecl'")
 elseif(NOT ECL_GC_LIBRARY)
   set(_ecl_missing "The Boehm GC library was not found: install the Debian package 'libgc-dev'")
 else()

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Configures and builds Lisp Duet into ./build (or $BUILD_DIR). Extra arguments go to cmake.
+#   installer/build.sh          everything: the app, the tests, the benchmarks
+#   installer/build.sh --app    only what the app needs to run (lisp-duet, its engine, the bridge)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 jobs=$(nproc 2>/dev/null || echo 2)
+targets=()
+if [ "${1:-}" = "--app" ]; then
+  shift
+  targets=(--target lisp-duet lisp-duet-engine lisp-duet-bridge)
+fi
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 if [ ! -f "$build/CMakeCache.txt" ]; then
@@ -11,4 +18,4 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 elif [ $# -gt 0 ]; then
   cmake -S "$top" -B "$build" "$@"
 fi
-cmake --build "$build" -j"$jobs"
+cmake --build "$build" -j"$jobs" "${targets[@]}"

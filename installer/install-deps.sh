@@ -7,7 +7,7 @@ set -euo pipefail
 want_tests=0
 [ "${1:-}" = "--tests" ] && want_tests=1
 
-packages=(cmake g++ make qt6-base-dev qt6-base-dev-tools libgl-dev libecl-dev ecl libgc-dev
+packages=(cmake g++ make pkg-config qt6-base-dev qt6-base-dev-tools libgl-dev libecl-dev ecl libgc-dev libgit2-dev cl-fiveam
           fonts-dejavu-core)
 if [ "$want_tests" = 1 ]; then
   packages+=(xvfb xauth clang libclang-rt-14-dev dpkg-dev file) # dpkg-dev, file: cpack -G DEB (package-test.sh)

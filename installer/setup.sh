@@ -4,7 +4,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/installer/install-deps.sh"
-"$top/installer/build.sh"
+"$top/installer/build.sh" --app
 bin=${BUILD_DIR:-$top/build}/bin/lisp-duet
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && "$bin" --help 2>/dev/null | grep -q -- "--tray"; then
   exec "$bin" "$@"

@@ -1,15 +1,12 @@
 #include "ActivityDigest.h"
 
+#include "JsonSchema.h"
+#include "TextLines.h"
+
 #include <QJsonObject>
 
 namespace {
-QString oneLine(const QString &text, int limit)
-{
-    QString line = text.simplified();
-    if (line.size() > limit)
-        line = line.left(limit - 1) + QChar(0x2026);
-    return line;
-}
+using TextLines::oneLine;
 
 QList<JobPtr> recent(const QList<JobPtr> &activity)
 {
@@ -68,15 +65,13 @@ QJsonArray json(const QList<JobPtr> &activity)
 QJsonObject schema()
 {
     const QJsonObject string{{QStringLiteral("type"), QStringLiteral("string")}};
-    return {{QStringLiteral("type"), QStringLiteral("array")},
-            {QStringLiteral("description"), QStringLiteral("Evaluations by the person and other agents since this client's previous call")},
-            {QStringLiteral("items"),
-             QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
-                         {QStringLiteral("properties"),
-                          QJsonObject{{QStringLiteral("who"), string}, {QStringLiteral("kind"), string},
-                                      {QStringLiteral("operation"), string}, {QStringLiteral("code"), string},
-                                      {QStringLiteral("result"), string}, {QStringLiteral("ok"), QJsonObject{{QStringLiteral("type"), QStringLiteral("boolean")}}},
-                                      {QStringLiteral("time"), string}}}}}};
+    return Schema::array(QStringLiteral("Evaluations by the person and other agents since this client's previous call"),
+                         Schema::object({{QStringLiteral("who"), string}, {QStringLiteral("kind"), string},
+                                         {QStringLiteral("operation"), string}, {QStringLiteral("code"), string},
+                                         {QStringLiteral("result"), string},
+                                         {QStringLiteral("ok"), QJsonObject{{QStringLiteral("type"), QStringLiteral("boolean")}}},
+                                         {QStringLiteral("time"), string}},
+                                        {}, false));
 }
 
 } // namespace ActivityDigest

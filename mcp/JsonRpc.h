@@ -2,9 +2,8 @@
 
 #include <QJsonObject>
 #include <QJsonValue>
+#include <QList>
 #include <QString>
-
-#include <cmath>
 
 // JSON-RPC 2.0 as MCP uses it: ids are strings or integers and are echoed back exactly.
 namespace JsonRpc {
@@ -15,46 +14,57 @@ enum ErrorCode {
     MethodNotFound = -32601,
     InvalidParams = -32602,
     InternalError = -32603,
+    // MCP's own codes. The first is 2025-11-25 and older; 2026-07-28 says -32602 instead.
+    ResourceNotFound = -32002,
+    HeaderMismatch = -32020,                  // 2026-07-28: HTTP headers and body disagree
+    MissingRequiredClientCapability = -32021, // 2026-07-28
+    UnsupportedProtocolVersion = -32022,      // 2026-07-28: data {supported, requested}
 };
 
-inline bool isValidId(const QJsonValue &id)
-{
-    if (id.isString())
-        return true;
-    if (!id.isDouble())
-        return false;
-    // Integers only, and only those a double holds exactly (converting 7e60 to qint64 is
-    // undefined behaviour: the fuzzer found it).
-    const double d = id.toDouble();
-    return d >= -9007199254740992.0 && d <= 9007199254740992.0 && d == std::floor(d);
-}
-
-inline QJsonObject response(const QJsonValue &id, const QJsonValue &result)
-{
-    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id}, {QStringLiteral("result"), result}};
-}
-
-inline QJsonObject error(const QJsonValue &id, int code, const QString &message, const QJsonValue &data = {})
-{
-    QJsonObject error{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
-    if (!data.isUndefined() && !data.isNull())
-        error.insert(QStringLiteral("data"), data);
-    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id.isUndefined() ? QJsonValue() : id},
-            {QStringLiteral("error"), error}};
-}
-
-inline QJsonObject notification(const QString &method, const QJsonObject &params = {})
-{
-    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method}};
-    if (!params.isEmpty())
-        message.insert(QStringLiteral("params"), params);
-    return message;
-}
-
+// A string, or an integer that a double holds exactly.
+bool isValidId(const QJsonValue &id);
 // A key for hashing ids: "s:abc" or "n:42", so that "42" and 42 stay different requests.
-inline QString idKey(const QJsonValue &id)
+QString idKey(const QJsonValue &id);
+
+QJsonObject response(const QJsonValue &id, const QJsonValue &result);
+QJsonObject error(const QJsonValue &id, int code, const QString &message, const QJsonValue &data = {});
+QJsonObject notification(const QString &method, const QJsonObject &params = {});
+
+// One received message, parsed once from its bytes: what it is (a request, a notification, a
+// response, a batch of messages, or invalid) and its parts. An invalid message carries the
+// error answer it gets, with its id when it had a usable one. Nothing here answers anything:
+// McpServer decides that.
+class Message
 {
-    return id.isString() ? QStringLiteral("s:") + id.toString() : QStringLiteral("n:") + QString::number(qint64(id.toDouble()));
-}
+public:
+    enum class Kind { Request, Notification, Response, Batch, Invalid };
+
+    static Message parse(const QByteArray &bytes);
+    static Message fromObject(const QJsonObject &object);
+    static Message invalid(const QJsonValue &id, int code, const QString &message);
+
+    Kind kind() const { return m_kind; }
+    bool isRequest() const { return m_kind == Kind::Request; }
+
+    // Requests and responses; for an invalid message, the id its error echoes (null if none).
+    const QJsonValue &id() const { return m_id; }
+    const QString &method() const { return m_method; }
+    // Anything the client sent; McpServer requires an object for requests.
+    const QJsonValue &params() const { return m_params; }
+    // params._meta.progressToken when it is a string or a number, else undefined.
+    QJsonValue progressToken() const;
+    const QJsonObject &object() const { return m_object; } // the whole message, as received
+    const QList<Message> &batch() const { return m_batch; }
+    const QJsonObject &refusal() const { return m_refusal; } // invalid: the error answer
+
+private:
+    Kind m_kind = Kind::Invalid;
+    QJsonValue m_id = QJsonValue::Undefined;
+    QString m_method;
+    QJsonValue m_params = QJsonValue::Undefined;
+    QJsonObject m_object;
+    QList<Message> m_batch;
+    QJsonObject m_refusal;
+};
 
 } // namespace JsonRpc

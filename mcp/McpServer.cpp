@@ -1,20 +1,22 @@
 #include "McpServer.h"
 
 #include "ActivityDigest.h"
-#include "JsonRpc.h"
+#include "EngineProtocol.h"
 #include "Session.h"
 #include "ToolRegistry.h"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcMcp, "duet.mcp")
 
 namespace {
-const QStringList LogLevels{QStringLiteral("debug"),    QStringLiteral("info"),  QStringLiteral("notice"),
-                            QStringLiteral("warning"),  QStringLiteral("error"), QStringLiteral("critical"),
-                            QStringLiteral("alert"),    QStringLiteral("emergency")};
+const QStringList &LogLevels = RequestEnvelope::logLevels();
+
+// Cache hints of 2026-07-28 results. Lists are the same for every client and change rarely
+// (and a listen stream hears of a change at once); what resources/read returns changes with
+// every evaluation.
+constexpr int ListTtlMs = 60000;
 
 const char *DefaultInstructions =
     "Lisp Duet is one live Common Lisp session (ECL 21.2.1) shared with a person who watches it in a window "
@@ -22,9 +24,9 @@ const char *DefaultInstructions =
     "as it happens.\n"
     "- Use evaluate-lisp to run code; definitions, variables and the current package persist between calls. "
     "Give a short `description` of why you run something: the person sees it.\n"
-    "- Every result ends with a [Session activity since your last call] section when the person or another "
+    "- A result has a second text block, [Session activity since your last call], when the person or another "
     "agent evaluated something meanwhile: read it before assuming what is defined.\n"
-    "- Evaluations run one at a time, with a time limit (30 s by default, `timeout_seconds` to change it); "
+    "- Evaluations run one at a time, with a time limit (%1 s by default, `timeout_seconds` to change it); "
     "interactive input (READ, Y-OR-N-P, the debugger) is not available and gives an error.\n"
     "- To catch up, call session-transcript (what was evaluated, by whom) and list-definitions (what exists "
     "now). Introspect with describe-symbol, apropos, macroexpand, complete-symbol, and inspect-object with the "
@@ -36,49 +38,94 @@ const char *DefaultInstructions =
 } // namespace
 
 McpServer::McpServer(Session *session, ToolRegistry *tools, QObject *parent)
-    : QObject(parent), m_session(session), m_tools(tools), m_instructions(QString::fromUtf8(DefaultInstructions))
+    : QObject(parent), m_session(session), m_tools(tools),
+      m_instructions(QString::fromUtf8(DefaultInstructions).arg(EngineProtocol::DefaultTimeoutMs / 1000))
 {
     m_capabilities = {{QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), true}}},
                       {QStringLiteral("logging"), QJsonObject{}}};
+    for (const char *method : {"server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"})
+        setCacheHint(QString::fromLatin1(method), ListTtlMs, true);
+    setCacheHint(QStringLiteral("resources/read"), 0, false);
 
-    addMethod(QStringLiteral("initialize"), [this](McpPeer *peer, const QJsonValue &id, const QJsonObject &params) {
-        onInitialize(peer, id, params);
+    addMethod(QStringLiteral("initialize"), [this](const McpResponder &responder, const QJsonObject &params) {
+        onInitialize(responder, params);
+    }, Eras::Legacy);
+    addMethod(QStringLiteral("server/discover"), [this](const McpResponder &responder, const QJsonObject &) {
+        onDiscover(responder);
+    }, Eras::Modern);
+    addMethod(QStringLiteral("subscriptions/listen"), [this](const McpResponder &responder, const QJsonObject &params) {
+        onListen(responder, params);
+    }, Eras::Modern);
+    addMethod(QStringLiteral("ping"), [](const McpResponder &responder, const QJsonObject &) { responder.result({}); }, Eras::Legacy);
+    addMethod(QStringLiteral("tools/list"), [this](const McpResponder &responder, const QJsonObject &) {
+        responder.result({{QStringLiteral("tools"), m_tools->descriptors()}});
     });
-    addMethod(QStringLiteral("ping"), [this](McpPeer *peer, const QJsonValue &id, const QJsonObject &) {
-        respond(peer, id, JsonRpc::response(id, QJsonObject{}));
+    addMethod(QStringLiteral("tools/call"), [this](const McpResponder &responder, const QJsonObject &params) {
+        onToolsCall(responder, params);
     });
-    addMethod(QStringLiteral("tools/list"), [this](McpPeer *peer, const QJsonValue &id, const QJsonObject &) {
-        respond(peer, id, JsonRpc::response(id, QJsonObject{{QStringLiteral("tools"), m_tools->descriptors()}}));
-    });
-    addMethod(QStringLiteral("tools/call"), [this](McpPeer *peer, const QJsonValue &id, const QJsonObject &params) {
-        onToolsCall(peer, id, params);
-    });
-    addMethod(QStringLiteral("logging/setLevel"), [this](McpPeer *peer, const QJsonValue &id, const QJsonObject &params) {
+    addMethod(QStringLiteral("logging/setLevel"), [](const McpResponder &responder, const QJsonObject &params) {
         const QString level = params.value(QStringLiteral("level")).toString();
         if (!LogLevels.contains(level)) {
-            respond(peer, id, JsonRpc::error(id, JsonRpc::InvalidParams,
-                                             QStringLiteral("Unknown log level '%1'; use one of: %2").arg(level, LogLevels.join(QStringLiteral(", ")))));
+            responder.error(JsonRpc::InvalidParams,
+                            QStringLiteral("Unknown log level '%1'; use one of: %2").arg(level, LogLevels.join(QStringLiteral(", "))));
             return;
         }
-        peer->setLogLevel(level);
-        respond(peer, id, JsonRpc::response(id, QJsonObject{}));
+        responder.peer()->setLogLevel(level);
+        responder.result({});
+    }, Eras::Legacy);
+    addNotification(QStringLiteral("notifications/cancelled"), [this](McpPeer *peer, const QJsonObject &params) {
+        onCancelled(peer, params);
+    });
+    addNotification(QStringLiteral("notifications/initialized"), [this](McpPeer *peer, const QJsonObject &) {
+        Q_EMIT peerInitialized(peer);
     });
     connect(tools, &ToolRegistry::changed, this, [this] { broadcast(QStringLiteral("notifications/tools/list_changed")); });
 }
 
-QStringList McpServer::supportedProtocolVersions()
+QJsonObject McpServer::serverInfo()
 {
-    return {QStringLiteral("2025-11-25"), QStringLiteral("2025-06-18"), QStringLiteral("2025-03-26"), QStringLiteral("2024-11-05")};
+    return {{QStringLiteral("name"), QStringLiteral("lisp-duet")},
+            {QStringLiteral("title"), QStringLiteral("Lisp Duet")},
+            {QStringLiteral("version"), QStringLiteral(LISP_DUET_VERSION)}};
 }
 
-void McpServer::addMethod(const QString &method, MethodHandler handler)
+QString McpServer::statelessActivityKey(const RequestEnvelope &envelope)
 {
-    m_methods.insert(method, std::move(handler));
+    const QString name = envelope.clientInfo().value(QStringLiteral("name")).toString();
+    if (name.isEmpty())
+        return QStringLiteral("http:(unnamed client)");
+    return QStringLiteral("http:%1/%2").arg(name, envelope.clientInfo().value(QStringLiteral("version")).toString());
 }
 
-McpPeer *McpServer::createPeer(const QString &transport)
+void McpServer::addMethod(const QString &method, MethodHandler handler, Eras eras)
+{
+    m_methods.insert(method, {std::move(handler), eras});
+}
+
+void McpServer::addNotification(const QString &method, NotificationHandler handler)
+{
+    m_notifications.insert(method, std::move(handler));
+}
+
+void McpServer::setCacheHint(const QString &method, int ttlMs, bool isPublic)
+{
+    m_cacheHints.insert(method, {ttlMs, isPublic});
+}
+
+bool McpServer::hasMethod(const QString &method, RequestEnvelope::Era era) const
+{
+    const auto it = m_methods.constFind(method);
+    if (it == m_methods.constEnd())
+        return false;
+    const Eras wanted = era == RequestEnvelope::Era::Modern ? Eras::Modern : Eras::Legacy;
+    return (int(it->eras) & int(wanted)) != 0;
+}
+
+McpPeer *McpServer::createPeer(const QString &transport, const QString &activityKey)
 {
     auto *peer = new McpPeer(QStringLiteral("%1-%2").arg(transport).arg(m_nextPeer++), transport, this);
+    if (!activityKey.isEmpty())
+        peer->setActivityKey(activityKey);
     m_peers.append(peer);
     Q_EMIT peerCreated(peer);
     return peer;
@@ -89,11 +136,13 @@ void McpServer::closePeer(McpPeer *peer)
     if (!peer || !m_peers.contains(peer))
         return;
     m_peers.removeAll(peer);
-    const auto calls = peer->callsInFlight();
-    peer->callsInFlight().clear();
-    for (const ToolCallPtr &call : calls)
-        call->cancel(); // a client that went away does not need its evaluation any more
-    m_session->forgetClient(peer->key());
+    m_subscriptions.removePeer(peer);
+    m_outgoing.dropPeer(peer);
+    for (const ToolCallPtr &call : peer->endAllRequests()) {
+        if (call)
+            call->cancel(); // a client that went away does not need its evaluation any more
+    }
+    m_session->forgetClient(peer->key()); // a stateless request's peer keeps its client's digest
     Q_EMIT peerClosed(peer);
     peer->deleteLater();
 }
@@ -108,211 +157,258 @@ QList<McpPeer *> McpServer::peers() const
     return list;
 }
 
-void McpServer::receive(McpPeer *peer, const QByteArray &bytes)
+JsonRpc::Message McpServer::parse(const QByteArray &bytes)
 {
     if (bytes.size() > MaxMessageBytes) {
-        peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
-                                  QStringLiteral("Message of %1 bytes is larger than the limit of %2 bytes").arg(bytes.size()).arg(MaxMessageBytes)));
-        return;
+        return JsonRpc::Message::invalid(QJsonValue(), JsonRpc::InvalidRequest,
+                                         QStringLiteral("Message of %1 bytes is larger than the limit of %2 bytes").arg(bytes.size()).arg(MaxMessageBytes));
     }
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
-    if (error.error != QJsonParseError::NoError) {
-        // QJsonDocument takes only objects and arrays: a lone string or number is valid JSON,
-        // so it is an invalid request, not a parse error.
-        if (QJsonDocument::fromJson('[' + bytes + ']').array().size() == 1) {
-            peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest, QStringLiteral("A JSON-RPC message must be an object")));
-            return;
-        }
-        peer->send(JsonRpc::error(QJsonValue(), JsonRpc::ParseError,
-                                  QStringLiteral("Parse error: %1 at offset %2").arg(error.errorString()).arg(error.offset)));
-        return;
-    }
-    if (document.isArray()) {
-        // Batches existed only in 2025-03-26; each element is handled on its own.
-        const QJsonArray batch = document.array();
-        if (batch.isEmpty()) {
-            peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest, QStringLiteral("Empty batch")));
-            return;
-        }
-        for (const QJsonValue &item : batch) {
-            if (item.isObject())
-                handle(peer, item.toObject());
-            else
-                peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest, QStringLiteral("A batch element is not an object")));
-        }
-        return;
-    }
-    if (!document.isObject()) {
-        peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest, QStringLiteral("A JSON-RPC message must be an object")));
-        return;
-    }
-    handle(peer, document.object());
+    return JsonRpc::Message::parse(bytes);
 }
 
-void McpServer::handle(McpPeer *peer, const QJsonObject &message)
+McpServer::Received McpServer::receive(McpPeer *peer, const QByteArray &bytes)
 {
-    const QJsonValue id = message.value(QStringLiteral("id"));
-    const QJsonValue method = message.value(QStringLiteral("method"));
-    const bool hasId = message.contains(QStringLiteral("id"));
+    const auto answered = [peer](const Received &received) {
+        if (received.isRefused())
+            peer->send(received.refusal); // on a stream, every answer goes the same way
+        return received;
+    };
+    const JsonRpc::Message message = parse(bytes);
+    if (message.kind() != JsonRpc::Message::Kind::Batch)
+        return answered(dispatch(peer, message));
+    // Batches existed only in 2025-03-26; each element is handled on its own.
+    for (const JsonRpc::Message &element : message.batch())
+        answered(dispatch(peer, element));
+    Received batch;
+    batch.kind = JsonRpc::Message::Kind::Batch;
+    return batch;
+}
 
-    // An error about a request with a usable id belongs to that request (HTTP answers it on
-    // the request's own POST); otherwise it belongs to the session.
-    const QJsonValue related = hasId && JsonRpc::isValidId(id) ? id : QJsonValue(QJsonValue::Undefined);
-    if (message.value(QStringLiteral("jsonrpc")).toString() != QStringLiteral("2.0")) {
-        peer->send(JsonRpc::error(hasId && JsonRpc::isValidId(id) ? id : QJsonValue(), JsonRpc::InvalidRequest,
-                                  QStringLiteral("Invalid request: \"jsonrpc\" must be \"2.0\"")), related);
-        return;
-    }
-    if (!method.isString()) {
-        // A response from the client (we send no requests yet) or garbage.
-        if (hasId && (message.contains(QStringLiteral("result")) || message.contains(QStringLiteral("error"))))
-            return;
-        peer->send(JsonRpc::error(hasId && JsonRpc::isValidId(id) ? id : QJsonValue(), JsonRpc::InvalidRequest,
-                                  QStringLiteral("Invalid request: \"method\" must be a string")));
-        return;
-    }
-    if (hasId && !JsonRpc::isValidId(id)) {
-        peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
-                                  QStringLiteral("Invalid request: \"id\" must be a string or an integer")));
-        return;
-    }
-    const QJsonValue paramsValue = message.value(QStringLiteral("params"));
-    if (!paramsValue.isUndefined() && !paramsValue.isObject()) {
-        if (hasId)
-            peer->send(JsonRpc::error(id, JsonRpc::InvalidParams, QStringLiteral("\"params\" must be an object")), id);
-        return;
-    }
-    const QJsonObject params = paramsValue.toObject();
-    const QString name = method.toString();
+McpServer::Received McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &message)
+{
+    return dispatch(peer, message, RequestEnvelope::of(message));
+}
 
-    if (!hasId) {
-        if (name == QStringLiteral("notifications/cancelled"))
-            onCancelled(peer, params);
-        else if (name == QStringLiteral("notifications/initialized"))
-            Q_EMIT peerInitialized(peer);
-        return; // other notifications need no answer
+McpServer::Received McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope)
+{
+    Received received{message.kind(), message.id(), message.method(), message.refusal()};
+    switch (message.kind()) {
+    case JsonRpc::Message::Kind::Invalid:
+        break;
+    case JsonRpc::Message::Kind::Batch:
+        received.refusal = JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
+                                          QStringLiteral("Invalid Request: send one JSON-RPC message at a time (batches are not supported here)"));
+        break;
+    case JsonRpc::Message::Kind::Response:
+        m_outgoing.settle(peer, message.object()); // an answer to nothing we asked is ignored
+        break;
+    case JsonRpc::Message::Kind::Notification:
+        onNotification(peer, message);
+        break;
+    case JsonRpc::Message::Kind::Request:
+        // A 2026-07-28 request is judged whole before it is accepted: its envelope, then its
+        // method (HTTP answers these with 400 and 404).
+        if (envelope.isModern()) {
+            received.refusal = envelope.refusal(message.id());
+            if (received.isRefused())
+                break;
+            if (!hasMethod(message.method(), envelope.era())) {
+                received.refusal = JsonRpc::error(message.id(), JsonRpc::MethodNotFound,
+                                                  QStringLiteral("Method not found: %1 (not part of protocol revision %2)")
+                                                      .arg(message.method(), envelope.protocolVersion()));
+                break;
+            }
+        }
+        // Answered on the request's own channel (HTTP: its POST), which the first one holds.
+        if (peer->isInFlight(message.id())) {
+            received.refusal = JsonRpc::error(message.id(), JsonRpc::InvalidRequest, QStringLiteral("A request with this id is still in progress"));
+            break;
+        }
+        onRequest(peer, message, envelope);
+        break;
     }
-    Q_EMIT requestReceived(peer, message);
-    const auto handler = m_methods.constFind(name);
-    if (handler == m_methods.constEnd()) {
-        respond(peer, id, JsonRpc::error(id, JsonRpc::MethodNotFound, QStringLiteral("Method not found: %1").arg(name)));
+    return received;
+}
+
+void McpServer::onRequest(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope)
+{
+    peer->beginRequest(McpPeer::InFlight{message.id(), message.method(), envelope.isModern(), envelope.logLevel(), false, {}});
+    if (envelope.isModern())
+        peer->noteClientInfo(envelope.clientInfo()); // before the window logs it by that name
+    Q_EMIT requestReceived(peer, message.object());
+    const McpResponder responder(this, peer, message.id());
+    if (!message.params().isUndefined() && !message.params().isObject()) {
+        responder.error(JsonRpc::InvalidParams, QStringLiteral("\"params\" must be an object"));
         return;
     }
-    (*handler)(peer, id, params);
+    if (!hasMethod(message.method(), envelope.era())) {
+        responder.error(JsonRpc::MethodNotFound, QStringLiteral("Method not found: %1").arg(message.method()));
+        return;
+    }
+    m_methods.value(message.method()).handler(responder, message.params().toObject());
+}
+
+void McpServer::onNotification(McpPeer *peer, const JsonRpc::Message &message)
+{
+    if (!message.params().isUndefined() && !message.params().isObject())
+        return; // a notification gets no answer, not even an error
+    const auto handler = m_notifications.constFind(message.method());
+    if (handler != m_notifications.constEnd())
+        (*handler)(peer, message.params().toObject());
 }
 
 void McpServer::respond(McpPeer *peer, const QJsonValue &id, const QJsonObject &response)
 {
-    Q_EMIT responseSent(peer, id, response);
-    peer->send(response, id);
+    const McpPeer::InFlight *request = peer ? peer->inFlight(id) : nullptr;
+    if (!request)
+        return; // answered already, or abandoned when the client cancelled it
+    const QJsonObject answer = request->modern ? modernized(*request, response) : response;
+    peer->endRequest(id);
+    Q_EMIT responseSent(peer, id, answer);
+    peer->sendResponse(answer, id);
 }
 
-void McpServer::onInitialize(McpPeer *peer, const QJsonValue &id, const QJsonObject &params)
+QJsonObject McpServer::modernized(const McpPeer::InFlight &request, QJsonObject response) const
+{
+    if (response.contains(QStringLiteral("error"))) {
+        QJsonObject error = response.value(QStringLiteral("error")).toObject();
+        if (error.value(QStringLiteral("code")).toInt() == JsonRpc::ResourceNotFound) {
+            error.insert(QStringLiteral("code"), JsonRpc::InvalidParams); // 2026-07-28 never says -32002
+            response.insert(QStringLiteral("error"), error);
+        }
+        return response;
+    }
+    QJsonObject result = response.value(QStringLiteral("result")).toObject();
+    if (!result.contains(QStringLiteral("resultType")))
+        result.insert(QStringLiteral("resultType"), QStringLiteral("complete"));
+    QJsonObject meta = result.value(QStringLiteral("_meta")).toObject();
+    meta.insert(QLatin1String(RequestEnvelope::ServerInfoKey), serverInfo());
+    result.insert(QStringLiteral("_meta"), meta);
+    const auto hint = m_cacheHints.constFind(request.method);
+    if (hint != m_cacheHints.constEnd()) {
+        result.insert(QStringLiteral("ttlMs"), hint->ttlMs);
+        result.insert(QStringLiteral("cacheScope"), hint->isPublic ? QStringLiteral("public") : QStringLiteral("private"));
+    }
+    response.insert(QStringLiteral("result"), result);
+    return response;
+}
+
+void McpServer::onInitialize(const McpResponder &responder, const QJsonObject &params)
 {
     const QString requested = params.value(QStringLiteral("protocolVersion")).toString();
     const QString version = supportedProtocolVersions().contains(requested) ? requested : supportedProtocolVersions().first();
-    peer->setInitialized(version, params.value(QStringLiteral("clientInfo")).toObject());
-    const QJsonObject result{{QStringLiteral("protocolVersion"), version},
-                             {QStringLiteral("capabilities"), m_capabilities},
-                             {QStringLiteral("serverInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("lisp-duet")},
-                                                                        {QStringLiteral("title"), QStringLiteral("Lisp Duet")},
-                                                                        {QStringLiteral("version"), QStringLiteral(LISP_DUET_VERSION)}}},
-                             {QStringLiteral("instructions"), m_instructions}};
-    respond(peer, id, JsonRpc::response(id, result));
+    responder.peer()->setInitialized(version, params.value(QStringLiteral("clientInfo")).toObject(),
+                                     params.value(QStringLiteral("capabilities")).toObject());
+    responder.result({{QStringLiteral("protocolVersion"), version},
+                      {QStringLiteral("capabilities"), m_capabilities},
+                      {QStringLiteral("serverInfo"), serverInfo()},
+                      {QStringLiteral("instructions"), m_instructions}});
 }
 
-void McpServer::onToolsCall(McpPeer *peer, const QJsonValue &id, const QJsonObject &params)
+void McpServer::onDiscover(const McpResponder &responder)
 {
+    responder.result({{QStringLiteral("supportedVersions"), QJsonArray::fromStringList(modernProtocolVersions())},
+                      {QStringLiteral("capabilities"), m_capabilities},
+                      {QStringLiteral("instructions"), m_instructions}});
+}
+
+void McpServer::onListen(const McpResponder &responder, const QJsonObject &params)
+{
+    ListenSubscriptions::Filter requested;
+    QString problem;
+    if (!ListenSubscriptions::Filter::parse(params.value(QStringLiteral("notifications")), &requested, &problem)) {
+        responder.error(JsonRpc::InvalidParams, problem);
+        return;
+    }
+    // What we can keep: the acknowledgment says which of the asked-for kinds that is.
+    const auto declared = [this](const char *capability, const char *flag) {
+        return m_capabilities.value(QLatin1String(capability)).toObject().value(QLatin1String(flag)).toBool();
+    };
+    ListenSubscriptions::Filter honoured;
+    honoured.toolsListChanged = requested.toolsListChanged && declared("tools", "listChanged");
+    honoured.promptsListChanged = requested.promptsListChanged && declared("prompts", "listChanged");
+    honoured.resourcesListChanged = requested.resourcesListChanged && declared("resources", "listChanged");
+    if (declared("resources", "subscribe"))
+        honoured.resources = requested.resources;
+    responder.peer()->markSubscription(responder.id()); // answered only if we end it ourselves
+    m_subscriptions.add(responder.peer(), responder.id(), honoured);
+}
+
+void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &params)
+{
+    McpPeer *peer = responder.peer();
     const QJsonValue nameValue = params.value(QStringLiteral("name"));
     if (!nameValue.isString()) {
-        respond(peer, id, JsonRpc::error(id, JsonRpc::InvalidParams, QStringLiteral("tools/call needs \"name\", the tool to call, as a string")));
+        responder.error(JsonRpc::InvalidParams, QStringLiteral("tools/call needs \"name\", the tool to call, as a string"));
         return;
     }
     Tool *tool = m_tools->find(nameValue.toString());
     if (!tool) {
-        respond(peer, id, JsonRpc::error(id, JsonRpc::InvalidParams,
-                                         QStringLiteral("Unknown tool: %1").arg(nameValue.toString()),
-                                         QJsonObject{{QStringLiteral("availableTools"), QJsonArray::fromStringList(m_tools->names())}}));
+        responder.error(JsonRpc::InvalidParams, QStringLiteral("Unknown tool: %1").arg(nameValue.toString()),
+                        QJsonObject{{QStringLiteral("availableTools"), QJsonArray::fromStringList(m_tools->names())}});
         return;
     }
     const QJsonValue arguments = params.value(QStringLiteral("arguments"));
     if (!arguments.isUndefined() && !arguments.isNull() && !arguments.isObject()) {
-        respond(peer, id, JsonRpc::error(id, JsonRpc::InvalidParams, QStringLiteral("\"arguments\" must be an object")));
-        return;
-    }
-    const QString key = JsonRpc::idKey(id);
-    if (peer->callsInFlight().contains(key)) {
-        respond(peer, id, JsonRpc::error(id, JsonRpc::InvalidRequest, QStringLiteral("A request with this id is still in progress")));
+        responder.error(JsonRpc::InvalidParams, QStringLiteral("\"arguments\" must be an object"));
         return;
     }
     const QJsonValue progressToken = params.value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
     const bool wantsProgress = progressToken.isString() || progressToken.isDouble();
     auto call = ToolCallPtr::create(tool->name(), arguments.toObject(), peer->origin(), wantsProgress);
-    peer->callsInFlight().insert(key, call);
+    peer->attachCall(responder.id(), call);
 
-    QPointer<McpPeer> guard(peer);
-    // Only the call's own signal runs this, so a plain pointer to it is valid here; holding the
-    // shared pointer in its own connection would keep every finished call alive forever.
-    connect(call.data(), &ToolCall::finished, this, [this, guard, id, key, self = call.data()](const ToolResult &result) {
-        if (!guard)
-            return;
-        const bool cancelled = self->isCancelled(); // before the map lets go of the call
-        guard->callsInFlight().remove(key);
-        if (cancelled)
-            return; // the client asked us not to answer
-        respond(guard, id, JsonRpc::response(id, toolResultJson(guard, result)));
+    // The responder holds the peer weakly and the call not at all: holding the shared pointer
+    // in its own connection would keep every finished call alive forever.
+    connect(call.data(), &ToolCall::finished, this, [this, responder](const ToolResult &result) {
+        McpPeer *peer = responder.peer();
+        if (peer && peer->isInFlight(responder.id())) // else the client cancelled: no answer
+            responder.result(toolResultJson(peer, result));
     });
     if (wantsProgress) {
         auto counter = QSharedPointer<double>::create(0);
-        connect(call.data(), &ToolCall::progress, this, [guard, progressToken, counter, id](double, const QString &message) {
-            if (!guard)
-                return;
+        connect(call.data(), &ToolCall::progress, this, [responder, progressToken, counter](double, const QString &message) {
             *counter += 1; // progress must increase with every notification
             QJsonObject params{{QStringLiteral("progressToken"), progressToken}, {QStringLiteral("progress"), *counter}};
             if (!message.isEmpty())
                 params.insert(QStringLiteral("message"), message);
-            guard->send(JsonRpc::notification(QStringLiteral("notifications/progress"), params), id);
+            responder.notify(JsonRpc::notification(QStringLiteral("notifications/progress"), params));
         });
     }
-    Q_EMIT toolCallQueued(peer, id, call);
+    Q_EMIT toolCallQueued(peer, responder.id(), call);
 
     if (!m_gate) {
-        runCall(peer, id, tool, call);
+        tool->call(call);
         return;
     }
-    m_gate(peer, tool, call, [this, guard, id, tool, call](const QString &refusal) {
-        if (!guard || call->isFinished() || call->isCancelled())
+    m_gate(peer, tool, call, [this, responder, tool, call](const QString &refusal) {
+        if (!responder.peer() || call->isFinished() || call->isCancelled())
             return;
         if (refusal.isEmpty()) {
-            runCall(guard, id, tool, call);
+            tool->call(call);
         } else {
-            Q_EMIT toolCallRefused(guard, id, refusal);
+            Q_EMIT toolCallRefused(responder.peer(), responder.id(), refusal);
             call->finish(ToolResult::error(refusal));
         }
     });
 }
 
-void McpServer::runCall(McpPeer *peer, const QJsonValue &id, Tool *tool, const ToolCallPtr &call)
-{
-    Q_UNUSED(peer)
-    Q_UNUSED(id)
-    tool->call(call);
-}
-
 QJsonObject McpServer::toolResultJson(McpPeer *peer, const ToolResult &result)
 {
-    QString text = result.text;
+    const auto textBlock = [](const QString &text) {
+        return QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}};
+    };
+    // content[0] is exactly the tool's text (a program may read it); the digest of what others
+    // did comes as a block of its own.
+    QJsonArray content{textBlock(result.text)};
     QJsonObject structured = result.structured;
-    const QList<JobPtr> activity = m_session->takeActivityFor(peer->key());
+    const QList<JobPtr> activity = m_session->takeActivityFor(peer->activityKey());
     if (!activity.isEmpty()) {
-        text += QStringLiteral("\n\n") + ActivityDigest::text(activity);
+        content.append(textBlock(ActivityDigest::text(activity)));
         if (!structured.isEmpty())
             structured.insert(QStringLiteral("session_activity"), ActivityDigest::json(activity));
     }
-    QJsonObject json{{QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
-                                                                        {QStringLiteral("text"), text}}}},
-                     {QStringLiteral("isError"), result.isError}};
+    QJsonObject json{{QStringLiteral("content"), content}, {QStringLiteral("isError"), result.isError}};
     if (!structured.isEmpty())
         json.insert(QStringLiteral("structuredContent"), structured);
     return json;
@@ -323,19 +419,34 @@ void McpServer::onCancelled(McpPeer *peer, const QJsonObject &params)
     const QJsonValue requestId = params.value(QStringLiteral("requestId"));
     if (!JsonRpc::isValidId(requestId))
         return;
-    const ToolCallPtr call = peer->callsInFlight().take(JsonRpc::idKey(requestId));
-    if (call)
-        call->cancel();
+    const McpPeer::InFlight *request = peer->inFlight(requestId);
+    if (request && request->subscription) { // the client ends its subscriptions/listen stream
+        m_subscriptions.remove(peer, requestId);
+        peer->endRequest(requestId);
+        peer->abandon(requestId);
+        return;
+    }
+    const ToolCallPtr call = peer->callOf(requestId);
+    if (!call)
+        return; // only tool calls are cancelled; other requests are answered at once anyway
+    peer->endRequest(requestId); // first: a queued call finishes as it is cancelled, unanswered
+    call->cancel();
+    peer->abandon(requestId);
 }
 
 void McpServer::log(const QString &level, const QString &logger, const QJsonValue &data)
 {
     const int rank = int(LogLevels.indexOf(level));
+    const QJsonObject message = JsonRpc::notification(QStringLiteral("notifications/message"),
+                                                      {{QStringLiteral("level"), level}, {QStringLiteral("logger"), logger}, {QStringLiteral("data"), data}});
     for (McpPeer *peer : peers()) {
-        if (!peer->isInitialized() || rank < LogLevels.indexOf(peer->logLevel()))
-            continue;
-        peer->send(JsonRpc::notification(QStringLiteral("notifications/message"),
-                                         {{QStringLiteral("level"), level}, {QStringLiteral("logger"), logger}, {QStringLiteral("data"), data}}));
+        if (peer->isInitialized() && rank >= LogLevels.indexOf(peer->logLevel()))
+            peer->send(message);
+        // 2026-07-28: only requests that asked, on their own stream, while they are in flight.
+        for (const McpPeer::InFlight &request : peer->requestsInFlight()) {
+            if (request.modern && !request.subscription && !request.logLevel.isEmpty() && rank >= LogLevels.indexOf(request.logLevel))
+                peer->send(message, request.id);
+        }
     }
 }
 
@@ -345,4 +456,21 @@ void McpServer::broadcast(const QString &method, const QJsonObject &params)
         if (peer->isInitialized())
             peer->send(JsonRpc::notification(method, params));
     }
+    m_subscriptions.notify(method, params);
+}
+
+void McpServer::notifyResourceUpdated(const QString &uri)
+{
+    const QJsonObject params{{QStringLiteral("uri"), uri}};
+    for (McpPeer *peer : peers()) {
+        if (peer->isInitialized() && peer->subscriptions().contains(uri))
+            peer->send(JsonRpc::notification(QStringLiteral("notifications/resources/updated"), params));
+    }
+    m_subscriptions.notify(QStringLiteral("notifications/resources/updated"), params);
+}
+
+QJsonValue McpServer::sendRequest(McpPeer *peer, const QString &method, const QJsonObject &params,
+                                  std::function<void(const Answer &answer)> callback, int timeoutMs)
+{
+    return m_outgoing.send(peer, method, params, std::move(callback), timeoutMs);
 }

@@ -1,6 +1,11 @@
 #pragma once
 
+#include "JsonRpc.h"
+#include "ListenSubscriptions.h"
 #include "McpPeer.h"
+#include "McpResponder.h"
+#include "OutgoingRequests.h"
+#include "RequestEnvelope.h"
 
 #include <QJsonArray>
 #include <QObject>
@@ -11,10 +16,14 @@ class Session;
 class ToolRegistry;
 class Tool;
 
-// The MCP protocol, independent of transports: a table of methods, tool calls turned into
-// Session work, cancellation, progress, logging. Transports create a peer per client and
-// hand it every message they read; the peer's message() signal carries what to write back.
-// Nothing here blocks: a slow evaluation never delays ping or another client.
+// The MCP protocol, independent of transports: one entry for the messages every transport
+// reads (receive, or its two steps parse and dispatch), which decides each request's era
+// (RequestEnvelope: 2026-07-28 stateless, or the initialize handshake's), a table of methods
+// whose handlers all answer through an McpResponder, tool calls turned into Session work,
+// cancellation, progress, logging, change notifications (legacy peers and 2026-07-28
+// subscriptions/listen streams), and requests of our own to a client. Transports create a
+// peer per client; the peer's message() signal carries what to write back. Nothing here
+// blocks: a slow evaluation never delays ping or another client.
 class McpServer : public QObject
 {
     Q_OBJECT
@@ -23,10 +32,23 @@ public:
     // `proceed` with an empty refusal to run it, or with the sentence the agent should read.
     using CallGate = std::function<void(McpPeer *peer, Tool *tool, const ToolCallPtr &call,
                                         std::function<void(const QString &refusal)> proceed)>;
+    using MethodHandler = std::function<void(const McpResponder &responder, const QJsonObject &params)>;
+    using NotificationHandler = std::function<void(McpPeer *peer, const QJsonObject &params)>;
+    // The revisions a method exists in: initialize, ping, logging/setLevel and
+    // resources/(un)subscribe are legacy only; server/discover and subscriptions/listen modern.
+    enum class Eras { Legacy = 1, Modern = 2, Both = 3 };
 
     McpServer(Session *session, ToolRegistry *tools, QObject *parent = nullptr);
 
-    static QStringList supportedProtocolVersions();
+    // The revisions initialize negotiates (newest first); the stateless ones; both.
+    static QStringList supportedProtocolVersions() { return RequestEnvelope::legacyVersions(); }
+    static QStringList modernProtocolVersions() { return RequestEnvelope::modernVersions(); }
+    static QStringList allProtocolVersions() { return modernProtocolVersions() + supportedProtocolVersions(); }
+    static QJsonObject serverInfo(); // {name, title, version}
+    // The activity key of a stateless request that comes without a connection of its own
+    // (HTTP): its client by name and version ("http:claude-code/2.1.0"), or one key for every
+    // client that does not say who it is. That key's digest is "since this client's last call".
+    static QString statelessActivityKey(const RequestEnvelope &envelope);
     static constexpr int MaxMessageBytes = 8 * 1024 * 1024;
 
     Session *session() const { return m_session; }
@@ -34,48 +56,108 @@ public:
     void setCallGate(CallGate gate) { m_gate = std::move(gate); }
     void setInstructions(const QString &text) { m_instructions = text; }
 
-    McpPeer *createPeer(const QString &transport);
+    McpPeer *createPeer(const QString &transport, const QString &activityKey = {});
     void closePeer(McpPeer *peer); // cancels its calls; deletes it later
     QList<McpPeer *> peers() const;
 
-    // Parses and handles one message (or a 2025-03-26 batch) from the peer.
-    void receive(McpPeer *peer, const QByteArray &bytes);
-    void handle(McpPeer *peer, const QJsonObject &message);
+    // What a received message was, and whether the server refused it as a whole.
+    struct Received
+    {
+        JsonRpc::Message::Kind kind = JsonRpc::Message::Kind::Invalid;
+        QJsonValue id = QJsonValue::Undefined; // requests and responses
+        QString method;  // requests and notifications
+        // The error answer when the message itself was refused (not JSON-RPC, or a request
+        // whose id is still in flight); empty otherwise. Accepted requests are answered through
+        // the peer, now or later.
+        QJsonObject refusal;
+        bool isRefused() const { return !refusal.isEmpty(); }
+    };
 
-    // notifications/message to every peer whose level lets it through.
+    // The entry of every message a client sends, as bytes. A stream transport (stdio, local
+    // socket) calls receive(): a refusal goes to the peer like any answer, and a 2025-03-26
+    // batch is taken apart. HTTP calls the two steps itself: it must look at a message before
+    // it has a peer (an initialize without Mcp-Session-Id makes one), and a refusal is its
+    // POST's 400 response. parse() is the one place where a client's bytes are parsed.
+    Received receive(McpPeer *peer, const QByteArray &bytes);
+    static JsonRpc::Message parse(const QByteArray &bytes);
+    // The era comes from the message (its `_meta`); HTTP passes the envelope it read with the
+    // MCP-Protocol-Version header beside the body.
+    Received dispatch(McpPeer *peer, const JsonRpc::Message &message);
+    Received dispatch(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope);
+
+    // notifications/message to every initialized peer whose level lets it through, and to
+    // every 2026-07-28 request in flight that asked for that level (on its own stream).
     void log(const QString &level, const QString &logger, const QJsonValue &data);
-    // Sends a notification to every initialized peer.
+    // A change notification: to every initialized (legacy) peer, and to every
+    // subscriptions/listen stream that asked for it.
     void broadcast(const QString &method, const QJsonObject &params = {});
+    // notifications/resources/updated to the legacy peers subscribed to `uri` and the streams
+    // that listen for it.
+    void notifyResourceUpdated(const QString &uri);
 
-    using MethodHandler = std::function<void(McpPeer *, const QJsonValue &id, const QJsonObject &params)>;
-    // Lets other parts (resources) add methods without touching this class.
-    void addMethod(const QString &method, MethodHandler handler);
+    // Asks a client something (roots/list). Legacy peers only: 2026-07-28 has no
+    // server-initiated requests. The callback runs once, with the answer or why none came.
+    using Answer = OutgoingRequests::Answer;
+    QJsonValue sendRequest(McpPeer *peer, const QString &method, const QJsonObject &params,
+                           std::function<void(const Answer &answer)> callback,
+                           int timeoutMs = OutgoingRequests::DefaultTimeoutMs);
+
+    // Lets other parts (resources, prompts, completion, roots) add methods and notifications
+    // without touching this class.
+    void addMethod(const QString &method, MethodHandler handler, Eras eras = Eras::Both);
+    void addNotification(const QString &method, NotificationHandler handler);
     QJsonObject &capabilities() { return m_capabilities; }
+    // The caching hints (ttlMs, cacheScope) a 2026-07-28 result of `method` carries.
+    void setCacheHint(const QString &method, int ttlMs, bool isPublic);
 
 Q_SIGNALS:
     void peerCreated(McpPeer *peer);
     void peerInitialized(McpPeer *peer);
     void peerClosed(McpPeer *peer);
-    // For the window's tool-call log: every request, and the response it got.
+    // For the window's tool-call log: every accepted request, and the response it got.
     void requestReceived(McpPeer *peer, const QJsonObject &request);
     void responseSent(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
     void toolCallQueued(McpPeer *peer, const QJsonValue &id, const ToolCallPtr &call);
     void toolCallRefused(McpPeer *peer, const QJsonValue &id, const QString &reason);
 
 private:
+    friend class McpResponder;
+    // The one way out for responses: at most one per request.
     void respond(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
-    void onInitialize(McpPeer *peer, const QJsonValue &id, const QJsonObject &params);
-    void onToolsCall(McpPeer *peer, const QJsonValue &id, const QJsonObject &params);
+    // A 2026-07-28 answer: resultType, our serverInfo, the method's cache hints; -32602 where
+    // older revisions said -32002.
+    QJsonObject modernized(const McpPeer::InFlight &request, QJsonObject response) const;
+    bool hasMethod(const QString &method, RequestEnvelope::Era era) const;
+    void onRequest(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope);
+    void onNotification(McpPeer *peer, const JsonRpc::Message &message);
+    void onInitialize(const McpResponder &responder, const QJsonObject &params);
+    void onDiscover(const McpResponder &responder);
+    void onListen(const McpResponder &responder, const QJsonObject &params);
+    void onToolsCall(const McpResponder &responder, const QJsonObject &params);
     void onCancelled(McpPeer *peer, const QJsonObject &params);
-    void runCall(McpPeer *peer, const QJsonValue &id, Tool *tool, const ToolCallPtr &call);
     QJsonObject toolResultJson(McpPeer *peer, const ToolResult &result);
+
+    struct Method
+    {
+        MethodHandler handler;
+        Eras eras = Eras::Both;
+    };
+    struct CacheHint
+    {
+        int ttlMs = 0;
+        bool isPublic = false;
+    };
 
     Session *m_session;
     ToolRegistry *m_tools;
     CallGate m_gate;
     QString m_instructions;
     QJsonObject m_capabilities;
-    QHash<QString, MethodHandler> m_methods;
+    QHash<QString, Method> m_methods;
+    QHash<QString, NotificationHandler> m_notifications;
+    QHash<QString, CacheHint> m_cacheHints;
     QList<QPointer<McpPeer>> m_peers;
+    ListenSubscriptions m_subscriptions;
+    OutgoingRequests m_outgoing;
     quint64 m_nextPeer = 1;
 };

@@ -1,15 +1,16 @@
 #include "ResourceProvider.h"
 
-#include "JsonRpc.h"
+#include "EngineProtocol.h"
+#include "LispFile.h"
 #include "McpServer.h"
 #include "Session.h"
+#include "ToolRegistry.h"
 
 #include <QJsonArray>
-#include <QPointer>
-#include <QRegularExpression>
+#include <QUrl>
 
 namespace {
-constexpr int ResourceNotFound = -32002; // the MCP spec's code for an unknown resource URI
+constexpr auto SymbolUriPrefix = "lisp-duet://symbol/";
 
 QString firstLines(const QString &text, int lines)
 {
@@ -19,6 +20,14 @@ QString firstLines(const QString &text, int lines)
         list << QStringLiteral("...");
     }
     return list.join(QLatin1Char('\n'));
+}
+
+void notFound(const McpResponder &responder, const QString &uri, const QString &why = {})
+{
+    // McpServer says -32602 instead to 2026-07-28 requests.
+    const QString message = why.isEmpty() ? QStringLiteral("Resource not found: %1").arg(uri)
+                                          : QStringLiteral("Resource not found: %1 (%2)").arg(uri, why);
+    responder.error(JsonRpc::ResourceNotFound, message, QJsonObject{{QStringLiteral("uri"), uri}});
 }
 
 QString outcome(const Job &job)
@@ -38,55 +47,58 @@ ResourceProvider::ResourceProvider(McpServer *server, Session *session, QObject 
     m_server->capabilities().insert(QStringLiteral("resources"),
                                     QJsonObject{{QStringLiteral("subscribe"), true}, {QStringLiteral("listChanged"), true}});
 
-    m_server->addMethod(QStringLiteral("resources/list"), [this](McpPeer *peer, const QJsonValue &id, const QJsonObject &) {
-        peer->send(JsonRpc::response(id, QJsonObject{{QStringLiteral("resources"),
-                                                      QJsonArray{resourceDescriptor(QString::fromLatin1(TranscriptUri)),
-                                                                 resourceDescriptor(QString::fromLatin1(DefinitionsUri))}}}),
-                   id);
+    m_server->addMethod(QStringLiteral("resources/list"), [this](const McpResponder &responder, const QJsonObject &) {
+        responder.result({{QStringLiteral("resources"), QJsonArray{resourceDescriptor(QString::fromLatin1(TranscriptUri)),
+                                                                  resourceDescriptor(QString::fromLatin1(DefinitionsUri))}}});
     });
-    m_server->addMethod(QStringLiteral("resources/templates/list"), [](McpPeer *peer, const QJsonValue &id, const QJsonObject &) {
-        peer->send(JsonRpc::response(id, QJsonObject{{QStringLiteral("resourceTemplates"), QJsonArray{}}}), id);
+    m_server->addMethod(QStringLiteral("resources/templates/list"), [](const McpResponder &responder, const QJsonObject &) {
+        const QJsonObject symbol{
+            {QStringLiteral("uriTemplate"), QString::fromLatin1(SymbolTemplate)},
+            {QStringLiteral("name"), QStringLiteral("symbol")},
+            {QStringLiteral("title"), QStringLiteral("Lisp symbol")},
+            {QStringLiteral("description"), QStringLiteral("What a symbol of the live image names: kinds, lambda list, documentation, value, "
+                                                           "and where it was defined (as describe-symbol says). package and name complete "
+                                                           "from the image, e.g. lisp-duet://symbol/COMMON-LISP/MAPCAR.")},
+            {QStringLiteral("mimeType"), QStringLiteral("text/plain")}};
+        responder.result({{QStringLiteral("resourceTemplates"), QJsonArray{symbol}}});
     });
-    m_server->addMethod(QStringLiteral("resources/read"), [this](McpPeer *peer, const QJsonValue &id, const QJsonObject &params) {
+    m_server->addMethod(QStringLiteral("resources/read"), [this](const McpResponder &responder, const QJsonObject &params) {
         const QString uri = params.value(QStringLiteral("uri")).toString();
-        const auto reply = [peer = QPointer<McpPeer>(peer), id, uri](const QString &text) {
-            if (!peer)
-                return;
+        const auto reply = [responder, uri](const QString &text) {
             const QJsonObject contents{{QStringLiteral("uri"), uri}, {QStringLiteral("mimeType"), QStringLiteral("text/plain")}, {QStringLiteral("text"), text}};
-            peer->send(JsonRpc::response(id, QJsonObject{{QStringLiteral("contents"), QJsonArray{contents}}}), id);
+            responder.result({{QStringLiteral("contents"), QJsonArray{contents}}});
         };
         if (uri == QLatin1String(TranscriptUri)) {
             reply(transcriptText());
+        } else if (uri.startsWith(QLatin1String(SymbolUriPrefix))) {
+            readSymbol(responder, uri);
         } else if (uri == QLatin1String(DefinitionsUri)) {
             // What the image holds now (the engine's service thread answers even while an
             // evaluation runs), then the source of what the session defined.
-            m_session->query(QStringLiteral("definitions"), {}, [this, reply](const QJsonObject &answer) {
+            m_session->query(EngineProtocol::definitions(), [this, reply](const QJsonObject &answer) {
                 reply(imageDefinitionsText(answer) + definitionsText());
             });
         } else {
-            peer->send(JsonRpc::error(id, ResourceNotFound, QStringLiteral("Resource not found: %1").arg(uri),
-                                      QJsonObject{{QStringLiteral("uri"), uri}}),
-                       id);
+            notFound(responder, uri);
         }
     });
     const auto subscription = [](bool subscribe) {
-        return [subscribe](McpPeer *peer, const QJsonValue &id, const QJsonObject &params) {
+        return [subscribe](const McpResponder &responder, const QJsonObject &params) {
             const QString uri = params.value(QStringLiteral("uri")).toString();
             if (uri != QLatin1String(TranscriptUri) && uri != QLatin1String(DefinitionsUri)) {
-                peer->send(JsonRpc::error(id, ResourceNotFound, QStringLiteral("Resource not found: %1").arg(uri),
-                                          QJsonObject{{QStringLiteral("uri"), uri}}),
-                           id);
+                notFound(responder, uri);
                 return;
             }
             if (subscribe)
-                peer->subscriptions().insert(uri);
+                responder.peer()->subscriptions().insert(uri);
             else
-                peer->subscriptions().remove(uri);
-            peer->send(JsonRpc::response(id, QJsonObject{}), id);
+                responder.peer()->subscriptions().remove(uri);
+            responder.result({});
         };
     };
-    m_server->addMethod(QStringLiteral("resources/subscribe"), subscription(true));
-    m_server->addMethod(QStringLiteral("resources/unsubscribe"), subscription(false));
+    // 2026-07-28 clients use subscriptions/listen instead.
+    m_server->addMethod(QStringLiteral("resources/subscribe"), subscription(true), McpServer::Eras::Legacy);
+    m_server->addMethod(QStringLiteral("resources/unsubscribe"), subscription(false), McpServer::Eras::Legacy);
 
     connect(m_session, &Session::finished, this, [this] {
         notifyUpdated(QString::fromLatin1(TranscriptUri));
@@ -112,10 +124,49 @@ QJsonObject ResourceProvider::resourceDescriptor(const QString &uri) const
 
 void ResourceProvider::notifyUpdated(const QString &uri)
 {
-    for (McpPeer *peer : m_server->peers()) {
-        if (peer->isInitialized() && peer->subscriptions().contains(uri))
-            peer->send(JsonRpc::notification(QStringLiteral("notifications/resources/updated"), {{QStringLiteral("uri"), uri}}));
+    m_server->notifyResourceUpdated(uri);
+}
+
+QString ResourceProvider::symbolUri(const QString &package, const QString &name)
+{
+    return QLatin1String(SymbolUriPrefix) + QString::fromLatin1(QUrl::toPercentEncoding(package)) + QLatin1Char('/')
+        + QString::fromLatin1(QUrl::toPercentEncoding(name));
+}
+
+bool ResourceProvider::parseSymbolUri(const QString &uri, QString *package, QString *name)
+{
+    if (!uri.startsWith(QLatin1String(SymbolUriPrefix)))
+        return false;
+    const QStringList parts = uri.mid(qsizetype(qstrlen(SymbolUriPrefix))).split(QLatin1Char('/'));
+    if (parts.size() != 2)
+        return false;
+    *package = QUrl::fromPercentEncoding(parts.at(0).toUtf8());
+    *name = QUrl::fromPercentEncoding(parts.at(1).toUtf8());
+    return !package->trimmed().isEmpty() && !name->trimmed().isEmpty();
+}
+
+void ResourceProvider::readSymbol(const McpResponder &responder, const QString &uri)
+{
+    QString package, name;
+    Tool *describe = m_server->tools()->find(QStringLiteral("describe-symbol"));
+    if (!parseSymbolUri(uri, &package, &name) || !describe) {
+        notFound(responder, uri);
+        return;
     }
+    McpPeer *peer = responder.peer();
+    const auto call = ToolCallPtr::create(describe->name(), QJsonObject{{QStringLiteral("symbol"), name}, {QStringLiteral("package"), package}},
+                                          peer ? peer->origin() : Origin::system(QStringLiteral("resources")), false);
+    // The tool holds the call until it finishes; this connection does not need to.
+    connect(call.data(), &ToolCall::finished, this, [responder, uri](const ToolResult &result) {
+        if (result.isError || !result.structured.value(QStringLiteral("found")).toBool()) {
+            notFound(responder, uri, result.text);
+            return;
+        }
+        const QJsonObject contents{{QStringLiteral("uri"), uri}, {QStringLiteral("mimeType"), QStringLiteral("text/plain")},
+                                   {QStringLiteral("text"), result.text}};
+        responder.result({{QStringLiteral("contents"), QJsonArray{contents}}});
+    });
+    describe->call(call);
 }
 
 QString ResourceProvider::transcriptText() const
@@ -139,47 +190,14 @@ QString ResourceProvider::transcriptText() const
 
 QList<QPair<QString, QString>> ResourceProvider::definingForms(const QString &code)
 {
-    // Top-level forms only: walk the code once, tracking depth, strings and comments.
+    // The same reader as the file tools and the definitions panel (engine/client/source).
     QList<QPair<QString, QString>> forms;
-    static const QRegularExpression head(QStringLiteral(R"(^\(\s*((?:[a-z0-9-]+:)?def[a-z0-9-]*)\s+(\(setf\s+[^\s()]+\)|[^\s()]+))"),
-                                         QRegularExpression::CaseInsensitiveOption);
-    int depth = 0;
-    qsizetype start = -1;
-    bool inString = false, inComment = false;
-    for (qsizetype i = 0; i < code.size(); ++i) {
-        const QChar c = code.at(i);
-        if (inComment) {
-            inComment = c != QLatin1Char('\n');
+    const LispFile file(code);
+    for (const TopLevelForm &form : file.forms()) {
+        const DefinedName &defined = form.definition;
+        if (!defined.isValid() || defined.kind == QStringLiteral("package"))
             continue;
-        }
-        if (inString) {
-            if (c == QLatin1Char('\\'))
-                ++i;
-            else if (c == QLatin1Char('"'))
-                inString = false;
-            continue;
-        }
-        if (c == QLatin1Char(';')) {
-            inComment = true;
-        } else if (c == QLatin1Char('"')) {
-            inString = true;
-        } else if (c == QLatin1Char('\\')) {
-            ++i;
-        } else if (c == QLatin1Char('(')) {
-            if (depth++ == 0)
-                start = i;
-        } else if (c == QLatin1Char(')') && depth > 0) {
-            if (--depth == 0 && start >= 0) {
-                const QString form = code.mid(start, i - start + 1);
-                const QRegularExpressionMatch match = head.match(form);
-                if (match.hasMatch()) {
-                    QString kind = match.captured(1).toLower();
-                    kind = kind.mid(kind.indexOf(QLatin1Char(':')) + 1);
-                    if (kind != QStringLiteral("default"))
-                        forms.append({kind + QLatin1Char(' ') + match.captured(2).toUpper(), form});
-                }
-            }
-        }
+        forms.append({defined.operatorName + QLatin1Char(' ') + defined.name, code.mid(form.start, form.end - form.start)});
     }
     return forms;
 }
@@ -208,17 +226,17 @@ QList<ResourceProvider::Definition> ResourceProvider::definitions() const
 
 QString ResourceProvider::imageDefinitionsText(const QJsonObject &answer)
 {
-    if (answer.value(QStringLiteral("status")).toString() == QStringLiteral("failed") || !answer.contains(QStringLiteral("definitions")))
-        return QStringLiteral(";; The engine could not list the image's definitions right now (%1).\n\n")
-            .arg(answer.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString());
+    const EngineProtocol::DefinitionsReply reply(answer);
+    if (reply.failed() || !reply.hasDefinitions())
+        return QStringLiteral(";; The engine could not list the image's definitions right now (%1).\n\n").arg(reply.errorMessage());
     QStringList lines{QStringLiteral(";; Defined in the image now (name, lambda list or value):")};
-    for (const QJsonValue &value : answer.value(QStringLiteral("definitions")).toArray()) {
-        const QJsonObject entry = value.toObject();
-        QString line = QStringLiteral(";;   %1 %2").arg(entry.value(QStringLiteral("kind")).toString(), entry.value(QStringLiteral("name")).toString());
-        if (entry.value(QStringLiteral("lambda_list")).isString())
-            line += QLatin1Char(' ') + entry.value(QStringLiteral("lambda_list")).toString();
-        else if (entry.value(QStringLiteral("value")).isString())
-            line += QStringLiteral(" = ") + entry.value(QStringLiteral("value")).toString().left(200);
+    for (const QJsonValue &value : reply.definitions()) {
+        const EngineProtocol::DefinitionsReply::Entry entry(value);
+        QString line = QStringLiteral(";;   %1 %2").arg(entry.kind(), entry.name());
+        if (entry.lambdaList().isString())
+            line += QLatin1Char(' ') + entry.lambdaList().toString();
+        else if (entry.value().isString())
+            line += QStringLiteral(" = ") + entry.value().toString().left(200);
         lines << line;
     }
     if (lines.size() == 1)

@@ -1,11 +1,14 @@
 #pragma once
 
 #include "Origin.h"
+#include "ToolArguments.h"
 
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 #include <QSharedPointer>
+
+#include <functional>
 
 // What a tool returns: the seeds' text for people and models, structured content for
 // programs (it must conform to the tool's outputSchema), and whether it is an error.
@@ -77,16 +80,59 @@ private:
 
 using ToolCallPtr = QSharedPointer<ToolCall>;
 
-// A tool: its description for tools/list and the code that serves a call.
+// How a tool treats the session, for its annotations (readOnlyHint and so on) and for the
+// agent access modes (read-only lets only read-only tools run).
+struct ToolHints
+{
+    bool readOnly = true;
+    bool destructive = false;
+    bool idempotent = true;
+};
+namespace Hints {
+// Looks, changes nothing.
+constexpr ToolHints ReadOnly{};
+// Sets something; doing it again is harmless.
+constexpr ToolHints Idempotent{.readOnly = false, .destructive = false, .idempotent = true};
+// Runs the client's code, or throws state away.
+constexpr ToolHints Destructive{.readOnly = false, .destructive = true, .idempotent = false};
+} // namespace Hints
+
+// Everything tools/list says about a tool. The output schema is open, and every tool's also
+// declares session_activity (McpServer adds it to structuredContent).
+struct ToolSpec
+{
+    QString name;  // [A-Za-z0-9_.-]{1,128}
+    QString title;
+    QString description;
+    ArgumentTable arguments;
+    QJsonObject outputProperties;
+    QStringList outputRequired;
+    ToolHints hints = Hints::ReadOnly;
+    // Writes the project's files through ProjectFiles, which asks the person about each change
+    // (with its diff) in Ask mode: the call itself is not held for approval.
+    bool changesFiles = false;
+};
+
+// A tool: its spec, and the code that serves a call whose arguments the spec's table has
+// already checked. The code calls call->finish() exactly once, now or later. See
+// mcp/tools/README.md for how to write one.
 class Tool
 {
 public:
-    virtual ~Tool() = default;
-    virtual QString name() const = 0;
+    using Serve = std::function<void(const ToolCallPtr &call, const ToolArguments &arguments)>;
+
+    Tool(ToolSpec spec, Serve serve);
+
+    const QString &name() const { return m_spec.name; }
+    bool isReadOnly() const { return m_spec.hints.readOnly; }
+    bool changesFiles() const { return m_spec.changesFiles; }
     // {name, title, description, inputSchema, outputSchema, annotations}
-    virtual QJsonObject descriptor() const = 0;
-    // Evaluation tools change the session; introspection tools only read it. Agent access
-    // modes (read-only, ask) use this.
-    virtual bool isReadOnly() const = 0;
-    virtual void call(const ToolCallPtr &call) = 0;
+    const QJsonObject &descriptor() const { return m_descriptor; }
+    // Serves the call, or finishes it with the sentence that names the bad argument.
+    void call(const ToolCallPtr &call) const;
+
+private:
+    ToolSpec m_spec;
+    Serve m_serve;
+    QJsonObject m_descriptor;
 };

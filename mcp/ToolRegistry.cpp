@@ -1,8 +1,8 @@
 #include "ToolRegistry.h"
 
-void ToolRegistry::add(std::unique_ptr<Tool> tool)
+void ToolRegistry::add(Tool tool)
 {
-    m_tools.push_back(std::move(tool));
+    m_tools.push_back(std::make_unique<Tool>(std::move(tool)));
     Q_EMIT changed();
 }
 

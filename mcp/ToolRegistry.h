@@ -14,7 +14,7 @@ class ToolRegistry : public QObject
 public:
     using QObject::QObject;
 
-    void add(std::unique_ptr<Tool> tool);
+    void add(Tool tool);
     Tool *find(const QString &name) const;
     QJsonArray descriptors() const;
     QStringList names() const;

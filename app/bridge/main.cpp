@@ -3,18 +3,17 @@
 //
 //   lisp-duet-bridge [--socket NAME] [--launch]
 
+#include "AppLocator.h"
+#include "UserEnvironment.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocalSocket>
-#include <QProcess>
 #include <QSet>
 #include <QSocketNotifier>
-#include <QStandardPaths>
-#include <QThread>
 
 #include <cerrno>
 #include <cstdio>
@@ -22,26 +21,6 @@
 #include <unistd.h>
 
 namespace {
-// The same rule as LocalSocketTransport::socketPath, which this tiny program does not link.
-QString socketPath(const QString &name)
-{
-    if (QDir::isAbsolutePath(name))
-        return name;
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
-    if (dir.isEmpty())
-        dir = QDir::tempPath();
-    return QDir(dir).filePath(name);
-}
-
-bool tryConnect(QLocalSocket &socket, const QString &path)
-{
-    socket.connectToServer(path);
-    if (socket.waitForConnected(1000))
-        return true;
-    socket.abort();
-    return false;
-}
-
 void writeAll(int fd, const QByteArray &bytes)
 {
     const char *data = bytes.constData();
@@ -67,6 +46,7 @@ QString requestKey(const QJsonValue &id)
 
 int main(int argc, char **argv)
 {
+    UserEnvironment::ensureHome();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("lisp-duet-bridge"));
     QCommandLineParser parser;
@@ -75,42 +55,21 @@ int main(int argc, char **argv)
     const QCommandLineOption socketOption(QStringLiteral("socket"), QStringLiteral("The app's local socket name (default lisp-duet)."),
                                           QStringLiteral("NAME"), QStringLiteral("lisp-duet"));
     const QCommandLineOption launchOption(QStringLiteral("launch"),
-                                          QStringLiteral("Start `lisp-duet --headless` (beside this program) when none is running."));
+                                          QStringLiteral("Start `lisp-duet --headless` (beside this program) when no Lisp Duet of this user is running."));
     parser.addOptions({socketOption, launchOption});
     parser.process(app);
     const QString name = parser.value(socketOption);
-    const QString path = socketPath(name);
 
     QLocalSocket socket;
-    if (!tryConnect(socket, path)) {
-        if (!parser.isSet(launchOption)) {
-            std::fprintf(stderr, "lisp-duet-bridge: No Lisp Duet is running on socket %s; start the app or pass --launch\n", qPrintable(path));
-            return 1;
-        }
-        const QString program = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("lisp-duet"));
-        QProcess launcher;
-        launcher.setProgram(program);
-        launcher.setArguments({QStringLiteral("--headless"), QStringLiteral("--socket"), name});
-        // stdout is the MCP channel: the app must not write there.
-        launcher.setStandardOutputFile(QProcess::nullDevice());
-        launcher.setStandardInputFile(QProcess::nullDevice());
-        if (!launcher.startDetached()) {
-            std::fprintf(stderr, "lisp-duet-bridge: could not start %s\n", qPrintable(program));
-            return 1;
-        }
-        QElapsedTimer waited;
-        waited.start();
-        bool connected = false;
-        while (!connected && waited.elapsed() < 5000) {
-            QThread::msleep(100);
-            connected = tryConnect(socket, path);
-        }
-        if (!connected) {
-            std::fprintf(stderr, "lisp-duet-bridge: started %s but its socket %s did not answer within 5 s\n",
-                         qPrintable(program), qPrintable(path));
-            return 1;
-        }
+    AppLocator locator(name);
+    const QString program = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("lisp-duet"));
+    if (!(parser.isSet(launchOption) ? locator.joinOrLaunch(socket, program) : locator.join(socket))) {
+        std::fprintf(stderr, "lisp-duet-bridge: %s\n", qPrintable(locator.error()));
+        return 1;
     }
+    // Say which app this is, so a person can tell the session the agent joined.
+    std::fprintf(stderr, "lisp-duet-bridge: %s Lisp Duet (process %lld) on %s\n", locator.launched() ? "started" : "joined",
+                 static_cast<long long>(locator.appPid()), qPrintable(locator.path()));
 
     QSet<QString> outstanding;
     bool inputEnded = false;

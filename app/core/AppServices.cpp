@@ -1,21 +1,24 @@
 #include "AppServices.h"
 
+#include "ClientRoots.h"
+#include "CompletionProvider.h"
+#include "Preferences.h"
 #include "EngineClient.h"
-#include "EvaluateLispTool.h"
 #include "McpServer.h"
+#include "ProjectFiles.h"
 #include "PromptProvider.h"
 #include "Replayer.h"
-#include "ReplaySessionTool.h"
 #include "ResourceProvider.h"
 #include "Session.h"
 #include "StandardTools.h"
 #include "ToolRegistry.h"
+#include "Tools.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QLoggingCategory>
 
-#include <memory>
+Q_LOGGING_CATEGORY(lcServices, "duet.services")
 
 namespace {
 QString s_journalFile;
@@ -34,16 +37,17 @@ AppServices::AppServices(QObject *parent)
       m_session(new Session(m_engine, this)),
       m_tools(new ToolRegistry(this)),
       m_server(new McpServer(m_session, m_tools, this)),
+      m_projectFiles(new ProjectFiles(this)),
+      m_clientRoots(new ClientRoots(m_server, this)),
       m_journal(new Journal(this)),
       m_replayer(new Replayer(m_session, this)),
       m_journalEnabled(s_journalEnabled),
-      m_journalFile(s_journalFile)
+      m_journalFile(s_journalFile),
+      m_journalsKept(Preferences::load().journalsKept)
 {
-    m_tools->add(std::make_unique<EvaluateLispTool>(m_session));
-    addStandardTools(m_tools, m_session, this);
-    m_tools->add(std::make_unique<ReplaySessionTool>(m_session, m_replayer, [this](const QString &source, QString *error) {
-        return journalEntries(source, error);
-    }));
+    m_tools->add(evaluateLispTool(m_session));
+    addStandardTools(m_tools, m_session);
+    m_tools->add(replaySessionTool(m_replayer, [this](const QString &source, QString *error) { return journalEntries(source, error); }));
     new ResourceProvider(m_server, m_session, this);
     // Clients that asked for logging hear when the engine restarts or fails (notifications/message).
     connect(m_session, &Session::engineStatus, m_server, [server = m_server](const QString &state, const QString &message) {
@@ -53,7 +57,26 @@ AppServices::AppServices(QObject *parent)
         server->log(level, QStringLiteral("engine"), message.isEmpty() ? state : message);
     });
     new PromptProvider(m_server, this);
+    new CompletionProvider(m_server, m_session, this);
+    connect(m_clientRoots, &ClientRoots::rootsChanged, this, &AppServices::followClientRoots);
+    connect(m_projectFiles, &ProjectFiles::rootChanged, this, [this](const QString &, const Origin &by) {
+        if (by.clientKey != m_rootFromRootsOf)
+            m_rootFromRootsOf.clear(); // someone else chose the root: client roots no longer move it
+    });
     loadPastJournal();
+}
+
+void AppServices::followClientRoots(McpPeer *peer, const QStringList &paths)
+{
+    const Origin origin = peer->origin();
+    if (paths.isEmpty() || (m_projectFiles->root().isSet() && m_rootFromRootsOf != origin.clientKey))
+        return;
+    const QString previous = std::exchange(m_rootFromRootsOf, origin.clientKey); // rootChanged is ours
+    QString error;
+    if (!m_projectFiles->setRoot(paths.first(), origin, &error)) {
+        m_rootFromRootsOf = previous;
+        qCWarning(lcServices).noquote() << "the first root of" << origin.name << "cannot be the project root:" << error;
+    }
 }
 
 AppServices::~AppServices()
@@ -99,6 +122,10 @@ void AppServices::openJournal()
         return;
     }
     m_journal->attach(m_session);
+    m_journal->attach(m_projectFiles);
+    // The data directory must not grow forever; this run's journal and the previous session
+    // (shown in the window, replayable) always stay.
+    Journal::prune(m_journalsKept, {m_journalPath, m_pastJournalPath});
     m_journal->recordEvent(QStringLiteral("app-started"),
                            QStringLiteral("Lisp Duet %1 started (process %2).").arg(QCoreApplication::applicationVersion()).arg(QCoreApplication::applicationPid()));
 }

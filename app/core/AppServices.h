@@ -4,14 +4,17 @@
 
 #include <QObject>
 
+class ClientRoots;
 class EngineClient;
+class ProjectFiles;
 class Replayer;
 class Session;
 class ToolRegistry;
+class McpPeer;
 class McpServer;
 
 // The objects every mode of the app shares, built and wired once: the engine, the session,
-// the tools and the MCP server. Transports and the window attach to them.
+// the tools, the MCP server and the project's files. Transports and the window attach to them.
 class AppServices : public QObject
 {
     Q_OBJECT
@@ -23,6 +26,11 @@ public:
     Session *session() const { return m_session; }
     ToolRegistry *tools() const { return m_tools; }
     McpServer *server() const { return m_server; }
+    // The person's project (issue 11): its root and the one way its files change. A client
+    // that declares MCP roots sets the root to its first one while the root is not set, or
+    // was set from that same client's roots (the person's or another client's choice stays).
+    ProjectFiles *projectFiles() const { return m_projectFiles; }
+    ClientRoots *clientRoots() const { return m_clientRoots; }
 
     // The journal (issue 6). On by default, in a new file of Journal::directory(); the previous
     // run's journal is loaded as the past transcript. Call before start().
@@ -32,6 +40,8 @@ public:
     // What every AppServices made afterwards starts with: main() sets it from the command line
     // once, so each mode (window, --headless, --stdio) gets --journal / --no-journal.
     static void setJournalDefaults(const QString &file, bool enabled);
+    // How many journals the journals directory keeps; older ones are removed at start().
+    void setJournalsKept(int count) { m_journalsKept = count; }
     Journal *journal() const { return m_journal; }
     // Entries of the previous journal (past == true), oldest first, read when AppServices is
     // made: for the window to show, greyed, after a "previous session, <date>" separator.
@@ -52,15 +62,20 @@ Q_SIGNALS:
 private:
     void loadPastJournal();
     void openJournal();
+    void followClientRoots(McpPeer *peer, const QStringList &paths);
 
     EngineClient *m_engine;
     Session *m_session;
     ToolRegistry *m_tools;
     McpServer *m_server;
+    ProjectFiles *m_projectFiles;
+    ClientRoots *m_clientRoots;
+    QString m_rootFromRootsOf; // the activity key of the client whose roots set the root, if they did
     Journal *m_journal;
     Replayer *m_replayer;
     bool m_journalEnabled;
     QString m_journalFile;
+    int m_journalsKept;
     QString m_journalPath;
     QString m_pastJournalPath;
     QList<JournalEntry> m_pastEntries;

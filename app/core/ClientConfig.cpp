@@ -3,7 +3,7 @@
 #include "AccessToken.h"
 #include "HttpTransport.h"
 #include "LocalSocketTransport.h"
-#include "dialogs/Preferences.h"
+#include "Preferences.h"
 
 #include <QCoreApplication>
 #include <QDir>

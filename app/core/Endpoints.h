@@ -19,7 +19,7 @@ public:
     {
         QHostAddress address = QHostAddress(QHostAddress::LocalHost);
         quint16 port;        // set from HttpTransport::DefaultPort by the constructor's default
-        QString socketName;  // empty: LocalSocketTransport::defaultName()
+        QString socketName;  // empty: LocalSocketTransport::defaultName(); resolved by RuntimeDirectory
         bool auth = true;
         Options();
     };
@@ -28,6 +28,7 @@ public:
     ~Endpoints() override;
 
     // Starts both; false (with errors()) when one could not start, e.g. the port is taken.
+    // An endpoint that could not start is absent afterwards (httpUrl() or socketPath() empty).
     bool start();
     QStringList errors() const { return m_errors; }
 
@@ -38,10 +39,14 @@ public:
     LocalSocketTransport *localSocket() const { return m_local; }
 
 private:
+    // Lets a bridge that looks only in the fallback directory find the socket (RuntimeDirectory).
+    void linkFromFallback(const QString &fallbackDirectory, const QString &name);
+
     McpServer *m_server;
     Options m_options;
     QByteArray m_token;
     HttpTransport *m_http = nullptr;
     LocalSocketTransport *m_local = nullptr;
     QStringList m_errors;
+    QString m_linkPath;
 };

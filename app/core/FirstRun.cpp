@@ -1,7 +1,7 @@
 #include "FirstRun.h"
 
 #include "AccessToken.h"
-#include "dialogs/Preferences.h"
+#include "Preferences.h"
 
 bool FirstRun::ensureConfig(QString *error)
 {

@@ -2,21 +2,19 @@
 #include "WindowSetup.h"
 
 #include "AppServices.h"
-#include "SessionLimits.h"
+#include "AppTheme.h"
+#include "Preferences.h"
+#include "SettingsDialog.h"
 #include "access/AccessController.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
-#include "dialogs/AppTheme.h"
-#include "dialogs/Preferences.h"
-#include "dialogs/SettingsDialog.h"
 #include "highlight/LispHighlighter.h"
 #include "window/MainWindow.h"
 
 #include "Session.h"
 
 #include <QAction>
-#include <QJsonObject>
 #include <QMenu>
 #include <QMenuBar>
 
@@ -70,15 +68,11 @@ QList<ConnectDialog::Client> WindowSetup::clients() const
 
 void WindowSetup::apply(const Preferences &p, bool atStart)
 {
-    if (auto *limits = m_services->findChild<SessionLimits *>()) {
-        SessionLimits::Change change;
-        change.timeoutMs = p.timeoutSeconds * 1000;
-        change.maxOutputChars = p.maxOutputChars;
-        // Before the engine runs this only records them; SessionLimits sends them when it is ready.
-        limits->apply(change, [](const QJsonObject &) {});
-    } else {
-        m_services->session()->setDefaultTimeoutMs(p.timeoutSeconds * 1000);
-    }
+    Session::LimitsChange change;
+    change.timeoutMs = p.timeoutSeconds * 1000;
+    change.maxOutputChars = p.maxOutputChars;
+    // Before the engine runs this only records them; the Session sends them when it is ready.
+    m_services->session()->changeLimits(change);
     LispConsole *console = m_window->console();
     console->transcript()->setScrollback(p.scrollbackLines);
     console->setFontFamily(p.fontFamily);

@@ -1,5 +1,7 @@
 #include "EngineClient.h"
 
+#include "EngineProtocol.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -7,6 +9,8 @@
 #include <QTimer>
 
 #include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcEngine, "duet.engine")
 
@@ -54,6 +58,16 @@ void EngineClient::launch()
     m_process = new QProcess(this);
     m_process->setProgram(m_enginePath);
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    // The engine is the app's, not the terminal's: in a group of its own, a Ctrl+C or a SIGTERM
+    // sent to the app's group reaches the app alone, which then stops the engine in order
+    // (instead of the engine dying first and the app reporting a crash). Should the app die
+    // without stopping it, the kernel sends it SIGKILL: nobody else could talk to it.
+    m_process->setChildProcessModifier([parent = ::getpid()] {
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) // the app died before prctl took effect
+            ::_exit(127);
+    });
     connect(m_process, &QProcess::readyReadStandardOutput, this, &EngineClient::onStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &EngineClient::onStderr);
     connect(m_process, &QProcess::finished, this, &EngineClient::onFinished);
@@ -111,8 +125,7 @@ bool EngineClient::send(const QJsonObject &request)
 
 void EngineClient::interrupt(quint64 id)
 {
-    send(QJsonObject{{QStringLiteral("op"), QStringLiteral("interrupt")},
-                     {QStringLiteral("target"), double(id)}});
+    send(EngineProtocol::interruptLine(id));
 }
 
 void EngineClient::onStdout()
@@ -135,22 +148,26 @@ void EngineClient::onStdout()
 
 void EngineClient::handleLine(const QByteArray &line)
 {
-    const QJsonObject message = QJsonDocument::fromJson(line).object();
-    if (message.isEmpty()) {
-        qCWarning(lcEngine) << "unreadable line from the engine:" << line.left(200);
-        return;
+    const EngineProtocol::Incoming message = EngineProtocol::Incoming::decode(line);
+    switch (message.kind()) {
+    case EngineProtocol::Incoming::Kind::Output: {
+        const EngineProtocol::OutputEvent event(message.json());
+        Q_EMIT output(event.id(), event.stream(), event.text());
+        break;
     }
-    const QString event = message.value(QStringLiteral("event")).toString();
-    if (event == QStringLiteral("output")) {
-        Q_EMIT output(quint64(message.value(QStringLiteral("id")).toDouble()),
-                      message.value(QStringLiteral("stream")).toString(),
-                      message.value(QStringLiteral("text")).toString());
-    } else if (event == QStringLiteral("ready")) {
-        m_info = message;
+    case EngineProtocol::Incoming::Kind::Ready:
+        m_info = message.json();
         setState(State::Ready);
-        Q_EMIT ready(message);
-    } else if (message.contains(QStringLiteral("id"))) {
-        Q_EMIT reply(quint64(message.value(QStringLiteral("id")).toDouble()), message);
+        Q_EMIT ready(message.json());
+        break;
+    case EngineProtocol::Incoming::Kind::Reply:
+        Q_EMIT reply(message.id(), message.json());
+        break;
+    case EngineProtocol::Incoming::Kind::OtherEvent:
+        break; // an event of a newer kernel: nothing here needs it
+    case EngineProtocol::Incoming::Kind::Unreadable:
+        qCWarning(lcEngine) << "unreadable line from the engine:" << line.left(200);
+        break;
     }
 }
 

@@ -9,13 +9,14 @@
 
 // A job: one request to the engine as the session queues it (evaluation of code, or another
 // operation that runs on the engine's worker: compile, load a system...). The kernel calls it
-// a job too (RUN-JOB, the "job" field of an interrupt).
+// a job too (RUN-JOB, the "job" field of an interrupt). EngineProtocol builds them
+// (EngineProtocol::evaluation...); the journal keeps op, code, package and arguments.
 struct JobRequest
 {
     QString op = QStringLiteral("eval");
     QString code;
     QString package;        // empty: the session's current package
-    QJsonObject arguments;  // further fields of the engine request (options, names...)
+    QJsonObject arguments;  // further fields of the engine request, as EngineProtocol wrote them
     Origin origin = Origin::person();
     QString description;    // why an agent runs it, shown to the person
     int timeoutMs = -1;     // -1: the session's default

@@ -1,5 +1,6 @@
 #include "Journal.h"
 
+#include "ProjectFiles.h"
 #include "Session.h"
 
 #include <QDir>
@@ -8,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 #include <cerrno>
@@ -80,6 +82,31 @@ qint64 capped(const QString &text, QString *kept)
 
 QJsonObject JournalEntry::toJson() const
 {
+    if (kind == Kind::FileChange) {
+        QJsonObject json{{QStringLiteral("type"), QStringLiteral("file-change")},
+                         {QStringLiteral("id"), double(file.id)},
+                         {QStringLiteral("change"), ::FileChange::kindName(file.kind)},
+                         {QStringLiteral("path"), file.path},
+                         {QStringLiteral("absolute_path"), file.absolutePath},
+                         {QStringLiteral("origin"), originJson(file.origin)},
+                         {QStringLiteral("tool"), file.tool},
+                         {QStringLiteral("description"), file.description},
+                         {QStringLiteral("summary"), file.summary},
+                         {QStringLiteral("created"), file.created},
+                         {QStringLiteral("deleted"), file.deleted},
+                         {QStringLiteral("digest_before"), QString::fromLatin1(file.beforeDigest)},
+                         {QStringLiteral("digest_after"), QString::fromLatin1(file.afterDigest)},
+                         {QStringLiteral("added"), file.diff.added},
+                         {QStringLiteral("removed"), file.diff.removed},
+                         {QStringLiteral("diff"), file.diff.text.left(JournalEntry::DiffCap)},
+                         {QStringLiteral("diff_cut"), double(qMax<qsizetype>(0, file.diff.text.size() - JournalEntry::DiffCap))},
+                         {QStringLiteral("first_line"), file.firstLine},
+                         {QStringLiteral("last_line"), file.lastLine},
+                         {QStringLiteral("at"), stamp(file.at)}};
+        if (file.undoes != 0)
+            json.insert(QStringLiteral("undoes"), double(file.undoes));
+        return json;
+    }
     if (kind == Kind::Event) {
         QJsonObject json{{QStringLiteral("type"), QStringLiteral("event")},
                          {QStringLiteral("event"), event},
@@ -143,6 +170,36 @@ bool JournalEntry::fromJson(const QJsonObject &json, JournalEntry *entry)
         *entry = result;
         return true;
     }
+    if (type == QStringLiteral("file-change")) {
+        result.kind = Kind::FileChange;
+        ::FileChange &f = result.file;
+        f.id = quint64(json.value(QStringLiteral("id")).toDouble());
+        const QString change = json.value(QStringLiteral("change")).toString();
+        f.kind = change == QStringLiteral("edit") ? ::FileChange::Kind::Edit
+                 : change == QStringLiteral("undo") ? ::FileChange::Kind::Undo
+                                                    : ::FileChange::Kind::Write;
+        f.path = json.value(QStringLiteral("path")).toString();
+        f.absolutePath = json.value(QStringLiteral("absolute_path")).toString();
+        f.origin = originFromJson(json.value(QStringLiteral("origin")).toObject());
+        f.tool = json.value(QStringLiteral("tool")).toString();
+        f.description = json.value(QStringLiteral("description")).toString();
+        f.summary = json.value(QStringLiteral("summary")).toString();
+        f.created = json.value(QStringLiteral("created")).toBool();
+        f.deleted = json.value(QStringLiteral("deleted")).toBool();
+        f.beforeDigest = json.value(QStringLiteral("digest_before")).toString().toLatin1();
+        f.afterDigest = json.value(QStringLiteral("digest_after")).toString().toLatin1();
+        f.diff.text = json.value(QStringLiteral("diff")).toString();
+        f.diff.added = json.value(QStringLiteral("added")).toInt();
+        f.diff.removed = json.value(QStringLiteral("removed")).toInt();
+        f.firstLine = json.value(QStringLiteral("first_line")).toInt();
+        f.lastLine = json.value(QStringLiteral("last_line")).toInt();
+        f.at = parseStamp(json.value(QStringLiteral("at")));
+        f.undoes = quint64(json.value(QStringLiteral("undoes")).toDouble());
+        if (f.path.isEmpty())
+            return false;
+        *entry = result;
+        return true;
+    }
     if (type != QStringLiteral("evaluation"))
         return false;
     Job &e = result.job;
@@ -201,6 +258,17 @@ JournalEntry JournalEntry::makeEvent(const QString &event, const QString &messag
     return entry;
 }
 
+JournalEntry JournalEntry::fromFileChange(const ::FileChange &change)
+{
+    JournalEntry entry;
+    entry.kind = Kind::FileChange;
+    entry.file = change;
+    entry.file.before.clear(); // the digests and the diff tell the story; whole texts would bloat it
+    entry.file.after.clear();
+    entry.file.diff.lines.clear();
+    return entry;
+}
+
 Journal::Journal(QObject *parent) : QObject(parent) {}
 
 Journal::~Journal()
@@ -222,6 +290,26 @@ QString Journal::newPath()
     for (int n = 2; QFileInfo::exists(path); ++n)
         path = base + QStringLiteral("-%1.jsonl").arg(n);
     return path;
+}
+
+int Journal::prune(int keep, const QStringList &protect)
+{
+    QDir dir(directory());
+    // Only the names newPath() makes ("20261123T081500.123Z.jsonl", "...-2.jsonl"): a file
+    // somebody put there by hand is not ours to delete.
+    static const QRegularExpression ours(QStringLiteral("^\\d{8}T\\d{6}\\.\\d{3}Z(-\\d+)?\\.jsonl$"));
+    QStringList names = dir.entryList({QStringLiteral("*.jsonl")}, QDir::Files, QDir::Name | QDir::Reversed);
+    names.removeIf([](const QString &name) { return !ours.match(name).hasMatch(); });
+    QStringList kept;
+    for (const QString &path : protect)
+        kept << QFileInfo(path).absoluteFilePath();
+    int removed = 0;
+    for (qsizetype i = qMax(0, keep); i < names.size(); ++i) {
+        const QString path = dir.absoluteFilePath(names.at(i));
+        if (!kept.contains(path) && QFile::remove(path))
+            ++removed;
+    }
+    return removed;
 }
 
 QString Journal::latest(const QString &exclude)
@@ -380,5 +468,15 @@ void Journal::attach(Session *session)
             recordEvent(QStringLiteral("engine-restarted"), message);
         else if (state == QStringLiteral("failed"))
             recordEvent(QStringLiteral("engine-failed"), message);
+    });
+}
+
+void Journal::attach(ProjectFiles *files)
+{
+    connect(files, &ProjectFiles::changeApplied, this, [this](const FileChange &change) {
+        append(JournalEntry::fromFileChange(change));
+    });
+    connect(files, &ProjectFiles::rootChanged, this, [this](const QString &root, const Origin &by) {
+        recordEvent(QStringLiteral("project-root"), QStringLiteral("The project root is now %1.").arg(root), by);
     });
 }

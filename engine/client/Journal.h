@@ -1,5 +1,6 @@
 #pragma once
 
+#include "FileChange.h"
 #include "Job.h"
 
 #include <QHash>
@@ -10,13 +11,15 @@
 
 Q_DECLARE_LOGGING_CATEGORY(lcJournal)
 
+class ProjectFiles;
 class Session;
 
-// One record of a journal: a finished evaluation, or something that happened to the session
-// (the app started or closed, the engine started or was restarted, somebody reset the session).
+// One record of a journal: a finished evaluation, a change to a project file, or something that
+// happened to the session (the app started or closed, the engine started or was restarted,
+// somebody reset the session).
 struct JournalEntry
 {
-    enum class Kind { Job, Event };
+    enum class Kind { Job, Event, FileChange };
 
     Kind kind = Kind::Job;
     bool past = false; // read from a journal file, not recorded by this run of the app
@@ -27,6 +30,10 @@ struct JournalEntry
     qint64 stdoutCut = 0; // characters of output the journal left out (see Journal::OutputCap)
     qint64 stderrCut = 0;
 
+    // Kind::FileChange: who changed which file, why, the digests before and after and the diff
+    // (the texts themselves are not kept; the diff is cut at DiffCap characters).
+    ::FileChange file;
+
     // Kind::Event: "app-started", "app-closed", "engine-started", "engine-restarted",
     // "engine-failed", "session-reset".
     QString event;
@@ -35,14 +42,17 @@ struct JournalEntry
     QDateTime at;
 
     bool isJob() const { return kind == Kind::Job; }
-    // When it happened: the evaluation's end, or the event's time.
-    QDateTime time() const { return isJob() ? job.finishedAt : at; }
+    bool isFileChange() const { return kind == Kind::FileChange; }
+    // When it happened: the evaluation's end, the change, or the event's time.
+    QDateTime time() const { return isJob() ? job.finishedAt : isFileChange() ? file.at : at; }
 
     QJsonObject toJson() const;
     // False (and an invalid entry) for an object that is not a journal record.
     static bool fromJson(const QJsonObject &json, JournalEntry *entry);
     static JournalEntry fromJob(const Job &job, const QString &packageInEffect = {});
     static JournalEntry makeEvent(const QString &event, const QString &message, const Origin &by = {});
+    static JournalEntry fromFileChange(const ::FileChange &change);
+    static constexpr int DiffCap = 64 * 1024;
 };
 
 // What reading a journal file found.
@@ -78,6 +88,11 @@ public:
     // `exclude`; empty when there is none.
     static QString latest(const QString &exclude = QString());
     static JournalContents read(const QString &path);
+    // Keeps the newest `keep` journals of directory() (by their time-stamped names) and removes
+    // the older ones, except the files in `protect` (this run's journal, the previous session
+    // shown in the window). Returns how many were removed.
+    static int prune(int keep, const QStringList &protect = {});
+    static constexpr int DefaultJournalsKept = 50;
 
     // Opens (creating with mode 0600, directories 0700) for appending. An existing file whose
     // last line was torn gets a newline first, so new records start on a line of their own.
@@ -89,6 +104,8 @@ public:
 
     // Records the session's evaluations and events from now on.
     void attach(Session *session);
+    // Records every change written to the project's files from now on.
+    void attach(ProjectFiles *files);
 
     bool append(const JournalEntry &entry);
     bool recordEvent(const QString &event, const QString &message, const Origin &by = {});

@@ -1,46 +1,32 @@
 #include "Replayer.h"
 
-#include "LispSource.h"
+#include "DefiningOperators.h"
+#include "LispReader.h"
 #include "Session.h"
+#include "TextLines.h"
 
 #include <QJsonArray>
 #include <QSet>
 
 namespace {
-QString oneLine(const QString &text, int limit)
+using TextLines::oneLine;
+
+// Forms that change the session's global state without defining a name (DefiningOperators
+// knows those): assignments, and loading code or systems.
+bool changesGlobalState(const QString &operatorName)
 {
-    QString line = text.simplified();
-    if (line.size() > limit)
-        line = line.left(limit - 1) + QChar(0x2026);
-    return line;
+    static const QSet<QString> operators = {
+        QStringLiteral("setf"), QStringLiteral("setq"), QStringLiteral("psetf"), QStringLiteral("psetq"),
+        QStringLiteral("require"), QStringLiteral("load"), QStringLiteral("load-system"), QStringLiteral("quickload"),
+        QStringLiteral("use-package"), QStringLiteral("defsystem"),
+    };
+    return operators.contains(operatorName);
 }
 
-// The operator of a form written as a list: "(cl:defun foo ...)" -> "defun".
-QString leadingSymbol(const QString &form)
+bool isDefining(const SyntaxNode &form)
 {
-    qsizetype i = 0;
-    const qsizetype n = form.size();
-    while (i < n && form.at(i).isSpace())
-        ++i;
-    if (i >= n || form.at(i) != QLatin1Char('('))
-        return {};
-    ++i;
-    while (i < n && form.at(i).isSpace())
-        ++i;
-    const qsizetype start = i;
-    while (i < n && !form.at(i).isSpace() && form.at(i) != QLatin1Char('(') && form.at(i) != QLatin1Char(')')
-           && form.at(i) != QLatin1Char('\'') && form.at(i) != QLatin1Char('"') && form.at(i) != QLatin1Char(';'))
-        ++i;
-    QString symbol = form.mid(start, i - start).toLower();
-    const qsizetype colon = symbol.lastIndexOf(QLatin1Char(':'));
-    if (colon >= 0)
-        symbol = symbol.mid(colon + 1);
-    return symbol;
-}
-
-bool isInPackage(const QString &form)
-{
-    return leadingSymbol(form) == QStringLiteral("in-package");
+    const QString op = form.operatorName();
+    return !op.isEmpty() && (DefiningOperators::find(op).isValid() || changesGlobalState(op));
 }
 } // namespace
 
@@ -93,19 +79,8 @@ Replayer::Replayer(Session *session, QObject *parent) : QObject(parent), m_sessi
 
 bool Replayer::isDefiningForm(const QString &form)
 {
-    static const QSet<QString> operators = {
-        QStringLiteral("defun"), QStringLiteral("defmacro"), QStringLiteral("defvar"), QStringLiteral("defparameter"),
-        QStringLiteral("defconstant"), QStringLiteral("defclass"), QStringLiteral("defstruct"), QStringLiteral("defmethod"),
-        QStringLiteral("defgeneric"), QStringLiteral("defpackage"), QStringLiteral("deftype"), QStringLiteral("defsetf"),
-        QStringLiteral("in-package"), QStringLiteral("setf"), QStringLiteral("setq"), QStringLiteral("psetf"),
-        QStringLiteral("psetq"), QStringLiteral("require"), QStringLiteral("load-system"), QStringLiteral("quickload"),
-        QStringLiteral("load"), QStringLiteral("use-package"), QStringLiteral("defsystem"),
-    };
-    const QString symbol = leadingSymbol(form);
-    if (symbol.isEmpty())
-        return false;
-    // define-condition, define-compiler-macro, define-symbol-macro, define-modify-macro, ...
-    return operators.contains(symbol) || symbol.startsWith(QStringLiteral("define-"));
+    const QList<SyntaxNode> forms = SyntaxTree::read(form).forms();
+    return !forms.isEmpty() && isDefining(forms.first());
 }
 
 QList<Replayer::Step> Replayer::plan(const QList<JournalEntry> &entries, int *skipped)
@@ -127,17 +102,17 @@ QList<Replayer::Step> Replayer::plan(const QList<JournalEntry> &entries, int *sk
         if (job.request.op != QStringLiteral("eval"))
             continue; // describe, complete, ...: questions, not changes
         bool afterInPackage = false;
-        for (const SourceForm &form : LispSource::splitTopLevelForms(job.request.code)) {
-            if (!form.complete)
+        for (const SyntaxNode &form : SyntaxTree::read(job.request.code).forms()) {
+            if (!form.isComplete())
                 continue;
-            if (!isDefiningForm(form.text)) {
+            if (!isDefining(form)) {
                 ++left;
                 continue;
             }
             // Until an in-package of this same evaluation runs, its forms ran in the package
             // the journal recorded; after it, in the package the in-package chose.
-            steps.append({QStringLiteral("eval"), form.text, afterInPackage ? QString() : job.request.package, {}});
-            if (isInPackage(form.text))
+            steps.append({QStringLiteral("eval"), form.text().toString(), afterInPackage ? QString() : job.request.package, {}});
+            if (DefiningOperators::find(form.operatorName()).changesPackage())
                 afterInPackage = true;
         }
     }

@@ -2,19 +2,9 @@
 
 #include "EngineClient.h"
 
-#include <QJsonArray>
-
 #include <algorithm>
 
 namespace {
-QStringList toStringList(const QJsonValue &value)
-{
-    QStringList list;
-    for (const QJsonValue &item : value.toArray())
-        list << item.toString();
-    return list;
-}
-
 QString seconds(int ms)
 {
     return ms % 1000 == 0 ? QStringLiteral("%1 s").arg(ms / 1000) : QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 1);
@@ -38,7 +28,9 @@ QString JobResult::statusName(Status status)
 Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_engine(engine)
 {
     m_timeout.setSingleShot(true);
+    m_timeout.setTimerType(Qt::PreciseTimer);
     m_grace.setSingleShot(true);
+    m_grace.setTimerType(Qt::PreciseTimer);
     connect(&m_timeout, &QTimer::timeout, this, &Session::onTimeout);
     connect(&m_grace, &QTimer::timeout, this, &Session::onGraceExpired);
     connect(engine, &EngineClient::reply, this, &Session::onReply);
@@ -63,6 +55,21 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
         result.stderrText += kept;
         Q_EMIT engineProcessOutput(kept);
     });
+}
+
+bool Session::isEngineReady() const
+{
+    return m_engine->isReady();
+}
+
+qint64 Session::enginePid() const
+{
+    return m_engine->pid();
+}
+
+QString Session::enginePath() const
+{
+    return m_engine->enginePath();
 }
 
 quint64 Session::submit(const JobRequest &request)
@@ -110,18 +117,42 @@ void Session::interruptCurrent()
         cancel(m_current->id);
 }
 
-void Session::query(const QString &op, const QJsonObject &arguments, QueryCallback callback)
+void Session::query(const EngineProtocol::Query &query, QueryCallback callback)
 {
     const quint64 id = m_nextId++;
-    QJsonObject request = arguments;
-    request.insert(QStringLiteral("id"), double(id));
-    request.insert(QStringLiteral("op"), op);
-    if (!m_engine->send(request)) {
-        callback(QJsonObject{{QStringLiteral("status"), QStringLiteral("failed")},
-                             {QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), QStringLiteral("The Lisp engine is not running right now.")}}}});
+    if (!m_engine->send(EngineProtocol::queryLine(id, query))) {
+        callback(EngineProtocol::Reply::failure(QStringLiteral("The Lisp engine is not running right now.")));
         return;
     }
     m_queries.insert(id, std::move(callback));
+}
+
+void Session::changeLimits(const LimitsChange &change, QueryCallback done)
+{
+    if (change.timeoutMs)
+        m_limits.timeoutMs = *change.timeoutMs;
+    if (change.printLength)
+        m_limits.printLength = *change.printLength;
+    if (change.printLevel)
+        m_limits.printLevel = *change.printLevel;
+    if (change.maxOutputChars)
+        m_limits.maxOutputChars = *change.maxOutputChars;
+    if (change.heapLimitBytes)
+        m_limits.heapLimitBytes = *change.heapLimitBytes;
+    sendLimits(std::move(done));
+}
+
+void Session::sendLimits(QueryCallback done)
+{
+    query(EngineProtocol::limits(m_limits), [done = std::move(done)](const QJsonObject &reply) {
+        if (done)
+            done(reply);
+    });
+}
+
+int Session::timeLimitOf(const Job &job) const
+{
+    return job.request.timeoutMs >= 0 ? job.request.timeoutMs : m_limits.timeoutMs;
 }
 
 void Session::dispatchNext()
@@ -134,14 +165,8 @@ void Session::dispatchNext()
     m_timedOut = false;
     m_currentProcessOutput = 0;
 
-    QJsonObject request = m_current->request.arguments;
-    request.insert(QStringLiteral("id"), double(m_current->id));
-    request.insert(QStringLiteral("op"), m_current->request.op);
-    request.insert(QStringLiteral("code"), m_current->request.code);
-    if (!m_current->request.package.isEmpty())
-        request.insert(QStringLiteral("package"), m_current->request.package);
     Q_EMIT started(m_current);
-    if (!m_engine->send(request)) {
+    if (!m_engine->send(EngineProtocol::jobLine(m_current->id, m_current->request))) {
         // Deferred: the submitter may not have connected to finished() yet.
         QTimer::singleShot(0, this, [this] {
             failCurrent(JobResult::Status::Failed, QStringLiteral("ENGINE-UNAVAILABLE"),
@@ -149,7 +174,7 @@ void Session::dispatchNext()
         });
         return;
     }
-    const int timeout = m_current->request.timeoutMs >= 0 ? m_current->request.timeoutMs : m_defaultTimeoutMs;
+    const int timeout = timeLimitOf(*m_current);
     if (timeout > 0)
         m_timeout.start(timeout);
 }
@@ -165,29 +190,6 @@ void Session::onOutput(quint64 id, const QString &stream, const QString &text)
     Q_EMIT output(id, stream, text);
 }
 
-JobResult Session::resultFromReply(const QJsonObject &reply)
-{
-    JobResult result;
-    const QString status = reply.value(QStringLiteral("status")).toString();
-    result.status = status == QStringLiteral("ok")            ? JobResult::Status::Ok
-                    : status == QStringLiteral("error")       ? JobResult::Status::Error
-                    : status == QStringLiteral("interrupted") ? JobResult::Status::Interrupted
-                                                              : JobResult::Status::Failed;
-    result.values = toStringList(reply.value(QStringLiteral("values")));
-    result.warnings = toStringList(reply.value(QStringLiteral("warnings")));
-    result.package = reply.value(QStringLiteral("package")).toString();
-    result.outputDropped = qint64(reply.value(QStringLiteral("output_dropped")).toDouble());
-    result.realMicroseconds = qint64(reply.value(QStringLiteral("real_us")).toDouble());
-    result.runMicroseconds = qint64(reply.value(QStringLiteral("run_us")).toDouble());
-    const QJsonObject error = reply.value(QStringLiteral("error")).toObject();
-    if (!error.isEmpty()) {
-        result.error = {error.value(QStringLiteral("type")).toString(), error.value(QStringLiteral("message")).toString(),
-                        error.value(QStringLiteral("phase")).toString(), toStringList(error.value(QStringLiteral("backtrace")))};
-    }
-    result.reply = reply;
-    return result;
-}
-
 void Session::onReply(quint64 id, const QJsonObject &reply)
 {
     if (auto callback = m_queries.take(id)) {
@@ -198,19 +200,18 @@ void Session::onReply(quint64 id, const QJsonObject &reply)
         return;
     m_timeout.stop();
     m_grace.stop();
-    JobResult result = resultFromReply(reply);
+    JobResult result = EngineProtocol::jobResult(reply);
     // Streamed output arrived before the reply; keep it.
     result.stdoutText = m_current->result.stdoutText;
     result.stderrText = m_current->result.stderrText;
     result.outputDropped += m_current->result.outputDropped; // process output the host left out
     if (result.status == JobResult::Status::Interrupted) {
-        const int timeout = m_current->request.timeoutMs >= 0 ? m_current->request.timeoutMs : m_defaultTimeoutMs;
         if (m_timedOut && !m_current->cancelRequested) {
             result.status = JobResult::Status::TimedOut;
             result.error = {QStringLiteral("TIMEOUT"),
                             QStringLiteral("The evaluation did not finish within %1 and was interrupted. "
                                            "The session is intact: definitions made before the interrupt remain.")
-                                .arg(seconds(timeout)),
+                                .arg(seconds(timeLimitOf(*m_current))),
                             QStringLiteral("host"), {}};
         } else {
             result.error = {QStringLiteral("INTERRUPTED"),
@@ -242,7 +243,7 @@ void Session::onGraceExpired()
 {
     if (!m_current)
         return;
-    const int timeout = m_current->request.timeoutMs >= 0 ? m_current->request.timeoutMs : m_defaultTimeoutMs;
+    const int timeout = timeLimitOf(*m_current);
     m_restartReason = m_timedOut
         ? QStringLiteral("The evaluation did not finish within %1 and did not stop within %2 of being interrupted "
                          "(it may run inside WITHOUT-INTERRUPTS or a blocking foreign call), so the engine process was "
@@ -256,11 +257,9 @@ void Session::onGraceExpired()
 
 void Session::onEngineDied(const QString &reason)
 {
-    for (auto it = m_queries.begin(); it != m_queries.end(); ++it) {
-        it.value()(QJsonObject{{QStringLiteral("status"), QStringLiteral("failed")},
-                               {QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), reason}}}});
-    }
-    m_queries.clear();
+    const auto queries = std::exchange(m_queries, {});
+    for (const QueryCallback &callback : queries)
+        callback(EngineProtocol::Reply::failure(reason));
     const QString message = m_restartReason.isEmpty()
         ? QStringLiteral("The Lisp engine stopped while this evaluation ran (%1). A fresh engine has been started; "
                          "every definition of the session is gone. Replay the journal to restore them.").arg(reason)
@@ -292,10 +291,12 @@ void Session::onEngineDied(const QString &reason)
 
 void Session::onEngineReady(const QJsonObject &info)
 {
-    m_package = info.value(QStringLiteral("package")).toString(m_package);
-    Q_EMIT engineStatus(QStringLiteral("ready"),
-                        QStringLiteral("%1 %2 is ready.").arg(info.value(QStringLiteral("implementation")).toString(),
-                                                              info.value(QStringLiteral("version")).toString()));
+    const EngineProtocol::ReadyEvent ready(info);
+    if (!ready.package().isEmpty())
+        m_package = ready.package();
+    // Before any job: the new engine knows nothing of the session's limits.
+    sendLimits({});
+    Q_EMIT engineStatus(QStringLiteral("ready"), QStringLiteral("%1 %2 is ready.").arg(ready.implementation(), ready.version()));
     dispatchNext();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "EngineProtocol.h"
 #include "Job.h"
 
 #include <QHash>
@@ -8,6 +9,7 @@
 #include <QQueue>
 #include <QTimer>
 #include <functional>
+#include <optional>
 
 class EngineClient;
 
@@ -24,7 +26,10 @@ public:
 
     explicit Session(EngineClient *engine, QObject *parent = nullptr);
 
-    EngineClient *engine() const { return m_engine; }
+    // The engine process behind the session, for those who show or report it.
+    bool isEngineReady() const;
+    qint64 enginePid() const;
+    QString enginePath() const;
 
     // Queues work for the worker; the returned id names it in every signal.
     quint64 submit(const JobRequest &request);
@@ -32,9 +37,9 @@ public:
     bool cancel(quint64 id, const QString &reason = QString());
     // Interrupts whatever runs now (the person's Interrupt button).
     void interruptCurrent();
-    // Asks the engine's service thread; the callback gets the reply, or a reply with
-    // "status":"failed" if the engine went away first.
-    void query(const QString &op, const QJsonObject &arguments, QueryCallback callback);
+    // Asks the engine's service thread; the callback gets the reply, or a failed one
+    // (EngineProtocol::Reply::failed()) if the engine is not running or went away first.
+    void query(const EngineProtocol::Query &query, QueryCallback callback);
 
     // Calls `callback` once, right after finished() is emitted for this evaluation (so that
     // the journal and the window have seen it first). Cheaper than a connection to finished()
@@ -46,8 +51,19 @@ public:
     int queuedCount() const { return int(m_queue.size()); }
     QString currentPackage() const { return m_package; }
 
-    int defaultTimeoutMs() const { return m_defaultTimeoutMs; }
-    void setDefaultTimeoutMs(int ms) { m_defaultTimeoutMs = ms; }
+    // The limits of every evaluation that does not set its own: the time limit is enforced
+    // here, the others by the engine, which gets them again at every start.
+    const EngineProtocol::Limits &limits() const { return m_limits; }
+    struct LimitsChange
+    {
+        std::optional<int> timeoutMs, printLength, printLevel, maxOutputChars;
+        std::optional<qint64> heapLimitBytes;
+    };
+    // `done` gets the engine's reply: the limits in force (EngineProtocol::LimitsReply), or a
+    // failed one when no engine runs (the change is kept for the next one).
+    void changeLimits(const LimitsChange &change, QueryCallback done = {});
+    int defaultTimeoutMs() const { return m_limits.timeoutMs; }
+    void setDefaultTimeoutMs(int ms) { m_limits.timeoutMs = ms; }
     // How long code may ignore an interrupt before the engine is killed.
     void setInterruptGraceMs(int ms) { m_graceMs = ms; }
     int interruptGraceMs() const { return m_graceMs; }
@@ -85,7 +101,8 @@ private:
     void onGraceExpired();
     void finish(const JobPtr &job);
     void failCurrent(JobResult::Status status, const QString &type, const QString &message);
-    static JobResult resultFromReply(const QJsonObject &reply);
+    void sendLimits(QueryCallback done);
+    int timeLimitOf(const Job &job) const;
 
     EngineClient *m_engine;
     QQueue<JobPtr> m_queue;
@@ -98,12 +115,14 @@ private:
     quint64 m_nextId = 1;
     quint64 m_nextSequence = 1;
     QString m_package = QStringLiteral("COMMON-LISP-USER");
-    int m_defaultTimeoutMs = 30000;
+    EngineProtocol::Limits m_limits;
     int m_graceMs = 2000;
     int m_transcriptLimit = 5000;
-    // Output an evaluation's code writes to the process's own descriptors, kept per evaluation.
-    static constexpr qsizetype ProcessOutputCap = 100000;
+    // Output an evaluation's code writes to the process's own descriptors, kept per evaluation:
+    // the engine's budget never sees it, so the host caps it at the default budget.
+    static constexpr qsizetype ProcessOutputCap = EngineProtocol::DefaultMaxOutputChars;
     qsizetype m_currentProcessOutput = 0;
+    // Precise timers: a time limit is a promise, and a coarse QTimer may fire 5 % early.
     QTimer m_timeout;
     QTimer m_grace;
     bool m_timedOut = false;

@@ -73,6 +73,31 @@ QString escape(const QString &text)
     return text.toHtmlEscaped();
 }
 
+// "claude-code edited src/shapes.lisp", for a file change's heading.
+QString changeLine(const FileChange &change)
+{
+    const QString verb = change.kind == FileChange::Kind::Undo ? QStringLiteral("undid a change to")
+                         : change.created                       ? QStringLiteral("created")
+                         : change.deleted                       ? QStringLiteral("removed")
+                         : change.kind == FileChange::Kind::Edit ? QStringLiteral("edited")
+                                                                 : QStringLiteral("rewrote");
+    return QStringLiteral("%1 %2").arg(verb, change.path);
+}
+
+QString htmlDiff(const QString &diff)
+{
+    QString h;
+    for (const QString &line : diff.split(QLatin1Char('\n'))) {
+        const QString cls = line.startsWith(QLatin1String("+++")) || line.startsWith(QLatin1String("---")) ? QStringLiteral("dh")
+                            : line.startsWith(QLatin1Char('@'))                                        ? QStringLiteral("dhunk")
+                            : line.startsWith(QLatin1Char('+'))                                        ? QStringLiteral("dadd")
+                            : line.startsWith(QLatin1Char('-'))                                        ? QStringLiteral("ddel")
+                                                                                                       : QString();
+        h += cls.isEmpty() ? escape(line) + QLatin1Char('\n') : QStringLiteral("<span class=\"%1\">%2</span>\n").arg(cls, escape(line));
+    }
+    return h;
+}
+
 const char *Css = R"css(
 body { font-family: -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; max-width: 60rem;
        margin: 2rem auto; padding: 0 1rem; color: #1d1d1f; background: #fbfbfa; line-height: 1.45; }
@@ -102,6 +127,11 @@ pre.values { background: #eef8ee; }
 .event { color: #555; font-style: italic; margin: 1rem 0; padding: .3rem .9rem; border-top: 1px dashed #bbb; }
 .event.restart, .event.failed { color: #b00020; }
 .note { font-size: .8rem; color: #777; }
+pre.diff { background: #f7f7f7; }
+.dadd { color: #1a7f37; background: #e6ffec; display: inline-block; width: 100%; }
+.ddel { color: #b00020; background: #ffebe9; display: inline-block; width: 100%; }
+.dhunk { color: #6f42c1; }
+.dh { color: #555; font-weight: 600; }
 )css";
 } // namespace
 
@@ -135,6 +165,16 @@ QString markdown(const QList<JournalEntry> &entries, const QString &title)
     QString md = QStringLiteral("# %1\n\n").arg(title.isEmpty() ? defaultTitle(entries) : title);
     md += QStringLiteral("_Exported from Lisp Duet on %1. %2 entries._\n\n").arg(timeOf(QDateTime::currentDateTime())).arg(entries.size());
     for (const JournalEntry &entry : entries) {
+        if (entry.isFileChange()) {
+            const FileChange &f = entry.file;
+            md += QStringLiteral("### %1 · %2 (%3) %4\n\n").arg(timeOf(f.at), who(f.origin), kindLabel(f.origin), changeLine(f));
+            if (!f.description.isEmpty())
+                md += QStringLiteral("> %1\n\n").arg(f.description.simplified());
+            if (!f.summary.isEmpty())
+                md += f.summary + QStringLiteral("\n\n");
+            md += codeBlock(f.diff.text, QStringLiteral("diff")) + QLatin1Char('\n');
+            continue;
+        }
         if (!entry.isJob()) {
             md += QStringLiteral("---\n\n*%1 — %2*\n\n").arg(timeOf(entry.at), entry.message.isEmpty() ? entry.event : entry.message);
             continue;
@@ -186,6 +226,18 @@ QString html(const QList<JournalEntry> &entries, const QString &title)
              .arg(escape(heading), escape(timeOf(QDateTime::currentDateTime())))
              .arg(entries.size());
     for (const JournalEntry &entry : entries) {
+        if (entry.isFileChange()) {
+            const FileChange &f = entry.file;
+            h += QStringLiteral("<section class=\"entry %1\">\n<div class=\"head\"><span class=\"who\">%2</span>"
+                                "<span class=\"badge\">%1</span> %3 at %4 · +%5 −%6</div>\n")
+                     .arg(kindLabel(f.origin), escape(who(f.origin)), escape(changeLine(f)), escape(timeOf(f.at)))
+                     .arg(f.diff.added)
+                     .arg(f.diff.removed);
+            if (!f.description.isEmpty())
+                h += QStringLiteral("<div class=\"why\">%1</div>\n").arg(escape(f.description));
+            h += QStringLiteral("<pre class=\"diff\">%1</pre>\n</section>\n").arg(htmlDiff(f.diff.text));
+            continue;
+        }
         if (!entry.isJob()) {
             const QString cls = entry.event == QStringLiteral("engine-restarted") ? QStringLiteral(" restart")
                                 : entry.event == QStringLiteral("engine-failed") ? QStringLiteral(" failed")

@@ -1,13 +1,8 @@
 #include "EclRuntime.h"
 
 #include "HostFunctions.h"
-#include "Marshal.h"
-#include "ProtocolChannel.h"
 
 #include <ecl/ecl.h>
-#include <QDirIterator>
-#include <QFile>
-#include <QStringList>
 
 #include <csignal>
 #include <cstdio>
@@ -65,45 +60,18 @@ void EclRuntime::chainSegvHandler()
     sigaction(SIGSEGV, &ours, nullptr);
 }
 
-bool EclRuntime::loadKernelSources(QString *error)
+bool EclRuntime::initKernel()
 {
-    // The files load in name order (00-package.lisp first); each is read as UTF-8 and handed
-    // to Lisp as a string, never through ECL's Latin-1 C-string reader.
-    QStringList files;
-    QDirIterator it(QStringLiteral(":/lisp"), {QStringLiteral("*.lisp")}, QDir::Files);
-    while (it.hasNext())
-        files << it.next();
-    files.sort();
-
-    const cl_object loader = si_safe_eval(3, c_string_to_object(
-        "(lambda (name text)"
-        "  (handler-case"
-        "      (let ((*package* (find-package \"CL-USER\")) (eof (gensym)))"
-        "        (with-input-from-string (s text)"
-        "          (loop for form = (read s nil eof) until (eq form eof) do (eval form)))"
-        "        nil)"
-        "    (serious-condition (c)"
-        "      (format nil \"~A: ~A: ~A\" name (type-of c)"
-        "              (ignore-errors (princ-to-string c))))))"), ECL_NIL, ECL_NIL);
-    if (loader == ECL_NIL) {
-        *error = QStringLiteral("could not build the kernel loader");
-        return false;
-    }
-    for (const QString &path : files) {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly)) {
-            *error = QStringLiteral("cannot open %1").arg(path);
-            return false;
-        }
-        const QString text = QString::fromUtf8(file.readAll());
-        const cl_object outcome = cl_funcall(3, loader, Marshal::toLispString(path),
-                                             Marshal::toLispString(text));
-        if (outcome != ECL_NIL) {
-            *error = Marshal::fromLispString(outcome);
-            return false;
-        }
-    }
-    return true;
+    // The kernel's compiled top-level forms run inside a handler, so that a failure is
+    // reported rather than opening ECL's debugger on stdin.
+    const cl_object failed = ecl_make_keyword("KERNEL-FAILED");
+    const cl_object outcome = si_safe_eval(3, c_string_to_object(
+        "(handler-case (progn (lisp-duet.kernel::%init-kernel) nil)"
+        "  (serious-condition (c)"
+        "    (format *error-output* \"lisp-duet-engine: kernel failed to load: ~A: ~A~%\""
+        "            (type-of c) (ignore-errors (princ-to-string c)))"
+        "    :kernel-failed))"), ECL_NIL, failed);
+    return outcome == ECL_NIL;
 }
 
 int EclRuntime::run(int argc, char **argv)
@@ -119,10 +87,8 @@ int EclRuntime::run(int argc, char **argv)
     }
     HostFunctions::define();
 
-    QString error;
-    if (!loadKernelSources(&error)) {
-        // The host sees this on the engine's stderr and in the missing "ready" event.
-        std::fprintf(stderr, "lisp-duet-engine: kernel failed to load: %s\n", error.toLocal8Bit().constData());
+    if (!initKernel()) {
+        // The host sees the reason on the engine's stderr and in the missing "ready" event.
         cl_shutdown();
         return 4;
     }

@@ -1,9 +1,8 @@
 #pragma once
 
-#include <QString>
-
-// Boots ECL on the calling thread, loads the kernel's Lisp code and runs the supervisor
-// loop until the host closes the protocol channel. Returns the process exit code.
+// Boots ECL on the calling thread, runs the kernel's Lisp (lisp/*.lisp, linked in as native
+// code) and the supervisor loop until the host closes the protocol channel. Returns the
+// process exit code.
 class EclRuntime
 {
 public:
@@ -12,5 +11,5 @@ public:
 private:
     static void configureBootOptions();
     static void chainSegvHandler();
-    static bool loadKernelSources(QString *error);
+    static bool initKernel();
 };

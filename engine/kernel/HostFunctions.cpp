@@ -1,70 +1,108 @@
 #include "HostFunctions.h"
 
+#include "InterruptsDisabled.h"
+#include "JsonWriter.h"
 #include "Marshal.h"
+#include "OutputStreams.h"
+#include "Protocol.h"
 #include "ProtocolChannel.h"
+#include "RequestRouter.h"
+#include "StageClock.h"
 
 #include <ecl/ecl.h>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QJsonParseError>
 #include <sys/resource.h>
 #include <ctime>
+#include <string>
 #include <unistd.h>
+
+extern "C" void init_lisp_duet_kernel(cl_object);
 
 namespace {
 
-// An interrupt from the supervisor runs as a signal handler and may longjmp: it must never
-// unwind through the C++ frames below (a mutex left locked, a QByteArray leaked).
-class InterruptsDisabled
+RequestRouter::Queue queueNamed(cl_object keyword)
 {
-public:
-    InterruptsDisabled() : m_env(ecl_process_env()), m_wasDisabled(m_env->disable_interrupts)
-    {
-        if (!m_wasDisabled)
-            ecl_disable_interrupts_env(m_env);
-    }
-    ~InterruptsDisabled()
-    {
-        if (!m_wasDisabled)
-            ecl_enable_interrupts_env(m_env);
-    }
-    InterruptsDisabled(const InterruptsDisabled &) = delete;
-    InterruptsDisabled &operator=(const InterruptsDisabled &) = delete;
+    static const cl_object worker = ecl_make_keyword("WORKER");
+    static const cl_object service = ecl_make_keyword("SERVICE");
+    if (keyword == worker)
+        return RequestRouter::Queue::Worker;
+    if (keyword == service)
+        return RequestRouter::Queue::Service;
+    return RequestRouter::Queue::Supervisor;
+}
 
-private:
-    cl_env_ptr m_env;
-    int m_wasDisabled;
-};
-
-cl_object sendLine(cl_object json)
+// (%send reply): one line of JSON to the host. Called inside MP:WITHOUT-INTERRUPTS.
+cl_object sendReply(cl_object reply)
 {
+    std::string json;
+    json.reserve(512);
+    JsonWriter::write(json, reply); // may call the Lisp printer for rare kinds of object
+    StageClock::mark(StageClock::Serialized);
     {
-        InterruptsDisabled guard;
-        ProtocolChannel::writeLine(Marshal::fromLispString(json).toUtf8());
+        InterruptsDisabled guard; // no allocation inside: the write lock is never left held
+        ProtocolChannel::writeLine(json);
+    }
+    if (StageClock::enabled()) {
+        StageClock::mark(StageClock::Written);
+        StageClock::finish();
     }
     ecl_return0(ecl_process_env());
 }
 
-cl_object readRequest()
+// (%next-request queue): the next request for this thread as a plist, or :EOF. Called
+// inside MP:WITHOUT-INTERRUPTS: an interrupt that arrives while the thread waits (a stray
+// one for a job that just ended) is queued and runs when the thread is back in Lisp.
+cl_object nextRequest(cl_object queue)
 {
-    cl_object result = ECL_NIL;
-    {
-        InterruptsDisabled guard;
-        QByteArray line;
-        if (!ProtocolChannel::readLine(line)) {
-            result = ecl_make_keyword("EOF");
-        } else {
-            QJsonParseError error;
-            const QJsonDocument document = QJsonDocument::fromJson(line, &error);
-            QJsonObject request = document.object();
-            if (error.error != QJsonParseError::NoError || !document.isObject()) {
-                request = QJsonObject{{QStringLiteral("op"), QStringLiteral("invalid")},
-                                      {QStringLiteral("error"), error.errorString()}};
-            }
-            result = Marshal::toLisp(request);
-        }
-    }
+    const RequestRouter::Request request = RequestRouter::next(queueNamed(queue));
+    if (queueNamed(queue) == RequestRouter::Queue::Worker)
+        StageClock::begin(request.object ? request.object->value(QLatin1String(Protocol::id)).toInteger(-1) : -1,
+                          request.lineRead, request.routed);
+    const cl_object result = request.object ? Marshal::toLisp(*request.object) : ecl_make_keyword("EOF");
     ecl_return1(ecl_process_env(), result);
+}
+
+// (%stage n): marks StageClock stage N (JOB-BEGUN, EVALUATED, PRINTED) of this request.
+cl_object markStage(cl_object stage)
+{
+    if (ECL_FIXNUMP(stage) && ecl_fixnum(stage) > 0 && ecl_fixnum(stage) < StageClock::StageCount)
+        StageClock::mark(StageClock::Stage(ecl_fixnum(stage)));
+    ecl_return0(ecl_process_env());
+}
+
+// (%route-operation name thread): where the reader sends requests for the operation NAME.
+cl_object routeOperation(cl_object name, cl_object thread)
+{
+    RequestRouter::route(Marshal::fromLispString(name).toUtf8(), queueNamed(thread));
+    ecl_return0(ecl_process_env());
+}
+
+cl_object startReading()
+{
+    RequestRouter::start();
+    ecl_return0(ecl_process_env());
+}
+
+cl_object makeCapture(cl_object jobId, cl_object streamName, cl_object budget)
+{
+    ecl_return1(ecl_process_env(), OutputStreams::makeCapture(jobId, streamName, budget));
+}
+
+cl_object reuseCapture(cl_object stream, cl_object jobId)
+{
+    OutputStreams::reuseCapture(stream, jobId);
+    ecl_return0(ecl_process_env());
+}
+
+cl_object flushCapture(cl_object stream)
+{
+    OutputStreams::flushCapture(stream);
+    ecl_return0(ecl_process_env());
+}
+
+cl_object makeLimitedOutput(cl_object limit)
+{
+    const cl_index characters = ECL_FIXNUMP(limit) && ecl_fixnum(limit) > 0 ? cl_index(ecl_fixnum(limit)) : 0;
+    ecl_return1(ecl_process_env(), OutputStreams::makeLimited(characters));
 }
 
 cl_object monotonicMicroseconds()
@@ -89,6 +127,13 @@ cl_object processId()
     ecl_return1(ecl_process_env(), ecl_make_integer(cl_fixnum(getpid())));
 }
 
+// Runs the top-level forms of the kernel's Lisp, compiled to native code at build time.
+cl_object initKernel()
+{
+    ecl_init_module(nullptr, init_lisp_duet_kernel);
+    ecl_return0(ecl_process_env());
+}
+
 template<typename Function>
 void defineFunction(const char *name, Function function, int arguments)
 {
@@ -105,11 +150,19 @@ namespace HostFunctions {
 
 void define()
 {
-    defineFunction("%SEND-LINE", sendLine, 1);
-    defineFunction("%READ-REQUEST", readRequest, 0);
+    defineFunction("%SEND", sendReply, 1);
+    defineFunction("%NEXT-REQUEST", nextRequest, 1);
+    defineFunction("%STAGE", markStage, 1);
+    defineFunction("%ROUTE-OPERATION", routeOperation, 2);
+    defineFunction("%START-READING", startReading, 0);
+    defineFunction("%MAKE-CAPTURE", makeCapture, 3);
+    defineFunction("%REUSE-CAPTURE", reuseCapture, 2);
+    defineFunction("%FLUSH-CAPTURE", flushCapture, 1);
+    defineFunction("%MAKE-LIMITED-OUTPUT", makeLimitedOutput, 1);
     defineFunction("%MONOTONIC-US", monotonicMicroseconds, 0);
     defineFunction("%RUN-TIME-US", runTimeMicroseconds, 0);
     defineFunction("%PROCESS-ID", processId, 0);
+    defineFunction("%INIT-KERNEL", initKernel, 0);
 }
 
 } // namespace HostFunctions

@@ -1,5 +1,6 @@
 #include "Marshal.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 
@@ -7,11 +8,40 @@ namespace Marshal {
 
 cl_object toLispString(const QString &text)
 {
-    const QList<uint> ucs4 = text.toUcs4();
-    cl_object string = ecl_alloc_simple_extended_string(cl_index(ucs4.size()));
-    for (qsizetype i = 0; i < ucs4.size(); ++i)
-        ecl_char_set(string, cl_index(i), ecl_character(ucs4[i]));
+    // UTF-16 to code points in one pass over the text, straight into the Lisp string.
+    const qsizetype units = text.size();
+    qsizetype pairs = 0;
+    for (qsizetype i = 0; i + 1 < units; ++i) {
+        if (text[i].isHighSurrogate() && text[i + 1].isLowSurrogate()) {
+            ++pairs;
+            ++i;
+        }
+    }
+    cl_object string = ecl_alloc_simple_extended_string(cl_index(units - pairs));
+    ecl_character *to = string->string.self;
+    for (qsizetype i = 0; i < units; ++i) {
+        const char16_t unit = text[i].unicode();
+        if (QChar::isHighSurrogate(unit) && i + 1 < units && text[i + 1].isLowSurrogate()) {
+            *to++ = ecl_character(QChar::surrogateToUcs4(unit, text[i + 1].unicode()));
+            ++i;
+        } else {
+            *to++ = ecl_character(unit);
+        }
+    }
     return string;
+}
+
+cl_object keyword(const QString &key)
+{
+    // Keywords are interned for good, so the cache never holds a dead object. One cache per
+    // thread: each Lisp thread converts its own requests.
+    thread_local QHash<QString, cl_object> cache;
+    const auto found = cache.constFind(key);
+    if (found != cache.constEnd())
+        return *found;
+    const cl_object symbol = ecl_make_keyword(key.toUpper().toLatin1().constData());
+    cache.insert(key, symbol);
+    return symbol;
 }
 
 QString fromLispString(cl_object string)
@@ -51,10 +81,10 @@ cl_object toLisp(const QJsonValue &value)
     case QJsonValue::Object: {
         cl_object plist = ECL_NIL;
         const QJsonObject object = value.toObject();
-        const QStringList keys = object.keys();
-        for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
-            plist = ecl_cons(toLisp(object.value(*it)), plist);
-            plist = ecl_cons(ecl_make_keyword(it->toUpper().toLatin1().constData()), plist);
+        for (auto it = object.end(); it != object.begin();) {
+            --it;
+            plist = ecl_cons(toLisp(it.value()), plist);
+            plist = ecl_cons(keyword(it.key()), plist);
         }
         return plist;
     }

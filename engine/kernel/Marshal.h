@@ -9,6 +9,8 @@
 namespace Marshal {
 
 cl_object toLispString(const QString &text);
+// "print_length" -> :PRINT_LENGTH, interned once per thread and key.
+cl_object keyword(const QString &key);
 QString fromLispString(cl_object string);
 
 // JSON objects become property lists with keyword keys (:PRINT_LENGTH for "print_length"),

@@ -1,7 +1,10 @@
 #include "ProtocolChannel.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 int ProtocolChannel::s_in = -1;
@@ -22,42 +25,60 @@ bool ProtocolChannel::takeOverStandardDescriptors()
     return true;
 }
 
-bool ProtocolChannel::readLine(QByteArray &line)
+ProtocolChannel::Read ProtocolChannel::readLine(QByteArray &line, int wakeFd)
 {
-    // Only the supervisor thread reads, so the pending buffer needs no lock.
+    // Only the thread that owns the pipe reads, so the pending buffer needs no lock.
     for (;;) {
         const qsizetype newline = s_pending.indexOf('\n');
         if (newline >= 0) {
             line = s_pending.left(newline);
             s_pending.remove(0, newline + 1);
-            return true;
+            return Read::Line;
+        }
+        if (wakeFd >= 0) {
+            pollfd fds[2] = {{s_in, POLLIN, 0}, {wakeFd, POLLIN, 0}};
+            if (::poll(fds, 2, -1) < 0)
+                continue; // EINTR: a GC or interrupt signal
+            if (fds[1].revents & POLLIN) {
+                uint64_t count = 0;
+                [[maybe_unused]] const ssize_t n = ::read(wakeFd, &count, sizeof count);
+                return Read::Yielded;
+            }
         }
         char buffer[65536];
         const ssize_t n = ::read(s_in, buffer, sizeof buffer);
         if (n > 0) {
             s_pending.append(buffer, n);
         } else if (n == 0) {
-            return false;
+            return Read::End;
         } else if (errno != EINTR && errno != EAGAIN) {
-            return false;
+            return Read::End;
         }
     }
 }
 
-void ProtocolChannel::writeLine(const QByteArray &json)
+void ProtocolChannel::writeLine(std::string_view json)
 {
     std::lock_guard<std::mutex> lock(s_writeMutex);
-    QByteArray data = json;
-    data.append('\n');
-    const char *p = data.constData();
-    qsizetype left = data.size();
-    while (left > 0) {
-        const ssize_t n = ::write(s_out, p, size_t(left));
-        if (n > 0) {
-            p += n;
-            left -= n;
-        } else if (n < 0 && errno != EINTR && errno != EAGAIN) {
+    iovec parts[2] = {{const_cast<char *>(json.data()), json.size()}, {const_cast<char *>("\n"), 1}};
+    int count = 2;
+    iovec *part = parts;
+    while (count > 0) {
+        const ssize_t n = ::writev(s_out, part, count);
+        if (n < 0) {
+            if (errno == EINTR || errno == EAGAIN)
+                continue;
             return; // the host is gone; the next read will see end of input
+        }
+        size_t written = size_t(n);
+        while (count > 0 && written >= part->iov_len) {
+            written -= part->iov_len;
+            ++part;
+            --count;
+        }
+        if (count > 0) {
+            part->iov_base = static_cast<char *>(part->iov_base) + written;
+            part->iov_len -= written;
         }
     }
 }

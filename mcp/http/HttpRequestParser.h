@@ -1,5 +1,5 @@
-// A small, strict, incremental HTTP/1.1 request parser for the Streamable HTTP MCP transport,
-// plus the few bytes-out helpers that transport needs (response head/body, chunks, SSE events).
+// A small, strict, incremental HTTP/1.1 request parser for the Streamable HTTP MCP transport.
+// What goes back out is HttpResponse.h (responses, chunks) and ServerSentEvents.h.
 //
 // QtCore only: no sockets, no QObject. The server owns a parser per connection, feeds it what
 // it reads, and pulls complete requests out one at a time:
@@ -50,10 +50,10 @@
 // back-pressure.
 #pragma once
 
+#include "HttpSyntax.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
-#include <QList>
-#include <QPair>
 
 struct HttpLimits
 {
@@ -62,8 +62,6 @@ struct HttpLimits
     int maxHeaderCount = 100;               // header fields plus trailer fields; over it: 431
     qint64 maxBodySize = 4 * 1024 * 1024;   // decoded body bytes; over it: 413
 };
-
-using HttpHeaders = QList<QPair<QByteArray, QByteArray>>;
 
 struct HttpRequest
 {
@@ -148,39 +146,3 @@ private:
     int m_errorStatus = 0;
     QByteArray m_errorReason;
 };
-
-struct HttpResponse
-{
-    int status = 200;
-    QByteArray reason; // empty: the standard phrase for status
-    HttpHeaders headers;
-    QByteArray body;
-
-    void setHeader(const QByteArray &name, const QByteArray &value); // replaces all of that name
-    void addHeader(const QByteArray &name, const QByteArray &value);
-
-    // Status line, headers and the blank line, exactly as set (plus a Date when none is set):
-    // for streamed responses, where the caller adds Transfer-Encoding: chunked or Connection:
-    // close itself. Names that are not tokens are dropped and control characters in values or
-    // the reason are turned into spaces, so no caller can split the response.
-    QByteArray serializeHead() const;
-    // The whole response. Content-Length is always computed from body (a caller-set one, or a
-    // Transfer-Encoding, is dropped so they can never disagree); 1xx, 204 and 304 carry no body.
-    QByteArray serialize() const;
-
-    static QByteArray reasonPhrase(int status);
-};
-
-// Transfer-Encoding: chunked framing for streamed bodies (SSE over a keep-alive connection).
-// An empty data gives an empty result, because a zero-size chunk would end the body.
-QByteArray httpChunk(const QByteArray &data);
-QByteArray httpLastChunk(); // "0\r\n\r\n"
-
-// One Server-Sent Event, terminated by its blank line. data is split at CRLF, CR and LF (every
-// SSE line ending), one "data:" line per line, so a client rebuilds it with LF between lines.
-// Empty event/id are omitted; CR, LF and NUL in event and id are dropped (they would end the
-// field, or make the client ignore the id). retryMs < 0 omits "retry:".
-QByteArray formatSseEvent(const QByteArray &data, const QByteArray &event = QByteArray(),
-                          const QByteArray &id = QByteArray(), int retryMs = -1);
-// A comment line (": text"), e.g. a keep-alive ping that clients ignore.
-QByteArray formatSseComment(const QByteArray &text);

@@ -1,50 +1,30 @@
-#include "CheckParensTool.h"
+#include "Tools.h"
 
+#include "JsonSchema.h"
 #include "LispSource.h"
-#include "ToolArguments.h"
-#include "ToolKit.h"
 
-QJsonObject CheckParensTool::descriptor() const
+namespace {
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp source text to check")).required(QStringLiteral("the Lisp text to check"));
+const auto Brackets = Arg::boolean(QStringLiteral("brackets"),
+                                   QStringLiteral("Also check [ ] and { } (default true); false checks only parentheses, as the standard reader sees them"));
+
+QJsonObject outputProperties()
 {
     using namespace Schema;
-    const QJsonObject input = object(
-        {{QStringLiteral("code"), string(QStringLiteral("Lisp source text to check"))},
-         {QStringLiteral("brackets"), boolean(QStringLiteral("Also check [ ] and { } (default true); false checks only parentheses, as the standard reader sees them"))}},
-        {QStringLiteral("code")});
-    const QJsonObject output = ToolKit::outputSchema(
-        {{QStringLiteral("ok"), boolean(QStringLiteral("True when every delimiter is balanced"))},
-         {QStringLiteral("kind"), string(QStringLiteral("extra-close, mismatch, unclosed, unterminated-string, unterminated-comment or unterminated-symbol"))},
-         {QStringLiteral("line"), integer(QStringLiteral("1-based line of the problem"), 0, 2147483647)},
-         {QStringLiteral("column"), integer(QStringLiteral("1-based column of the problem"), 0, 2147483647)},
-         {QStringLiteral("offset"), integer(QStringLiteral("0-based character offset of the problem"), -1, 2147483647)},
-         {QStringLiteral("expected"), string(QStringLiteral("The closer that would have fitted, if any"))},
-         {QStringLiteral("found"), string(QStringLiteral("The closer found, if any"))},
-         {QStringLiteral("message"), string(QStringLiteral("The problem in one sentence"))}},
-        {QStringLiteral("ok")});
-    return ToolKit::descriptor(
-        name(), QStringLiteral("Check parens"),
-        QStringLiteral("Check that the parentheses (and, unless brackets is false, [ ] and { }) of Lisp code are balanced, ignoring "
-                       "strings, ; and #| |# comments, character literals like #\\( and |escaped symbols|. Reports the first problem "
-                       "with its line and column; for an unclosed list, the list that is never closed. Reads nothing into the "
-                       "session: the code is only scanned."),
-        input, output, {});
+    return {{QStringLiteral("ok"), boolean(QStringLiteral("True when every delimiter is balanced"))},
+            {QStringLiteral("kind"), string(QStringLiteral("extra-close, mismatch, unclosed, unterminated-string, unterminated-comment or unterminated-symbol"))},
+            {QStringLiteral("line"), integer(QStringLiteral("1-based line of the problem"), 0, 2147483647)},
+            {QStringLiteral("column"), integer(QStringLiteral("1-based column of the problem"), 0, 2147483647)},
+            {QStringLiteral("offset"), integer(QStringLiteral("0-based character offset of the problem"), -1, 2147483647)},
+            {QStringLiteral("expected"), string(QStringLiteral("The closer that would have fitted, if any"))},
+            {QStringLiteral("found"), string(QStringLiteral("The closer found, if any"))},
+            {QStringLiteral("message"), string(QStringLiteral("The problem in one sentence"))}};
 }
 
-void CheckParensTool::call(const ToolCallPtr &call)
+ToolResult checked(const ParenCheck &check)
 {
-    ToolArguments arguments(call->arguments());
-    arguments.rejectUnknown({QStringLiteral("code"), QStringLiteral("brackets")});
-    const QString code = arguments.requiredString(QStringLiteral("code"), QStringLiteral("the Lisp text to check"));
-    const bool brackets = arguments.optionalBool(QStringLiteral("brackets")).value_or(true);
-    if (!arguments.ok()) {
-        call->finish(ToolResult::error(arguments.error()));
-        return;
-    }
-    const ParenCheck check = LispSource::checkParens(code, brackets ? LispSource::Brackets::All : LispSource::Brackets::Parentheses);
-    if (check.ok) {
-        call->finish(ToolResult{QStringLiteral("Balanced: no delimiter problems."), {{QStringLiteral("ok"), true}}, false});
-        return;
-    }
+    if (check.ok)
+        return ToolResult{QStringLiteral("Balanced: no delimiter problems."), {{QStringLiteral("ok"), true}}, false};
     QJsonObject structured{{QStringLiteral("ok"), false},
                            {QStringLiteral("kind"), check.kind},
                            {QStringLiteral("line"), check.line},
@@ -55,6 +35,28 @@ void CheckParensTool::call(const ToolCallPtr &call)
         structured.insert(QStringLiteral("expected"), QString(check.expected));
     if (!check.found.isNull())
         structured.insert(QStringLiteral("found"), QString(check.found));
-    call->finish(ToolResult{QStringLiteral("Unbalanced (%1) at line %2, column %3: %4").arg(check.kind).arg(check.line).arg(check.column).arg(check.message),
-                            structured, false});
+    return ToolResult{QStringLiteral("Unbalanced (%1) at line %2, column %3: %4").arg(check.kind).arg(check.line).arg(check.column).arg(check.message),
+                      structured, false};
+}
+} // namespace
+
+Tool checkParensTool()
+{
+    ToolSpec spec{
+        .name = QStringLiteral("check-parens"),
+        .title = QStringLiteral("Check parens"),
+        .description = QStringLiteral(
+            "Check that the parentheses (and, unless brackets is false, [ ] and { }) of Lisp code are balanced, ignoring "
+            "strings, ; and #| |# comments, character literals like #\\( and |escaped symbols|. Reports the first problem "
+            "with its line and column; for an unclosed list, the list that is never closed. Reads nothing into the "
+            "session: the code is only scanned."),
+        .arguments = {Code, Brackets},
+        .outputProperties = outputProperties(),
+        .outputRequired = {QStringLiteral("ok")},
+        .hints = Hints::ReadOnly,
+    };
+    return Tool(spec, [](const ToolCallPtr &call, const ToolArguments &arguments) {
+        const bool brackets = arguments.value(Brackets, true);
+        call->finish(checked(LispSource::checkParens(arguments.text(Code), brackets ? LispSource::Brackets::All : LispSource::Brackets::Parentheses)));
+    });
 }

@@ -1,78 +1,89 @@
-#include "ConfigureLimitsTool.h"
+#include "Tools.h"
 
-#include "SessionLimits.h"
-#include "ToolArguments.h"
-#include "ToolKit.h"
+#include "EngineProtocol.h"
+#include "JsonSchema.h"
+#include "Session.h"
 
 #include <QLocale>
 
-QJsonObject ConfigureLimitsTool::descriptor() const
+namespace {
+using namespace EngineProtocol;
+
+const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"),
+                                 QStringLiteral("Time limit of each evaluation in seconds (default %1; 0 = none). Code that runs longer is interrupted; the session survives")
+                                     .arg(DefaultTimeoutMs / 1000),
+                                 0, 86400);
+const auto MaxOutput = Arg::integer(QStringLiteral("max_output_chars"),
+                                    QStringLiteral("Cap on the output an evaluation may produce (default %1); the rest is dropped as it is produced and counted")
+                                        .arg(DefaultMaxOutputChars),
+                                    100, 100000000);
+const auto PrintLength = Arg::integer(QStringLiteral("print_length"), QStringLiteral("*print-length* for printed values (default %1)").arg(DefaultPrintLength), 1, 1000000);
+const auto PrintLevel = Arg::integer(QStringLiteral("print_level"), QStringLiteral("*print-level* for printed values (default %1)").arg(DefaultPrintLevel), 1, 1000);
+const auto HeapLimit = Arg::integer(QStringLiteral("heap_limit_mb"),
+                                    QStringLiteral("Limit of the engine's Lisp heap in MiB (ECL's default is 4096); past it, code gets STORAGE-EXHAUSTED instead of exhausting the machine"),
+                                    32, 1048576);
+
+QJsonObject outputProperties()
 {
     using namespace Schema;
-    const QJsonObject input = object(
-        {{QStringLiteral("timeout_seconds"), number(QStringLiteral("Time limit of each evaluation in seconds (default 30; 0 = none). Code that runs longer is interrupted; the session survives"), 0, 86400)},
-         {QStringLiteral("max_output_chars"), integer(QStringLiteral("Cap on the output an evaluation may produce (default 100000); the rest is dropped as it is produced and counted"), 100, 100000000)},
-         {QStringLiteral("print_length"), integer(QStringLiteral("*print-length* for printed values (default 100)"), 1, 1000000)},
-         {QStringLiteral("print_level"), integer(QStringLiteral("*print-level* for printed values (default 10)"), 1, 1000)},
-         {QStringLiteral("heap_limit_mb"), integer(QStringLiteral("Limit of the engine's Lisp heap in MiB (ECL's default is 4096); past it, code gets STORAGE-EXHAUSTED instead of exhausting the machine"), 32, 1048576)}});
-    const QJsonObject output = ToolKit::outputSchema(
-        {{QStringLiteral("timeout_seconds"), number(QStringLiteral("Time limit of each evaluation (0 = none)"), 0, 1e9)},
-         {QStringLiteral("max_output_chars"), integer(QStringLiteral("Output cap per evaluation"), 0, 2147483647)},
-         {QStringLiteral("print_length"), integer(QStringLiteral("*print-length* for values"), 0, 2147483647)},
-         {QStringLiteral("print_level"), integer(QStringLiteral("*print-level* for values"), 0, 2147483647)},
-         {QStringLiteral("heap_limit_mb"), number(QStringLiteral("The engine's heap limit in MiB, as the engine reports it"), 0, 1e12)}},
-        {QStringLiteral("timeout_seconds"), QStringLiteral("max_output_chars"), QStringLiteral("print_length"), QStringLiteral("print_level")});
-    return ToolKit::descriptor(
-        name(), QStringLiteral("Configure limits"),
-        QStringLiteral("Read or change the session's limits: the time limit of each evaluation, the output cap, *print-length* and "
-                       "*print-level* for values, and the engine's heap limit. Call without arguments to read them. They apply "
-                       "to every later evaluation, by the person and every agent, unless an evaluate-lisp call passes its own, "
-                       "and survive an engine restart or reset-session. Returns the limits in force."),
-        input, output, {false, false, true});
+    return {{QStringLiteral("timeout_seconds"), number(QStringLiteral("Time limit of each evaluation (0 = none)"), 0, 1e9)},
+            {QStringLiteral("max_output_chars"), integer(QStringLiteral("Output cap per evaluation"), 0, 2147483647)},
+            {QStringLiteral("print_length"), integer(QStringLiteral("*print-length* for values"), 0, 2147483647)},
+            {QStringLiteral("print_level"), integer(QStringLiteral("*print-level* for values"), 0, 2147483647)},
+            {QStringLiteral("heap_limit_mb"), number(QStringLiteral("The engine's heap limit in MiB, as the engine reports it"), 0, 1e12)}};
 }
 
-void ConfigureLimitsTool::call(const ToolCallPtr &call)
+ToolResult inForce(const LimitsReply &reply, int timeoutMs)
 {
-    ToolArguments arguments(call->arguments());
-    arguments.rejectUnknown({QStringLiteral("timeout_seconds"), QStringLiteral("max_output_chars"), QStringLiteral("print_length"),
-                             QStringLiteral("print_level"), QStringLiteral("heap_limit_mb")});
-    SessionLimits::Change change;
-    if (const auto timeout = arguments.optionalNumber(QStringLiteral("timeout_seconds"), 0, 86400))
-        change.timeoutMs = int(*timeout * 1000);
-    change.maxOutputChars = arguments.optionalInteger(QStringLiteral("max_output_chars"), 100, 100000000);
-    change.printLength = arguments.optionalInteger(QStringLiteral("print_length"), 1, 1000000);
-    change.printLevel = arguments.optionalInteger(QStringLiteral("print_level"), 1, 1000);
-    if (const auto heap = arguments.optionalInteger(QStringLiteral("heap_limit_mb"), 32, 1048576))
-        change.heapLimitBytes = qint64(*heap) * 1024 * 1024;
-    if (!arguments.ok()) {
-        call->finish(ToolResult::error(arguments.error()));
-        return;
+    if (!reply.ok()) {
+        return ToolResult::error(QStringLiteral("[ERROR] %1\n%2")
+                                     .arg(reply.errorType().isEmpty() ? QStringLiteral("ENGINE") : reply.errorType(), reply.errorMessage()));
     }
-    SessionLimits *limits = m_limits;
-    limits->apply(change, [call, limits](const QJsonObject &reply) {
-        if (reply.value(QStringLiteral("status")).toString() != QStringLiteral("ok")) {
-            call->finish(ToolResult::error(QStringLiteral("[ERROR] %1\n%2")
-                                               .arg(reply.value(QStringLiteral("error")).toObject().value(QStringLiteral("type")).toString(QStringLiteral("ENGINE")),
-                                                    reply.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString())));
-            return;
-        }
-        const double timeout = limits->timeoutMs() / 1000.0;
-        const double heapMb = reply.value(QStringLiteral("heap_limit_bytes")).toDouble() / (1024.0 * 1024.0);
-        const int maxOutput = reply.value(QStringLiteral("max_output_chars")).toInt();
-        const int printLength = reply.value(QStringLiteral("print_length")).toInt();
-        const int printLevel = reply.value(QStringLiteral("print_level")).toInt();
-        QLocale c = QLocale::c();
-        c.setNumberOptions(QLocale::DefaultNumberOptions); // 100,000: grouped, as people read it
-        const QString text = QStringLiteral("[limits]\ntimeout: %1\nmax output: %2 characters\nprint length: %3\nprint level: %4\nheap limit: %5 MiB")
-                                 .arg(timeout > 0 ? QStringLiteral("%1 s").arg(timeout) : QStringLiteral("none"),
-                                      c.toString(maxOutput), QString::number(printLength), QString::number(printLevel),
-                                      c.toString(heapMb, 'f', 0));
-        call->finish(ToolResult{text,
-                                {{QStringLiteral("timeout_seconds"), timeout},
-                                 {QStringLiteral("max_output_chars"), maxOutput},
-                                 {QStringLiteral("print_length"), printLength},
-                                 {QStringLiteral("print_level"), printLevel},
-                                 {QStringLiteral("heap_limit_mb"), heapMb}},
-                                false});
+    const double timeout = timeoutMs / 1000.0;
+    const double heapMb = reply.heapLimitBytes() / (1024.0 * 1024.0);
+    QLocale c = QLocale::c();
+    c.setNumberOptions(QLocale::DefaultNumberOptions); // 100,000: grouped, as people read it
+    const QString text = QStringLiteral("[limits]\ntimeout: %1\nmax output: %2 characters\nprint length: %3\nprint level: %4\nheap limit: %5 MiB")
+                             .arg(timeout > 0 ? QStringLiteral("%1 s").arg(timeout) : QStringLiteral("none"),
+                                  c.toString(reply.maxOutputChars()), QString::number(reply.printLength()),
+                                  QString::number(reply.printLevel()), c.toString(heapMb, 'f', 0));
+    return ToolResult{text,
+                      {{QStringLiteral("timeout_seconds"), timeout},
+                       {QStringLiteral("max_output_chars"), reply.maxOutputChars()},
+                       {QStringLiteral("print_length"), reply.printLength()},
+                       {QStringLiteral("print_level"), reply.printLevel()},
+                       {QStringLiteral("heap_limit_mb"), heapMb}},
+                      false};
+}
+} // namespace
+
+Tool configureLimitsTool(Session *session)
+{
+    ToolSpec spec{
+        .name = QStringLiteral("configure-limits"),
+        .title = QStringLiteral("Configure limits"),
+        .description = QStringLiteral(
+            "Read or change the session's limits: the time limit of each evaluation, the output cap, *print-length* and "
+            "*print-level* for values, and the engine's heap limit. Call without arguments to read them. They apply "
+            "to every later evaluation, by the person and every agent, unless an evaluate-lisp call passes its own, "
+            "and survive an engine restart or reset-session. Returns the limits in force."),
+        .arguments = {Timeout, MaxOutput, PrintLength, PrintLevel, HeapLimit},
+        .outputProperties = outputProperties(),
+        .outputRequired = {QStringLiteral("timeout_seconds"), QStringLiteral("max_output_chars"), QStringLiteral("print_length"),
+                           QStringLiteral("print_level")},
+        .hints = Hints::Idempotent,
+    };
+    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+        Session::LimitsChange change;
+        if (const auto timeout = arguments.value(Timeout))
+            change.timeoutMs = int(*timeout * 1000);
+        change.maxOutputChars = arguments.value(MaxOutput);
+        change.printLength = arguments.value(PrintLength);
+        change.printLevel = arguments.value(PrintLevel);
+        if (const auto heap = arguments.value(HeapLimit))
+            change.heapLimitBytes = qint64(*heap) * 1024 * 1024;
+        session->changeLimits(change, [call, session](const QJsonObject &reply) {
+            call->finish(inForce(LimitsReply(reply), session->limits().timeoutMs));
+        });
     });
 }

@@ -1,7 +1,6 @@
 #include "EvalFormatter.h"
 
-#include "ActivityDigest.h"
-#include "SessionTool.h"
+#include "JsonSchema.h"
 
 #include <QJsonArray>
 #include <QLocale>
@@ -75,13 +74,23 @@ QJsonObject structured(const JobResult &result)
                                                          {QStringLiteral("phase"), result.error.phase},
                                                          {QStringLiteral("backtrace"), QJsonArray::fromStringList(result.error.backtrace)}});
     }
-    const QString resultId = result.reply.value(QStringLiteral("result_id")).toString();
+    const QString resultId = EngineProtocol::EvalReply(result.reply).resultId();
     if (!resultId.isEmpty())
         json.insert(QStringLiteral("result_id"), resultId);
     return json;
 }
 
-QJsonObject outputSchema()
+ToolResult result(const JobResult &evaluation)
+{
+    return {text(evaluation), structured(evaluation), isErrorResult(evaluation)};
+}
+
+QStringList outputRequired()
+{
+    return {QStringLiteral("status"), QStringLiteral("values"), QStringLiteral("package")};
+}
+
+QJsonObject outputProperties()
 {
     using namespace Schema;
     const QJsonObject error = object({{QStringLiteral("type"), string(QStringLiteral("Condition type, e.g. DIVISION-BY-ZERO"))},
@@ -89,22 +98,20 @@ QJsonObject outputSchema()
                                       {QStringLiteral("phase"), string(QStringLiteral("read, eval, print, setup or host"))},
                                       {QStringLiteral("backtrace"), stringArray(QStringLiteral("Frames of the user's code, innermost first"))}},
                                      {QStringLiteral("type"), QStringLiteral("message")}, false);
-    QJsonObject status = string(QStringLiteral("ok, error, interrupted, timed-out, engine-restarted, cancelled or failed"));
-    status.insert(QStringLiteral("enum"), QJsonArray{QStringLiteral("ok"), QStringLiteral("error"), QStringLiteral("interrupted"),
-                                                     QStringLiteral("timed-out"), QStringLiteral("engine-restarted"),
-                                                     QStringLiteral("cancelled"), QStringLiteral("failed")});
-    return object({{QStringLiteral("status"), status},
-                   {QStringLiteral("values"), stringArray(QStringLiteral("The last form's values, printed"))},
-                   {QStringLiteral("stdout"), string(QStringLiteral("What *standard-output* received"))},
-                   {QStringLiteral("stderr"), string(QStringLiteral("What *error-output* and *trace-output* received"))},
-                   {QStringLiteral("warnings"), stringArray(QStringLiteral("Warnings signalled, as TYPE: message"))},
-                   {QStringLiteral("package"), string(QStringLiteral("The session package after the evaluation"))},
-                   {QStringLiteral("output_truncated_chars"), integer(QStringLiteral("Characters of output cut by the output limit"), 0, 2147483647)},
-                   {QStringLiteral("elapsed_ms"), number(QStringLiteral("Real time the evaluation took in the engine"), 0, 1e12)},
-                   {QStringLiteral("result_id"), string(QStringLiteral("Handle of the primary value for inspect-object"))},
-                   {QStringLiteral("error"), error},
-                   {QStringLiteral("session_activity"), ActivityDigest::schema()}},
-                  {QStringLiteral("status"), QStringLiteral("values"), QStringLiteral("package")}, false);
+    const QJsonObject status = stringEnum(QStringLiteral("ok, error, interrupted, timed-out, engine-restarted, cancelled or failed"),
+                                          {QStringLiteral("ok"), QStringLiteral("error"), QStringLiteral("interrupted"),
+                                           QStringLiteral("timed-out"), QStringLiteral("engine-restarted"),
+                                           QStringLiteral("cancelled"), QStringLiteral("failed")});
+    return {{QStringLiteral("status"), status},
+            {QStringLiteral("values"), stringArray(QStringLiteral("The last form's values, printed"))},
+            {QStringLiteral("stdout"), string(QStringLiteral("What *standard-output* received"))},
+            {QStringLiteral("stderr"), string(QStringLiteral("What *error-output* and *trace-output* received"))},
+            {QStringLiteral("warnings"), stringArray(QStringLiteral("Warnings signalled, as TYPE: message"))},
+            {QStringLiteral("package"), string(QStringLiteral("The session package after the evaluation"))},
+            {QStringLiteral("output_truncated_chars"), integer(QStringLiteral("Characters of output cut by the output limit"), 0, 2147483647)},
+            {QStringLiteral("elapsed_ms"), number(QStringLiteral("Real time the evaluation took in the engine"), 0, 1e12)},
+            {QStringLiteral("result_id"), string(QStringLiteral("Handle of the primary value for inspect-object"))},
+            {QStringLiteral("error"), error}};
 }
 
 } // namespace EvalFormatter

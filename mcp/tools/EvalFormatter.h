@@ -1,6 +1,8 @@
 #pragma once
 
+#include "EngineProtocol.h"
 #include "Job.h"
+#include "Tool.h"
 
 #include <QJsonObject>
 
@@ -10,7 +12,11 @@ namespace EvalFormatter {
 
 QString text(const JobResult &result);
 QJsonObject structured(const JobResult &result);
-QJsonObject outputSchema();
+// The properties of structured(), and those always present.
+QJsonObject outputProperties();
+QStringList outputRequired();
 bool isErrorResult(const JobResult &result);
+// The whole result of an evaluation: the text, structured() and isError.
+ToolResult result(const JobResult &evaluation);
 
 } // namespace EvalFormatter

@@ -1,54 +1,59 @@
-#include "MacroexpandTool.h"
+#include "Tools.h"
 
-#include "ToolArguments.h"
+#include "EngineProtocol.h"
+#include "JsonSchema.h"
 #include "ToolKit.h"
 
-QJsonObject MacroexpandTool::descriptor() const
+namespace {
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("One form to expand, e.g. \"(with-open-file (s \\\"x\\\") (read s))\""))
+                      .required(QStringLiteral("the form to expand"));
+const auto Full = Arg::boolean(QStringLiteral("full"),
+                               QStringLiteral("Expand until the form is no longer a macro call (MACROEXPAND); default false: one step (MACROEXPAND-1). Subforms are not expanded either way"));
+const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package to read the form in (default: the session's current package)"));
+
+QJsonObject outputProperties()
 {
     using namespace Schema;
-    const QJsonObject input = object(
-        {{QStringLiteral("code"), string(QStringLiteral("One form to expand, e.g. \"(with-open-file (s \\\"x\\\") (read s))\""))},
-         {QStringLiteral("full"), boolean(QStringLiteral("Expand until the form is no longer a macro call (MACROEXPAND); default false: one step (MACROEXPAND-1). Subforms are not expanded either way"))},
-         {QStringLiteral("package"), string(QStringLiteral("Package to read the form in (default: the session's current package)"))}},
-        {QStringLiteral("code")});
-    QJsonObject properties = ToolKit::jobStatusSchema();
+    QJsonObject properties = ToolKit::jobStatusProperties();
     properties.insert(QStringLiteral("expansion"), string(QStringLiteral("The expansion, pretty-printed")));
     properties.insert(QStringLiteral("expanded"), boolean(QStringLiteral("False when the form was not a macro call")));
     properties.insert(QStringLiteral("full"), boolean(QStringLiteral("Whether it was expanded fully")));
-    return ToolKit::descriptor(
-        name(), QStringLiteral("Macroexpand"),
-        QStringLiteral("Show what a macro form expands into: one step (macroexpand-1) or until it is no longer a macro call "
-                       "(macroexpand), pretty-printed. The macro's own code runs to do this, so it waits its turn in the session "
-                       "queue. ECL's expansions of standard macros use ECL internals (SI:: and EXT:: operators)."),
-        input, ToolKit::outputSchema(properties, {QStringLiteral("status")}), {true, false, true});
+    return properties;
 }
 
-void MacroexpandTool::call(const ToolCallPtr &call)
+ToolResult expanded(const Job &job)
 {
-    ToolArguments arguments(call->arguments());
-    arguments.rejectUnknown({QStringLiteral("code"), QStringLiteral("full"), QStringLiteral("package")});
-    JobRequest request;
-    request.op = QStringLiteral("macroexpand");
-    request.code = arguments.requiredString(QStringLiteral("code"), QStringLiteral("the form to expand"));
-    request.package = arguments.optionalString(QStringLiteral("package")).value_or(QString());
-    const bool full = arguments.optionalBool(QStringLiteral("full")).value_or(false);
-    if (!arguments.ok()) {
-        call->finish(ToolResult::error(arguments.error()));
-        return;
-    }
-    request.arguments.insert(QStringLiteral("full"), full);
-    request.description = full ? QStringLiteral("macroexpand") : QStringLiteral("macroexpand-1");
-    submit(call, request, [](const Job &job) {
-        if (!job.result.ok())
-            return ToolKit::jobError(job);
-        const QJsonObject reply = job.result.reply;
-        const bool expanded = reply.value(QStringLiteral("expanded")).toBool();
-        const QString expansion = ToolKit::string(reply, QStringLiteral("expansion"));
-        QJsonObject structured = ToolKit::jobStatus(job.result);
-        structured.insert(QStringLiteral("expansion"), expansion);
-        structured.insert(QStringLiteral("expanded"), expanded);
-        structured.insert(QStringLiteral("full"), reply.value(QStringLiteral("full")).toBool());
-        const QString text = expanded ? expansion : QStringLiteral("%1\n; not a macro call: nothing to expand").arg(expansion);
-        return ToolResult{text, structured, false};
+    if (!job.result.ok())
+        return ToolKit::jobError(job);
+    const EngineProtocol::MacroexpandReply reply(job.result.reply);
+    QJsonObject structured = ToolKit::jobStatus(job.result);
+    structured.insert(QStringLiteral("expansion"), reply.expansion());
+    structured.insert(QStringLiteral("expanded"), reply.expanded());
+    structured.insert(QStringLiteral("full"), reply.full());
+    const QString text = reply.expanded() ? reply.expansion()
+                                          : QStringLiteral("%1\n; not a macro call: nothing to expand").arg(reply.expansion());
+    return ToolResult{text, structured, false};
+}
+} // namespace
+
+Tool macroexpandTool(Session *session)
+{
+    ToolSpec spec{
+        .name = QStringLiteral("macroexpand"),
+        .title = QStringLiteral("Macroexpand"),
+        .description = QStringLiteral(
+            "Show what a macro form expands into: one step (macroexpand-1) or until it is no longer a macro call "
+            "(macroexpand), pretty-printed. The macro's own code runs to do this, so it waits its turn in the session "
+            "queue. ECL's expansions of standard macros use ECL internals (SI:: and EXT:: operators)."),
+        .arguments = {Code, Full, Package},
+        .outputProperties = outputProperties(),
+        .outputRequired = {QStringLiteral("status")},
+        .hints = Hints::ReadOnly,
+    };
+    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+        const bool full = arguments.value(Full, false);
+        JobRequest request = EngineProtocol::macroexpansion(arguments.text(Code), full, arguments.text(Package));
+        request.description = full ? QStringLiteral("macroexpand") : QStringLiteral("macroexpand-1");
+        ToolKit::submit(session, call, request, expanded);
     });
 }

@@ -1,18 +1,20 @@
-#include "SessionTranscriptTool.h"
+#include "Tools.h"
 
 #include "ActivityDigest.h"
+#include "JsonSchema.h"
 #include "Session.h"
-#include "ToolArguments.h"
-#include "ToolKit.h"
+#include "TextLines.h"
 
 #include <QJsonArray>
 
-QJsonObject SessionTranscriptTool::descriptor() const
+namespace {
+const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("How many of the newest entries (default 20)"), 1, 1000);
+const auto ByOrigin = Arg::string(QStringLiteral("origin"),
+                                QStringLiteral("Only entries by this origin: \"person\", \"agent\", \"system\", or a client's name such as \"claude-code\""));
+
+QJsonObject outputProperties()
 {
     using namespace Schema;
-    const QJsonObject input = object(
-        {{QStringLiteral("limit"), integer(QStringLiteral("How many of the newest entries (default 20)"), 1, 1000)},
-         {QStringLiteral("origin"), string(QStringLiteral("Only entries by this origin: \"person\", \"agent\", \"system\", or a client's name such as \"claude-code\""))}});
     const QJsonObject entry{{QStringLiteral("sequence"), integer(QStringLiteral("Order of completion in the session"), 0, 2147483647)},
                             {QStringLiteral("who"), string(QStringLiteral("Who ran it: \"You\" for the person, or the client's name"))},
                             {QStringLiteral("kind"), string(QStringLiteral("person, agent or system"))},
@@ -23,30 +25,14 @@ QJsonObject SessionTranscriptTool::descriptor() const
                             {QStringLiteral("result"), string(QStringLiteral("The first value or the error, in one line"))},
                             {QStringLiteral("time"), string(QStringLiteral("When it finished (ISO 8601)"))},
                             {QStringLiteral("elapsed_ms"), integer(QStringLiteral("How long it ran"), 0, 2147483647)}};
-    const QJsonObject output = ToolKit::outputSchema(
-        {{QStringLiteral("entries"), ToolKit::objectArray(QStringLiteral("Newest last"), entry, {QStringLiteral("who"), QStringLiteral("code"), QStringLiteral("result")})},
-         {QStringLiteral("total"), integer(QStringLiteral("Entries in the transcript that match, before the limit"), 0, 2147483647)}},
-        {QStringLiteral("entries"), QStringLiteral("total")});
-    return ToolKit::descriptor(
-        name(), QStringLiteral("Session transcript"),
-        QStringLiteral("The newest entries of the shared session's transcript, newest last: who ran what (the person at the window, "
-                       "this or another agent) and what came of it, so you can catch up with what the person did. Filter by "
-                       "origin with \"person\", \"agent\" or a client name."),
-        input, output, {});
+    return {{QStringLiteral("entries"), objectArray(QStringLiteral("Newest last"), entry, {QStringLiteral("who"), QStringLiteral("code"), QStringLiteral("result")})},
+            {QStringLiteral("total"), integer(QStringLiteral("Entries in the transcript that match, before the limit"), 0, 2147483647)}};
 }
 
-void SessionTranscriptTool::call(const ToolCallPtr &call)
+ToolResult transcript(const QList<JobPtr> &all, int limit, const QString &origin)
 {
-    ToolArguments arguments(call->arguments());
-    arguments.rejectUnknown({QStringLiteral("limit"), QStringLiteral("origin")});
-    const int limit = arguments.optionalInteger(QStringLiteral("limit"), 1, 1000).value_or(20);
-    const QString origin = arguments.optionalString(QStringLiteral("origin")).value_or(QString()).trimmed();
-    if (!arguments.ok()) {
-        call->finish(ToolResult::error(arguments.error()));
-        return;
-    }
     QList<JobPtr> matching;
-    for (const JobPtr &job : m_session->transcript()) {
+    for (const JobPtr &job : all) {
         const Origin &who = job->request.origin;
         if (origin.isEmpty() || who.kindName().compare(origin, Qt::CaseInsensitive) == 0
             || who.name.compare(origin, Qt::CaseInsensitive) == 0)
@@ -73,7 +59,7 @@ void SessionTranscriptTool::call(const ToolCallPtr &call)
         const QString code = request.code.simplified();
         lines << QStringLiteral("- %1 %2 [%3]: %4\n  %5")
                      .arg(job->finishedAt.toString(QStringLiteral("HH:mm:ss")), request.origin.name,
-                          request.op, code.size() > 300 ? code.left(299) + QChar(0x2026) : code, summary);
+                          request.op, TextLines::shortened(code, 300), summary);
     }
     QString text;
     if (lines.isEmpty())
@@ -81,5 +67,25 @@ void SessionTranscriptTool::call(const ToolCallPtr &call)
                                 : QStringLiteral("No transcript entries by \"%1\".").arg(origin);
     else
         text = QStringLiteral("[Transcript: %1 of %2 entries, newest last]\n%3").arg(shown.size()).arg(matching.size()).arg(lines.join(QLatin1Char('\n')));
-    call->finish(ToolResult{text, {{QStringLiteral("entries"), entries}, {QStringLiteral("total"), matching.size()}}, false});
+    return ToolResult{text, {{QStringLiteral("entries"), entries}, {QStringLiteral("total"), matching.size()}}, false};
+}
+} // namespace
+
+Tool sessionTranscriptTool(Session *session)
+{
+    ToolSpec spec{
+        .name = QStringLiteral("session-transcript"),
+        .title = QStringLiteral("Session transcript"),
+        .description = QStringLiteral(
+            "The newest entries of the shared session's transcript, newest last: who ran what (the person at the window, "
+            "this or another agent) and what came of it, so you can catch up with what the person did. Filter by "
+            "origin with \"person\", \"agent\" or a client name."),
+        .arguments = {Limit, ByOrigin},
+        .outputProperties = outputProperties(),
+        .outputRequired = {QStringLiteral("entries"), QStringLiteral("total")},
+        .hints = Hints::ReadOnly,
+    };
+    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+        call->finish(transcript(session->transcript(), arguments.value(Limit, 20), arguments.text(ByOrigin).trimmed()));
+    });
 }

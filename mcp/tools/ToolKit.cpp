@@ -1,51 +1,66 @@
 #include "ToolKit.h"
 
-#include "ActivityDigest.h"
 #include "EvalFormatter.h"
+#include "JsonSchema.h"
+#include "Session.h"
+
+#include <QTimer>
 
 namespace ToolKit {
 
-QJsonObject descriptor(const QString &name, const QString &title, const QString &description,
-                       const QJsonObject &inputSchema, const QJsonObject &outputSchema, Annotations annotations)
+void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter)
 {
-    return {{QStringLiteral("name"), name},
-            {QStringLiteral("title"), title},
-            {QStringLiteral("description"), description},
-            {QStringLiteral("inputSchema"), inputSchema},
-            {QStringLiteral("outputSchema"), outputSchema},
-            {QStringLiteral("annotations"), Schema::annotations(title, annotations.readOnly, annotations.destructive, annotations.idempotent)}};
+    request.origin = call->origin();
+    const quint64 id = session->submit(request);
+    call->jobId = id;
+
+    // The connections of this call live as long as its evaluation: a context owned by the call
+    // itself would never go (the lambdas hold the call), and every later evaluation would run
+    // every earlier call's lambda.
+    QObject *context = new QObject(session);
+    session->whenFinished(id, [call, formatter, context](JobPtr job) {
+        call->finish(formatter(*job));
+        context->deleteLater();
+    });
+    QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id] {
+        session->cancel(id, QStringLiteral("The client cancelled the request before it ran."));
+    });
+    if (!call->wantsProgress())
+        return;
+    // About once a second, the newest line of output tells the client what is going on.
+    auto latest = QSharedPointer<QString>::create();
+    auto timer = new QTimer(context);
+    QObject::connect(session, &Session::output, context, [latest, id](quint64 outputId, const QString &, const QString &text) {
+        if (outputId != id)
+            return;
+        const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        if (!lines.isEmpty())
+            *latest = lines.last().trimmed().left(200);
+    });
+    QObject::connect(timer, &QTimer::timeout, context, [call, latest, session, id] {
+        const JobPtr job = session->job(id);
+        if (!job)
+            return;
+        if (job->state == Job::State::Queued) {
+            call->reportProgress(0, QStringLiteral("Waiting in the session queue"));
+            return;
+        }
+        call->reportProgress(0, latest->isEmpty() ? QStringLiteral("Running for %1 s").arg(job->startedAt.secsTo(QDateTime::currentDateTime()))
+                                                  : *latest);
+    });
+    timer->start(1000);
 }
 
-QJsonObject outputSchema(QJsonObject properties, const QStringList &required)
+void ask(Session *session, const ToolCallPtr &call, const EngineProtocol::Query &query, ReplyFormatter formatter)
 {
-    properties.insert(QStringLiteral("session_activity"), ActivityDigest::schema());
-    return Schema::object(properties, required, false);
-}
-
-QJsonObject nullableString(const QString &description)
-{
-    return {{QStringLiteral("type"), QJsonArray{QStringLiteral("string"), QStringLiteral("null")}},
-            {QStringLiteral("description"), description}};
-}
-
-QJsonObject nullableInteger(const QString &description)
-{
-    return {{QStringLiteral("type"), QJsonArray{QStringLiteral("integer"), QStringLiteral("null")}},
-            {QStringLiteral("description"), description}};
-}
-
-QJsonObject objectArray(const QString &description, const QJsonObject &itemProperties, const QStringList &required)
-{
-    return {{QStringLiteral("type"), QStringLiteral("array")},
-            {QStringLiteral("description"), description},
-            {QStringLiteral("items"), Schema::object(itemProperties, required, false)}};
-}
-
-QJsonObject stringEnum(const QString &description, const QStringList &values)
-{
-    QJsonObject schema = Schema::string(description);
-    schema.insert(QStringLiteral("enum"), QJsonArray::fromStringList(values));
-    return schema;
+    session->query(query, [call, formatter](const QJsonObject &json) {
+        const EngineProtocol::Reply reply(json);
+        if (reply.failed()) {
+            call->finish(ToolResult::error(QStringLiteral("[ERROR] ENGINE\n%1").arg(reply.errorMessage())));
+            return;
+        }
+        call->finish(formatter(json));
+    });
 }
 
 QJsonObject jobStatus(const JobResult &result)
@@ -58,12 +73,12 @@ QJsonObject jobStatus(const JobResult &result)
     return json;
 }
 
-QJsonObject jobStatusSchema()
+QJsonObject jobStatusProperties()
 {
-    return {{QStringLiteral("status"), stringEnum(QStringLiteral("How the engine job ended"),
-                                                  {QStringLiteral("ok"), QStringLiteral("error"), QStringLiteral("interrupted"),
-                                                   QStringLiteral("timed-out"), QStringLiteral("engine-restarted"),
-                                                   QStringLiteral("cancelled"), QStringLiteral("failed")})},
+    return {{QStringLiteral("status"), Schema::stringEnum(QStringLiteral("How the engine job ended"),
+                                                          {QStringLiteral("ok"), QStringLiteral("error"), QStringLiteral("interrupted"),
+                                                           QStringLiteral("timed-out"), QStringLiteral("engine-restarted"),
+                                                           QStringLiteral("cancelled"), QStringLiteral("failed")})},
             {QStringLiteral("error"), Schema::object({{QStringLiteral("type"), Schema::string(QStringLiteral("Condition type"))},
                                                       {QStringLiteral("message"), Schema::string(QStringLiteral("The condition's message"))}},
                                                      {QStringLiteral("type"), QStringLiteral("message")}, false)}};
@@ -75,12 +90,6 @@ ToolResult jobError(const Job &job, QJsonObject structured)
     for (auto it = status.begin(); it != status.end(); ++it)
         structured.insert(it.key(), it.value());
     return ToolResult::error(EvalFormatter::text(job.result), structured);
-}
-
-QString string(const QJsonObject &object, const QString &key)
-{
-    const QJsonValue value = object.value(key);
-    return value.isString() ? value.toString() : QString();
 }
 
 } // namespace ToolKit

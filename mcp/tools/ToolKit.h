@@ -1,41 +1,34 @@
 #pragma once
 
+#include "EngineProtocol.h"
 #include "Job.h"
-#include "SessionTool.h"
+#include "Tool.h"
 
-#include <QJsonArray>
 #include <QJsonObject>
+#include <functional>
 
-// What the tools beyond evaluate-lisp share: their descriptor's shape, open output schemas
-// (McpServer adds session_activity to structuredContent), and the error result of an engine
-// job that did not succeed.
+class Session;
+
+// What the tools share: the two ways of serving a call with the engine, and the parts of
+// their results that every job-based tool has.
 namespace ToolKit {
 
-struct Annotations
-{
-    bool readOnly = true;
-    bool destructive = false;
-    bool idempotent = true;
-};
+using JobFormatter = std::function<ToolResult(const Job &job)>;
+using ReplyFormatter = std::function<ToolResult(const QJsonObject &reply)>;
 
-QJsonObject descriptor(const QString &name, const QString &title, const QString &description,
-                       const QJsonObject &inputSchema, const QJsonObject &outputSchema, Annotations annotations);
+// Queues work that may run user code in the shared session (one at a time, time limits),
+// streams the newest output line as progress about once a second, turns the client's
+// cancellation into an interrupt, and finishes the call with the formatter's result.
+void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter);
+// Asks a question that runs no user code: not queued, answered while an evaluation runs. An
+// engine that cannot answer finishes the call with "[ERROR] ENGINE".
+void ask(Session *session, const ToolCallPtr &call, const EngineProtocol::Query &query, ReplyFormatter formatter);
 
-// An object schema that allows more properties and declares session_activity.
-QJsonObject outputSchema(QJsonObject properties, const QStringList &required);
-
-QJsonObject nullableString(const QString &description);
-QJsonObject nullableInteger(const QString &description);
-QJsonObject objectArray(const QString &description, const QJsonObject &itemProperties, const QStringList &required = {});
-QJsonObject stringEnum(const QString &description, const QStringList &values);
-
-// The engine's status and error of a job, for structuredContent.
+// The engine's status and error of a job, for structuredContent, and their output schema.
 QJsonObject jobStatus(const JobResult &result);
-QJsonObject jobStatusSchema();
+QJsonObject jobStatusProperties();
 
 // The seeds' "[ERROR] TYPE\nmessage" text (with any output before it), as an isError result.
 ToolResult jobError(const Job &job, QJsonObject structured = {});
-
-QString string(const QJsonObject &object, const QString &key);
 
 } // namespace ToolKit

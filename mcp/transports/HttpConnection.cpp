@@ -10,9 +10,12 @@ HttpConnection::HttpConnection(QTcpSocket *socket, const Settings &settings, QOb
 {
     m_socket->setParent(this);
     m_peerDescription = QStringLiteral("%1:%2").arg(socket->peerAddress().toString()).arg(socket->peerPort()).toUtf8();
+    // Deadlines the README promises: a coarse timer may fire up to 5 % early.
     m_requestTimer.setSingleShot(true);
+    m_requestTimer.setTimerType(Qt::PreciseTimer);
     m_requestTimer.setInterval(m_settings.requestTimeoutMs);
     m_idleTimer.setSingleShot(true);
+    m_idleTimer.setTimerType(Qt::PreciseTimer);
     m_idleTimer.setInterval(m_settings.idleTimeoutMs);
     connect(&m_requestTimer, &QTimer::timeout, this, [this] {
         failAndClose(408, "The request was not sent completely within "

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "HttpRequestParser.h"
+#include "HttpResponse.h"
 
 #include <QObject>
 #include <QTimer>

@@ -1,9 +1,10 @@
 #include "HttpTransport.h"
 
+#include "HttpPeer.h"
 #include "HttpSecurity.h"
-#include "HttpSession.h"
-#include "JsonRpc.h"
+#include "McpRequestHeaders.h"
 #include "McpServer.h"
+#include "ServerSentEvents.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>
@@ -19,34 +20,17 @@ const QByteArray SessionHeader = "Mcp-Session-Id";
 
 // HTTP-level refusals carry a JSON-RPC error without an id, as the TypeScript SDK's server
 // does, so a client shows the sentence instead of just a status code.
+HttpResponse jsonResponse(int status, const QJsonObject &message)
+{
+    return HttpResponse::withBody(status, "application/json", QJsonDocument(message).toJson(QJsonDocument::Compact));
+}
 HttpResponse errorResponse(int status, int code, const QString &message)
 {
-    HttpResponse response;
-    response.status = status;
-    response.setHeader("Content-Type", "application/json");
-    response.body = QJsonDocument(JsonRpc::error(QJsonValue(), code, message)).toJson(QJsonDocument::Compact);
-    return response;
+    return jsonResponse(status, JsonRpc::error(QJsonValue(), code, message));
 }
 HttpResponse errorResponse(int status, const QString &message)
 {
     return errorResponse(status, -32000, message);
-}
-
-HttpResponse jsonResponse(const QJsonObject &message)
-{
-    HttpResponse response;
-    response.setHeader("Content-Type", "application/json");
-    response.body = QJsonDocument(message).toJson(QJsonDocument::Compact);
-    return response;
-}
-
-HttpResponse eventStreamHead()
-{
-    HttpResponse head;
-    head.setHeader("Content-Type", "text/event-stream");
-    head.setHeader("Cache-Control", "no-cache, no-transform");
-    head.setHeader("X-Accel-Buffering", "no");
-    return head;
 }
 
 QByteArray newSessionId()
@@ -57,29 +41,27 @@ QByteArray newSessionId()
     return QByteArray(reinterpret_cast<const char *>(words), sizeof words)
         .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
 }
-
-bool wantsProgress(const QJsonObject &message)
-{
-    const QJsonValue token = message.value(QStringLiteral("params")).toObject().value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
-    return token.isString() || token.isDouble();
-}
 } // namespace
 
 HttpTransport::HttpTransport(McpServer *server, const Options &options, QObject *parent)
     : QObject(parent), m_server(server), m_options(options), m_tcp(new QTcpServer(this))
 {
     connect(m_tcp, &QTcpServer::newConnection, this, &HttpTransport::onNewConnection);
-    m_expiry.setInterval(qBound(1000, m_options.sessionIdleMs / 4, 60000));
-    connect(&m_expiry, &QTimer::timeout, this, &HttpTransport::expireIdleSessions);
+    m_expiry.setInterval(qBound(1000, m_options.peerIdleMs / 4, 60000));
+    connect(&m_expiry, &QTimer::timeout, this, &HttpTransport::expireIdlePeers);
     m_keepAlive.setInterval(m_options.keepAliveCommentMs);
     connect(&m_keepAlive, &QTimer::timeout, this, &HttpTransport::sendKeepAlives);
 }
 
 HttpTransport::~HttpTransport()
 {
-    for (HttpSession *session : std::as_const(m_sessions)) {
-        session->end();
-        m_server->closePeer(session->peer());
+    for (HttpPeer *peer : std::as_const(m_peers)) {
+        peer->end();
+        m_server->closePeer(peer->peer());
+    }
+    for (HttpPeer *peer : std::as_const(m_requestPeers)) {
+        peer->end();
+        m_server->closePeer(peer->peer());
     }
 }
 
@@ -150,7 +132,7 @@ void HttpTransport::onRequest(HttpConnection *connection, const HttpRequest &req
             preflight.status = 204;
             preflight.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE");
             preflight.setHeader("Access-Control-Allow-Headers",
-                                "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
+                                "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID");
             preflight.setHeader("Access-Control-Max-Age", "600");
             connection->respond(preflight);
             return;
@@ -168,10 +150,18 @@ void HttpTransport::onRequest(HttpConnection *connection, const HttpRequest &req
         connection->respond(response);
         return;
     }
-    const QByteArray version = request.header("MCP-Protocol-Version");
-    if (!version.isNull() && !McpServer::supportedProtocolVersions().contains(QString::fromLatin1(version.trimmed()))) {
+    const QString version = QString::fromLatin1(request.header("MCP-Protocol-Version").trimmed());
+    if (request.method != "POST" && RequestEnvelope::isModernVersion(version)) {
+        HttpResponse response = errorResponse(405, QStringLiteral("Protocol revision %1 has no GET stream and no session to end: POST "
+                                                                  "subscriptions/listen for change notifications").arg(version));
+        response.setHeader("Allow", "POST");
+        connection->respond(response);
+        return;
+    }
+    // A POST says which era it belongs to in its body too: onPost checks its version.
+    if (request.method != "POST" && request.hasHeader("MCP-Protocol-Version") && !McpServer::supportedProtocolVersions().contains(version)) {
         connection->respond(errorResponse(400, QStringLiteral("Unsupported MCP-Protocol-Version '%1'; supported: %2")
-                                                   .arg(QString::fromLatin1(version), McpServer::supportedProtocolVersions().join(QStringLiteral(", ")))));
+                                                   .arg(version, McpServer::supportedProtocolVersions().join(QStringLiteral(", ")))));
         return;
     }
     if (request.method == "POST")
@@ -187,48 +177,48 @@ void HttpTransport::onRequest(HttpConnection *connection, const HttpRequest &req
     }
 }
 
-HttpSession *HttpTransport::requireSession(HttpConnection *connection, const HttpRequest &request)
+HttpPeer *HttpTransport::requirePeer(HttpConnection *connection, const HttpRequest &request)
 {
     const QByteArray id = request.header(SessionHeader);
     if (id.isEmpty()) {
         connection->respond(errorResponse(400, QStringLiteral("Bad Request: the Mcp-Session-Id header is required; send initialize first to get one")));
         return nullptr;
     }
-    HttpSession *session = m_sessions.value(id.trimmed());
-    if (!session) {
+    HttpPeer *peer = m_peers.value(id.trimmed());
+    if (!peer) {
         connection->respond(errorResponse(404, -32001, QStringLiteral("Session not found: it ended or expired; initialize a new one")));
         return nullptr;
     }
-    session->touch();
-    return session;
+    peer->touch();
+    return peer;
 }
 
-HttpSession *HttpTransport::createSession()
+HttpPeer *HttpTransport::createPeer()
 {
-    if (m_sessions.size() >= m_options.maxSessions) {
-        HttpSession *oldest = nullptr;
-        for (HttpSession *session : std::as_const(m_sessions)) {
-            if (session->isIdleFor(0) && (!oldest || session->idleMs() > oldest->idleMs()))
-                oldest = session;
+    if (m_peers.size() >= m_options.maxPeers) {
+        HttpPeer *oldest = nullptr;
+        for (HttpPeer *peer : std::as_const(m_peers)) {
+            if (peer->isIdleFor(0) && (!oldest || peer->idleMs() > oldest->idleMs()))
+                oldest = peer;
         }
         if (!oldest)
             return nullptr;
-        qCInfo(lcHttp) << "too many sessions: ending the longest idle one" << oldest->peer()->key();
-        endSession(oldest);
+        qCInfo(lcHttp) << "too many clients: ending the longest idle one" << oldest->peer()->key();
+        endPeer(oldest);
     }
-    McpPeer *peer = m_server->createPeer(QStringLiteral("http"));
-    auto *session = new HttpSession(newSessionId(), peer, this);
-    m_sessions.insert(session->id(), session);
-    qCInfo(lcHttp) << "new session" << peer->key();
-    return session;
+    McpPeer *mcpPeer = m_server->createPeer(QStringLiteral("http"));
+    auto *peer = new HttpPeer(newSessionId(), mcpPeer, this);
+    m_peers.insert(peer->sessionId(), peer);
+    qCInfo(lcHttp) << "new client" << mcpPeer->key();
+    return peer;
 }
 
-void HttpTransport::endSession(HttpSession *session)
+void HttpTransport::endPeer(HttpPeer *peer)
 {
-    m_sessions.remove(session->id());
-    session->end();
-    m_server->closePeer(session->peer());
-    session->deleteLater();
+    m_peers.remove(peer->sessionId());
+    peer->end();
+    m_server->closePeer(peer->peer());
+    peer->deleteLater();
 }
 
 void HttpTransport::onPost(HttpConnection *connection, const HttpRequest &request)
@@ -243,104 +233,102 @@ void HttpTransport::onPost(HttpConnection *connection, const HttpRequest &reques
         connection->respond(errorResponse(415, QStringLiteral("Unsupported Media Type: the body must be application/json")));
         return;
     }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(request.body, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        connection->respond(errorResponse(400, JsonRpc::ParseError, QStringLiteral("Parse error: %1 at offset %2").arg(parseError.errorString()).arg(parseError.offset)));
+    const JsonRpc::Message message = McpServer::parse(request.body);
+    if (message.kind() == JsonRpc::Message::Kind::Invalid) {
+        connection->respond(jsonResponse(400, message.refusal()));
         return;
     }
-    if (document.isArray()) {
-        connection->respond(errorResponse(400, JsonRpc::InvalidRequest, QStringLiteral("Invalid Request: send one JSON-RPC message per POST (batches are not supported)")));
+    const QString version = QString::fromLatin1(request.header("MCP-Protocol-Version").trimmed());
+    const RequestEnvelope envelope = RequestEnvelope::of(message, version);
+    if (envelope.isModern()) {
+        onStatelessPost(connection, request, message, envelope, accepts.eventStream, accepts.json);
         return;
     }
-    if (!document.isObject()) {
-        connection->respond(errorResponse(400, JsonRpc::InvalidRequest, QStringLiteral("Invalid Request: the body must be a JSON-RPC message object")));
-        return;
-    }
-    const QJsonObject message = document.object();
-    const bool hasMethod = message.value(QStringLiteral("method")).isString();
-    const bool hasId = message.contains(QStringLiteral("id"));
-    const bool isRequest = hasMethod && hasId;
-    const bool isResponse = !hasMethod && hasId
-        && (message.contains(QStringLiteral("result")) || message.contains(QStringLiteral("error")));
-    if (!hasMethod && !isResponse) {
-        connection->respond(errorResponse(400, JsonRpc::InvalidRequest, QStringLiteral("Invalid Request: neither a request, a notification nor a response")));
-        return;
-    }
-    const QJsonValue id = message.value(QStringLiteral("id"));
-    if (isRequest && !JsonRpc::isValidId(id)) {
-        connection->respond(errorResponse(400, JsonRpc::InvalidRequest, QStringLiteral("Invalid Request: \"id\" must be a string or an integer")));
+    if (request.hasHeader("MCP-Protocol-Version") && !McpServer::supportedProtocolVersions().contains(version)) {
+        connection->respond(errorResponse(400, QStringLiteral("Unsupported MCP-Protocol-Version '%1'; supported: %2")
+                                                   .arg(version, McpServer::supportedProtocolVersions().join(QStringLiteral(", ")))));
         return;
     }
 
-    HttpSession *session = nullptr;
-    bool created = false;
-    if (isRequest && message.value(QStringLiteral("method")).toString() == QStringLiteral("initialize")
-        && request.header(SessionHeader).isEmpty()) {
-        session = createSession();
-        if (!session) {
+    HttpPeer *peer = nullptr;
+    const bool creates = message.isRequest() && message.method() == QStringLiteral("initialize") && request.header(SessionHeader).isEmpty();
+    if (creates) {
+        peer = createPeer();
+        if (!peer) {
             connection->respond(errorResponse(503, QStringLiteral("Too many MCP sessions are busy; end one (DELETE) or try again later")));
             return;
         }
-        created = true;
     } else {
-        session = requireSession(connection, request);
-        if (!session)
+        peer = requirePeer(connection, request);
+        if (!peer)
             return;
     }
-    McpPeer *peer = session->peer();
 
-    if (!isRequest) {
-        session->beginCapture();
-        m_server->handle(peer, message);
-        const QList<QJsonObject> errors = session->endCapture();
-        if (!errors.isEmpty()) {
-            HttpResponse response = jsonResponse(errors.first());
-            response.status = 400;
-            connection->respond(response);
-            return;
-        }
-        if (message.value(QStringLiteral("method")).toString() == QStringLiteral("notifications/cancelled")) {
-            const QJsonValue requestId = message.value(QStringLiteral("params")).toObject().value(QStringLiteral("requestId"));
-            if (JsonRpc::isValidId(requestId)) {
-                const QString key = JsonRpc::idKey(requestId);
-                if (session->hasPending(key) && !peer->callsInFlight().contains(key))
-                    session->abandonPending(key);
-            }
-        }
+    const McpServer::Received received = m_server->dispatch(peer->peer(), message);
+    if (received.isRefused()) {
+        connection->respond(jsonResponse(400, received.refusal));
+    } else if (received.kind == JsonRpc::Message::Kind::Request) {
+        // Progress can only travel on an event stream; everything else is a plain JSON answer.
+        const bool eventStream = accepts.eventStream && (!accepts.json || !message.progressToken().isUndefined());
+        HttpHeaders extraHeaders;
+        if (creates)
+            extraHeaders.append({SessionHeader, peer->sessionId()});
+        peer->bindRequest(received.id, connection, eventStream, extraHeaders);
+    } else {
+        HttpResponse accepted; // a notification, or a response to us
+        accepted.status = 202;
+        connection->respond(accepted);
+    }
+    if (creates && !peer->peer()->isInitialized())
+        endPeer(peer); // initialize failed: no client to keep
+}
+
+void HttpTransport::onStatelessPost(HttpConnection *connection, const HttpRequest &request, const JsonRpc::Message &message,
+                                    const RequestEnvelope &envelope, bool eventStreamAccepted, bool jsonAccepted)
+{
+    if (!message.isRequest()) {
+        // 2026-07-28 defines no client notification over HTTP (closing a response cancels its
+        // request) and no responses from clients: accepted, nothing to do.
         HttpResponse accepted;
         accepted.status = 202;
         connection->respond(accepted);
         return;
     }
+    // A body whose _meta is malformed gets the -32602 that says so before its headers are judged.
+    if (envelope.problem() != RequestEnvelope::Problem::Malformed) {
+        const QString mismatch = McpRequestHeaders::mismatch(request, message, envelope);
+        if (!mismatch.isEmpty()) {
+            connection->respond(jsonResponse(400, JsonRpc::error(message.id(), JsonRpc::HeaderMismatch, mismatch)));
+            return;
+        }
+    }
+    // No session: a peer for this request alone, which ends with its answer, or when the
+    // client closes the response (which cancels the request).
+    McpPeer *mcpPeer = m_server->createPeer(QStringLiteral("http"), McpServer::statelessActivityKey(envelope));
+    auto *peer = new HttpPeer({}, mcpPeer, this);
+    m_requestPeers.insert(peer);
+    connect(peer, &HttpPeer::idle, this, [this, peer] { endRequestPeer(peer); }, Qt::QueuedConnection);
 
-    const QString key = JsonRpc::idKey(id);
-    if (session->hasPending(key)) {
-        connection->respond(jsonResponse(JsonRpc::error(id, JsonRpc::InvalidRequest, QStringLiteral("A request with this id is still in progress"))));
+    const McpServer::Received received = m_server->dispatch(mcpPeer, message, envelope);
+    if (received.isRefused()) {
+        const int code = received.refusal.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt();
+        connection->respond(jsonResponse(code == JsonRpc::MethodNotFound ? 404 : 400, received.refusal));
+        endRequestPeer(peer);
         return;
     }
-    QList<QPair<QByteArray, QByteArray>> extraHeaders;
-    if (created)
-        extraHeaders.append({SessionHeader, session->id()});
-    // Progress can only travel on an event stream; everything else is a plain JSON answer.
-    const bool eventStream = accepts.eventStream && (!accepts.json || wantsProgress(message));
-    session->addPending(key, connection, eventStream, extraHeaders);
-    if (eventStream) {
-        HttpResponse head = eventStreamHead();
-        for (const auto &header : extraHeaders)
-            head.setHeader(header.first, header.second);
-        connection->startStream(head);
-    }
-    session->beginCapture();
-    m_server->handle(peer, message);
-    const QList<QJsonObject> errors = session->endCapture();
-    if (!errors.isEmpty() && session->hasPending(key)) {
-        // Refused before it reached a method (e.g. "jsonrpc" is not "2.0"): that error is
-        // this request's answer.
-        session->deliver(errors.first(), id);
-    }
-    if (created && !peer->isInitialized())
-        endSession(session); // initialize failed: no session to keep
+    // Progress, log messages and a subscription's notifications need an event stream.
+    const bool streams = !message.progressToken().isUndefined() || !envelope.logLevel().isEmpty()
+        || message.method() == QStringLiteral("subscriptions/listen");
+    peer->bindRequest(received.id, connection, eventStreamAccepted && (!jsonAccepted || streams));
+}
+
+void HttpTransport::endRequestPeer(HttpPeer *peer)
+{
+    if (!m_requestPeers.remove(peer))
+        return; // ended already
+    peer->end();
+    m_server->closePeer(peer->peer()); // a call still running was abandoned by its client: cancelled
+    peer->deleteLater();
 }
 
 void HttpTransport::onGet(HttpConnection *connection, const HttpRequest &request)
@@ -349,43 +337,46 @@ void HttpTransport::onGet(HttpConnection *connection, const HttpRequest &request
         connection->respond(errorResponse(406, QStringLiteral("Not Acceptable: the GET stream is text/event-stream")));
         return;
     }
-    HttpSession *session = requireSession(connection, request);
-    if (!session)
+    HttpPeer *peer = requirePeer(connection, request);
+    if (!peer)
         return;
-    session->setEventStream(connection);
+    peer->setEventStream(connection);
     HttpResponse head = eventStreamHead();
-    head.setHeader(SessionHeader, session->id());
+    head.setHeader(SessionHeader, peer->sessionId());
     connection->startStream(head);
     connection->sendStreamData(formatSseComment("stream open"));
+    peer->flushHeldRequests();
 }
 
 void HttpTransport::onDelete(HttpConnection *connection, const HttpRequest &request)
 {
-    HttpSession *session = requireSession(connection, request);
-    if (!session)
+    HttpPeer *peer = requirePeer(connection, request);
+    if (!peer)
         return;
-    qCInfo(lcHttp) << "session ended by the client" << session->peer()->key();
-    endSession(session);
+    qCInfo(lcHttp) << "the client ended its Mcp-Session-Id" << peer->peer()->key();
+    endPeer(peer);
     HttpResponse response;
     response.status = 200;
     connection->respond(response);
 }
 
-void HttpTransport::expireIdleSessions()
+void HttpTransport::expireIdlePeers()
 {
-    const QList<HttpSession *> sessions = m_sessions.values();
-    for (HttpSession *session : sessions) {
-        if (session->isIdleFor(m_options.sessionIdleMs)) {
-            qCInfo(lcHttp) << "session expired after" << m_options.sessionIdleMs << "ms idle" << session->peer()->key();
-            endSession(session);
+    const QList<HttpPeer *> peers = m_peers.values();
+    for (HttpPeer *peer : peers) {
+        if (peer->isIdleFor(m_options.peerIdleMs)) {
+            qCInfo(lcHttp) << "Mcp-Session-Id expired after" << m_options.peerIdleMs << "ms idle" << peer->peer()->key();
+            endPeer(peer);
         }
     }
 }
 
 void HttpTransport::sendKeepAlives()
 {
-    for (HttpSession *session : std::as_const(m_sessions)) {
-        for (HttpConnection *connection : session->streamingConnections())
-            connection->sendStreamData(formatSseComment("keep-alive"));
+    for (const auto &peers : {m_peers.values(), m_requestPeers.values()}) {
+        for (HttpPeer *peer : peers) {
+            for (HttpConnection *connection : peer->streamingConnections())
+                connection->sendStreamData(formatSseComment("keep-alive"));
+        }
     }
 }

@@ -1,20 +1,28 @@
 #pragma once
 
 #include "HttpConnection.h"
+#include "JsonRpc.h"
+#include "RequestEnvelope.h"
 
 #include <QHash>
 #include <QHostAddress>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 
-class HttpSession;
+class HttpPeer;
 class McpServer;
 class QTcpServer;
 
-// MCP Streamable HTTP (2025-11-25) at http://127.0.0.1:PORT/mcp: POST carries one message,
-// GET opens the session's event stream, DELETE ends the session. Checks Host, Origin, the
-// bearer token and MCP-Protocol-Version before anything else, and never blocks: every call
-// is answered when the session finishes it, while other connections go on being served.
+// MCP Streamable HTTP at http://127.0.0.1:PORT/mcp, both eras on one endpoint. 2025-11-25 and
+// older: POST carries one message, GET opens a client's event stream, DELETE ends its
+// Mcp-Session-Id. 2026-07-28 (a request whose _meta or MCP-Protocol-Version says so):
+// stateless POSTs with no session, their standard headers checked against the body, each
+// served by a peer of its own that ends with its answer; closing the response cancels the
+// request. Checks Host, Origin and the bearer token before anything else, and never blocks:
+// every call is answered when the Lisp session finishes it, while other connections go on
+// being served. Only HTTP lives here: McpServer parses and judges each message, and its answer
+// gives the status code.
 class HttpTransport : public QObject
 {
     Q_OBJECT
@@ -27,9 +35,9 @@ public:
         quint16 port = DefaultPort; // 0: any free port (tests)
         QByteArray token;           // required as "Authorization: Bearer TOKEN"; empty: no auth
         HttpConnection::Settings connection;
-        int sessionIdleMs = 60 * 60 * 1000;
+        int peerIdleMs = 60 * 60 * 1000; // an Mcp-Session-Id unused this long ends
         int keepAliveCommentMs = 15000;
-        int maxSessions = 1000; // beyond it the longest-idle session ends (a client looping on initialize)
+        int maxPeers = 1000; // beyond it the longest-idle one ends (a client looping on initialize)
     };
 
     HttpTransport(McpServer *server, const Options &options, QObject *parent = nullptr);
@@ -39,26 +47,31 @@ public:
     QString errorString() const { return m_error; }
     quint16 port() const;
     QString url() const;
-    int sessionCount() const { return int(m_sessions.size()); }
+    int peerCount() const { return int(m_peers.size()); } // Mcp-Session-Ids
+    int requestPeerCount() const { return int(m_requestPeers.size()); } // stateless requests in flight
 
 private:
     void onNewConnection();
     void onRequest(HttpConnection *connection, const HttpRequest &request);
     void onPost(HttpConnection *connection, const HttpRequest &request);
+    void onStatelessPost(HttpConnection *connection, const HttpRequest &request, const JsonRpc::Message &message,
+                         const RequestEnvelope &envelope, bool eventStreamAccepted, bool jsonAccepted);
+    void endRequestPeer(HttpPeer *peer);
     void onGet(HttpConnection *connection, const HttpRequest &request);
     void onDelete(HttpConnection *connection, const HttpRequest &request);
-    // The session named by Mcp-Session-Id, or nullptr after answering 400/404.
-    HttpSession *requireSession(HttpConnection *connection, const HttpRequest &request);
-    HttpSession *createSession(); // nullptr when every session is busy and there are too many
-    void endSession(HttpSession *session);
-    void expireIdleSessions();
+    // The peer named by Mcp-Session-Id, or nullptr after answering 400/404.
+    HttpPeer *requirePeer(HttpConnection *connection, const HttpRequest &request);
+    HttpPeer *createPeer(); // nullptr when every peer is busy and there are too many
+    void endPeer(HttpPeer *peer);
+    void expireIdlePeers();
     void sendKeepAlives();
 
     McpServer *m_server;
     Options m_options;
     QTcpServer *m_tcp;
     QString m_error;
-    QHash<QByteArray, HttpSession *> m_sessions;
+    QHash<QByteArray, HttpPeer *> m_peers; // by Mcp-Session-Id
+    QSet<HttpPeer *> m_requestPeers;       // one per stateless request in flight
     QTimer m_expiry;
     QTimer m_keepAlive;
 };

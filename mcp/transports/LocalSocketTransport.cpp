@@ -9,23 +9,13 @@
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QLoggingCategory>
-#include <QStandardPaths>
 
 Q_LOGGING_CATEGORY(lcLocal, "duet.localsocket")
 
-QString LocalSocketTransport::socketPath(const QString &name)
+LocalSocketTransport::LocalSocketTransport(McpServer *server, const QString &path, QObject *parent)
+    : QObject(parent), m_server(server), m_path(path), m_local(new QLocalServer(this))
 {
-    if (QDir::isAbsolutePath(name))
-        return name;
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
-    if (dir.isEmpty())
-        dir = QDir::tempPath();
-    return QDir(dir).filePath(name);
-}
-
-LocalSocketTransport::LocalSocketTransport(McpServer *server, const QString &name, QObject *parent)
-    : QObject(parent), m_server(server), m_path(socketPath(name)), m_local(new QLocalServer(this))
-{
+    Q_ASSERT(QDir::isAbsolutePath(path));
     m_local->setSocketOptions(QLocalServer::UserAccessOption);
     connect(m_local, &QLocalServer::newConnection, this, &LocalSocketTransport::onNewConnection);
 }

@@ -16,10 +16,9 @@ class LocalSocketTransport : public QObject
     Q_OBJECT
 public:
     static QString defaultName() { return QStringLiteral("lisp-duet"); }
-    // NAME -> $XDG_RUNTIME_DIR/NAME (an absolute path is used as it is).
-    static QString socketPath(const QString &name);
-
-    LocalSocketTransport(McpServer *server, const QString &name = defaultName(), QObject *parent = nullptr);
+    // path: where the socket lives, absolute (the app's RuntimeDirectory decides which folder
+    // a name goes in: app/core/RuntimeDirectory.h).
+    LocalSocketTransport(McpServer *server, const QString &path, QObject *parent = nullptr);
     ~LocalSocketTransport() override;
 
     // Removes a socket file left by a process that died, but never one somebody answers on.

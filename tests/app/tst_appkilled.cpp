@@ -97,6 +97,17 @@ QStringList journals(const QString &dataHome)
     return paths;
 }
 
+// Alive and not a zombie waiting for whoever adopted it to reap it.
+bool running(pid_t pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = stat.readAll();
+    const qsizetype afterName = line.lastIndexOf(')');
+    return afterName >= 0 && line.mid(afterName + 2, 1) != "Z";
+}
+
 QList<JournalEntry> jobs(const QString &path)
 {
     QList<JournalEntry> list;
@@ -182,6 +193,30 @@ private Q_SLOTS:
         const QJsonObject back = again.call(3, QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(round (area *radius*))")}});
         QVERIFY2(!back.value(QStringLiteral("isError")).toBool(), qPrintable(text(back)));
         QVERIFY2(text(back).contains(QStringLiteral("=> 28")), qPrintable(text(back)));
+    }
+
+    // The engine is the app's: in a group of its own (a Ctrl+C in the terminal reaches the app,
+    // which stops the engine in order), and gone with the app when the app is killed.
+    void theEngineLivesAndDiesWithTheAppNotWithTheTerminal()
+    {
+        QTemporaryDir home;
+        StdioApp app(home.path(), {QStringLiteral("--no-journal")});
+        QVERIFY(app.started());
+        QVERIFY(app.initialize());
+        const QJsonObject answer = app.call(1, QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(ext:getpid)")}});
+        QVERIFY2(!answer.value(QStringLiteral("isError")).toBool(), qPrintable(text(answer)));
+        const pid_t engine = pid_t(text(answer).section(QStringLiteral("=> "), 1).section(QLatin1Char('\n'), 0, 0).trimmed().toInt());
+        QVERIFY2(engine > 0 && engine != pid_t(app.pid()), qPrintable(text(answer)));
+        QCOMPARE(::getpgid(engine), engine);
+        QVERIFY(::getpgid(engine) != ::getpgid(pid_t(app.pid())));
+
+        app.send({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), 2}, {QStringLiteral("method"), QStringLiteral("tools/call")},
+                  {QStringLiteral("params"), QJsonObject{{QStringLiteral("name"), QStringLiteral("evaluate-lisp")},
+                                                         {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("code"), QStringLiteral("(sleep 30)")}}}}}});
+        QTest::qWait(200);
+        QCOMPARE(::kill(pid_t(app.pid()), SIGKILL), 0);
+        QVERIFY(app.process().waitForFinished(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(!running(engine), 5000);
     }
 
     void aGivenJournalIsLoadedAsThePastAndAppendedTo()

@@ -3,12 +3,12 @@
 // follow the server's peers, settings round-trip through QSettings and take effect.
 
 #include "AppServices.h"
+#include "Journal.h"
 #include "ClientConfig.h"
 #include "FirstRun.h"
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "Session.h"
-#include "SessionLimits.h"
 #include "WindowSetup.h"
 #include "access/AccessController.h"
 #include "console/ConsoleWidget.h"
@@ -16,8 +16,8 @@
 #include "highlight/LispHighlighter.h"
 #include "console/TranscriptView.h"
 #include "dialogs/ConnectDialog.h"
-#include "dialogs/Preferences.h"
-#include "dialogs/SettingsDialog.h"
+#include "Preferences.h"
+#include "SettingsDialog.h"
 #include "window/MainWindow.h"
 
 #include <QAction>
@@ -157,13 +157,14 @@ private Q_SLOTS:
     {
         Preferences changed;
         changed.port = 9191;
-        changed.accessMode = AccessController::Mode::Ask;
+        changed.accessMode = AccessMode::Ask;
         changed.timeoutSeconds = 45;
         changed.maxOutputChars = 5000;
         changed.scrollbackLines = 777;
         changed.fontSize = 14.5;
         changed.theme = Preferences::Theme::Dark;
         changed.closeToTray = true;
+        changed.journalsKept = 7;
 
         SettingsDialog dialog(Preferences::load());
         QVERIFY(dialog.restartNote().isEmpty());
@@ -181,11 +182,39 @@ private Q_SLOTS:
         QCOMPARE(settings.value(QStringLiteral("agents/accessMode")).toString(), QStringLiteral("ask"));
         QCOMPARE(settings.value(QStringLiteral("appearance/theme")).toString(), QStringLiteral("dark"));
         QCOMPARE(settings.value(QStringLiteral("window/keepInTray")).toBool(), true);
+        QCOMPARE(settings.value(QStringLiteral("journal/kept")).toInt(), 7);
 
         SettingsDialog reopened(Preferences::load());
         QVERIFY(reopened.preferences() == stored);
         QCOMPARE(reopened.findChild<QSpinBox *>(QStringLiteral("scrollback"))->value(), 777);
         QCOMPARE(reopened.findChild<QComboBox *>(QStringLiteral("theme"))->currentText(), QStringLiteral("Dark"));
+        Preferences().save();
+    }
+
+    void journalsBeyondTheSettingAreRemovedAtStart()
+    {
+        Preferences p;
+        p.journalsKept = 2;
+        p.save();
+        QDir(Journal::directory()).removeRecursively();
+        QDir().mkpath(Journal::directory());
+        for (int day = 1; day <= 5; ++day) {
+            QFile f(Journal::directory() + QStringLiteral("/2026010%1T000000.000Z.jsonl").arg(day));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(day == 1 ? "{\"type\":\"evaluation\",\"code\":\"1\"}\n" : "{\"type\":\"event\",\"event\":\"app-started\"}\n");
+        }
+        {
+            AppServices services;
+            services.start();
+            // The newest two (this run's journal and Jan 5) stay, and so does the previous session
+            // shown in the window (the newest with an evaluation: Jan 1).
+            const QStringList left = QDir(Journal::directory()).entryList(QDir::Files, QDir::Name);
+            QCOMPARE(left.size(), 3);
+            QVERIFY(left.contains(QStringLiteral("20260101T000000.000Z.jsonl")));
+            QVERIFY(left.contains(QStringLiteral("20260105T000000.000Z.jsonl")));
+            QVERIFY(!left.contains(QStringLiteral("20260103T000000.000Z.jsonl")));
+        }
+        QDir(Journal::directory()).removeRecursively();
         Preferences().save();
     }
 
@@ -199,14 +228,14 @@ private Q_SLOTS:
         const Preferences p = Preferences::load();
         QCOMPARE(p.port, 7878);
         QCOMPARE(p.timeoutSeconds, 30);
-        QCOMPARE(p.accessMode, AccessController::Mode::Allow);
+        QCOMPARE(p.accessMode, AccessMode::Allow);
         Preferences().save();
     }
 
     void theWindowGetsTheMenusTheWelcomeAndTheSettings()
     {
         Preferences p;
-        p.accessMode = AccessController::Mode::ReadOnly;
+        p.accessMode = AccessMode::ReadOnly;
         p.scrollbackLines = 1234;
         p.timeoutSeconds = 12;
         p.closeToTray = true;
@@ -217,7 +246,7 @@ private Q_SLOTS:
         WindowSetup setup(&window, &services, target(), false);
         QVERIFY(allActions(window.menuBar()).contains(setup.connectAction()));
         QVERIFY(allActions(window.menuBar()).contains(setup.settingsAction()));
-        QCOMPARE(window.access()->mode(), AccessController::Mode::ReadOnly);
+        QCOMPARE(window.access()->mode(), AccessMode::ReadOnly);
         QCOMPARE(window.console()->transcript()->scrollback(), 1234);
         QCOMPARE(services.session()->defaultTimeoutMs(), 12000);
         QVERIFY(window.keepInTray());
@@ -239,18 +268,18 @@ private Q_SLOTS:
         p.maxOutputChars = 5555;
         p.fontFamily = QStringLiteral("DejaVu Sans Mono"); // installed with the build dependencies
         p.closeToTray = false;
-        p.accessMode = AccessController::Mode::Paused;
+        p.accessMode = AccessMode::Paused;
         settings->setPreferences(p);
         settings->apply();
         QCOMPARE(window.console()->transcript()->scrollback(), 4321);
         QCOMPARE(services.session()->defaultTimeoutMs(), 7000);
-        QCOMPARE(services.findChild<SessionLimits *>()->maxOutputChars(), 5555);
+        QCOMPARE(services.session()->limits().maxOutputChars, 5555);
         QCOMPARE(window.console()->fontFamily(), settings->preferences().fontFamily);
         QVERIFY(window.console()->fontFamily().startsWith(QStringLiteral("DejaVu Sans Mono")));
         QCOMPARE(window.console()->transcript()->font().family(), window.console()->fontFamily());
         QVERIFY(!window.keepInTray());
-        QCOMPARE(window.access()->mode(), AccessController::Mode::ReadOnly);
-        QCOMPARE(Preferences::load().accessMode, AccessController::Mode::Paused);
+        QCOMPARE(window.access()->mode(), AccessMode::ReadOnly);
+        QCOMPARE(Preferences::load().accessMode, AccessMode::Paused);
 
         // The dark theme reaches the palette and both highlighters; "system" puts back the start.
         const QPalette before = QApplication::palette();

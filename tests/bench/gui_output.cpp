@@ -7,7 +7,7 @@
 
 #include "../common/ResidentMemory.h"
 #include "EngineClient.h"
-#include "EvaluateLispTool.h"
+#include "Tools.h"
 #include "McpServer.h"
 #include "Session.h"
 #include "ToolRegistry.h"
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     Session session(&engine);
     session.setDefaultTimeoutMs(300000);
     ToolRegistry tools;
-    tools.add(std::make_unique<EvaluateLispTool>(&session));
+    tools.add(evaluateLispTool(&session));
     McpServer server(&session, &tools);
     MainWindow window(&session, &server);
     window.console()->transcript()->setScrollback(scrollback);

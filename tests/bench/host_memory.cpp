@@ -1,5 +1,5 @@
 // Benchmark (not a test): the host's memory over many evaluations through a real Session and
-// engine. Samples this process's RSS every --every evaluations; run with a small
+// engine. Samples this process's RSS and the engine's every --every evaluations; run with a small
 // --transcript-limit to see the transcript cap bound it.
 //
 //   bench_host_memory [--evaluations N] [--every K] [--transcript-limit L] [--journal]
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
     const qint64 startRss = residentKiB();
     std::printf("evaluations through Session: %d, transcript limit %d, journal %s\n", total, limit,
                 journal.isOpen() ? "on" : "off");
-    std::printf("%12s %12s %12s %10s\n", "evaluations", "RSS KiB", "transcript", "ms");
+    std::printf("%12s %12s %12s %12s %10s\n", "evaluations", "RSS KiB", "engine KiB", "transcript", "ms");
     auto submitNext = [&] {
         JobRequest request;
         request.code = QStringLiteral("(progn (format t \"line ~D~%\" %1) (list %1 (make-string 200 :initial-element #\\x)))").arg(done);
@@ -86,15 +86,16 @@ int main(int argc, char **argv)
             ++failed;
         ++done;
         if (done % every == 0) {
-            std::printf("%12d %12lld %12lld %10lld\n", done, residentKiB(), qint64(session.transcript().size()), clock.elapsed());
+            std::printf("%12d %12lld %12lld %12lld %10lld\n", done, residentKiB(), residentKiB(engine.pid()),
+                        qint64(session.transcript().size()), clock.elapsed());
             std::fflush(stdout);
         }
         // The digest is taken as agents do, so the per-client bookkeeping runs as in the app.
         if (done % 10 == 0)
             session.takeActivityFor(QStringLiteral("bench#1"));
         if (done >= total) {
-            std::printf("start RSS %lld KiB, end RSS %lld KiB, %d failed, %.0f evaluations/s\n", startRss, residentKiB(), failed,
-                        done * 1000.0 / qMax<qint64>(1, clock.elapsed()));
+            std::printf("start RSS %lld KiB, end RSS %lld KiB (engine %lld KiB), %d failed, %.0f evaluations/s\n", startRss,
+                        residentKiB(), residentKiB(engine.pid()), failed, done * 1000.0 / qMax<qint64>(1, clock.elapsed()));
             app.quit();
             return;
         }
@@ -104,7 +105,7 @@ int main(int argc, char **argv)
         if (clock.isValid())
             return;
         clock.start();
-        std::printf("%12d %12lld %12d %10d\n", 0, residentKiB(), 0, 0);
+        std::printf("%12d %12lld %12lld %12d %10d\n", 0, residentKiB(), residentKiB(engine.pid()), 0, 0);
         submitNext();
     });
     engine.start();

@@ -7,7 +7,7 @@
 
 #include "../common/ResidentMemory.h"
 #include "EngineClient.h"
-#include "EvaluateLispTool.h"
+#include "Tools.h"
 #include "HttpTransport.h"
 #include "Journal.h"
 #include "McpServer.h"
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
     EngineClient engine;
     Session session(&engine);
     ToolRegistry tools;
-    tools.add(std::make_unique<EvaluateLispTool>(&session));
+    tools.add(evaluateLispTool(&session));
     McpServer server(&session, &tools);
     QTemporaryDir dir;
     Journal journal;

@@ -33,7 +33,9 @@ double microsSince(Clock::time_point start)
 class Server
 {
 public:
-    explicit Server(const std::string &path, bool engineOnly = false)
+    // With a stage log, the engine (engineOnly) writes where each request's time went to
+    // that file (LISP_DUET_STAGE_LOG, see engine/kernel/StageClock.h).
+    explicit Server(const std::string &path, bool engineOnly = false, const std::string &stageLog = {})
     {
         int in[2], out[2];
         if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
@@ -46,6 +48,11 @@ public:
             dup2(out[1], 1);
             const int null = open("/dev/null", O_WRONLY);
             dup2(null, 2); // the server's log lines would only add noise
+            if (!stageLog.empty()) {
+                const int log = open(stageLog.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+                dup2(log, 2);
+                setenv("LISP_DUET_STAGE_LOG", "1", 1);
+            }
             if (engineOnly)
                 execl(path.c_str(), path.c_str(), static_cast<char *>(nullptr));
             else
@@ -62,7 +69,8 @@ public:
         if (m_in >= 0)
             close(m_in);
         int status = 0;
-        waitpid(m_pid, &status, 0);
+        if (m_pid > 0)
+            waitpid(m_pid, &status, 0);
         close(m_out);
     }
     void closeInput()
@@ -82,6 +90,15 @@ public:
             }
             done += size_t(n);
         }
+    }
+    // Waits for the server to exit after its input closed.
+    void waitExit()
+    {
+        if (m_in >= 0)
+            closeInput();
+        int status = 0;
+        waitpid(m_pid, &status, 0);
+        m_pid = -1;
     }
     // The next line the server writes (without the newline); empty at end of output.
     std::string readLine(int timeoutMs = 30000)
@@ -105,7 +122,8 @@ public:
             m_buffer.append(chunk, size_t(n));
         }
     }
-    // Reads lines until the response to `id` (skipping notifications).
+    // Reads lines until the response to `id` (skipping notifications and the engine's events,
+    // whose "id" names the job they belong to).
     std::string response(int id)
     {
         const std::string key = "\"id\":" + std::to_string(id) + ",";
@@ -115,6 +133,8 @@ public:
                 std::fprintf(stderr, "the server closed its output\n");
                 std::exit(1);
             }
+            if (line.rfind("{\"event\":", 0) == 0)
+                continue;
             if (line.find(key) != std::string::npos || line.find("\"id\":" + std::to_string(id) + "}") != std::string::npos)
                 return line;
         }
@@ -159,6 +179,44 @@ void report(const char *what, const Stats &s, const char *unit = "us")
 {
     std::printf("%-34s median %8.1f %s   p99 %8.1f %s   mean %8.1f %s   min %8.1f %s\n", what, s.median, unit, s.p99, unit, s.mean,
                 unit, s.min, unit);
+}
+// The engine's own account of each evaluation (StageClock): one line per request, "lisp-duet-engine
+// stages: ID" and nanoseconds per stage. Prints the median of each stage over the ids from
+// FIRST to LAST, so that a regression names its stage.
+void reportEngineStages(const std::string &logPath, int firstId, int lastId)
+{
+    static const char *const names[] = {"route (parse, queue)", "hand-off to the worker", "request (plist, job set up)",
+                                        "evaluate (read, eval)", "print", "reply (job closed, JSON)", "write (pipe)"};
+    constexpr size_t stageCount = sizeof names / sizeof *names;
+    std::vector<std::vector<double>> stages(stageCount);
+    FILE *log = std::fopen(logPath.c_str(), "r");
+    if (!log) {
+        std::printf("  (no stage log: %s)\n", logPath.c_str());
+        return;
+    }
+    char line[512];
+    while (std::fgets(line, sizeof line, log)) {
+        long long id = 0, ns[stageCount] = {};
+        if (std::sscanf(line, "lisp-duet-engine stages: %lld %lld %lld %lld %lld %lld %lld %lld", &id, &ns[0], &ns[1], &ns[2], &ns[3],
+                        &ns[4], &ns[5], &ns[6]) != 8
+            || id < firstId || id > lastId)
+            continue;
+        for (size_t i = 0; i < stageCount; ++i)
+            stages[i].push_back(double(ns[i]) / 1000.0);
+    }
+    std::fclose(log);
+    if (stages[0].empty()) {
+        std::printf("  (the engine wrote no stage times: an engine before StageClock?)\n");
+        return;
+    }
+    double sum = 0;
+    std::printf("  where one evaluation goes inside the engine (medians of %zu):\n", stages[0].size());
+    for (size_t i = 0; i < stageCount; ++i) {
+        const double median = stats(stages[i]).median;
+        sum += median;
+        std::printf("    %-30s %8.2f us\n", names[i], median);
+    }
+    std::printf("    %-30s %8.2f us\n", "sum of the medians", sum);
 }
 } // namespace
 
@@ -229,7 +287,9 @@ int main(int argc, char **argv)
     // The same round trips on the engine's own protocol, without the app: where the time goes.
     {
         const std::string engine = getenv("LISP_DUET_ENGINE");
-        Server server(engine, true);
+        char stageLog[] = "/tmp/bench-stages-XXXXXX";
+        close(mkstemp(stageLog));
+        Server server(engine, true, stageLog);
         server.readLine(); // the ready event
         int id = 1;
         const auto engineEval = [&id] { return R"({"op":"eval","id":)" + std::to_string(id) + R"j(,"code":"(+ 1 2)"})j"; };
@@ -238,6 +298,7 @@ int main(int argc, char **argv)
             server.response(id++);
         }
         std::vector<double> evals, pings, inside;
+        const int firstMeasured = id;
         for (int i = 0; i < calls; ++i) {
             const auto start = Clock::now();
             server.send(engineEval());
@@ -253,12 +314,33 @@ int main(int argc, char **argv)
             server.response(id++);
             pings.push_back(microsSince(start));
         }
-        server.closeInput();
+        // 1.1 MB of output (issue 13): from request to result, with the default output cap
+        // (100,000 characters; the rest is counted as dropped) and with the cap raised to 2 MB.
+        const char *const outputLoop = R"j((dotimes (i 100000) (write-line \"0123456789\")))j";
+        std::vector<double> outputDefault, outputAll;
+        for (std::vector<double> *samples : {&outputDefault, &outputAll}) {
+            if (samples == &outputAll) {
+                server.send(R"({"op":"limits","id":)" + std::to_string(id) + R"(,"limits":{"max_output_chars":2000000}})");
+                server.response(id++);
+            }
+            for (int i = 0; i < 21; ++i) {
+                const auto start = Clock::now();
+                server.send(R"({"op":"eval","id":)" + std::to_string(id) + R"(,"code":")" + outputLoop + "\"}");
+                server.response(id++);
+                if (i > 0) // the first run warms up
+                    samples->push_back(microsSince(start) / 1000.0);
+            }
+        }
+        server.waitExit();
         std::printf("engine alone (%s):\n", engine.c_str());
         report("  eval \"(+ 1 2)\" round trip", stats(evals));
         report("  ...of which EVALUATE itself", stats(inside));
-        report("  ping (supervisor thread only)", stats(pings));
+        report("  ping (no job: the idle worker answers)", stats(pings));
+        reportEngineStages(stageLog, firstMeasured, firstMeasured + calls - 1);
+        report("  1.1 MB output, default cap", stats(outputDefault), "ms");
+        report("  1.1 MB output, cap 2 MB", stats(outputAll), "ms");
         std::printf("\n");
+        unlink(stageLog);
     }
 
     // From process start to the initialize response, and to the first evaluation's result.

@@ -3,6 +3,7 @@
 
 #include "EngineClient.h"
 #include "Journal.h"
+#include "ProjectFiles.h"
 #include "Session.h"
 #include "SessionHarness.h"
 
@@ -156,8 +157,8 @@ private Q_SLOTS:
 
     void latestFindsTheNewestJournalWithEvaluations()
     {
-        QTemporaryDir home;
-        qputenv("XDG_DATA_HOME", home.path().toUtf8());
+        // Test mode: Journal::directory() is under ~/.qttest, shared by the runs of this test.
+        QDir(Journal::directory()).removeRecursively();
         QDir().mkpath(Journal::directory());
         auto writeFile = [](const QString &name, const QByteArray &content) {
             QFile f(Journal::directory() + QLatin1Char('/') + name);
@@ -171,7 +172,79 @@ private Q_SLOTS:
         QVERIFY(Journal::latest(Journal::directory() + QStringLiteral("/20260102T000000.000Z.jsonl"))
                     .endsWith(QStringLiteral("20260101T000000.000Z.jsonl")));
         QVERIFY(Journal::newPath().startsWith(Journal::directory()));
-        qunsetenv("XDG_DATA_HOME");
+        QDir(Journal::directory()).removeRecursively();
+    }
+
+    void fileChangesAreRecordedWithDigestsAndDiffButNotTheirTexts()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.filePath(QStringLiteral("project"));
+        QDir().mkpath(root);
+        {
+            QFile file(root + QStringLiteral("/a.lisp"));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("(defun a () 1)\n");
+        }
+        ProjectFiles files;
+        Journal journal;
+        const QString path = dir.filePath(QStringLiteral("j.jsonl"));
+        QVERIFY(journal.open(path));
+        journal.attach(&files);
+        QVERIFY(files.setRoot(root, Origin::person()));
+        bool done = false;
+        const Origin agent = Origin::agent(QStringLiteral("claude-code"), QStringLiteral("claude-code#1"));
+        files.propose(QFileInfo(root + QStringLiteral("/a.lisp")).canonicalFilePath(), agent,
+                      [](const TextFileContents &current, bool, QString *) -> std::optional<FileChange> {
+                          FileChange change;
+                          change.kind = FileChange::Kind::Edit;
+                          change.tool = QStringLiteral("edit-form");
+                          change.description = QStringLiteral("return 2");
+                          change.after = QString(current.text).replace(QLatin1Char('1'), QLatin1Char('2'));
+                          return change;
+                      },
+                      [&done](const FileChange &, const QString &error) { done = error.isEmpty(); });
+        QVERIFY(done);
+        const JournalContents contents = Journal::read(path);
+        QVERIFY(contents.ok());
+        const auto change = std::find_if(contents.entries.cbegin(), contents.entries.cend(), [](const JournalEntry &e) { return e.isFileChange(); });
+        QVERIFY(change != contents.entries.cend());
+        QCOMPARE(change->file.path, QStringLiteral("a.lisp"));
+        QCOMPARE(change->file.origin.name, QStringLiteral("claude-code"));
+        QCOMPARE(change->file.tool, QStringLiteral("edit-form"));
+        QCOMPARE(change->file.beforeDigest, TextFile::digest("(defun a () 1)\n"));
+        QCOMPARE(change->file.afterDigest, TextFile::digest("(defun a () 2)\n"));
+        QVERIFY(change->file.diff.text.contains(QStringLiteral("-(defun a () 1)\n+(defun a () 2)")));
+        QVERIFY(!linesOf(path).join().contains("\"before\""));
+        QVERIFY(std::any_of(contents.entries.cbegin(), contents.entries.cend(),
+                            [](const JournalEntry &e) { return e.event == QStringLiteral("project-root"); }));
+    }
+
+    void pruningKeepsTheNewestJournalsAndWhatIsProtected()
+    {
+        // Test mode: Journal::directory() is under ~/.qttest, shared by the runs of this test.
+        QDir(Journal::directory()).removeRecursively();
+        QDir().mkpath(Journal::directory());
+        const QString dir = Journal::directory() + QLatin1Char('/');
+        QStringList names;
+        for (int day = 1; day <= 9; ++day)
+            names << QStringLiteral("2026010%1T000000.000Z.jsonl").arg(day);
+        names << QStringLiteral("20260109T000000.000Z-2.jsonl") << QStringLiteral("my-notes.jsonl");
+        for (const QString &name : std::as_const(names)) {
+            QFile f(dir + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"type\":\"evaluation\",\"code\":\"1\"}\n");
+        }
+        // Keep 3: the two of Jan 9 and Jan 8; Jan 2 is protected (the previous session shown).
+        QCOMPARE(Journal::prune(3, {dir + QStringLiteral("20260102T000000.000Z.jsonl")}), 6);
+        QStringList left = QDir(Journal::directory()).entryList(QDir::Files, QDir::Name);
+        QCOMPARE(left, (QStringList{QStringLiteral("20260102T000000.000Z.jsonl"), QStringLiteral("20260108T000000.000Z.jsonl"),
+                                    QStringLiteral("20260109T000000.000Z-2.jsonl"), QStringLiteral("20260109T000000.000Z.jsonl"),
+                                    QStringLiteral("my-notes.jsonl")}));
+        QCOMPARE(Journal::prune(3), 1); // nothing protected now: Jan 2 goes, a hand-made file stays
+        QCOMPARE(Journal::prune(0, {dir + QStringLiteral("20260108T000000.000Z.jsonl")}), 2);
+        left = QDir(Journal::directory()).entryList(QDir::Files, QDir::Name);
+        QCOMPARE(left, (QStringList{QStringLiteral("20260108T000000.000Z.jsonl"), QStringLiteral("my-notes.jsonl")}));
+        QDir(Journal::directory()).removeRecursively();
     }
 
     void aSessionsEvaluationsAndEngineEventsAreRecordedAsTheyHappen()

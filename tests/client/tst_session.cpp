@@ -199,7 +199,7 @@ private Q_SLOTS:
         const quint64 id = m_lisp->session.submit(request(QStringLiteral("(sleep 1) :slow")));
         QVERIFY(waitStarted(id));
         QJsonObject reply;
-        m_lisp->session.query(QStringLiteral("arglist"), QJsonObject{{QStringLiteral("name"), QStringLiteral("mapcar")}},
+        m_lisp->session.query(EngineProtocol::arglist(QStringLiteral("mapcar")),
                               [&reply](const QJsonObject &r) { reply = r; });
         QVERIFY(QTest::qWaitFor([&reply] { return !reply.isEmpty(); }, 5000));
         QCOMPARE(reply.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));

@@ -37,6 +37,27 @@ class TestTranscriptExport : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void fileChangesAreExportedWithTheirDiff()
+    {
+        FileChange change;
+        change.kind = FileChange::Kind::Edit;
+        change.path = QStringLiteral("src/shapes.lisp");
+        change.origin = Origin::agent(QStringLiteral("claude-code"), QStringLiteral("claude-code#1"));
+        change.description = QStringLiteral("fix <area>");
+        change.summary = QStringLiteral("replaced (defun area) at lines 3-4");
+        change.diff = UnifiedDiff::between(change.path, QStringLiteral("(defun area (r)\n  (* r r))\n"), QStringLiteral("(defun area (r)\n  (* pi r r))\n"));
+        change.at = QDateTime(QDate(2026, 11, 22), QTime(10, 2, 0));
+        const QList<JournalEntry> entries{JournalEntry::fromFileChange(change)};
+        const QString md = TranscriptExport::render(TranscriptExport::Format::Markdown, entries, QString());
+        QVERIFY2(md.contains(QStringLiteral("claude-code (agent) edited src/shapes.lisp")), qPrintable(md));
+        QVERIFY(md.contains(QStringLiteral("> fix <area>")));
+        QVERIFY(md.contains(QStringLiteral("```diff\n--- a/src/shapes.lisp\n+++ b/src/shapes.lisp\n@@ -1,2 +1,2 @@\n (defun area (r)\n-  (* r r))\n+  (* pi r r))\n```")));
+        const QString html = TranscriptExport::render(TranscriptExport::Format::Html, entries, QString());
+        QVERIFY(html.contains(QStringLiteral("<span class=\"ddel\">-  (* r r))</span>")));
+        QVERIFY(html.contains(QStringLiteral("<span class=\"dadd\">+  (* pi r r))</span>")));
+        QVERIFY(html.contains(QStringLiteral("fix &lt;area&gt;")));
+    }
+
     void markdownSaysWhoDidWhatAndFencesCodeSafely()
     {
         const QString md = TranscriptExport::markdown(sample(), QStringLiteral("Demo"));

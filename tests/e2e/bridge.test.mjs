@@ -3,7 +3,6 @@
 
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -45,7 +44,7 @@ describe('lisp-duet-bridge with the SDK stdio client', () => {
     try {
       await evaluate(viaBridge, '(defvar *bridged* :yes)');
       const result = await evaluate(viaHttp, '*bridged*');
-      assert.equal(result.content[0].text.split('\n')[0], '=> :YES');
+      assert.equal(result.content[0].text, '=> :YES'); // the digest comes as a second block
       assert.ok(result.structuredContent.session_activity.some(a => a.code === '(defvar *bridged* :yes)' && a.who === 'desktop'));
     } finally {
       await viaBridge.close();
@@ -64,34 +63,103 @@ describe('lisp-duet-bridge with the SDK stdio client', () => {
     assert.match(stderr, /No Lisp Duet is running on socket .*; start the app or pass --launch/);
   });
 
-  test('--launch starts lisp-duet --headless when none runs', async t => {
-    // The launched app serves HTTP on the default port 7878; skip when something holds it.
-    const busy = await new Promise(resolveProbe => {
-      const socket = connect(7878, '127.0.0.1');
-      socket.once('connect', () => { socket.destroy(); resolveProbe(true); });
-      socket.once('error', () => resolveProbe(false));
-    });
-    if (busy) {
-      t.skip('port 7878 is in use');
-      return;
-    }
+  test('--launch starts lisp-duet --headless when none runs, and a second --launch joins it', async () => {
     const isolated = isolatedEnv();
     const name = uniqueSocketName();
-    const transport = new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', name, '--launch'],
-                                                env: isolated.env, stderr: 'pipe' });
-    const client = new Client({ name: 'launcher', version: '1.0.0' });
+    const launch = () => new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', name, '--launch'],
+                                                   env: isolated.env, stderr: 'pipe' });
+    const first = new Client({ name: 'launcher', version: '1.0.0' });
+    const second = new Client({ name: 'joiner', version: '1.0.0' });
+    const secondTransport = launch();
+    let secondStderr = '';
+    secondTransport.stderr.on('data', chunk => { secondStderr += chunk; });
     try {
-      await client.connect(transport);
-      assert.equal(textOf(await evaluate(client, '(+ 2 2)')), '=> 4');
+      await first.connect(launch());
+      assert.equal(textOf(await evaluate(first, '(+ 2 2)')), '=> 4');
+      await second.connect(secondTransport);
+      assert.equal(await enginePid(first), await enginePid(second));
+      assert.match(secondStderr, /lisp-duet-bridge: joined Lisp Duet \(process \d+\)/);
+      assert.equal(appsOn(name).length, 1);
     } finally {
-      await client.close();
-      // The launched app outlives the bridge, as it should; end it by its unique socket name.
-      try {
-        for (const pid of execFileSync('pgrep', ['-f', '--', `--socket ${name}`]).toString().trim().split('\n'))
-          process.kill(Number(pid), 'SIGTERM');
-      } catch { /* already gone */ }
-      await new Promise(r => setTimeout(r, 1500));
+      await first.close();
+      await second.close();
+      await stopApps(name);
       isolated.cleanup();
     }
+  });
+});
+
+// The Lisp engine's process id, as a client sees it: two clients in one session see the same.
+async function enginePid(client) {
+  return textOf(await evaluate(client, '(ext:getpid)')).split('\n')[0];
+}
+
+// Process ids of the apps serving socket `name` (launched apps outlive their bridges, as they should).
+function appsOn(name) {
+  try {
+    return execFileSync('pgrep', ['-f', '--', `lisp-duet --headless --socket ${name}`]).toString().trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+async function stopApps(name) {
+  for (const pid of appsOn(name))
+    process.kill(Number(pid), 'SIGTERM');
+  await new Promise(r => setTimeout(r, 1500));
+}
+
+// The environment a client gives the bridge is not the app's: the bridge must still find the
+// app the person runs, and never start a second one (issue 12).
+describe('lisp-duet-bridge finds the app whatever its environment', () => {
+  let server;
+  let viaHttp;
+  let sessionPid;
+  before(async () => {
+    server = await startHeadless();
+    viaHttp = new Client({ name: 'window-side', version: '1.0.0' });
+    await viaHttp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }));
+    sessionPid = await enginePid(viaHttp);
+  });
+  after(async () => {
+    await viaHttp?.close();
+    await server?.stop();
+    await stopApps(server.socketName); // only a regression would have launched one
+  });
+
+  async function joinsTheSession(transport) {
+    let stderr = '';
+    transport.stderr.on('data', chunk => { stderr += chunk; });
+    const client = new Client({ name: 'claude-desktop', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      assert.equal(await enginePid(client), sessionPid, `the bridge joined another engine:\n${stderr}`);
+      assert.match(stderr, new RegExp(`joined Lisp Duet \\(process ${server.child.pid}\\) on .*${server.socketName}`));
+      assert.deepEqual(appsOn(server.socketName), [], 'a second app was launched');
+    } finally {
+      await client.close();
+    }
+  }
+
+  test("with the SDK's default environment (no XDG_RUNTIME_DIR)", async () => {
+    // No env option: the SDK passes only HOME, LOGNAME, PATH, SHELL, TERM and USER. (No --launch
+    // here: a regression would start an app in the real HOME.)
+    await joinsTheSession(new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', server.socketName],
+                                                     stderr: 'pipe' }));
+  });
+
+  test('with another XDG_RUNTIME_DIR than the app has, and --launch', async () => {
+    const other = isolatedEnv();
+    try {
+      await joinsTheSession(new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', server.socketName, '--launch'],
+                                                       env: other.env, stderr: 'pipe' }));
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  test('with no environment at all', async () => {
+    await joinsTheSession(new StdioClientTransport({ command: '/usr/bin/env', args: ['-i', binary('lisp-duet-bridge'), '--socket', server.socketName],
+                                                     stderr: 'pipe' }));
   });
 });

@@ -1,5 +1,5 @@
 // libFuzzer target for mcp/http/HttpRequestParser. build-and-run.sh reads these directives:
-// FUZZ_SOURCES: mcp/http/HttpRequestParser.cpp
+// FUZZ_SOURCES: mcp/http/HttpRequestParser.cpp mcp/http/HttpResponse.cpp mcp/http/ServerSentEvents.cpp mcp/http/HttpSyntax.cpp
 // FUZZ_PKGS: Qt6Core
 // FUZZ_CORPUS: http
 // FUZZ_DICT: http.dict
@@ -17,6 +17,8 @@
 //    and both sides of it, with short inputs);
 //  - the SSE and response writers never emit a line break the peer would read as structure.
 #include "HttpRequestParser.h"
+#include "HttpResponse.h"
+#include "ServerSentEvents.h"
 
 #include <algorithm>
 #include <cstdint>

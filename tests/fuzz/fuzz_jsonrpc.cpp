@@ -5,7 +5,7 @@
 // logging/setLevel, cancellation, progress tokens) runs for real. Input: one or more messages
 // separated by newlines, as on stdio and the local socket.
 //
-// FUZZ_SOURCES: mcp/McpServer.cpp mcp/ToolRegistry.cpp mcp/ActivityDigest.cpp mcp/ResourceProvider.cpp mcp/PromptProvider.cpp mcp/tools/EvaluateLispTool.cpp mcp/tools/SessionTool.cpp mcp/tools/ToolArguments.cpp mcp/tools/EvalFormatter.cpp engine/client/Session.cpp engine/client/EngineClient.cpp
+// FUZZ_SOURCES: mcp/McpServer.cpp mcp/McpResponder.cpp mcp/JsonRpc.cpp mcp/JsonSchema.cpp mcp/Tool.cpp mcp/ToolArguments.cpp mcp/ToolRegistry.cpp mcp/ActivityDigest.cpp mcp/ResourceProvider.cpp mcp/PromptProvider.cpp mcp/tools/EvaluateLispTool.cpp mcp/tools/ToolKit.cpp mcp/tools/EvalFormatter.cpp engine/client/EngineProtocol.cpp engine/client/Session.cpp engine/client/EngineClient.cpp
 // FUZZ_MOC: mcp/McpServer.h mcp/McpPeer.h mcp/Tool.h mcp/ToolRegistry.h mcp/ResourceProvider.h mcp/PromptProvider.h engine/client/Session.h engine/client/EngineClient.h
 // FUZZ_PKGS: Qt6Core
 // FUZZ_CXXFLAGS: -DLISP_DUET_VERSION="fuzz"
@@ -13,12 +13,12 @@
 // FUZZ_DICT: jsonrpc.dict
 
 #include "EngineClient.h"
-#include "EvaluateLispTool.h"
 #include "McpServer.h"
 #include "PromptProvider.h"
 #include "ResourceProvider.h"
 #include "Session.h"
 #include "ToolRegistry.h"
+#include "Tools.h"
 
 #include <QCoreApplication>
 #include <memory>
@@ -34,7 +34,7 @@ struct Stack
     PromptProvider prompts{&server};
     qint64 sentBytes = 0;
 
-    Stack() { tools.add(std::make_unique<EvaluateLispTool>(&session)); }
+    Stack() { tools.add(evaluateLispTool(&session)); }
 };
 
 Stack *g_stack = nullptr;

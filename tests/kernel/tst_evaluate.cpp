@@ -328,6 +328,68 @@ private Q_SLOTS:
         QCOMPARE(timed.stdoutText, QString());
     }
 
+    // The captures are C streams (engine/kernel/OutputStreams.cpp): every way of writing goes
+    // through their two write operations, and FRESH-LINE reads the column they keep.
+    void everyWayOfWritingIsCaptured()
+    {
+        const JobResult result = m_lisp->result(QStringLiteral(
+            "(write-char #\\a) (write-string \"xbcx\" *standard-output* :start 1 :end 3) (fresh-line) (fresh-line)"
+            " (format t \"~&grüße ✓~%\") (write-sequence (vector #\\d #\\e) *standard-output*) (terpri)"
+            " (write-line \"err\" *error-output*) (princ 42 *trace-output*) (values)"));
+        QVERIFY2(result.ok(), qPrintable(result.error.message));
+        QCOMPARE(result.stdoutText, QStringLiteral("abc\ngrüße ✓\nde\n"));
+        QCOMPARE(result.stderrText, QStringLiteral("err\n42"));
+    }
+
+    // The engine's JSON writer (JsonWriter.cpp) escapes control characters and encodes every
+    // character as UTF-8, from Lisp strings straight.
+    void controlAndAstralCharactersSurviveTheJson()
+    {
+        const JobResult result = m_lisp->result(QStringLiteral(
+            "(write-char (code-char 1)) (write-string \"\\\"é✓😀\") (format nil \"a~Cb\" (code-char 0))"));
+        QVERIFY2(result.ok(), qPrintable(result.error.message));
+        QCOMPARE(result.stdoutText, QStringLiteral("\x01\"é✓😀"));
+        QCOMPARE(result.values, QStringList{QStringLiteral("\"a") + QChar(0) + QStringLiteral("b\"")});
+    }
+
+    // The worker reuses its captures job after job; code that closes one gets new ones next.
+    void closingTheStandardStreamsBreaksNoLaterEvaluation()
+    {
+        QVERIFY(m_lisp->result(QStringLiteral("(close *standard-output*) (close *error-output*)")).ok());
+        const JobResult after = m_lisp->result(QStringLiteral("(format t \"out~%\") (format *error-output* \"err~%\") 42"));
+        QVERIFY2(after.ok(), qPrintable(after.error.type + QLatin1Char(' ') + after.error.message));
+        QCOMPARE(after.stdoutText, QStringLiteral("out\n"));
+        QCOMPARE(after.stderrText, QStringLiteral("err\n"));
+        QCOMPARE(after.values, QStringList{"42"});
+    }
+
+    // ECL 21.2's weak tables never release anything, so the registry of result ids counts: the
+    // newest 200 results stay inspectable, older ones are forgotten (and their memory freed).
+    void theResultRegistryKeepsTheNewestResultsOnly()
+    {
+        const auto resultId = [this](const QString &code) {
+            const JobResult result = m_lisp->result(code);
+            return result.reply.value(QStringLiteral("result_id")).toString();
+        };
+        const auto inspect = [this](const QString &id) {
+            JobRequest request;
+            request.op = QStringLiteral("inspect");
+            request.arguments = QJsonObject{{QStringLiteral("result_id"), id}};
+            const JobPtr done = m_lisp->run(request);
+            return done ? done->result.reply : QJsonObject();
+        };
+        const QString oldest = resultId(QStringLiteral("(list :oldest)"));
+        QVERIFY(!oldest.isEmpty());
+        QString newest;
+        for (int i = 0; i < 200; ++i)
+            newest = resultId(QStringLiteral("(list %1)").arg(i));
+        QCOMPARE(inspect(newest).value(QStringLiteral("found")).toBool(), true);
+        const QJsonObject expired = inspect(oldest);
+        QCOMPARE(expired.value(QStringLiteral("found")).toBool(true), false);
+        QVERIFY2(expired.value(QStringLiteral("message")).toString().contains(QStringLiteral("expired")),
+                 qPrintable(expired.value(QStringLiteral("message")).toString()));
+    }
+
     void theEvaluationReportsItsTimes()
     {
         const JobResult result = m_lisp->result(QStringLiteral("(sleep 0.2)"));

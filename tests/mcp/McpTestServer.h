@@ -4,11 +4,11 @@
 // MCP server, in the test's own event loop.
 
 #include "EngineClient.h"
-#include "EvaluateLispTool.h"
 #include "McpServer.h"
 #include "ResourceProvider.h"
 #include "Session.h"
 #include "ToolRegistry.h"
+#include "Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,7 +26,7 @@ struct McpTestServer
 
     McpTestServer()
     {
-        tools.add(std::make_unique<EvaluateLispTool>(&session));
+        tools.add(evaluateLispTool(&session));
         engine.start();
     }
     ~McpTestServer() { engine.stop(); }

@@ -1,17 +1,18 @@
 #pragma once
 
 // A real engine, session, tool registry and MCP server with one initialized peer, for tests
-// that call tools the way a client does (tools/call over McpServer::handle).
+// that call tools the way a client does (tools/call through McpServer::receive).
 
 #include "EngineClient.h"
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "Session.h"
 #include "StandardTools.h"
-#include "EvaluateLispTool.h"
 #include "ToolRegistry.h"
+#include "Tools.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTest>
@@ -24,8 +25,8 @@ public:
     ToolHarness()
         : m_session(&m_engine), m_server(&m_session, &m_tools)
     {
-        m_tools.add(std::make_unique<EvaluateLispTool>(&m_session));
-        addStandardTools(&m_tools, &m_session, &m_owner);
+        m_tools.add(evaluateLispTool(&m_session));
+        addStandardTools(&m_tools, &m_session);
         m_peer = m_server.createPeer(QStringLiteral("test"));
         QObject::connect(m_peer, &McpPeer::message, &m_owner, [this](const QJsonObject &message, const QJsonValue &) {
             m_messages.append(message);
@@ -35,8 +36,10 @@ public:
                                                {QStringLiteral("capabilities"), QJsonObject{}},
                                                {QStringLiteral("clientInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("tool-test")},
                                                                                           {QStringLiteral("version"), QStringLiteral("1")}}}});
-        m_server.handle(m_peer, {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), QStringLiteral("notifications/initialized")}});
+        send({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), QStringLiteral("notifications/initialized")}});
     }
+
+    void send(const QJsonObject &message) { m_server.receive(m_peer, QJsonDocument(message).toJson(QJsonDocument::Compact)); }
 
     bool waitUntilReady(int ms = 20000)
     {
@@ -47,8 +50,8 @@ public:
     QJsonObject request(const QString &method, const QJsonObject &params, int timeoutMs = 60000)
     {
         const int id = m_nextId++;
-        m_server.handle(m_peer, {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id},
-                                 {QStringLiteral("method"), method}, {QStringLiteral("params"), params}});
+        send({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id},
+              {QStringLiteral("method"), method}, {QStringLiteral("params"), params}});
         QJsonObject response;
         (void)QTest::qWaitFor([&] {
             for (const QJsonObject &m : std::as_const(m_messages)) {

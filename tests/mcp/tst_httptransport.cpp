@@ -285,7 +285,7 @@ private Q_SLOTS:
         QCOMPARE(client.post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})").status, 400);
     }
 
-    void answersAnUnknownSessionWith404()
+    void answersAnUnknownSessionIdWith404()
     {
         Client client(m_port);
         client.setSessionId("no-such-session");
@@ -399,7 +399,7 @@ private Q_SLOTS:
         QCOMPARE(client.post(R"({"jsonrpc":"2.0","id":12,"method":"ping"})").status, 200);
     }
 
-    void getStreamCarriesSessionNotifications()
+    void getStreamCarriesTheClientsOwnNotifications()
     {
         Client client(m_port);
         QVERIFY(client.initialize());
@@ -413,7 +413,7 @@ private Q_SLOTS:
         QVERIFY(stream.readUntil(": keep-alive").contains(": keep-alive"));
     }
 
-    void deleteEndsTheSessionAndLaterRequestsGet404()
+    void deleteEndsTheSessionIdAndLaterRequestsGet404()
     {
         Client client(m_port);
         QVERIFY(client.initialize());
@@ -451,6 +451,53 @@ private Q_SLOTS:
         QCOMPARE(abandoned.status, 204);
         const Reply next = client.post(Mcp::evaluate(22, QStringLiteral("(+ 40 2)")));
         QVERIFY(Mcp::resultText(next.json()).contains(QStringLiteral("42")));
+    }
+
+    void aCancelledCallOnAnEventStreamEndsItsStream()
+    {
+        Client client(m_port);
+        QVERIFY(client.initialize());
+        client.send(client.request("POST", Mcp::evaluate(31, QStringLiteral("(loop)"), QStringLiteral("tok-31"))));
+        QVERIFY(client.readUntil("text/event-stream").contains("200"));
+        QVERIFY(QTest::qWaitFor([this] { return m_stack->session.current() != nullptr; }, 10000));
+        Client canceller(m_port);
+        canceller.setSessionId(client.sessionId());
+        QCOMPARE(canceller.post(Mcp::cancel(31)).status, 202);
+        // No response event: the stream simply ends, and the connection serves the next request.
+        const Reply abandoned = client.read(5000);
+        QVERIFY(abandoned.complete);
+        QCOMPARE(abandoned.status, 200);
+        for (const QJsonObject &event : abandoned.events())
+            QCOMPARE(event.value("method").toString(), QStringLiteral("notifications/progress"));
+        QCOMPARE(client.post(R"({"jsonrpc":"2.0","id":32,"method":"ping"})").status, 200);
+    }
+
+    void refusesARequestWhoseIdIsStillInFlight()
+    {
+        Client client(m_port), second(m_port);
+        QVERIFY(client.initialize());
+        second.setSessionId(client.sessionId());
+        client.send(client.request("POST", Mcp::evaluate(41, QStringLiteral("(sleep 0.5) :first"))));
+        QVERIFY(QTest::qWaitFor([this] { return m_stack->session.current() != nullptr; }, 10000));
+        const Reply refused = second.post(R"({"jsonrpc":"2.0","id":41,"method":"ping"})");
+        QCOMPARE(refused.status, 400);
+        QCOMPARE(refused.json().value("error").toObject().value("code").toInt(), -32600);
+        QCOMPARE(refused.json().value("id").toInt(), 41);
+        // The first request still gets its own answer.
+        const Reply first = client.read();
+        QCOMPARE(first.status, 200);
+        QCOMPARE(Mcp::resultText(first.json()), QStringLiteral("=> :FIRST"));
+    }
+
+    void answersAMessageThatIsNotJsonRpcWith400AndTheReason()
+    {
+        Client client(m_port);
+        QVERIFY(client.initialize());
+        const Reply reply = client.post(R"({"jsonrpc":"1.0","id":5,"method":"ping"})");
+        QCOMPARE(reply.status, 400);
+        QCOMPARE(reply.json().value("error").toObject().value("code").toInt(), -32600);
+        QCOMPARE(reply.json().value("id").toInt(), 5);
+        QCOMPARE(client.post(R"([{"jsonrpc":"2.0","id":6,"method":"ping"}])").status, 400); // one message per POST
     }
 
     void twoClientsEvaluatingAtOnceSeeEachOther()
@@ -496,12 +543,12 @@ private Q_SLOTS:
         QCOMPARE(slow.read().status, 200);
     }
 
-    void tooManySessionsEndTheLongestIdleOne()
+    void tooManyClientsEndTheLongestIdleOne()
     {
         HttpTransport::Options options;
         options.port = 0;
         options.token = Token;
-        options.maxSessions = 3;
+        options.maxPeers = 3;
         HttpTransport small(&m_stack->server, options);
         QVERIFY(small.listen());
         QList<QByteArray> ids;
@@ -511,7 +558,7 @@ private Q_SLOTS:
             ids << client.sessionId();
             QTest::qWait(5);
         }
-        QCOMPARE(small.sessionCount(), 3);
+        QCOMPARE(small.peerCount(), 3);
         Client first(small.port());
         first.setSessionId(ids.first());
         QCOMPARE(first.post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})").status, 404);

@@ -90,12 +90,6 @@ private Q_SLOTS:
         m_stack.reset();
     }
 
-    void aRelativeNameLivesInTheRuntimeDirectory()
-    {
-        QVERIFY(LocalSocketTransport::socketPath(QStringLiteral("lisp-duet")).endsWith(QStringLiteral("/lisp-duet")));
-        QCOMPARE(LocalSocketTransport::socketPath(QStringLiteral("/abs/sock")), QStringLiteral("/abs/sock"));
-    }
-
     void theSocketIsForItsUserOnly()
     {
         struct stat info {};

@@ -4,9 +4,9 @@
 
 #include "../common/EngineHarness.h"
 
-#include "EvaluateLispTool.h"
 #include "McpServer.h"
 #include "ToolRegistry.h"
+#include "Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -111,7 +111,7 @@ private Q_SLOTS:
     {
         m_lisp = std::make_unique<EngineHarness>();
         m_tools = std::make_unique<ToolRegistry>();
-        m_tools->add(std::make_unique<EvaluateLispTool>(&m_lisp->session));
+        m_tools->add(evaluateLispTool(&m_lisp->session));
         m_server = std::make_unique<McpServer>(&m_lisp->session, m_tools.get());
         m_sent.clear();
         m_peer = newPeer(&m_sent);
@@ -334,6 +334,49 @@ private Q_SLOTS:
         QCOMPARE(m_lisp->session.transcript().size(), 0); // nothing ran
     }
 
+    // The one entry every transport uses tells what a message was and whether it was refused
+    // as a whole; HTTP takes its status code from this.
+    void theEntrySaysWhatEachMessageWasAndWhatItRefused_data()
+    {
+        using Kind = JsonRpc::Message::Kind;
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QJsonValue>("id");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<int>("refusedWith"); // 0: not refused
+        QTest::newRow("a request") << QByteArray(R"({"jsonrpc":"2.0","id":"r1","method":"ping"})") << int(Kind::Request) << QJsonValue("r1") << "ping" << 0;
+        QTest::newRow("an unknown method is answered, not refused")
+            << QByteArray(R"({"jsonrpc":"2.0","id":2,"method":"nope"})") << int(Kind::Request) << QJsonValue(2) << "nope" << 0;
+        QTest::newRow("a notification") << QByteArray(R"({"jsonrpc":"2.0","method":"notifications/initialized"})")
+                                        << int(Kind::Notification) << QJsonValue(QJsonValue::Undefined) << "notifications/initialized" << 0;
+        QTest::newRow("a response") << QByteArray(R"({"jsonrpc":"2.0","id":99,"result":{}})") << int(Kind::Response) << QJsonValue(99) << "" << 0;
+        QTest::newRow("a batch") << QByteArray(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])")
+                                 << int(Kind::Batch) << QJsonValue(QJsonValue::Undefined) << "" << 0;
+        QTest::newRow("not JSON") << QByteArray("{not json") << int(Kind::Invalid) << QJsonValue(QJsonValue::Null) << "" << -32700;
+        QTest::newRow("jsonrpc 1.0") << QByteArray(R"({"jsonrpc":"1.0","id":3,"method":"ping"})") << int(Kind::Invalid) << QJsonValue(3) << "" << -32600;
+        QTest::newRow("id a boolean") << QByteArray(R"({"jsonrpc":"2.0","id":true,"method":"ping"})") << int(Kind::Invalid) << QJsonValue(QJsonValue::Null) << "" << -32600;
+    }
+    void theEntrySaysWhatEachMessageWasAndWhatItRefused()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, kind);
+        QFETCH(QJsonValue, id);
+        QFETCH(QString, method);
+        QFETCH(int, refusedWith);
+        initialize();
+        const qsizetype before = m_sent.size();
+        const McpServer::Received received = m_server->receive(m_peer, bytes);
+        QCOMPARE(int(received.kind), kind);
+        QCOMPARE(received.id, id);
+        QCOMPARE(received.method, method);
+        QCOMPARE(received.isRefused() ? received.refusal.value("error").toObject().value("code").toInt() : 0, refusedWith);
+        if (received.isRefused()) // a stream transport writes the refusal like any answer
+            QCOMPARE(m_sent.mid(before), QList<QJsonObject>{received.refusal});
+        // Parsing alone (HTTP's first step) sees the same.
+        const JsonRpc::Message parsed = McpServer::parse(bytes);
+        QCOMPARE(int(parsed.kind()), kind);
+    }
+
     void notificationsGetNoResponse()
     {
         initialize();
@@ -386,9 +429,12 @@ private Q_SLOTS:
     {
         initialize();
         send(json(request(5, "tools/call", callParams({{"code", "(sleep 0.5) :first"}}))));
+        const McpServer::Received second = m_server->receive(m_peer, json(request(5, "ping")));
+        QVERIFY(second.isRefused()); // for every method: its answer would go where the first one's goes
+        QCOMPARE(second.refusal.value("id"), QJsonValue(5));
         const QJsonObject refused = call(request(5, "tools/call", callParams({{"code", ":second"}})));
         QCOMPARE(refused.value("error").toObject().value("code").toInt(), -32600);
-        QVERIFY(QTest::qWaitFor([&] { return responsesTo(5, m_sent).size() == 2; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return responsesTo(5, m_sent).size() == 3; }, 10000)); // two refusals, then the answer
         QCOMPARE(textOf(responsesTo(5, m_sent).last()), QStringLiteral("=> :FIRST"));
     }
 
@@ -425,10 +471,13 @@ private Q_SLOTS:
     {
         initialize();
         QList<QPair<qint64, QJsonObject>> timeline; // when each message for this call came
+        QList<bool> ends;                            // and whether the peer was told it ends the request
         QElapsedTimer clock;
         clock.start();
-        connect(m_peer, &McpPeer::message, this, [&](const QJsonObject &message, const QJsonValue &) {
+        connect(m_peer, &McpPeer::message, this, [&](const QJsonObject &message, const QJsonValue &related, bool endsRequest) {
             timeline.append({clock.elapsed(), message});
+            ends.append(endsRequest);
+            QCOMPARE(related, QJsonValue(30));
         });
         send(json(request(30, "tools/call",
                           callParams({{"code", "(dotimes (i 6) (format t \"step ~D~%\" i) (finish-output) (sleep 0.5)) :done"}}, "tok-1"))));
@@ -448,6 +497,8 @@ private Q_SLOTS:
             QVERIFY(params.value("message").isString());
         }
         QVERIFY2(progress.size() >= 2, qPrintable(QString::number(progress.size())));
+        QCOMPARE(ends.count(true), 1); // the response, and only it, ends the request
+        QVERIFY(ends.at(answeredAt - 1));
         for (qsizetype i = 1; i < progress.size(); ++i)
             QVERIFY(progress[i] > progress[i - 1]);
         QCOMPARE(textOf(responsesTo(30, m_sent).first()), QStringLiteral("[stdout]\nstep 0\nstep 1\nstep 2\nstep 3\nstep 4\nstep 5\n\n=> :DONE"));
@@ -499,14 +550,20 @@ private Q_SLOTS:
         send(json(request(1, "tools/call", callParams({{"code", "(defvar *from-other* 2)"}}))), other);
         QVERIFY(QTest::qWaitFor([&] { return !responsesTo(1, otherSent).isEmpty(); }, 10000));
 
+        // content[0] is exactly the seed's text; the digest is a block of its own (issue 12).
         const QJsonObject mine = call(request(2, "tools/call", callParams({{"code", "(+ 1 1)"}})));
-        const QString text = textOf(mine);
-        QVERIFY2(text.startsWith(QStringLiteral("=> 2\n\n[Session activity since your last call]\n")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("- the person at ")) && text.contains(QStringLiteral("(defun persons-helper () 1) => PERSONS-HELPER")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("- other-agent at ")) && text.contains(QStringLiteral("(defvar *from-other* 2) => *FROM-OTHER*")), qPrintable(text));
+        const QJsonArray content = mine.value("result").toObject().value("content").toArray();
+        QCOMPARE(content.size(), 2);
+        QCOMPARE(content.at(0).toObject().value("text").toString(), QStringLiteral("=> 2"));
+        QCOMPARE(content.at(1).toObject().value("type").toString(), QStringLiteral("text"));
+        const QString digest = content.at(1).toObject().value("text").toString();
+        QVERIFY2(digest.startsWith(QStringLiteral("[Session activity since your last call]\n")), qPrintable(digest));
+        QVERIFY2(digest.contains(QStringLiteral("- the person at ")) && digest.contains(QStringLiteral("(defun persons-helper () 1) => PERSONS-HELPER")), qPrintable(digest));
+        QVERIFY2(digest.contains(QStringLiteral("- other-agent at ")) && digest.contains(QStringLiteral("(defvar *from-other* 2) => *FROM-OTHER*")), qPrintable(digest));
         QCOMPARE(mine.value("result").toObject().value("structuredContent").toObject().value("session_activity").toArray().size(), 2);
         // Told once only; and never about its own calls.
-        QCOMPARE(textOf(call(request(3, "tools/call", callParams({{"code", "(+ 2 2)"}})))), QStringLiteral("=> 4"));
+        const QJsonObject again = call(request(3, "tools/call", callParams({{"code", "(+ 2 2)"}})));
+        QCOMPARE(again.value("result").toObject().value("content").toArray(), (QJsonArray{QJsonObject{{"type", "text"}, {"text", "=> 4"}}}));
     }
 };
 

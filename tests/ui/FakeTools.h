@@ -3,36 +3,43 @@
 // Tools that answer at once, for tests of the MCP-side classes of the window without an engine.
 
 #include "Tool.h"
+#include "ToolRegistry.h"
 
 #include <QJsonObject>
+#include <memory>
 
-class EchoTool : public Tool
+// What a test sees of an echo tool: how often it was called, and (after holdCalls()) the call
+// it keeps unanswered. The registry's tool owns it.
+struct EchoTool
 {
-public:
-    EchoTool(const QString &name, bool readOnly, bool fail = false) : m_name(name), m_readOnly(readOnly), m_fail(fail) {}
-    QString name() const override { return m_name; }
-    QJsonObject descriptor() const override
-    {
-        return {{"name", m_name}, {"description", "test tool"}, {"inputSchema", QJsonObject{{"type", "object"}}}};
-    }
-    bool isReadOnly() const override { return m_readOnly; }
-    void call(const ToolCallPtr &call) override
-    {
-        ++calls;
-        if (m_hold) {
-            held = call;
-            return;
-        }
-        const QString text = QStringLiteral("echo: ") + call->arguments().value("code").toString();
-        call->finish(m_fail ? ToolResult::error(text) : ToolResult{text, {}, false});
-    }
-    void holdCalls() { m_hold = true; }
     int calls = 0;
     ToolCallPtr held;
-
-private:
-    QString m_name;
-    bool m_readOnly;
-    bool m_fail;
+    void holdCalls() { m_hold = true; }
     bool m_hold = false;
 };
+
+// Registers a tool that answers "echo: CODE" (as an isError result with `fail`); it takes the
+// arguments `code` and `description`.
+inline EchoTool *addEchoTool(ToolRegistry &tools, const QString &name, bool readOnly, bool fail = false)
+{
+    static const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("What to echo"));
+    static const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why"));
+    auto state = std::make_shared<EchoTool>();
+    ToolSpec spec{.name = name,
+                  .title = name,
+                  .description = QStringLiteral("test tool"),
+                  .arguments = {Code, Description},
+                  .outputProperties = {},
+                  .outputRequired = {},
+                  .hints = {.readOnly = readOnly, .destructive = !readOnly, .idempotent = readOnly}};
+    tools.add(Tool(spec, [state, fail](const ToolCallPtr &call, const ToolArguments &arguments) {
+        ++state->calls;
+        if (state->m_hold) {
+            state->held = call;
+            return;
+        }
+        const QString text = QStringLiteral("echo: ") + arguments.text(Code);
+        call->finish(fail ? ToolResult::error(text) : ToolResult{text, {}, false});
+    }));
+    return state.get();
+}

@@ -4,11 +4,11 @@
 // without the app library), and an MCP client fed with JSON-RPC messages through a real peer.
 
 #include "EngineClient.h"
-#include "EvaluateLispTool.h"
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "Session.h"
 #include "ToolRegistry.h"
+#include "Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,7 +26,7 @@ struct LiveSession
 
     LiveSession()
     {
-        tools.add(std::make_unique<EvaluateLispTool>(&session));
+        tools.add(evaluateLispTool(&session));
         QSignalSpy ready(&engine, &EngineClient::ready);
         engine.start();
         if (!engine.isReady())

@@ -1,4 +1,5 @@
-// Agent access modes as the McpServer's call gate, through real tools/call messages.
+// Agent access modes as the McpServer's call gate, through real tools/call messages; and the
+// mode itself (mcp/AccessMode.h) as the plain value headless code uses.
 
 #include "access/AccessController.h"
 
@@ -33,12 +34,8 @@ class TestAccessController : public QObject
 
         Rig()
         {
-            auto evalTool = std::make_unique<EchoTool>(QStringLiteral("evaluate-lisp"), false);
-            auto describeTool = std::make_unique<EchoTool>(QStringLiteral("describe-symbol"), true);
-            eval = evalTool.get();
-            describe = describeTool.get();
-            tools.add(std::move(evalTool));
-            tools.add(std::move(describeTool));
+            eval = addEchoTool(tools, QStringLiteral("evaluate-lisp"), false);
+            describe = addEchoTool(tools, QStringLiteral("describe-symbol"), true);
             access.install(&server);
             peer = server.createPeer(QStringLiteral("test"));
             QObject::connect(peer, &McpPeer::message, [this](const QJsonObject &m) { sent.append(m); });
@@ -85,10 +82,10 @@ private Q_SLOTS:
     {
         QFETCH(QString, tool);
         Rig rig;
-        rig.access.setMode(AccessController::Mode::Paused);
+        rig.access.setMode(AccessMode::Paused);
         const QJsonObject result = rig.response(rig.call(tool, "x"));
         QVERIFY(result.value("isError").toBool());
-        QCOMPARE(Rig::text(result), AccessController::pausedMessage());
+        QCOMPARE(Rig::text(result), AccessModes::pausedMessage());
         QVERIFY(Rig::text(result).startsWith(QStringLiteral("The person has paused agent access")));
         QCOMPARE(rig.eval->calls + rig.describe->calls, 0);
         QVERIFY(rig.access.pending().isEmpty());
@@ -97,7 +94,7 @@ private Q_SLOTS:
     void readOnlyLetsIntrospectionThroughAndRefusesEvaluation()
     {
         Rig rig;
-        rig.access.setMode(AccessController::Mode::ReadOnly);
+        rig.access.setMode(AccessMode::ReadOnly);
         QCOMPARE(rig.response(rig.call("describe-symbol", "car")).value("isError").toBool(), false);
         const QJsonObject refused = rig.response(rig.call("evaluate-lisp", "(launch)"));
         QVERIFY(refused.value("isError").toBool());
@@ -109,7 +106,7 @@ private Q_SLOTS:
     void askHoldsEvaluationUntilApproved()
     {
         Rig rig;
-        rig.access.setMode(AccessController::Mode::Ask);
+        rig.access.setMode(AccessMode::Ask);
         QSignalSpy waiting(&rig.access, &AccessController::callAwaitingApproval);
         const int id = rig.call("evaluate-lisp", "(+ 1 2)", "adding");
         QCOMPARE(waiting.size(), 1);
@@ -129,7 +126,7 @@ private Q_SLOTS:
     void askLetsReadOnlyToolsThroughWithoutAsking()
     {
         Rig rig;
-        rig.access.setMode(AccessController::Mode::Ask);
+        rig.access.setMode(AccessMode::Ask);
         QCOMPARE(Rig::text(rig.response(rig.call("describe-symbol", "car"))), QStringLiteral("echo: car"));
         QVERIFY(rig.access.pending().isEmpty());
     }
@@ -137,13 +134,13 @@ private Q_SLOTS:
     void askDenialIsAnErrorResultSayingThePersonDeniedIt()
     {
         Rig rig;
-        rig.access.setMode(AccessController::Mode::Ask);
+        rig.access.setMode(AccessMode::Ask);
         const int first = rig.call("evaluate-lisp", "(first)");
         const int second = rig.call("evaluate-lisp", "(second)");
         QCOMPARE(rig.access.pending().size(), 2);
         rig.access.deny();
         QVERIFY(rig.response(first).value("isError").toBool());
-        QCOMPARE(Rig::text(rig.response(first)), AccessController::deniedMessage(QStringLiteral("evaluate-lisp")));
+        QCOMPARE(Rig::text(rig.response(first)), AccessModes::deniedMessage(QStringLiteral("evaluate-lisp")));
         QVERIFY(Rig::text(rig.response(first)).contains(QStringLiteral("denied")));
         QVERIFY(rig.response(second).isEmpty()); // still waiting, in order
         rig.access.approve();
@@ -154,7 +151,7 @@ private Q_SLOTS:
     void aCancelledCallLeavesTheQueue()
     {
         Rig rig;
-        rig.access.setMode(AccessController::Mode::Ask);
+        rig.access.setMode(AccessMode::Ask);
         const int id = rig.call("evaluate-lisp", "(slow)");
         QSignalSpy changed(&rig.access, &AccessController::pendingChanged);
         rig.receive({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", QJsonObject{{"requestId", id}}}});
@@ -168,21 +165,60 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("mode");
         QTest::addColumn<bool>("runs");
-        QTest::newRow("allow runs them") << int(AccessController::Mode::Allow) << true;
-        QTest::newRow("read-only refuses them") << int(AccessController::Mode::ReadOnly) << false;
-        QTest::newRow("paused refuses them") << int(AccessController::Mode::Paused) << false;
+        QTest::newRow("allow runs them") << int(AccessMode::Allow) << true;
+        QTest::newRow("read-only refuses them") << int(AccessMode::ReadOnly) << false;
+        QTest::newRow("paused refuses them") << int(AccessMode::Paused) << false;
     }
     void aModeChangeDecidesTheWaitingCalls()
     {
         QFETCH(int, mode);
         QFETCH(bool, runs);
         Rig rig;
-        rig.access.setMode(AccessController::Mode::Ask);
+        rig.access.setMode(AccessMode::Ask);
         const int id = rig.call("evaluate-lisp", "(x)");
-        rig.access.setMode(AccessController::Mode(mode));
+        rig.access.setMode(AccessMode(mode));
         QVERIFY(rig.access.pending().isEmpty());
         QCOMPARE(rig.response(id).value("isError").toBool(), !runs);
         QCOMPARE(rig.eval->calls, runs ? 1 : 0);
+    }
+
+    // No AccessController, no ui: what headless code sees of a mode.
+    void aModeDecidesEachCallByItself_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<bool>("readOnlyTool");
+        QTest::addColumn<int>("verdict");
+        QTest::addColumn<QString>("refusal");
+        using V = AccessDecision::Verdict;
+        QTest::newRow("allow, evaluation") << int(AccessMode::Allow) << false << int(V::Run) << QString();
+        QTest::newRow("ask, evaluation") << int(AccessMode::Ask) << false << int(V::AskThePerson) << QString();
+        QTest::newRow("ask, introspection") << int(AccessMode::Ask) << true << int(V::Run) << QString();
+        QTest::newRow("read-only, evaluation") << int(AccessMode::ReadOnly) << false << int(V::Refuse)
+                                               << AccessModes::readOnlyMessage(QStringLiteral("evaluate-lisp"));
+        QTest::newRow("read-only, introspection") << int(AccessMode::ReadOnly) << true << int(V::Run) << QString();
+        QTest::newRow("paused, introspection") << int(AccessMode::Paused) << true << int(V::Refuse) << AccessModes::pausedMessage();
+    }
+    void aModeDecidesEachCallByItself()
+    {
+        QFETCH(int, mode);
+        QFETCH(bool, readOnlyTool);
+        QFETCH(int, verdict);
+        QFETCH(QString, refusal);
+        const AccessDecision decision = AccessModes::decide(AccessMode(mode), readOnlyTool, QStringLiteral("evaluate-lisp"));
+        QCOMPARE(int(decision.verdict), verdict);
+        QCOMPARE(decision.refusal, refusal);
+    }
+
+    void aModeIsStoredByItsKey()
+    {
+        QStringList keys;
+        for (AccessMode mode : AccessModes::all()) {
+            keys << AccessModes::settingsKey(mode);
+            QCOMPARE(AccessModes::fromSettingsKey(AccessModes::settingsKey(mode)), mode);
+            QVERIFY(!AccessModes::name(mode).isEmpty() && !AccessModes::description(mode).isEmpty());
+        }
+        QCOMPARE(keys, QStringList({"allow", "ask", "read-only", "paused"}));
+        QCOMPARE(AccessModes::fromSettingsKey(QStringLiteral("bogus")), AccessMode::Allow);
     }
 };
 

@@ -66,7 +66,7 @@ private Q_SLOTS:
 
     void init()
     {
-        m_window->access()->setMode(AccessController::Mode::Allow);
+        m_window->access()->setMode(AccessMode::Allow);
     }
 
     void theStatusBarNamesTheConnectedClient()
@@ -189,7 +189,7 @@ private Q_SLOTS:
 
     void askModeRunsACallOnlyAfterApproval()
     {
-        m_window->access()->setMode(AccessController::Mode::Ask);
+        m_window->access()->setMode(AccessMode::Ask);
         const int id = m_agent->evaluate(QStringLiteral("(+ 100 23)"), QStringLiteral("adding up"));
         ApprovalBar *bar = m_window->console()->approvalBar();
         QVERIFY(QTest::qWaitFor([&] { return bar->isVisible(); }, 2000));
@@ -209,7 +209,7 @@ private Q_SLOTS:
 
     void askModeDenialTellsTheAgentThePersonDeniedIt()
     {
-        m_window->access()->setMode(AccessController::Mode::Ask);
+        m_window->access()->setMode(AccessMode::Ask);
         const int first = m_agent->evaluate(QStringLiteral("(defun risky () :boom)"), QStringLiteral("first"));
         const int second = m_agent->evaluate(QStringLiteral("(+ 1 1)"), QStringLiteral("second"));
         ApprovalBar *bar = m_window->console()->approvalBar();
@@ -232,7 +232,7 @@ private Q_SLOTS:
 
     void readOnlyRefusesEvaluationWithAClearSentence()
     {
-        m_window->access()->setMode(AccessController::Mode::ReadOnly);
+        m_window->access()->setMode(AccessMode::ReadOnly);
         const QJsonObject response = m_agent->response(m_agent->evaluate(QStringLiteral("(+ 1 2)")));
         QVERIFY(AgentClient::isError(response));
         QVERIFY(AgentClient::resultText(response).contains(QStringLiteral("read-only")));
@@ -241,7 +241,7 @@ private Q_SLOTS:
 
     void pausedRefusesEverythingAtOnce()
     {
-        m_window->access()->setMode(AccessController::Mode::Paused);
+        m_window->access()->setMode(AccessMode::Paused);
         const QJsonObject response = m_agent->response(m_agent->evaluate(QStringLiteral("(+ 1 2)")), 2000);
         QVERIFY(AgentClient::isError(response));
         QVERIFY(AgentClient::resultText(response).startsWith(QStringLiteral("The person has paused agent access")));
@@ -250,11 +250,11 @@ private Q_SLOTS:
 
     void switchingFromAskToAllowRunsTheWaitingCall()
     {
-        m_window->access()->setMode(AccessController::Mode::Ask);
+        m_window->access()->setMode(AccessMode::Ask);
         const int id = m_agent->evaluate(QStringLiteral("(* 3 3)"));
         QVERIFY(QTest::qWaitFor([&] { return !m_window->access()->pending().isEmpty(); }, 2000));
-        m_window->accessAction(int(AccessController::Mode::Allow))->trigger();
-        QCOMPARE(m_window->access()->mode(), AccessController::Mode::Allow);
+        m_window->accessAction(int(AccessMode::Allow))->trigger();
+        QCOMPARE(m_window->access()->mode(), AccessMode::Allow);
         QVERIFY(AgentClient::resultText(m_agent->response(id)).contains(QStringLiteral("=> 9")));
     }
 

@@ -7,6 +7,8 @@
 #include "FakeTools.h"
 #include "McpPeer.h"
 #include "McpServer.h"
+#include "PromptProvider.h"
+#include "ResourceProvider.h"
 #include "Session.h"
 #include "ToolRegistry.h"
 
@@ -24,6 +26,8 @@ class TestToolCallLog : public QObject
         Session session{&engine};
         ToolRegistry tools;
         McpServer server{&session, &tools};
+        ResourceProvider resources{&server, &session};
+        PromptProvider prompts{&server};
         ToolCallLog log;
         EchoTool *echo;
         EchoTool *failing;
@@ -33,16 +37,10 @@ class TestToolCallLog : public QObject
 
         Rig()
         {
-            auto a = std::make_unique<EchoTool>(QStringLiteral("echo"), true);
-            auto b = std::make_unique<EchoTool>(QStringLiteral("failing"), false, true);
-            auto c = std::make_unique<EchoTool>(QStringLiteral("slow"), false);
-            echo = a.get();
-            failing = b.get();
-            slow = c.get();
+            echo = addEchoTool(tools, QStringLiteral("echo"), true);
+            failing = addEchoTool(tools, QStringLiteral("failing"), false, true);
+            slow = addEchoTool(tools, QStringLiteral("slow"), false);
             slow->holdCalls();
-            tools.add(std::move(a));
-            tools.add(std::move(b));
-            tools.add(std::move(c));
             log.attach(&server, &session);
             peer = server.createPeer(QStringLiteral("test"));
             request("initialize", QJsonObject{{"protocolVersion", "2025-06-18"}, {"clientInfo", QJsonObject{{"name", "inspector"}}}});
@@ -136,6 +134,35 @@ private Q_SLOTS:
         QCOMPARE(rig.last().state, ToolCallLog::State::Denied);
         QCOMPARE(rig.last().refusal, QStringLiteral("Not now."));
         QVERIFY(rig.last().response.value("result").toObject().value("isError").toBool());
+    }
+
+    // Every method answers through the server's one path, so no row is left running.
+    void resourcesPromptsAndLoggingRowsEndDone_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::addColumn<QString>("state");
+        QTest::newRow("resources/read") << "resources/read" << QJsonObject{{"uri", "lisp-duet://session/transcript"}} << "done";
+        QTest::newRow("resources/read of an unknown uri") << "resources/read" << QJsonObject{{"uri", "lisp-duet://nothing"}} << "error";
+        QTest::newRow("resources/list") << "resources/list" << QJsonObject{} << "done";
+        QTest::newRow("resources/subscribe") << "resources/subscribe" << QJsonObject{{"uri", "lisp-duet://session/transcript"}} << "done";
+        QTest::newRow("prompts/get") << "prompts/get" << QJsonObject{{"name", "catch-up"}} << "done";
+        QTest::newRow("prompts/get of an unknown prompt") << "prompts/get" << QJsonObject{{"name", "nope"}} << "error";
+        QTest::newRow("prompts/list") << "prompts/list" << QJsonObject{} << "done";
+        QTest::newRow("logging/setLevel") << "logging/setLevel" << QJsonObject{{"level", "debug"}} << "done";
+    }
+    void resourcesPromptsAndLoggingRowsEndDone()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        QFETCH(QString, state);
+        Rig rig;
+        rig.request(method, params);
+        const ToolCallLog::Entry &e = rig.last();
+        QCOMPARE(e.method, method);
+        QCOMPARE(ToolCallLog::stateName(e.state), state);
+        QVERIFY(e.finished.isValid());
+        QVERIFY(e.response.contains(state == QStringLiteral("done") ? "result" : "error"));
     }
 
     void summariesAreShortAndOnOneLine_data()

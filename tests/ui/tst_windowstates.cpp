@@ -1,5 +1,7 @@
 // The main window in the states people see most, driven by the person's keys and an agent's
 // MCP calls: idle after both worked, an agent call awaiting approval, presentation mode.
+// Each test function starts from a fresh engine, window and agent (init/cleanup) and builds
+// what it shows itself, so any one runs alone: `tst_windowstates presentationMode`.
 // With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh does, under Xvfb), each state is saved
 // as a PNG there for a person to look at.
 
@@ -17,9 +19,13 @@
 #include "window/MainWindow.h"
 
 #include <QDir>
+#include <QDockWidget>
+#include <QFontInfo>
 #include <QSortFilterProxyModel>
-#include <QTableView>
 #include <QStandardPaths>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 
 class TestWindowStates : public QObject
@@ -53,6 +59,24 @@ private:
         m_window->console()->transcript()->flushNow();
         QApplication::processEvents();
     }
+    void defineFact()
+    {
+        personTypes(QStringLiteral("(defun fact (n)\n\"The factorial of N.\"\n(if (< n 2) 1 (* n (fact (1- n)))))"));
+    }
+    QDockWidget *dock(const char *name) const
+    {
+        return m_window->findChild<QDockWidget *>(QLatin1String(name));
+    }
+    // The toolbar button a person clicks, found by the text it shows.
+    QToolButton *toolbarButton(const QString &text) const
+    {
+        auto *toolbar = m_window->findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+        for (QAction *action : toolbar->actions()) {
+            if (action->iconText() == text)
+                return qobject_cast<QToolButton *>(toolbar->widgetForAction(action));
+        }
+        return nullptr;
+    }
     void save(const QString &name)
     {
         const QString dir = qEnvironmentVariable("DUET_SCREENSHOT_DIR");
@@ -69,6 +93,11 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+    }
+
+    // A fresh engine, session, window and agent for each function: nothing carries over.
+    void init()
+    {
         QFile::remove(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/history.jsonl"));
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
@@ -79,7 +108,7 @@ private Q_SLOTS:
         m_agent = std::make_unique<AgentClient>(&m_live->server, QStringLiteral("claude-code"));
     }
 
-    void cleanupTestCase()
+    void cleanup()
     {
         m_agent.reset();
         m_window.reset();
@@ -88,7 +117,7 @@ private Q_SLOTS:
 
     void idleAfterBothSidesEvaluated()
     {
-        personTypes(QStringLiteral("(defun fact (n)\n\"The factorial of N.\"\n(if (< n 2) 1 (* n (fact (1- n)))))"));
+        defineFact();
         personTypes(QStringLiteral("(fact 20)"));
         agentRuns(QStringLiteral("(loop for i from 1 to 6 collect (fact i))"), QStringLiteral("checking the factorial"));
         agentRuns(QStringLiteral("(defparameter *greeting* \"Hello from the agent\")\n(format t \"~a~%\" *greeting*)"),
@@ -120,7 +149,8 @@ private Q_SLOTS:
 
     void anAgentCallAwaitingApproval()
     {
-        m_window->access()->setMode(AccessController::Mode::Ask);
+        defineFact();
+        m_window->access()->setMode(AccessMode::Ask);
         m_agent->evaluate(QStringLiteral("(defun fact (n)\n  \"Iterative, so big N do not grow the stack.\"\n  (loop with r = 1\n        for i from 2 to n\n        do (setf r (* r i))\n        finally (return r)))"),
                           QStringLiteral("rewriting fact without recursion"));
         m_agent->evaluate(QStringLiteral("(fact 25)"), QStringLiteral("trying a larger factorial"));
@@ -131,18 +161,53 @@ private Q_SLOTS:
         save(QStringLiteral("2-awaiting-approval.png"));
         m_window->access()->approve();
         m_window->access()->approve();
-        m_window->access()->setMode(AccessController::Mode::Allow);
+        m_window->access()->setMode(AccessMode::Allow);
         QVERIFY(QTest::qWaitFor([&] { return !m_live->session.current() && m_live->session.queuedCount() == 0; }, 15000));
     }
 
+    // What a person sees: the code twice as large, the side panels gone and the console in
+    // their place; and everything back as it was when they leave it.
     void presentationMode()
     {
-        m_window->setPresenting(true);
+        defineFact();
+        settle();
+        ConsoleWidget *input = m_window->console()->input();
+        TranscriptView *transcript = m_window->console()->transcript();
+        const double points = input->font().pointSizeF();
+        const int pixels = QFontInfo(input->font()).pixelSize(); // as drawn: whole pixels
+        const int lineHeight = input->fontMetrics().height();
+        const int consoleWidth = m_window->console()->width();
+        QVERIFY(dock("definitionsDock")->isVisible());
+        QVERIFY(dock("toolCallsDock")->isVisible());
+        QToolButton *present = toolbarButton(QStringLiteral("Present"));
+        QVERIFY(present);
+
+        QTest::mouseClick(present, Qt::LeftButton);
         personTypes(QStringLiteral("(fact 10)"));
         settle();
-        QVERIFY(m_window->isPresenting());
+        // Zoom 2: twice the point size, and drawn twice as large, to the pixel.
+        QCOMPARE(input->font().pointSizeF(), 2 * points);
+        QCOMPARE(transcript->font().pointSizeF(), 2 * points);
+        QVERIFY2(qAbs(QFontInfo(input->font()).pixelSize() - 2 * pixels) <= 1,
+                 qPrintable(QStringLiteral("%1 px -> %2 px").arg(pixels).arg(QFontInfo(input->font()).pixelSize())));
+        QCOMPARE(QFontInfo(transcript->font()).pixelSize(), QFontInfo(input->font()).pixelSize());
+        QVERIFY2(input->fontMetrics().height() >= 2 * lineHeight - 2,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(lineHeight).arg(input->fontMetrics().height())));
+        QVERIFY(!dock("definitionsDock")->isVisible());
+        QVERIFY(!dock("toolCallsDock")->isVisible());
+        QVERIFY2(m_window->console()->width() > consoleWidth,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(consoleWidth).arg(m_window->console()->width())));
+        QVERIFY(transcript->toPlainText().contains(QStringLiteral("=> 3628800")));
         save(QStringLiteral("3-presentation.png"));
-        m_window->setPresenting(false);
+
+        QTest::mouseClick(present, Qt::LeftButton);
+        settle();
+        QCOMPARE(input->font().pointSizeF(), points);
+        QCOMPARE(QFontInfo(transcript->font()).pixelSize(), pixels);
+        QCOMPARE(input->fontMetrics().height(), lineHeight);
+        QVERIFY(dock("definitionsDock")->isVisible());
+        QVERIFY(dock("toolCallsDock")->isVisible());
+        QCOMPARE(m_window->console()->width(), consoleWidth);
     }
 };
 

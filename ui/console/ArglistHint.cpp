@@ -62,7 +62,7 @@ void ArglistHint::lookUp()
     m_pending = name;
     ++m_queries;
     QPointer<ArglistHint> guard(this);
-    m_session->query(QStringLiteral("arglist"), {{QStringLiteral("name"), name}}, [guard, name](const QJsonObject &reply) {
+    m_session->query(EngineProtocol::arglist(name), [guard, name](const QJsonObject &reply) {
         if (!guard)
             return;
         guard->m_pending.clear();

@@ -90,7 +90,7 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     connect(m_input, &ConsoleWidget::hint, this, &LispConsole::setHint);
     connect(m_input, &ConsoleWidget::completionRequested, this, [this](const SymbolPrefix &prefix) {
         QPointer<LispConsole> guard(this);
-        m_session->query(QStringLiteral("complete"), {{QStringLiteral("prefix"), prefix.prefix}},
+        m_session->query(EngineProtocol::completion(prefix.prefix),
                          [guard, prefix](const QJsonObject &reply) {
                              if (!guard)
                                  return;

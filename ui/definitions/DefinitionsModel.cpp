@@ -1,7 +1,7 @@
 #include "DefinitionsModel.h"
 
 #include "DefinitionForms.h"
-#include "LispSource.h"
+#include "LispFile.h"
 #include "Session.h"
 
 #include <QBrush>
@@ -25,13 +25,19 @@ QString kindGroup(const QString &kind)
     return QStringLiteral("t");
 }
 
-int kindOrder(const QString &kind)
+// The kinds the panel shows, in its order (the engine's kinds, and methods).
+const QStringList &panelKinds()
 {
     static const QStringList order{QStringLiteral("function"), QStringLiteral("generic-function"), QStringLiteral("method"),
                                    QStringLiteral("macro"),    QStringLiteral("variable"),         QStringLiteral("constant"),
                                    QStringLiteral("class"),    QStringLiteral("structure")};
-    const auto i = order.indexOf(kind);
-    return i < 0 ? int(order.size()) : int(i);
+    return order;
+}
+
+int kindOrder(const QString &kind)
+{
+    const auto i = panelKinds().indexOf(kind);
+    return i < 0 ? int(panelKinds().size()) : int(i);
 }
 
 QString firstString(const QJsonObject &object, std::initializer_list<const char *> keys)
@@ -77,18 +83,15 @@ void DefinitionsModel::record(const Job &job, const QString &startPackage)
 {
     if (job.request.op != QStringLiteral("eval") || !job.result.ok())
         return;
-    QString package = DefinitionForms::canonicalPackage(startPackage);
     bool changed = false;
-    for (const SourceForm &form : LispSource::splitTopLevelForms(job.request.code)) {
-        const DefinedName defined = DefinitionForms::read(form.text);
-        if (!defined.isValid())
-            continue;
-        if (defined.kind == QStringLiteral("package")) {
-            package = defined.name;
-            continue;
-        }
+    // LispFile follows the in-package forms: each form has the package it was read in.
+    const LispFile file(job.request.code, startPackage);
+    for (const TopLevelForm &form : file.forms()) {
+        const DefinedName &defined = form.definition;
+        if (!panelKinds().contains(defined.kind))
+            continue; // in-package, deftype, define-condition, ...: not rows of the panel
         Definition d;
-        d.package = defined.package.isEmpty() ? package : defined.package;
+        d.package = defined.package.isEmpty() ? form.package : defined.package;
         d.name = defined.name;
         d.kind = defined.kind;
         d.lambdaList = defined.lambdaList;
@@ -96,7 +99,7 @@ void DefinitionsModel::record(const Job &job, const QString &startPackage)
         d.definedBy = job.request.origin.name;
         d.byAgent = job.request.origin.isAgent();
         d.definedAt = job.finishedAt.isValid() ? job.finishedAt : QDateTime::currentDateTime();
-        d.form = form.text.trimmed();
+        d.form = form.node.text().toString().trimmed();
         m_provenance.insert(provenanceKey(d.package, d.name, d.kind), d);
         changed = true;
     }
@@ -169,7 +172,7 @@ void DefinitionsModel::requestRefresh()
     if (!m_session)
         return;
     QPointer<DefinitionsModel> guard(this);
-    m_session->query(QStringLiteral("definitions"), {}, [guard](const QJsonObject &reply) {
+    m_session->query(EngineProtocol::definitions(), [guard](const QJsonObject &reply) {
         if (guard)
             guard->setEngineReply(reply);
         if (guard)

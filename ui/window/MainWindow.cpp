@@ -8,7 +8,6 @@
 #include "toolcalls/ToolCallsPanel.h"
 
 #include "McpPeer.h"
-#include "EngineClient.h"
 #include "McpServer.h"
 #include "Session.h"
 
@@ -27,11 +26,6 @@
 #include <QStatusBar>
 #include <QSystemTrayIcon>
 #include <QToolBar>
-
-namespace {
-const AccessController::Mode AccessModes[] = {AccessController::Mode::Allow, AccessController::Mode::Ask,
-                                              AccessController::Mode::ReadOnly, AccessController::Mode::Paused};
-}
 
 MainWindow::MainWindow(Session *session, McpServer *server, QWidget *parent)
     : QMainWindow(parent), m_session(session), m_server(server), m_access(new AccessController(this)),
@@ -63,7 +57,7 @@ MainWindow::MainWindow(Session *session, McpServer *server, QWidget *parent)
     connect(server, &McpServer::peerCreated, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerClosed, this, [this] { QMetaObject::invokeMethod(this, &MainWindow::updateClients, Qt::QueuedConnection); });
     // The engine may have started before the window was made.
-    m_engineState = session->engine()->isReady() ? QStringLiteral("ready") : QStringLiteral("starting");
+    m_engineState = session->isEngineReady() ? QStringLiteral("ready") : QStringLiteral("starting");
     updateEngineState();
     updateClients();
     setEndpoints({});
@@ -94,20 +88,20 @@ void MainWindow::buildActions()
 
     QMenu *agents = menuBar()->addMenu(tr("&Agents"));
     m_accessGroup = new QActionGroup(this);
-    for (AccessController::Mode mode : AccessModes) {
-        QAction *action = agents->addAction(AccessController::modeName(mode));
+    for (AccessMode mode : AccessModes::all()) {
+        QAction *action = agents->addAction(AccessModes::name(mode));
         action->setCheckable(true);
         action->setChecked(mode == m_access->mode());
-        action->setToolTip(AccessController::modeDescription(mode));
-        action->setStatusTip(AccessController::modeDescription(mode));
+        action->setToolTip(AccessModes::description(mode));
+        action->setStatusTip(AccessModes::description(mode));
         action->setData(int(mode));
         m_accessGroup->addAction(action);
         connect(action, &QAction::triggered, this, [this, mode] { m_access->setMode(mode); });
     }
-    connect(m_access, &AccessController::modeChanged, this, [this](AccessController::Mode mode) {
+    connect(m_access, &AccessController::modeChanged, this, [this](AccessMode mode) {
         if (QAction *action = accessAction(int(mode)))
             action->setChecked(true);
-        statusBar()->showMessage(tr("Agent access: %1. %2").arg(AccessController::modeName(mode), AccessController::modeDescription(mode)), 6000);
+        statusBar()->showMessage(tr("Agent access: %1. %2").arg(AccessModes::name(mode), AccessModes::description(mode)), 6000);
     });
 
     QMenu *view = m_viewMenu = menuBar()->addMenu(tr("&View"));

@@ -1,78 +1,10 @@
 ;;;; Streams that stand in for the standard streams while a job runs: output is streamed to
 ;;;; the host in chunks as it is produced and dropped past the job's budget (so 100 MB of
-;;;; output never piles up in memory); input streams refuse to wait for a person.
+;;;; output never piles up in memory); input streams refuse to wait for a person. The output
+;;;; streams are written in C (OutputStreams.cpp): Gray streams cost a generic function call
+;;;; per write.
 
 (in-package "LISP-DUET.KERNEL")
-
-(defconstant +chunk-characters+ 8192)
-(defparameter *chunk-interval* (floor internal-time-units-per-second 20)) ; 50 ms
-
-(defstruct budget
-  (remaining 100000 :type integer)
-  (dropped 0 :type integer))
-
-(defclass capture-stream (gray:fundamental-character-output-stream)
-  ((job :initarg :job :reader capture-job)
-   (name :initarg :name :reader capture-name)
-   (budget :initarg :budget :reader capture-budget)
-   (buffer :initform (make-string-output-stream) :reader capture-buffer)
-   (pending :initform 0 :accessor capture-pending)
-   (column :initform 0 :accessor capture-column)
-   (last-flush :initform (get-internal-real-time) :accessor capture-last-flush)))
-
-(defun make-capture (job name budget)
-  (make-instance 'capture-stream :job job :name name :budget budget))
-
-(defun flush-capture (stream)
-  (let ((text (get-output-stream-string (capture-buffer stream))))
-    (setf (capture-pending stream) 0
-          (capture-last-flush stream) (get-internal-real-time))
-    (when (plusp (length text))
-      (send-event "output" "id" (capture-job stream) "stream" (capture-name stream)
-                  "text" text))))
-
-(defun maybe-flush-capture (stream)
-  (when (or (>= (capture-pending stream) +chunk-characters+)
-            (>= (- (get-internal-real-time) (capture-last-flush stream)) *chunk-interval*))
-    (flush-capture stream)))
-
-(defun capture-text (stream string start end)
-  "Keeps what fits in the budget, counts the rest as dropped, tracks the column."
-  (let* ((budget (capture-budget stream))
-         (wanted (- end start))
-         (kept (min wanted (max 0 (budget-remaining budget)))))
-    (when (plusp kept)
-      (write-string string (capture-buffer stream) :start start :end (+ start kept))
-      (decf (budget-remaining budget) kept)
-      (incf (capture-pending stream) kept))
-    (incf (budget-dropped budget) (- wanted kept))
-    (let ((newline (position #\Newline string :start start :end end :from-end t)))
-      (if newline
-          (setf (capture-column stream) (- end newline 1))
-          (incf (capture-column stream) wanted)))
-    (maybe-flush-capture stream)))
-
-(defmethod gray:stream-write-char ((stream capture-stream) char)
-  (capture-text stream (string char) 0 1)
-  char)
-
-(defmethod gray:stream-write-string ((stream capture-stream) string &optional (start 0) end)
-  (capture-text stream string start (or end (length string)))
-  string)
-
-(defmethod gray:stream-line-column ((stream capture-stream))
-  (capture-column stream))
-
-;; PRINT and the pretty printer force output after every call; sending each piece would
-;; flood the host, so forcing only flushes once the chunk interval has passed. The evaluator
-;; flushes what remains when the job ends.
-(defmethod gray:stream-force-output ((stream capture-stream))
-  (maybe-flush-capture stream)
-  nil)
-
-(defmethod gray:stream-finish-output ((stream capture-stream))
-  (maybe-flush-capture stream)
-  nil)
 
 ;;; Input that refuses: READ, READ-LINE, Y-OR-N-P and the debugger get a clear error
 ;;; instead of waiting forever for a person who cannot answer.
@@ -93,59 +25,95 @@
 (defmethod gray:stream-read-char-no-hang ((stream refusing-input-stream))
   nil)
 
-(defun make-refusing-io (what output)
-  (make-two-way-stream (make-instance 'refusing-input-stream :what what) output))
-
 ;;; A string sink with a ceiling, for printing values: printing a 100-million-character
-;;; string must not build a 400 MB copy first.
-
-(defclass limited-string-stream (gray:fundamental-character-output-stream)
-  ((limit :initarg :limit :reader limited-limit)
-   (count :initform 0 :accessor limited-count)
-   (column :initform 0 :accessor limited-column)
-   (buffer :initform (make-string-output-stream) :reader limited-buffer)))
-
-(defmethod gray:stream-write-char ((stream limited-string-stream) char)
-  (gray:stream-write-string stream (string char))
-  char)
-
-(defmethod gray:stream-write-string ((stream limited-string-stream) string &optional (start 0) end)
-  (let* ((end (or end (length string)))
-         (room (- (limited-limit stream) (limited-count stream)))
-         (kept (min room (- end start))))
-    (write-string string (limited-buffer stream) :start start :end (+ start kept))
-    (incf (limited-count stream) kept)
-    (let ((newline (position #\Newline string :start start :end (+ start kept) :from-end t)))
-      (if newline
-          (setf (limited-column stream) (- (+ start kept) newline 1))
-          (incf (limited-column stream) kept)))
-    (when (< kept (- end start))
-      (throw 'limited-string-full nil)))
-  string)
-
-(defmethod gray:stream-line-column ((stream limited-string-stream))
-  (limited-column stream))
+;;; string must not build a 400 MB copy first. The stream is C (OutputStreams.cpp); it throws
+;;; to LIMITED-STRING-FULL once the limit is reached.
 
 (defun print-limited (function limit)
   "Calls FUNCTION with a stream; returns what it wrote, cut at LIMIT characters with a note."
-  (let ((stream (make-instance 'limited-string-stream :limit limit)))
+  (let ((stream (%make-limited-output limit)))
     (if (catch 'limited-string-full (funcall function stream) t)
-        (get-output-stream-string (limited-buffer stream))
+        (get-output-stream-string stream)
         (format nil "~A ... [cut: the printed form is longer than ~:D characters]"
-                (get-output-stream-string (limited-buffer stream)) limit))))
+                (get-output-stream-string stream) limit))))
 
-(defmacro with-job-streams ((package stdout stderr) &body body)
+;; Refusing streams hold no state: one of each serves every job.
+(defparameter *refusing-standard-input*
+  (make-instance 'refusing-input-stream :what "Reading from *standard-input*"))
+(defparameter *refusing-query-input*
+  (make-instance 'refusing-input-stream :what "A question on *query-io* (such as Y-OR-N-P)"))
+(defparameter *refusing-debugger-input* (make-instance 'refusing-input-stream :what "The debugger"))
+(defparameter *refusing-terminal-input*
+  (make-instance 'refusing-input-stream :what "Reading from *terminal-io*"))
+
+(defun make-budget ()
+  "The output budget of a job, shared by its two captures: characters still allowed, and
+characters dropped. The captures (OutputStreams.cpp) count in it as they write."
+  (make-array 2 :element-type 'fixnum :initial-element 0))
+
+(defun reset-budget (budget limit)
+  (setf (aref budget 0) (max 0 (min limit most-positive-fixnum))
+        (aref budget 1) 0)
+  budget)
+
+(defun budget-dropped (budget)
+  (aref budget 1))
+
+(defstruct (job-streams (:constructor %make-job-streams))
+  budget stdout stderr query-io debug-io terminal-io)
+
+(defvar *job-streams* :none
+  "The job streams of this thread, reused job after job while they are open: JOB-LOOP binds
+it per thread (to NIL until the first job); elsewhere (:NONE) every job makes its own.")
+
+(defun job-streams (id limit)
+  "Streams for job ID: stdout and stderr captured under a budget of LIMIT characters, output
+sent to the host in chunks (C code, at most every 50 ms or 8 KiB), and the interactive
+streams' input refused."
+  (let ((streams *job-streams*))
+    (cond ((and (job-streams-p streams) (job-streams-open-p streams))
+           (reset-budget (job-streams-budget streams) limit)
+           (%reuse-capture (job-streams-stdout streams) id)
+           (%reuse-capture (job-streams-stderr streams) id))
+          (t
+           (let* ((budget (reset-budget (make-budget) limit))
+                  (stdout (%make-capture id "stdout" budget))
+                  (stderr (%make-capture id "stderr" budget)))
+             (setf streams (%make-job-streams
+                            :budget budget :stdout stdout :stderr stderr
+                            :query-io (make-two-way-stream *refusing-query-input* stdout)
+                            :debug-io (make-two-way-stream *refusing-debugger-input* stderr)
+                            :terminal-io (make-two-way-stream *refusing-terminal-input* stdout)))
+             (unless (eq *job-streams* :none)
+               (setf *job-streams* streams)))))
+    streams))
+
+(defun job-streams-open-p (streams)
+  "False once the code of a job closed one of them (CLOSE *STANDARD-OUTPUT*): then the next
+job gets new ones."
+  (and (open-stream-p (job-streams-stdout streams))
+       (open-stream-p (job-streams-stderr streams))
+       (open-stream-p (job-streams-query-io streams))
+       (open-stream-p (job-streams-debug-io streams))
+       (open-stream-p (job-streams-terminal-io streams))))
+
+(defun flush-job-streams (streams)
+  (%flush-capture (job-streams-stdout streams))
+  (%flush-capture (job-streams-stderr streams)))
+
+(defmacro with-job-streams ((package streams) &body body)
   "The dynamic environment of every job that runs user code: the session package, output to
 the job's captures, interactive input refused, the printer's limits left to the user."
-  `(let ((*package* ,package)
-         (*standard-output* ,stdout)
-         (*error-output* ,stderr)
-         (*trace-output* ,stderr)
-         (*standard-input* (make-instance 'refusing-input-stream
-                                          :what "Reading from *standard-input*"))
-         (*query-io* (make-refusing-io "A question on *query-io* (such as Y-OR-N-P)" ,stdout))
-         (*debug-io* (make-refusing-io "The debugger" ,stderr))
-         (*terminal-io* (make-refusing-io "Reading from *terminal-io*" ,stdout))
-         (*print-length* nil)
-         (*print-level* nil))
-     ,@body))
+  (let ((s (gensym "STREAMS")))
+    `(let* ((,s ,streams)
+            (*package* ,package)
+            (*standard-output* (job-streams-stdout ,s))
+            (*error-output* (job-streams-stderr ,s))
+            (*trace-output* (job-streams-stderr ,s))
+            (*standard-input* *refusing-standard-input*)
+            (*query-io* (job-streams-query-io ,s))
+            (*debug-io* (job-streams-debug-io ,s))
+            (*terminal-io* (job-streams-terminal-io ,s))
+            (*print-length* nil)
+            (*print-level* nil))
+       ,@body)))

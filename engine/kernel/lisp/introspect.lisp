@@ -20,9 +20,27 @@
       (let ((*package* *session-package*) (*print-case* :upcase) (*print-pretty* nil))
         (if lambda-list (prin1-to-string lambda-list) "()")))))
 
+(defun complete-package-names (request)
+  "Package names and nicknames that start with the prefix (case-insensitive), shortest first."
+  (let* ((prefix (string-upcase (or (getf request :prefix) "")))
+         (limit (option (getf request :options) :limit 200))
+         (names '()))
+    (dolist (package (list-all-packages))
+      (dolist (name (cons (package-name package) (package-nicknames package)))
+        (when (and (<= (length prefix) (length name))
+                   (string= prefix name :end2 (length prefix)))
+          (pushnew name names :test #'string=))))
+    (setf names (sort names (lambda (a b) (or (< (length a) (length b))
+                                              (and (= (length a) (length b)) (string< a b))))))
+    (ok-reply request
+              "completions" (subseq names 0 (min limit (length names)))
+              "total" (length names))))
+
 (defun complete (request)
   "Symbols whose names start with the prefix, visible from the session package, or external
-(internal with ::) in the named package."
+(internal with ::) in the named package; with what \"packages\", package names instead."
+  (when (equal (getf request :what) "packages")
+    (return-from complete (complete-package-names request)))
   (let* ((text (or (getf request :prefix) ""))
          (limit (option (getf request :options) :limit 200))
          (colon (position #\: text))
@@ -46,20 +64,25 @@
               (t (do-external-symbols (s package) (consider s))))))
     (setf names (sort names (lambda (a b) (or (< (length a) (length b))
                                               (and (= (length a) (length b)) (string< a b))))))
-    (obj "id" (getf request :id) "status" "ok"
-         "completions" (mapcar (lambda (n) (concatenate 'string qualifier n))
-                               (subseq names 0 (min limit (length names))))
-         "total" (length names))))
+    (ok-reply request
+              "completions" (mapcar (lambda (n) (concatenate 'string qualifier n))
+                                    (subseq names 0 (min limit (length names))))
+              "total" (length names))))
+
+(define-operation "complete" :service #'complete)
 
 (defun arglist (request)
   (let* ((symbol (find-symbol-designator (or (getf request :name) "")))
          (text (and symbol (fboundp symbol) (lambda-list-text symbol))))
-    (obj "id" (getf request :id) "status" "ok"
-         "name" (if symbol (let ((*package* *session-package*)) (prin1-to-string symbol)) :null)
-         "kind" (cond ((null symbol) "unknown")
-                      ((special-operator-p symbol) "special-operator")
-                      ((macro-function symbol) "macro")
-                      ((and (fboundp symbol) (typep (fdefinition symbol) 'generic-function)) "generic-function")
-                      ((fboundp symbol) "function")
-                      (t "unbound"))
-         "lambda_list" (or text :null))))
+    (ok-reply request
+              "name" (if symbol (let ((*package* *session-package*)) (prin1-to-string symbol)) :null)
+              "kind" (cond ((null symbol) "unknown")
+                           ((special-operator-p symbol) "special-operator")
+                           ((macro-function symbol) "macro")
+                           ((and (fboundp symbol) (typep (fdefinition symbol) 'generic-function))
+                            "generic-function")
+                           ((fboundp symbol) "function")
+                           (t "unbound"))
+              "lambda_list" (or text :null))))
+
+(define-operation "arglist" :service #'arglist)

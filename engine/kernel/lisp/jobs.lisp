@@ -1,62 +1,124 @@
-;;;; Worker jobs other than plain evaluation (loading a system, compiling, expanding a
-;;;; macro) run user code too: they get the same captured streams, warning records, error
-;;;; reports and interrupt catch as EVALUATE, through RUN-JOB.
+;;;; Jobs that run user code (evaluating, timing, compiling, loading a system, expanding a
+;;;; macro) all run through RUN-JOB: the same captured streams, warning records, error
+;;;; reports, interrupt catch and reply. The job state the supervisor and the host's
+;;;; interrupts share lives here too.
 
 (in-package "LISP-DUET.KERNEL")
 
-(defun run-job (request body)
-  "Runs BODY, a function of no arguments that returns a plist of extra reply fields, as the
-job of REQUEST. Whatever happens, returns one reply."
+(defvar *session-package* (find-package "CL-USER"))
+;; Defaults for requests that do not say; the host's configure-limits sets them (set-limits).
+(defvar *default-print-length* 100)
+(defvar *default-print-level* 10)
+(defvar *default-max-output-chars* 100000)
+(defvar *running-job* nil
+  "Id of the job the worker is running, set only while its JOB-ABORT catch is active, so
+that an interrupt for that id can always throw there.")
+(defvar *interrupt-lock* (mp:make-lock :name "lisp-duet interrupts"))
+(defvar *interrupted-before-start* nil
+  "Id of a job the host interrupted while it still waited in the worker's mailbox.")
+
+(defun begin-job (id)
+  "Marks job ID as running, or throws to JOB-ABORT if it was interrupted while queued.
+With the lock, INTERRUPT-JOB either sees the job running or leaves the id for this check."
+  (when (mp:with-lock (*interrupt-lock*)
+          (setf *running-job* id)
+          (eql *interrupted-before-start* id))
+    (throw 'job-abort :interrupted)))
+
+(defun option (options key default)
+  (let ((value (getf options key :absent)))
+    (if (or (eq value :absent) (null value)) default value)))
+
+(defun resolve-package (name)
+  (if (or (null name) (and (stringp name) (zerop (length name))))
+      *session-package*
+      (or (find-package name) (find-package (string-upcase name)))))
+
+;; The stages of StageClock.h that Lisp marks, for bench_stdio_roundtrip's engine figures.
+(defconstant +stage-job-begun+ 3)
+(defconstant +stage-evaluated+ 4)
+(defconstant +stage-printed+ 5)
+
+(defvar *job-warnings* '() "The warnings of the running job, newest first.")
+(defvar *job-phase* "eval" "What the running job does (read, eval or print): errors say it.")
+(defvar *job-final-package* nil "*PACKAGE* where the running job's code ended or failed.")
+
+(defun note-job-warning (text)
+  (push text *job-warnings*))
+
+(defun job-failed (condition &key (phase *job-phase*) (message (condition-message condition))
+                                  (backtrace nil backtrace-p) base)
+  "Ends the running job with CONDITION as its error; called from the job's handlers."
+  (setf *job-final-package* *package*)
+  (throw 'job-abort
+    (error-object (condition-type-name condition) message phase
+                  (if backtrace-p backtrace (capture-backtrace condition base)))))
+
+(defun package-error-reply (id name)
+  (job-reply id "error" :package (package-name *session-package*)
+             :error (error-object "PACKAGE-ERROR"
+                                  (format nil "The package ~S does not exist. Known packages include: ~{~A~^, ~}."
+                                          name (sort (mapcar #'package-name (list-all-packages)) #'string<))
+                                  "setup")))
+
+(defun run-job (request body &key keep-package)
+  "Runs BODY, a function of no arguments, as the job of REQUEST: in the session package (or
+the request's), with the standard streams captured under the output budget, warnings
+recorded, errors and interrupts turned into the reply. BODY returns a plist of extra reply
+fields; a \"values\" field among them replaces the empty one. Whatever happens, returns one
+reply. With KEEP-PACKAGE, a change of *PACKAGE* by the job's code (IN-PACKAGE) becomes the
+session package, even when a later form fails."
   (let* ((id (getf request :id))
-         (options (getf request :options))
-         (limit (option options :max_output_chars *default-max-output-chars*))
+         (limit (option (getf request :options) :max_output_chars *default-max-output-chars*))
          (package (resolve-package (getf request :package))))
     (unless package
-      (return-from run-job (package-error-result id (getf request :package))))
-    (let* ((budget (make-budget :remaining limit))
-           (stdout (make-capture id "stdout" budget))
-           (stderr (make-capture id "stderr" budget))
-           (warnings '())
+      (return-from run-job (package-error-reply id (getf request :package))))
+    (let* ((streams (job-streams id limit))
+           (*job-warnings* '())
+           (*job-phase* "eval")
            (fields '())
-           (error-info nil)
+           (*job-final-package* package)
            (start (%monotonic-us))
            (run-start (%run-time-us))
            (base (si::ihs-top))
-           (status
+           (outcome
              (catch 'job-abort
                (unwind-protect
                     (progn
                       (begin-job id)
-                      (with-job-streams (package stdout stderr)
+                      (with-job-streams (package streams)
                         (handler-bind
                             ((warning (lambda (c)
-                                        (push (warning-text c) warnings)
+                                        (note-job-warning (warning-text c))
                                         (muffle-warning c)))
                              (serious-condition
-                               (lambda (c)
-                                 (setf error-info (error-object c "eval" (capture-backtrace c base)))
-                                 (throw 'job-abort "error"))))
-                          (setf fields (funcall body))))
-                      "ok")
-                 (setf *running-job* nil)))))
-      (unless (stringp status)
-        (setf status "interrupted"))
-      (flush-capture stdout)
-      (flush-capture stderr)
+                               (lambda (c) (job-failed c :base base))))
+                          (%stage +stage-job-begun+)
+                          (setf fields (funcall body)
+                                *job-final-package* *package*)))
+                      :ok)
+                 (setf *running-job* nil))))
+           (status (cond ((eq outcome :ok) "ok")
+                         ((eq outcome :interrupted) "interrupted")
+                         ((consp outcome) "error")
+                         (t "interrupted"))))
+      (flush-job-streams streams)
+      (let ((final *job-final-package*))
+        (when (and keep-package (not (eq final package)) (packagep final) (package-name final))
+          (setf *session-package* final)))
       (restore-heap-limit)
-      (append (obj "id" id
-                   "status" status
-                   "values" nil
-                   "warnings" (reverse warnings)
-                   "error" (or error-info :null)
-                   "package" (package-name *session-package*)
-                   "output_dropped" (budget-dropped budget)
-                   "real_us" (- (%monotonic-us) start)
-                   "run_us" (- (%run-time-us) run-start))
-              fields))))
-
-(defun ok-reply (request &rest fields)
-  (apply #'obj "id" (getf request :id) "status" "ok" fields))
+      (let ((printed (loop for (key value) on fields by #'cddr
+                           when (equal key "values") return value)))
+        (append (job-reply id status
+                           :package (package-name *session-package*)
+                           :values printed
+                           :warnings (reverse *job-warnings*)
+                           :error (and (consp outcome) outcome)
+                           :output-dropped (budget-dropped (job-streams-budget streams))
+                           :real-us (- (%monotonic-us) start)
+                           :run-us (- (%run-time-us) run-start))
+                (loop for (key value) on fields by #'cddr
+                      unless (equal key "values") append (list key value)))))))
 
 (defun session-print (object &optional (limit 300))
   "OBJECT printed as the session would show it, briefly, relative to the session package."
@@ -107,10 +169,8 @@ job of REQUEST. Whatever happens, returns one reply."
                                                   (throw token :timed-out))))))))
                (unwind-protect (funcall thunk) (setf done t))))))
     (if (eq result :timed-out)
-        (obj "id" (getf request :id) "status" "failed"
-             "error" (obj "type" "SERVICE-TIMEOUT"
-                          "message" (format nil "This question did not finish within ~D s: printing a value probably ran a PRINT-OBJECT method that does not return. Nothing was changed; the session is fine." seconds)
-                          "phase" "kernel" "backtrace" nil))
+        (failed-reply (getf request :id) "SERVICE-TIMEOUT"
+                      (format nil "This question did not finish within ~D s: printing a value probably ran a PRINT-OBJECT method that does not return. Nothing was changed; the session is fine." seconds))
         result)))
 
 (defmacro with-service-time-limit ((request &optional (seconds 5)) &body body)

@@ -1,5 +1,7 @@
 ;;;; The kernel's own package and the guards that keep user code from ending the engine.
-;;;; The package itself is created from C before this file loads; user code runs in CL-USER.
+;;;; User code runs in CL-USER.
+
+(defpackage "LISP-DUET.KERNEL" (:use "CL") (:nicknames "DUET-KERNEL"))
 
 (defpackage "LISP-DUET"
   (:use "CL")
@@ -8,8 +10,9 @@
 
 (in-package "LISP-DUET.KERNEL")
 
-(import '(lisp-duet:quit-refused lisp-duet:interactive-input-unavailable
-          lisp-duet:debugger-unavailable))
+(eval-when (:compile-toplevel :load-toplevel :execute)
+  (import '(lisp-duet:quit-refused lisp-duet:interactive-input-unavailable
+            lisp-duet:debugger-unavailable)))
 
 (define-condition debugger-unavailable (error)
   ((what :initarg :what :reader debugger-unavailable-what)

@@ -5,16 +5,23 @@
 
 (in-package "LISP-DUET.KERNEL")
 
-;; The newest results are held for sure; older ones only while something else holds them
-;; (the tables are weak), so the registry never keeps large garbage alive for long.
+;; ECL 21.2's weak pointers and weak hash tables never let go of their objects (checked: not
+;; one of 10,000 unreferenced lists was released after collections), so the registry bounds
+;; itself: it holds the newest results and the newest parts that inspect handed out ids
+;; for, and forgets the rest, whoever else still refers to them.
 (defconstant +max-results+ 200)
+(defconstant +max-parts+ 2000)
 
-(defvar *results* (make-hash-table :test #'eql :weakness :value) "Number -> object.")
-(defvar *result-numbers* (make-hash-table :test #'eq :weakness :key)
+(defvar *results* (make-hash-table :test #'eql) "Number -> object.")
+(defvar *result-numbers* (make-hash-table :test #'eq)
   "Object -> number, so one object keeps one id.")
-(defvar *result-order* '() "The newest objects, newest first: what keeps them alive.")
+(defvar *result-order* '() "The newest results, newest first.")
+(defvar *part-order* '() "The newest parts inspect handed out ids for, newest first.")
+(defvar *parents* (make-hash-table :test #'eq)
+  "Object -> the object it was reached from by inspection, to mark cycles.")
 (defvar *next-result* 1)
-(defvar *results-lock* (mp:make-lock :name "lisp-duet results"))
+(defvar *results-lock* (mp:make-lock :name "lisp-duet results" :recursive t)
+  "Guards the tables above: the worker remembers results, the service thread inspects.")
 
 (defun primitive-p (object)
   (or (numberp object) (characterp object) (symbolp object)
@@ -34,11 +41,29 @@ newest results; the parts of an inspected object need not be held: their whole h
           (incf *next-result*)
           (setf (gethash number *results*) object
                 (gethash object *result-numbers*) number))
-        (when hold
-          (setf *result-order* (cons object (delete object *result-order* :test #'eq :count 1)))
-          (when (> (length *result-order*) +max-results+)
-            (setf *result-order* (subseq *result-order* 0 +max-results+))))
+        (multiple-value-bind (order dropped)
+            (if hold
+                (newest object *result-order* +max-results+)
+                (newest object *part-order* +max-parts+))
+          (if hold (setf *result-order* order) (setf *part-order* order))
+          (forget-results dropped))
         (result-id-text number)))))
+
+(defun newest (object list limit)
+  "LIST with OBJECT in front, at most LIMIT long: (values list dropped-objects)."
+  (let ((list (cons object (delete object list :test #'eq :count 1))))
+    (if (> (length list) limit)
+        (values (subseq list 0 limit) (nthcdr limit list))
+        (values list nil))))
+
+(defun forget-results (objects)
+  "Forgets those of OBJECTS that neither list holds any more (with *RESULTS-LOCK* held)."
+  (dolist (object objects)
+    (unless (or (member object *result-order* :test #'eq) (member object *part-order* :test #'eq))
+      (let ((number (gethash object *result-numbers*)))
+        (remhash object *result-numbers*)
+        (when number (remhash number *results*))
+        (remhash object *parents*)))))
 
 (defun find-result (text)
   "(values object found reason)."
@@ -56,7 +81,7 @@ newest results; the parts of an inspected object need not be held: their whole h
            (multiple-value-bind (object found) (mp:with-lock (*results-lock*) (gethash number *results*))
              (if found
                  (values object t nil)
-                 (values nil nil (format nil "unknown or expired result_id ~A: results are forgotten when the session is reset, and older ones once nothing else refers to them (the newest ~D are always kept)."
+                 (values nil nil (format nil "unknown or expired result_id ~A: results are forgotten when the session is reset, and older ones as newer ones come (the newest ~D results are kept)."
                                          text +max-results+))))))))
 
 ;;; Inspecting
@@ -70,13 +95,11 @@ worth opening; a value that is the inspected object or one it came from is a cyc
               (list "result_id" (remember-result value nil)))
             (when cycle (list "cycle" t)))))
 
-(defvar *parents* (make-hash-table :test #'eq :weakness :key)
-  "Object -> the object it was reached from by inspection, to mark cycles.")
-
 (defun ancestors-of (object)
-  (loop for o = object then (gethash o *parents*)
-        for depth below 100
-        while o collect o))
+  (mp:with-lock (*results-lock*)
+    (loop for o = object then (gethash o *parents*)
+          for depth below 100
+          while o collect o)))
 
 (defun proper-list-elements (list length offset limit ancestors)
   (values (loop for tail on (nthcdr (min offset length) list)
@@ -211,9 +234,10 @@ worth opening; a value that is the inspected object or one it came from is a cyc
         (labels ((note (value) (unless (or (primitive-p value) (eq value object)
                                            (gethash value *parents*))
                                  (setf (gethash value *parents*) object))))
-          (dolist (row rows)
-            (let ((rid (second (member "result_id" (cdr row) :test #'equal))))
-              (when rid (note (find-result rid))))))
+          (mp:with-lock (*results-lock*)
+            (dolist (row rows)
+              (let ((rid (second (member "result_id" (cdr row) :test #'equal))))
+                (when rid (note (find-result rid)))))))
         (apply #'ok-reply request
                "found" t
                "result_id" (remember-result object)

@@ -1,54 +1,64 @@
-;;;; The supervisor: reads requests from the host, hands jobs to the worker (user code) or
-;;;; the service thread (questions that run no user code), and interrupts the worker on
-;;;; request. It never runs user code itself, so it always answers.
+;;;; The supervisor and the threads it keeps. The host's requests are read and routed in C++
+;;;; (RequestRouter.cpp) by the thread each operation registered with DEFINE-OPERATION: the
+;;;; worker runs user code, one job at a time; the service thread answers questions that run
+;;;; no user code; the supervisor takes quick settings, pings and interrupts while a job runs,
+;;;; and never runs user code itself, so it always answers. An idle worker reads the requests
+;;;; itself and runs those quick ones inline. Idle threads wait in C++ (%NEXT-REQUEST),
+;;;; outside ECL's wait queues.
 
 (in-package "LISP-DUET.KERNEL")
 
 (defvar *worker* nil)
 (defvar *service* nil)
-(defvar *worker-jobs* (mp:make-mailbox))
-(defvar *service-jobs* (mp:make-mailbox))
-
-(define-operation "eval" :worker #'evaluate)
-(define-operation "complete" :service #'complete)
-(define-operation "arglist" :service #'arglist)
 
 (defun failure-reply (request condition)
-  (obj "id" (or (getf request :id) :null) "status" "failed"
-       "error" (obj "type" (ignore-errors (condition-type-name condition))
-                    "message" (or (ignore-errors (condition-message condition)) "internal error")
-                    "phase" "kernel" "backtrace" nil)))
+  (failed-reply (getf request :id)
+                (ignore-errors (condition-type-name condition))
+                (or (ignore-errors (condition-message condition)) "internal error")))
 
 (defun run-operation (request function)
-  "Runs one request on this thread; whatever happens, exactly one reply is sent."
+  "Runs one request on this thread; whatever happens, at most one reply is sent (none when
+FUNCTION returns NIL: an interrupt is answered by the job it stops)."
   (let ((reply (handler-case (funcall function request)
                  (serious-condition (c) (failure-reply request c)))))
-    (handler-case (send reply)
-      (serious-condition (c) (send (failure-reply request c))))))
+    (when reply
+      (handler-case (send reply)
+        (serious-condition (c) (send (failure-reply request c)))))))
+
+(defun unknown-operation (request)
+  (failed-reply (getf request :id) "PROTOCOL-ERROR"
+                (format nil "Unknown operation ~S~@[: ~A~]" (getf request :op) (getf request :error))))
+
+(defun operation-function (request)
+  (let* ((op (getf request :op))
+         (entry (and (stringp op) (gethash op *operations*))))
+    (if entry (cdr entry) #'unknown-operation)))
 
 (defun thread-ended-reply (request)
-  (obj "id" (or (getf request :id) :null) "status" "error" "values" nil "warnings" nil
-       "package" (package-name *session-package*)
-       "error" (obj "type" "LISP-DUET:THREAD-ENDED"
-                    "message" "The code ended the thread that ran it (MP:EXIT-PROCESS or MP:PROCESS-KILL). A new thread took its place; definitions made before remain."
-                    "phase" "eval" "backtrace" nil)))
+  (job-reply (getf request :id) "error" :package (package-name *session-package*)
+             :error (error-object "LISP-DUET:THREAD-ENDED"
+                                  "The code ended the thread that ran it (MP:EXIT-PROCESS or MP:PROCESS-KILL). A new thread took its place; definitions made before remain."
+                                  "eval")))
 
-(defun job-loop (mailbox)
-  (let ((job nil))
+(defun job-loop (queue)
+  (let ((request nil)
+        (*job-streams* nil))
     (unwind-protect
          (loop
-           (setf job (mp:mailbox-read mailbox))
+           ;; Waiting in C++ with interrupts deferred; taken inside, so that the request is
+           ;; answered even if an interrupt ends this thread right after.
+           (mp:without-interrupts (setf request (%next-request queue)))
            ;; A stray interrupt that arrives between jobs finds no JOB-ABORT catch; the outer
            ;; catch keeps the loop alive.
            (catch 'job-abort
-             (run-operation (car job) (cdr job)))
-           (setf job nil))
+             (run-operation request (operation-function request)))
+           (setf request nil))
       ;; Only user code that ends this very thread gets here (the loop never returns): answer
       ;; its job and put a fresh thread in its place, or every later request would go unread.
-      (when job
-        (ignore-errors (send (thread-ended-reply (car job)))))
-      (let ((next (mp:process-run-function (mp:process-name mp:*current-process*) #'job-loop mailbox)))
-        (if (eq mailbox *worker-jobs*) (setf *worker* next) (setf *service* next))))))
+      (when request
+        (ignore-errors (send (thread-ended-reply request))))
+      (let ((next (mp:process-run-function (mp:process-name mp:*current-process*) #'job-loop queue)))
+        (if (eq queue :worker) (setf *worker* next) (setf *service* next))))))
 
 ;;; Nothing may ever open ECL's interactive debugger on stdin: BREAK and errors outside our
 ;;; handlers (for example in a thread the user started) come here.
@@ -66,54 +76,44 @@
                 :what (if (typep condition 'error) "INVOKE-DEBUGGER" "BREAK")
                 :reason (ignore-errors (condition-message condition))))))
 
-(defun interrupt-job (target)
+(defun interrupt-job (request)
   ;; The host may interrupt a job the worker has not taken yet (an interrupt right after the
-  ;; request): BEGIN-JOB then finds its id and stops it before it runs.
-  (mp:with-lock (*interrupt-lock*)
-    (cond ((and target (eql *running-job* target) *worker*)
-           (mp:interrupt-process *worker*
-                                 (lambda ()
-                                   (when (eql *running-job* target)
-                                     (throw 'job-abort :interrupted))))
-           t)
-          (target
-           (setf *interrupted-before-start* target)
-           nil))))
+  ;; request): BEGIN-JOB then finds its id and stops it before it runs. No reply: the job
+  ;; answers "interrupted" itself.
+  (let ((target (getf request :target)))
+    (mp:with-lock (*interrupt-lock*)
+      (cond ((and target (eql *running-job* target) *worker*)
+             (mp:interrupt-process *worker*
+                                   (lambda ()
+                                     (when (eql *running-job* target)
+                                       (throw 'job-abort :interrupted)))))
+            (target
+             (setf *interrupted-before-start* target)))))
+  nil)
 
-(defun dispatch (request)
-  (let* ((op (getf request :op))
-         (entry (and (stringp op) (gethash op *operations*))))
-    (cond ((equal op "interrupt")
-           (interrupt-job (getf request :target)))
-          ((equal op "ping")
-           (send (obj "id" (getf request :id) "status" "ok" "pong" t)))
-          ((null entry)
-           (send (obj "id" (or (getf request :id) :null) "status" "failed"
-                      "error" (obj "type" "PROTOCOL-ERROR"
-                                   "message" (format nil "Unknown operation ~S~@[: ~A~]"
-                                                     op (getf request :error))
-                                   "phase" "kernel" "backtrace" nil))))
-          ((eq (car entry) :worker)
-           (mp:mailbox-send *worker-jobs* (cons request (cdr entry))))
-          ;; Quick settings that must take effect before the next request is even read.
-          ((eq (car entry) :supervisor)
-           (run-operation request (cdr entry)))
-          (t
-           (mp:mailbox-send *service-jobs* (cons request (cdr entry)))))))
+(define-operation "interrupt" :supervisor #'interrupt-job)
+
+(defun ping (request)
+  (ok-reply request "pong" t))
+
+(define-operation "ping" :supervisor #'ping)
 
 (defun run-supervisor ()
   (setf ext:*invoke-debugger-hook* #'debugger-hook
         *debugger-hook* #'debugger-hook)
-  (setf *worker* (mp:process-run-function "lisp-duet worker" #'job-loop *worker-jobs*)
-        *service* (mp:process-run-function "lisp-duet service" #'job-loop *service-jobs*))
+  (setf *worker* (mp:process-run-function "lisp-duet worker" #'job-loop :worker)
+        *service* (mp:process-run-function "lisp-duet service" #'job-loop :service))
+  (route-operations)
   (send-event "ready" "version" (lisp-implementation-version)
               "implementation" (lisp-implementation-type)
               "package" (package-name *session-package*)
               "pid" (%process-id))
+  (%start-reading)
   (loop
-    (let ((request (%read-request)))
+    (let ((request (mp:without-interrupts (%next-request :supervisor))))
       (when (eq request :eof)
         (return))
-      (handler-case (dispatch request)
+      ;; Quick settings run here, so they take effect before the next request is routed.
+      (handler-case (run-operation request (operation-function request))
         (serious-condition (c)
           (ignore-errors (send (failure-reply request c))))))))

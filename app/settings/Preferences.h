@@ -1,0 +1,42 @@
+#pragma once
+
+#include "AccessMode.h"
+
+#include "EngineProtocol.h"
+#include "Journal.h"
+
+#include <QString>
+
+class QSettings;
+
+// What the Settings dialog edits, stored with QSettings (~/.config/lisp-duet/lisp-duet.conf).
+// Plain values without widgets (QtCore only): main() reads the port before any window exists,
+// --client-config reads it to print the same URL the app listens on, and the access mode is
+// mcp/AccessMode.h's plain value.
+struct Preferences
+{
+    enum class Theme { System, Light, Dark };
+
+    int port = 7878; // HttpTransport::DefaultPort
+    AccessMode accessMode = AccessMode::Allow; // at start
+    int timeoutSeconds = EngineProtocol::DefaultTimeoutMs / 1000; // per evaluation
+    int maxOutputChars = EngineProtocol::DefaultMaxOutputChars;
+    int scrollbackLines = 20000;  // TranscriptView's default
+    QString fontFamily;           // empty: the console's own monospace font
+    double fontSize = 11.0;
+    Theme theme = Theme::System;
+    bool closeToTray = false;
+    int journalsKept = Journal::DefaultJournalsKept; // older journals are removed at start
+
+    static Preferences load();
+    static Preferences load(const QSettings &settings);
+    void save() const;
+    void save(QSettings &settings) const;
+    // No settings written yet: the first start of the app on this account.
+    static bool isStored();
+
+    static QString themeKey(Theme theme);                 // "system", "light", "dark"
+    static Theme themeFromKey(const QString &key);         // unknown: System
+
+    bool operator==(const Preferences &other) const = default;
+};

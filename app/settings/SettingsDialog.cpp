@@ -1,0 +1,143 @@
+#include "SettingsDialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFontComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace {
+QSpinBox *spinBox(int low, int high, const QString &suffix, QWidget *parent)
+{
+    auto *box = new QSpinBox(parent);
+    box->setRange(low, high);
+    box->setSuffix(suffix);
+    box->setGroupSeparatorShown(true);
+    return box;
+}
+} // namespace
+
+SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
+    : QDialog(parent), m_portAtStart(current.port), m_port(spinBox(1, 65535, QString(), this)), m_access(new QComboBox(this)),
+      m_timeout(spinBox(1, 24 * 3600, tr(" s"), this)), m_outputCap(spinBox(1000, 100000000, tr(" characters"), this)),
+      m_scrollback(spinBox(100, 10000000, tr(" lines"), this)), m_font(new QFontComboBox(this)), m_fontSize(new QDoubleSpinBox(this)),
+      m_theme(new QComboBox(this)), m_closeToTray(new QCheckBox(tr("Keep running in the tray when the window is closed"), this)),
+      m_journalsKept(spinBox(1, 100000, tr(" journals"), this)), m_restart(new QLabel(this))
+{
+    setWindowTitle(tr("Settings"));
+    setObjectName(QStringLiteral("settingsDialog"));
+    m_port->setGroupSeparatorShown(false);
+    for (AccessMode mode : AccessModes::all())
+        m_access->addItem(AccessModes::name(mode), int(mode));
+    m_font->setFontFilters(QFontComboBox::MonospacedFonts);
+    m_fontSize->setRange(4, 96);
+    m_fontSize->setDecimals(1);
+    m_fontSize->setSuffix(tr(" pt"));
+    m_theme->addItem(tr("As the system"), int(Preferences::Theme::System));
+    m_theme->addItem(tr("Light"), int(Preferences::Theme::Light));
+    m_theme->addItem(tr("Dark"), int(Preferences::Theme::Dark));
+    const QList<QWidget *> named{m_port, m_access, m_timeout, m_outputCap, m_scrollback, m_font, m_fontSize, m_theme, m_closeToTray, m_journalsKept};
+    const QStringList names{QStringLiteral("port"), QStringLiteral("access"), QStringLiteral("timeout"), QStringLiteral("outputCap"),
+                            QStringLiteral("scrollback"), QStringLiteral("font"), QStringLiteral("fontSize"), QStringLiteral("theme"),
+                            QStringLiteral("closeToTray"), QStringLiteral("journalsKept")};
+    for (int i = 0; i < named.size(); ++i)
+        named[i]->setObjectName(names[i]);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("HTTP &port:"), m_port);
+    form->addRow(tr("Agent &access at start:"), m_access);
+    form->addRow(tr("&Time limit per evaluation:"), m_timeout);
+    form->addRow(tr("&Output cap per evaluation:"), m_outputCap);
+    form->addRow(tr("&Scrollback:"), m_scrollback);
+    form->addRow(tr("Console &font:"), m_font);
+    form->addRow(tr("Font si&ze:"), m_fontSize);
+    form->addRow(tr("T&heme:"), m_theme);
+    form->addRow(QString(), m_closeToTray);
+    form->addRow(tr("&Keep the newest:"), m_journalsKept);
+    m_journalsKept->setToolTip(tr("Each run keeps a journal of the session; older ones are removed when Lisp Duet starts."));
+    m_access->setToolTip(tr("The toolbar changes agent access for this run; this is the mode each start begins with."));
+    m_timeout->setToolTip(tr("An evaluation running longer is interrupted (agents may ask for another limit per call)."));
+
+    auto *note = new QLabel(tr("Limits, scrollback, font, theme and the tray take effect at once. The port, the agent access "
+                               "at start and the journals kept take effect at the next start."),
+                            this);
+    note->setWordWrap(true);
+    m_restart->setObjectName(QStringLiteral("restartNote"));
+    m_restart->setWordWrap(true);
+    m_restart->setStyleSheet(QStringLiteral("color: #b35c00;"));
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        apply();
+        accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, &SettingsDialog::apply);
+    connect(m_port, &QSpinBox::valueChanged, this, &SettingsDialog::updateRestartNote);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(note);
+    layout->addWidget(m_restart);
+    layout->addWidget(buttons);
+    setPreferences(current);
+}
+
+Preferences SettingsDialog::preferences() const
+{
+    Preferences p;
+    p.port = m_port->value();
+    p.accessMode = AccessMode(m_access->currentData().toInt());
+    p.timeoutSeconds = m_timeout->value();
+    p.maxOutputChars = m_outputCap->value();
+    p.scrollbackLines = m_scrollback->value();
+    p.fontFamily = m_font->currentFont().family();
+    p.fontSize = m_fontSize->value();
+    p.theme = Preferences::Theme(m_theme->currentData().toInt());
+    p.closeToTray = m_closeToTray->isChecked();
+    p.journalsKept = m_journalsKept->value();
+    return p;
+}
+
+void SettingsDialog::setPreferences(const Preferences &p)
+{
+    m_port->setValue(p.port);
+    m_access->setCurrentIndex(qMax(0, m_access->findData(int(p.accessMode))));
+    m_timeout->setValue(p.timeoutSeconds);
+    m_outputCap->setValue(p.maxOutputChars);
+    m_scrollback->setValue(p.scrollbackLines);
+    QFont font = p.fontFamily.isEmpty() ? QFont(QStringLiteral("DejaVu Sans Mono")) : QFont(p.fontFamily);
+    m_font->setCurrentFont(font);
+    m_fontSize->setValue(p.fontSize);
+    m_theme->setCurrentIndex(qMax(0, m_theme->findData(int(p.theme))));
+    m_closeToTray->setChecked(p.closeToTray);
+    m_journalsKept->setValue(p.journalsKept);
+    updateRestartNote();
+}
+
+QString SettingsDialog::restartNote() const
+{
+    return m_restart->text();
+}
+
+void SettingsDialog::apply()
+{
+    const Preferences p = preferences();
+    p.save();
+    Q_EMIT applied(p);
+}
+
+void SettingsDialog::updateRestartNote()
+{
+    m_restart->setText(m_port->value() == m_portAtStart
+                           ? QString()
+                           : tr("Restart Lisp Duet to listen on port %1, then give your agents the new configuration "
+                                "(Agents \u25b8 Connect an agent).")
+                                 .arg(m_port->value()));
+    m_restart->setVisible(!m_restart->text().isEmpty());
+}

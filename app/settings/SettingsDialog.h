@@ -1,0 +1,46 @@
+#pragma once
+
+#include "Preferences.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFontComboBox;
+class QLabel;
+class QSpinBox;
+
+// File ▸ Settings: the Preferences in a form. OK and Apply store them with QSettings and emit
+// applied(); whoever owns the window makes them take effect. The port only takes effect at the
+// next start, and the dialog says so when it was changed.
+class SettingsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit SettingsDialog(const Preferences &current, QWidget *parent = nullptr);
+
+    Preferences preferences() const; // what the form shows now
+    void setPreferences(const Preferences &preferences);
+    QString restartNote() const;     // empty when nothing needs a restart
+    void apply();                    // store and emit applied()
+
+Q_SIGNALS:
+    void applied(const Preferences &preferences);
+
+private:
+    void updateRestartNote();
+
+    int m_portAtStart;
+    QSpinBox *m_port;
+    QComboBox *m_access;
+    QSpinBox *m_timeout;
+    QSpinBox *m_outputCap;
+    QSpinBox *m_scrollback;
+    QFontComboBox *m_font;
+    QDoubleSpinBox *m_fontSize;
+    QComboBox *m_theme;
+    QCheckBox *m_closeToTray;
+    QSpinBox *m_journalsKept;
+    QLabel *m_restart;
+};

@@ -1,0 +1,351 @@
+#include "EngineProtocol.h"
+
+#include <QJsonDocument>
+
+namespace EngineProtocol {
+
+namespace {
+QStringList toStringList(const QJsonValue &value)
+{
+    QStringList list;
+    for (const QJsonValue &item : value.toArray())
+        list << item.toString();
+    return list;
+}
+
+JobRequest job(const QString &op, const QString &code, const QString &package)
+{
+    JobRequest request;
+    request.op = op;
+    request.code = code;
+    request.package = package;
+    return request;
+}
+} // namespace
+
+JobRequest evaluation(const QString &code, const QString &package, const EvalOptions &options)
+{
+    JobRequest request = job(QStringLiteral("eval"), code, package);
+    QJsonObject fields;
+    if (options.printLength)
+        fields.insert(QStringLiteral("print_length"), *options.printLength);
+    if (options.printLevel)
+        fields.insert(QStringLiteral("print_level"), *options.printLevel);
+    if (options.maxOutputChars)
+        fields.insert(QStringLiteral("max_output_chars"), *options.maxOutputChars);
+    if (!fields.isEmpty())
+        request.arguments.insert(QStringLiteral("options"), fields);
+    return request;
+}
+
+JobRequest timedEvaluation(const QString &code, const QString &package)
+{
+    return job(QStringLiteral("time"), code, package);
+}
+
+JobRequest compilation(const QString &code, const QString &package)
+{
+    return job(QStringLiteral("compile"), code, package);
+}
+
+JobRequest macroexpansion(const QString &code, bool full, const QString &package)
+{
+    JobRequest request = job(QStringLiteral("macroexpand"), code, package);
+    request.arguments.insert(QStringLiteral("full"), full);
+    return request;
+}
+
+JobRequest systemLoad(const QString &system, bool force, bool verbose)
+{
+    JobRequest request = job(QStringLiteral("load-system"), system, QString());
+    request.arguments = {{QStringLiteral("system"), system}, {QStringLiteral("force"), force}, {QStringLiteral("verbose"), verbose}};
+    return request;
+}
+
+JobRequest testRun(const QString &system, const QString &test)
+{
+    JobRequest request = job(QStringLiteral("run-tests"), test.isEmpty() ? system : system + QLatin1Char(' ') + test, QString());
+    request.arguments = {{QStringLiteral("system"), system}};
+    if (!test.isEmpty())
+        request.arguments.insert(QStringLiteral("test"), test);
+    return request;
+}
+
+QJsonObject jobLine(quint64 id, const JobRequest &request)
+{
+    QJsonObject line = request.arguments;
+    line.insert(QStringLiteral("id"), double(id));
+    line.insert(QStringLiteral("op"), request.op);
+    line.insert(QStringLiteral("code"), request.code);
+    if (!request.package.isEmpty())
+        line.insert(QStringLiteral("package"), request.package);
+    return line;
+}
+
+Query completion(const QString &prefix, std::optional<int> limit)
+{
+    Query query{QStringLiteral("complete"), {{QStringLiteral("prefix"), prefix}}};
+    if (limit)
+        query.fields.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("limit"), *limit}});
+    return query;
+}
+
+Query packageCompletion(const QString &prefix, std::optional<int> limit)
+{
+    Query query = completion(prefix, limit);
+    query.fields.insert(QStringLiteral("what"), QStringLiteral("packages"));
+    return query;
+}
+
+Query arglist(const QString &name)
+{
+    return {QStringLiteral("arglist"), {{QStringLiteral("name"), name}}};
+}
+
+Query definitions(const QString &package, const QString &pattern)
+{
+    Query query{QStringLiteral("definitions"), {}};
+    if (!package.isEmpty())
+        query.fields.insert(QStringLiteral("package"), package);
+    if (!pattern.isEmpty())
+        query.fields.insert(QStringLiteral("pattern"), pattern);
+    return query;
+}
+
+Query description(const QString &name, const QString &package)
+{
+    Query query{QStringLiteral("describe"), {{QStringLiteral("name"), name}}};
+    if (!package.isEmpty())
+        query.fields.insert(QStringLiteral("package"), package);
+    return query;
+}
+
+Query apropos(const QString &text, const QString &package, int limit)
+{
+    Query query{QStringLiteral("apropos"), {{QStringLiteral("text"), text}, {QStringLiteral("options"), QJsonObject{{QStringLiteral("limit"), limit}}}}};
+    if (!package.isEmpty())
+        query.fields.insert(QStringLiteral("package"), package);
+    return query;
+}
+
+Query inspection(const QString &resultId, int offset, int limit)
+{
+    return {QStringLiteral("inspect"),
+            {{QStringLiteral("result_id"), resultId},
+             {QStringLiteral("options"), QJsonObject{{QStringLiteral("offset"), offset}, {QStringLiteral("limit"), limit}}}}};
+}
+
+Query limits(const Limits &limits)
+{
+    QJsonObject fields{{QStringLiteral("print_length"), limits.printLength},
+                       {QStringLiteral("print_level"), limits.printLevel},
+                       {QStringLiteral("max_output_chars"), limits.maxOutputChars}};
+    if (limits.heapLimitBytes > 0)
+        fields.insert(QStringLiteral("heap_limit_bytes"), double(limits.heapLimitBytes));
+    return {QStringLiteral("limits"), {{QStringLiteral("limits"), fields}}};
+}
+
+QJsonObject queryLine(quint64 id, const Query &query)
+{
+    QJsonObject line = query.fields;
+    line.insert(QStringLiteral("id"), double(id));
+    line.insert(QStringLiteral("op"), query.op);
+    return line;
+}
+
+QJsonObject interruptLine(quint64 runningJob)
+{
+    return {{QStringLiteral("op"), QStringLiteral("interrupt")}, {QStringLiteral("target"), double(runningJob)}};
+}
+
+Incoming Incoming::decode(const QByteArray &line)
+{
+    Incoming incoming;
+    incoming.m_json = QJsonDocument::fromJson(line).object();
+    if (incoming.m_json.isEmpty())
+        return incoming;
+    const QString event = incoming.m_json.value(QStringLiteral("event")).toString();
+    if (event == QStringLiteral("output"))
+        incoming.m_kind = Kind::Output;
+    else if (event == QStringLiteral("ready"))
+        incoming.m_kind = Kind::Ready;
+    else if (event.isEmpty() && incoming.m_json.contains(QStringLiteral("id")))
+        incoming.m_kind = Kind::Reply;
+    else
+        incoming.m_kind = Kind::OtherEvent;
+    return incoming;
+}
+
+quint64 Incoming::id() const
+{
+    return quint64(m_json.value(QStringLiteral("id")).toDouble());
+}
+
+QString ReadyEvent::version() const { return m_json.value(QStringLiteral("version")).toString(); }
+QString ReadyEvent::implementation() const { return m_json.value(QStringLiteral("implementation")).toString(); }
+QString ReadyEvent::package() const { return m_json.value(QStringLiteral("package")).toString(); }
+
+quint64 OutputEvent::id() const { return quint64(m_json.value(QStringLiteral("id")).toDouble()); }
+QString OutputEvent::stream() const { return m_json.value(QStringLiteral("stream")).toString(); }
+QString OutputEvent::text() const { return m_json.value(QStringLiteral("text")).toString(); }
+
+QJsonObject Reply::failure(const QString &message)
+{
+    return {{QStringLiteral("status"), QStringLiteral("failed")},
+            {QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), message}}}};
+}
+
+bool Reply::ok() const { return text("status") == QStringLiteral("ok"); }
+bool Reply::failed() const { return text("status") == QStringLiteral("failed"); }
+QString Reply::errorType() const { return m_json.value(QStringLiteral("error")).toObject().value(QStringLiteral("type")).toString(); }
+QString Reply::errorMessage() const { return m_json.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString(); }
+QString Reply::text(const char *name) const
+{
+    const QJsonValue v = field(name);
+    return v.isString() ? v.toString() : QString();
+}
+QJsonValue Reply::field(const char *name) const { return m_json.value(QLatin1String(name)); }
+QJsonArray Reply::array(const char *name) const { return field(name).toArray(); }
+bool Reply::flag(const char *name) const { return field(name).toBool(); }
+double Reply::number(const char *name) const { return field(name).toDouble(); }
+
+JobResult jobResult(const QJsonObject &json)
+{
+    JobResult result;
+    const QString status = json.value(QStringLiteral("status")).toString();
+    result.status = status == QStringLiteral("ok")            ? JobResult::Status::Ok
+                    : status == QStringLiteral("error")       ? JobResult::Status::Error
+                    : status == QStringLiteral("interrupted") ? JobResult::Status::Interrupted
+                                                              : JobResult::Status::Failed;
+    result.values = toStringList(json.value(QStringLiteral("values")));
+    result.warnings = toStringList(json.value(QStringLiteral("warnings")));
+    result.package = json.value(QStringLiteral("package")).toString();
+    result.outputDropped = qint64(json.value(QStringLiteral("output_dropped")).toDouble());
+    result.realMicroseconds = qint64(json.value(QStringLiteral("real_us")).toDouble());
+    result.runMicroseconds = qint64(json.value(QStringLiteral("run_us")).toDouble());
+    const QJsonObject error = json.value(QStringLiteral("error")).toObject();
+    if (!error.isEmpty()) {
+        result.error = {error.value(QStringLiteral("type")).toString(), error.value(QStringLiteral("message")).toString(),
+                        error.value(QStringLiteral("phase")).toString(), toStringList(error.value(QStringLiteral("backtrace")))};
+    }
+    result.reply = json;
+    return result;
+}
+
+QString EvalReply::resultId() const { return text("result_id"); }
+
+bool TimingReply::hasTiming() const { return m_json.contains(QStringLiteral("bytes_allocated")); }
+double TimingReply::gcMs() const { return number("gc_ms"); }
+int TimingReply::gcCount() const { return int(number("gc_count")); }
+double TimingReply::bytesAllocated() const { return number("bytes_allocated"); }
+
+bool CompileReply::compiled() const { return flag("compiled"); }
+QJsonArray CompileReply::forms() const { return array("forms"); }
+QJsonArray CompileReply::diagnostics() const { return array("diagnostics"); }
+QJsonValue CompileReply::Form::index() const { return json.value(QStringLiteral("index")); }
+int CompileReply::Form::line() const { return json.value(QStringLiteral("line")).toInt(); }
+QString CompileReply::Form::text() const { return json.value(QStringLiteral("text")).toString(); }
+QString CompileReply::Diagnostic::severity() const { return json.value(QStringLiteral("severity")).toString(); }
+QJsonValue CompileReply::Diagnostic::form() const { return json.value(QStringLiteral("form")); }
+QString CompileReply::Diagnostic::message() const { return json.value(QStringLiteral("message")).toString(); }
+
+QString MacroexpandReply::expansion() const { return text("expansion"); }
+bool MacroexpandReply::expanded() const { return flag("expanded"); }
+bool MacroexpandReply::full() const { return flag("full"); }
+
+QJsonValue LoadSystemReply::version() const { return field("version"); }
+QStringList LoadSystemReply::loadWarnings() const { return toStringList(field("load_warnings")); }
+QJsonValue LoadSystemReply::compilerOutput() const { return field("compiler_output"); }
+QJsonValue LoadSystemReply::sourceFile() const { return field("source_file"); }
+
+QJsonArray CompletionReply::completions() const { return array("completions"); }
+int CompletionReply::total() const { return int(number("total")); }
+
+QString ArglistReply::name() const { return text("name"); }
+QString ArglistReply::kind() const { return text("kind"); }
+QString ArglistReply::lambdaList() const { return text("lambda_list"); }
+
+bool LookupReply::found() const { return flag("found"); }
+QString LookupReply::message() const { return text("message"); }
+
+bool DefinitionsReply::hasDefinitions() const { return m_json.contains(QStringLiteral("definitions")); }
+QJsonValue DefinitionsReply::package() const { return field("package"); }
+QJsonArray DefinitionsReply::definitions() const { return array("definitions"); }
+QString DefinitionsReply::Entry::name() const { return json.value(QStringLiteral("name")).toString(); }
+QString DefinitionsReply::Entry::kind() const { return json.value(QStringLiteral("kind")).toString(); }
+QJsonValue DefinitionsReply::Entry::lambdaList() const { return json.value(QStringLiteral("lambda_list")); }
+QJsonValue DefinitionsReply::Entry::value() const { return json.value(QStringLiteral("value")); }
+QJsonValue DefinitionsReply::Entry::file() const { return json.value(QStringLiteral("file")); }
+int DefinitionsReply::Entry::line() const { return json.value(QStringLiteral("line")).toInt(); }
+
+QString TestRunReply::framework() const { return text("framework"); }
+QString TestRunReply::system() const { return text("system"); }
+QString TestRunReply::test() const { return text("test"); }
+int TestRunReply::passed() const { return int(number("passed")); }
+int TestRunReply::failed() const { return int(number("failed")); }
+int TestRunReply::skipped() const { return int(number("skipped")); }
+QString TestRunReply::output() const { return text("output"); }
+QList<TestRunReply::Failure> TestRunReply::failures() const
+{
+    QList<Failure> list;
+    for (const QJsonValue &failure : array("failures"))
+        list.append(Failure(failure));
+    return list;
+}
+QString TestRunReply::Failure::test() const { return json.value(QStringLiteral("test")).toString(); }
+QString TestRunReply::Failure::form() const { return json.value(QStringLiteral("form")).toString(); }
+QJsonValue TestRunReply::Failure::expected() const { return json.value(QStringLiteral("expected")); }
+QJsonValue TestRunReply::Failure::actual() const { return json.value(QStringLiteral("actual")); }
+QString TestRunReply::Failure::reason() const { return json.value(QStringLiteral("reason")).toString(); }
+
+QString DescribeReply::name() const { return text("name"); }
+QJsonValue DescribeReply::package() const { return field("package"); }
+QJsonArray DescribeReply::kinds() const { return array("kinds"); }
+QJsonValue DescribeReply::lambdaList() const { return field("lambda_list"); }
+QJsonValue DescribeReply::functionDocumentation() const { return field("function_documentation"); }
+QJsonValue DescribeReply::variableDocumentation() const { return field("variable_documentation"); }
+QJsonValue DescribeReply::typeDocumentation() const { return field("type_documentation"); }
+QJsonValue DescribeReply::value() const { return field("value"); }
+QJsonValue DescribeReply::valueResultId() const { return field("value_result_id"); }
+QJsonArray DescribeReply::locations() const { return array("locations"); }
+QString DescribeReply::Location::kind() const { return json.value(QStringLiteral("kind")).toString(); }
+QString DescribeReply::Location::where() const { return json.value(QStringLiteral("where")).toString(); }
+QString DescribeReply::Location::form() const { return json.value(QStringLiteral("form")).toString(); }
+QString DescribeReply::Location::file() const { return json.value(QStringLiteral("file")).toString(); }
+
+int AproposReply::total() const { return int(number("total")); }
+QJsonArray AproposReply::matches() const { return array("matches"); }
+QString AproposReply::Match::name() const { return json.value(QStringLiteral("name")).toString(); }
+QJsonValue AproposReply::Match::package() const { return json.value(QStringLiteral("package")); }
+QStringList AproposReply::Match::kinds() const { return toStringList(json.value(QStringLiteral("kinds"))); }
+
+QJsonValue InspectReply::resultId() const { return field("result_id"); }
+QJsonValue InspectReply::kind() const { return field("kind"); }
+QJsonValue InspectReply::type() const { return field("type"); }
+QJsonValue InspectReply::summary() const { return field("summary"); }
+int InspectReply::offset() const { return int(number("offset")); }
+int InspectReply::total() const { return int(number("total")); }
+QJsonArray InspectReply::elements() const { return array("elements"); }
+QJsonObject InspectReply::attributes() const
+{
+    static const QStringList common{QStringLiteral("id"), QStringLiteral("status"), QStringLiteral("found"), QStringLiteral("result_id"),
+                                    QStringLiteral("kind"), QStringLiteral("type"), QStringLiteral("summary"), QStringLiteral("offset"),
+                                    QStringLiteral("total"), QStringLiteral("elements")};
+    QJsonObject attributes;
+    for (auto it = m_json.begin(); it != m_json.end(); ++it) {
+        if (!common.contains(it.key()))
+            attributes.insert(it.key(), it.value());
+    }
+    return attributes;
+}
+QString InspectReply::Element::key() const { return json.value(QStringLiteral("key")).toString(); }
+QString InspectReply::Element::value() const { return json.value(QStringLiteral("value")).toString(); }
+QString InspectReply::Element::resultId() const { return json.value(QStringLiteral("result_id")).toString(); }
+bool InspectReply::Element::isCycle() const { return json.value(QStringLiteral("cycle")).toBool(); }
+
+int LimitsReply::printLength() const { return int(number("print_length")); }
+int LimitsReply::printLevel() const { return int(number("print_level")); }
+int LimitsReply::maxOutputChars() const { return int(number("max_output_chars")); }
+double LimitsReply::heapLimitBytes() const { return number("heap_limit_bytes"); }
+
+} // namespace EngineProtocol

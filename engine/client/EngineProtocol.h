@@ -1,0 +1,357 @@
+#pragma once
+
+#include "Job.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <optional>
+
+// The line protocol between the host and lisp-duet-engine as the host speaks it (the table is
+// engine/README.md, "Protocol"): a builder per operation, views over what the engine sends,
+// and the defaults of the session's limits. The host spells the protocol's field names here
+// and nowhere else.
+namespace EngineProtocol {
+
+// The defaults of the limits, in one place. The kernel has the same ones until the host sends
+// its own, which the Session does at every engine start.
+constexpr int DefaultPrintLength = 100;
+constexpr int DefaultPrintLevel = 10;
+constexpr int DefaultMaxOutputChars = 100000;
+constexpr int DefaultTimeoutMs = 30000; // the host's: the Session interrupts code that runs longer
+
+struct Limits
+{
+    int timeoutMs = DefaultTimeoutMs; // 0: none
+    int printLength = DefaultPrintLength;
+    int printLevel = DefaultPrintLevel;
+    int maxOutputChars = DefaultMaxOutputChars;
+    qint64 heapLimitBytes = 0; // 0: the engine's own
+};
+
+// What one evaluation may set for itself; the session's limits decide the rest.
+struct EvalOptions
+{
+    std::optional<int> printLength;
+    std::optional<int> printLevel;
+    std::optional<int> maxOutputChars;
+};
+
+// ---- Jobs: work for the worker thread, queued one at a time by the Session.
+JobRequest evaluation(const QString &code, const QString &package = {}, const EvalOptions &options = {});
+JobRequest timedEvaluation(const QString &code, const QString &package = {});
+JobRequest compilation(const QString &code, const QString &package = {});
+JobRequest macroexpansion(const QString &code, bool full, const QString &package = {});
+JobRequest systemLoad(const QString &system, bool force, bool verbose);
+// A system's tests (issue 11): FiveAM when the system's tests use it, else ASDF's test-op;
+// `test` names one FiveAM test (or suite) to run alone. Reply: TestRunReply.
+JobRequest testRun(const QString &system, const QString &test = {});
+// The line that starts job `id`.
+QJsonObject jobLine(quint64 id, const JobRequest &request);
+
+// ---- Queries: questions that run no user code, answered even while a job runs.
+struct Query
+{
+    QString op;
+    QJsonObject fields;
+};
+Query completion(const QString &prefix, std::optional<int> limit = std::nullopt);
+// The same operation over package names and nicknames; the reply is a CompletionReply too.
+Query packageCompletion(const QString &prefix, std::optional<int> limit = std::nullopt);
+Query arglist(const QString &name);
+Query definitions(const QString &package = {}, const QString &pattern = {});
+Query description(const QString &name, const QString &package = {});
+Query apropos(const QString &text, const QString &package, int limit);
+Query inspection(const QString &resultId, int offset, int limit);
+Query limits(const Limits &limits); // the engine's part of them: printing, output cap, heap
+QJsonObject queryLine(quint64 id, const Query &query);
+QJsonObject interruptLine(quint64 runningJob);
+
+// ---- What the engine sends. A line is parsed once, here.
+class Incoming
+{
+public:
+    enum class Kind { Ready, Output, Reply, OtherEvent, Unreadable };
+    static Incoming decode(const QByteArray &line);
+
+    Kind kind() const { return m_kind; }
+    quint64 id() const; // output and replies
+    const QJsonObject &json() const { return m_json; }
+
+private:
+    Kind m_kind = Kind::Unreadable;
+    QJsonObject m_json;
+};
+
+// {"event":"ready"}: the kernel is loaded.
+class ReadyEvent
+{
+public:
+    explicit ReadyEvent(const QJsonObject &json) : m_json(json) {}
+    QString version() const;
+    QString implementation() const;
+    QString package() const;
+
+private:
+    QJsonObject m_json;
+};
+
+// {"event":"output"}: a chunk of a running job's output.
+class OutputEvent
+{
+public:
+    explicit OutputEvent(const QJsonObject &json) : m_json(json) {}
+    quint64 id() const;
+    QString stream() const; // "stdout" or "stderr"
+    QString text() const;
+
+private:
+    QJsonObject m_json;
+};
+
+// A reply to a job or a query. Nullable fields are QJsonValues (a string or null), so that
+// structured tool results can pass them on as they came.
+class Reply
+{
+public:
+    explicit Reply(const QJsonObject &json = {}) : m_json(json) {}
+    // What the Session answers for a query the engine will not: it is not running, or it died.
+    static QJsonObject failure(const QString &message);
+
+    bool ok() const;
+    bool failed() const; // the request was refused, or never reached an engine
+    QString errorType() const;
+    QString errorMessage() const;
+    const QJsonObject &json() const { return m_json; }
+
+protected:
+    QString text(const char *name) const;
+    QJsonValue field(const char *name) const;
+    QJsonArray array(const char *name) const;
+    bool flag(const char *name) const;
+    double number(const char *name) const;
+
+    QJsonObject m_json;
+};
+
+// The common part of every job's reply, as the transcript keeps it.
+JobResult jobResult(const QJsonObject &reply);
+
+class EvalReply : public Reply
+{
+public:
+    using Reply::Reply;
+    QString resultId() const; // empty unless the primary value is not primitive
+};
+
+class TimingReply : public Reply
+{
+public:
+    using Reply::Reply;
+    bool hasTiming() const;
+    double gcMs() const;
+    int gcCount() const;
+    double bytesAllocated() const;
+};
+
+class CompileReply : public Reply
+{
+public:
+    using Reply::Reply;
+    bool compiled() const;
+    QJsonArray forms() const;       // {index, line, text}
+    QJsonArray diagnostics() const; // {severity, form (index or null), line, source, message}
+
+    // One entry of forms() or diagnostics().
+    struct Form
+    {
+        explicit Form(const QJsonValue &v) : json(v.toObject()) {}
+        QJsonValue index() const;
+        int line() const;
+        QString text() const;
+        QJsonObject json;
+    };
+    struct Diagnostic
+    {
+        explicit Diagnostic(const QJsonValue &v) : json(v.toObject()) {}
+        QString severity() const;
+        QJsonValue form() const; // the form's index, or null
+        QString message() const;
+        QJsonObject json;
+    };
+};
+
+class MacroexpandReply : public Reply
+{
+public:
+    using Reply::Reply;
+    QString expansion() const;
+    bool expanded() const;
+    bool full() const;
+};
+
+// run-tests: counts and every failure in structure (FiveAM), or the captured output of ASDF's
+// test-op for other frameworks. Wire fields: framework ("fiveam" | "asdf"), system, test,
+// passed, failed, skipped, failures[] {test, form, expected, actual, reason}, output.
+class TestRunReply : public Reply
+{
+public:
+    using Reply::Reply;
+    QString framework() const;
+    QString system() const;
+    QString test() const; // the one test asked for; empty for the whole suite
+    int passed() const;
+    int failed() const;
+    int skipped() const;
+    QString output() const; // the report the framework printed, as captured
+
+    struct Failure
+    {
+        explicit Failure(const QJsonValue &v) : json(v.toObject()) {}
+        QString test() const;
+        QString form() const;     // the failing check, printed
+        QJsonValue expected() const; // null when the framework does not say
+        QJsonValue actual() const;
+        QString reason() const;
+        QJsonObject json;
+    };
+    QList<Failure> failures() const;
+};
+
+class LoadSystemReply : public Reply
+{
+public:
+    using Reply::Reply;
+    QJsonValue version() const;
+    QStringList loadWarnings() const;
+    QJsonValue compilerOutput() const;
+    QJsonValue sourceFile() const;
+};
+
+class CompletionReply : public Reply
+{
+public:
+    using Reply::Reply;
+    QJsonArray completions() const;
+    int total() const;
+};
+
+class ArglistReply : public Reply
+{
+public:
+    using Reply::Reply;
+    QString name() const;
+    QString kind() const;
+    QString lambdaList() const;
+};
+
+// definitions, describe, apropos and inspect say whether they found what they were asked for.
+class LookupReply : public Reply
+{
+public:
+    using Reply::Reply;
+    bool found() const;
+    QString message() const; // why not
+};
+
+class DefinitionsReply : public LookupReply
+{
+public:
+    using LookupReply::LookupReply;
+    bool hasDefinitions() const;
+    QJsonValue package() const;
+    QJsonArray definitions() const;
+
+    struct Entry
+    {
+        explicit Entry(const QJsonValue &v) : json(v.toObject()) {}
+        QString name() const;
+        QString kind() const; // function, macro, generic-function, variable, constant, class, structure
+        QJsonValue lambdaList() const;
+        QJsonValue value() const;
+        // Where it was defined when it came from a file (loaded or compiled); null otherwise.
+        QJsonValue file() const;
+        int line() const; // 1-based; 0 when unknown
+        QJsonObject json;
+    };
+};
+
+class DescribeReply : public LookupReply
+{
+public:
+    using LookupReply::LookupReply;
+    QString name() const;
+    QJsonValue package() const;
+    QJsonArray kinds() const;
+    QJsonValue lambdaList() const;
+    QJsonValue functionDocumentation() const;
+    QJsonValue variableDocumentation() const;
+    QJsonValue typeDocumentation() const;
+    QJsonValue value() const;
+    QJsonValue valueResultId() const;
+    QJsonArray locations() const;
+
+    struct Location
+    {
+        explicit Location(const QJsonValue &v) : json(v.toObject()) {}
+        QString kind() const;
+        QString where() const; // session, file or unknown
+        QString form() const;
+        QString file() const;
+        QJsonObject json;
+    };
+};
+
+class AproposReply : public LookupReply
+{
+public:
+    using LookupReply::LookupReply;
+    int total() const;
+    QJsonArray matches() const;
+
+    struct Match
+    {
+        explicit Match(const QJsonValue &v) : json(v.toObject()) {}
+        QString name() const;
+        QJsonValue package() const;
+        QStringList kinds() const;
+        QJsonObject json;
+    };
+};
+
+class InspectReply : public LookupReply
+{
+public:
+    using LookupReply::LookupReply;
+    QJsonValue resultId() const;
+    QJsonValue kind() const;
+    QJsonValue type() const;
+    QJsonValue summary() const;
+    int offset() const;
+    int total() const;
+    QJsonArray elements() const;
+    // The fields of this kind of object (length, class, lambda_list...), beyond those above.
+    QJsonObject attributes() const;
+
+    struct Element
+    {
+        explicit Element(const QJsonValue &v) : json(v.toObject()) {}
+        QString key() const;
+        QString value() const;
+        QString resultId() const; // empty for primitive values
+        bool isCycle() const;
+        QJsonObject json;
+    };
+};
+
+class LimitsReply : public Reply
+{
+public:
+    using Reply::Reply;
+    int printLength() const;
+    int printLevel() const;
+    int maxOutputChars() const;
+    double heapLimitBytes() const;
+};
+
+} // namespace EngineProtocol

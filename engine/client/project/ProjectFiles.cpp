@@ -1,0 +1,212 @@
+#include "ProjectFiles.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QPointer>
+#include <QTimer>
+
+QString FileChange::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::Write: return QStringLiteral("write");
+    case Kind::Edit: return QStringLiteral("edit");
+    case Kind::Undo: return QStringLiteral("undo");
+    }
+    return {};
+}
+
+namespace {
+// The digest of what is on disk now; empty when there is no file.
+QByteArray digestOnDisk(const QString &path, bool *exists)
+{
+    QFile file(path);
+    *exists = file.exists();
+    if (!*exists || !file.open(QIODevice::ReadOnly))
+        return {};
+    return TextFile::digest(file.readAll());
+}
+} // namespace
+
+ProjectFiles::ProjectFiles(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<FileChange>();
+}
+
+bool ProjectFiles::setRoot(const QString &directory, const Origin &by, QString *error)
+{
+    if (!m_root.setPath(directory, error))
+        return false;
+    Q_EMIT rootChanged(m_root.path(), by);
+    return true;
+}
+
+void ProjectFiles::noteSeen(const QString &clientKey, const QString &absolutePath, const QByteArray &digest)
+{
+    m_seen[clientKey].insert(absolutePath, digest);
+}
+
+QByteArray ProjectFiles::seenBy(const QString &clientKey, const QString &absolutePath) const
+{
+    return m_seen.value(clientKey).value(absolutePath);
+}
+
+void ProjectFiles::propose(const QString &absolutePath, const Origin &origin, Maker make, Done done)
+{
+    enqueue(absolutePath, {origin, std::move(make), std::move(done), false});
+}
+
+bool ProjectFiles::canUndo(const QString &absolutePath) const
+{
+    for (auto it = m_history.crbegin(); it != m_history.crend(); ++it) {
+        if (it->absolutePath == absolutePath)
+            return it->kind != FileChange::Kind::Undo && !it->origin.isPerson();
+    }
+    return false;
+}
+
+void ProjectFiles::undoLast(const QString &absolutePath, const Origin &by, Done done)
+{
+    const FileChange *last = nullptr;
+    for (auto it = m_history.crbegin(); it != m_history.crend() && !last; ++it) {
+        if (it->absolutePath == absolutePath)
+            last = &*it;
+    }
+    if (!last || last->kind == FileChange::Kind::Undo || last->origin.isPerson()) {
+        done({}, QStringLiteral("No change by an agent to %1 is left to undo.").arg(m_root.display(absolutePath)));
+        return;
+    }
+    const FileChange original = *last;
+    Maker make = [original](const TextFileContents &current, bool exists, QString *error) -> std::optional<FileChange> {
+        const bool unchanged = original.deleted ? !exists : (exists && current.digest == original.afterDigest);
+        if (!unchanged) {
+            *error = QStringLiteral("%1 changed after %2's %3 (%4); undoing it now would lose those later changes, so nothing was changed.")
+                         .arg(original.path, original.origin.name, FileChange::kindName(original.kind),
+                              original.at.toString(QStringLiteral("HH:mm:ss")));
+            return std::nullopt;
+        }
+        FileChange undo;
+        undo.kind = FileChange::Kind::Undo;
+        undo.tool = QStringLiteral("undo");
+        undo.after = original.before;
+        undo.deleted = original.created;
+        undo.undoes = original.id;
+        undo.summary = QStringLiteral("took back %1's change (%2)").arg(original.origin.name, original.summary);
+        return undo;
+    };
+    enqueue(absolutePath, {by, std::move(make), std::move(done), true});
+}
+
+void ProjectFiles::enqueue(const QString &absolutePath, Pending pending)
+{
+    QQueue<Pending> &queue = m_queues[absolutePath];
+    queue.enqueue(std::move(pending));
+    if (queue.size() == 1)
+        runNext(absolutePath);
+}
+
+void ProjectFiles::runNext(const QString &absolutePath)
+{
+    const auto queueIt = m_queues.find(absolutePath);
+    if (queueIt == m_queues.end())
+        return;
+    if (queueIt->isEmpty()) {
+        m_queues.erase(queueIt);
+        return;
+    }
+    const Pending pending = queueIt->head();
+    const bool exists = QFileInfo::exists(absolutePath);
+    const TextFileContents current = exists ? TextFile::read(absolutePath) : TextFileContents{};
+    const QString display = m_root.display(absolutePath);
+    if (exists && !current.ok()) {
+        finish(absolutePath, {}, current.error, pending.done);
+        return;
+    }
+    if (pending.origin.isAgent()) {
+        const QByteArray seen = seenBy(pending.origin.clientKey, absolutePath);
+        if (!seen.isEmpty() && seen != (exists ? current.digest : QByteArray())) {
+            finish(absolutePath, {},
+                   QStringLiteral("%1 changed on disk since you last read it (someone else edited it); nothing was written. "
+                                  "Read it again, then make your change.").arg(display),
+                   pending.done);
+            return;
+        }
+    }
+    QString error;
+    std::optional<FileChange> made = pending.make(current, exists, &error);
+    if (!made) {
+        finish(absolutePath, {}, error.isEmpty() ? QStringLiteral("The change to %1 could not be made.").arg(display) : error, pending.done);
+        return;
+    }
+    FileChange change = *made;
+    change.id = m_nextId++;
+    change.origin = pending.origin;
+    change.absolutePath = absolutePath;
+    change.path = display;
+    change.at = QDateTime::currentDateTime();
+    change.created = !exists;
+    change.before = current.text;
+    change.beforeDigest = exists ? current.digest : QByteArray();
+    if (change.deleted)
+        change.after.clear();
+    change.afterDigest = change.deleted ? QByteArray() : TextFile::digest(change.after.toUtf8());
+    change.diff = UnifiedDiff::between(display, change.before, change.after);
+    if (exists && !change.deleted && change.afterDigest == change.beforeDigest) {
+        // Nothing to write: the caller learns it from the empty diff.
+        finish(absolutePath, change, QString(), pending.done);
+        return;
+    }
+    if (pending.ungated || !m_gate) {
+        const bool written = write(change, &error);
+        finish(absolutePath, change, written ? QString() : error, pending.done);
+        return;
+    }
+    Q_EMIT changeAwaitingApproval(change);
+    QPointer<ProjectFiles> guard(this);
+    m_gate(change, [guard, absolutePath, change, done = pending.done](const QString &refusal) mutable {
+        if (!guard)
+            return;
+        QString error = refusal;
+        if (error.isEmpty())
+            guard->write(change, &error);
+        guard->finish(absolutePath, change, error, done);
+    });
+}
+
+bool ProjectFiles::write(FileChange &change, QString *error)
+{
+    // The bytes the change was computed from must still be there: the gate may have waited for
+    // the person, and an editor may have saved the file meanwhile.
+    bool exists = false;
+    const QByteArray now = digestOnDisk(change.absolutePath, &exists);
+    if (exists == change.created || now != change.beforeDigest) {
+        *error = QStringLiteral("%1 changed on disk while this change waited; nothing was written. Read it again and retry.").arg(change.path);
+        return false;
+    }
+    if (change.deleted) {
+        if (!QFile::remove(change.absolutePath)) {
+            *error = QStringLiteral("Cannot remove %1.").arg(change.path);
+            return false;
+        }
+    } else if (!TextFile::write(change.absolutePath, change.after, error)) {
+        return false;
+    }
+    m_history.append(change);
+    while (m_history.size() > MaxHistory)
+        m_history.removeFirst();
+    if (change.origin.isAgent())
+        m_seen[change.origin.clientKey].insert(change.absolutePath, change.afterDigest);
+    Q_EMIT changeApplied(change);
+    return true;
+}
+
+void ProjectFiles::finish(const QString &absolutePath, const FileChange &change, const QString &error, const Done &done)
+{
+    if (!error.isEmpty() && change.id != 0)
+        Q_EMIT changeRefused(change, error);
+    done(change, error);
+    auto queueIt = m_queues.find(absolutePath);
+    if (queueIt != m_queues.end() && !queueIt->isEmpty())
+        queueIt->dequeue();
+    // The next change to this file starts from the event loop, after the caller has seen this one.
+    QTimer::singleShot(0, this, [this, absolutePath] { runNext(absolutePath); });
+}

@@ -1,0 +1,118 @@
+#pragma once
+
+// Agent access to the shared session, as the person sets it (toolbar, tray, settings): a plain
+// value that headless code and the window use alike. What a mode does with one tool call is
+// decide(); ui/access's AccessController applies it through McpServer's call gate and keeps
+// the calls that wait for the person.
+
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+
+enum class AccessMode {
+    Allow,    // every call runs; the person sees each as it runs
+    Ask,      // calls of tools that change the session wait for the person's approval
+    ReadOnly, // only read-only tools run; the others are refused
+    Paused,   // every call is refused at once
+};
+
+struct AccessDecision
+{
+    enum class Verdict { Run, AskThePerson, Refuse };
+    Verdict verdict = Verdict::Run;
+    QString refusal; // Refuse: the sentence the agent reads
+};
+
+namespace AccessModes {
+
+inline QString translate(const char *text)
+{
+    return QCoreApplication::translate("AccessMode", text);
+}
+
+// In the order menus list them.
+inline QList<AccessMode> all()
+{
+    return {AccessMode::Allow, AccessMode::Ask, AccessMode::ReadOnly, AccessMode::Paused};
+}
+
+inline QString name(AccessMode mode) // "Allow", "Ask", "Read-only", "Paused"
+{
+    switch (mode) {
+    case AccessMode::Allow: return translate("Allow");
+    case AccessMode::Ask: return translate("Ask");
+    case AccessMode::ReadOnly: return translate("Read-only");
+    case AccessMode::Paused: return translate("Paused");
+    }
+    return {};
+}
+
+inline QString description(AccessMode mode) // a sentence for tooltips and the status bar
+{
+    switch (mode) {
+    case AccessMode::Allow: return translate("Agents may evaluate code; you see every call as it runs.");
+    case AccessMode::Ask: return translate("Each evaluation by an agent waits until you approve or deny it.");
+    case AccessMode::ReadOnly: return translate("Agents may only use read-only tools; evaluation is refused.");
+    case AccessMode::Paused: return translate("Every agent call is refused at once until you resume.");
+    }
+    return {};
+}
+
+// How the mode is stored in the settings ("agents/accessMode").
+inline QString settingsKey(AccessMode mode) // "allow", "ask", "read-only", "paused"
+{
+    switch (mode) {
+    case AccessMode::Ask: return QStringLiteral("ask");
+    case AccessMode::ReadOnly: return QStringLiteral("read-only");
+    case AccessMode::Paused: return QStringLiteral("paused");
+    case AccessMode::Allow: break;
+    }
+    return QStringLiteral("allow");
+}
+
+inline AccessMode fromSettingsKey(const QString &key) // unknown: Allow
+{
+    for (AccessMode mode : all()) {
+        if (settingsKey(mode) == key)
+            return mode;
+    }
+    return AccessMode::Allow;
+}
+
+// The sentences agents read when a call is refused.
+inline QString deniedMessage(const QString &tool)
+{
+    return translate("The person sharing this Lisp session denied this %1 call, so it did not run. "
+              "Ask them what they would like instead, or explain why the call is needed.").arg(tool);
+}
+
+inline QString readOnlyMessage(const QString &tool)
+{
+    return translate("Agent access to this Lisp session is read-only: the person allows introspection tools, "
+              "but not %1, so nothing was evaluated. Ask the person to switch agent access to Allow or Ask.").arg(tool);
+}
+
+inline QString pausedMessage()
+{
+    return translate("The person has paused agent access to this Lisp session: no tool call runs until they resume it. "
+              "Nothing was queued; try again later or ask the person.");
+}
+
+// What mode does with a call of the tool named toolName (readOnlyTool: Tool::isReadOnly()).
+inline AccessDecision decide(AccessMode mode, bool readOnlyTool, const QString &toolName)
+{
+    using Verdict = AccessDecision::Verdict;
+    switch (mode) {
+    case AccessMode::Allow:
+        return {Verdict::Run, {}};
+    case AccessMode::Paused:
+        return {Verdict::Refuse, pausedMessage()};
+    case AccessMode::ReadOnly:
+        return readOnlyTool ? AccessDecision{Verdict::Run, {}} : AccessDecision{Verdict::Refuse, readOnlyMessage(toolName)};
+    case AccessMode::Ask:
+        break;
+    }
+    return readOnlyTool ? AccessDecision{Verdict::Run, {}} : AccessDecision{Verdict::AskThePerson, {}};
+}
+
+} // namespace AccessModes

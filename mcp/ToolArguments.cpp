@@ -1,0 +1,167 @@
+#include "ToolArguments.h"
+
+#include "JsonSchema.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+QString typeName(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return QStringLiteral("a boolean");
+    case QJsonValue::Double: return QStringLiteral("a number");
+    case QJsonValue::String: return QStringLiteral("a string");
+    case QJsonValue::Array: return QStringLiteral("an array");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Undefined: break;
+    }
+    return QStringLiteral("nothing");
+}
+
+QString quoted(const QString &text)
+{
+    return QLatin1Char('"') + text + QLatin1Char('"');
+}
+
+QString invalid(const QString &sentence)
+{
+    return QStringLiteral("Invalid arguments: ") + sentence;
+}
+} // namespace
+
+QJsonObject ArgumentSpec::schema() const
+{
+    switch (m_type) {
+    case Type::String:
+        return m_choices.isEmpty() ? Schema::string(m_description) : Schema::stringEnum(m_description, m_choices);
+    case Type::Number:
+        return Schema::number(m_description, m_minimum, m_maximum);
+    case Type::Integer:
+        return Schema::integer(m_description, int(m_minimum), int(m_maximum));
+    case Type::Boolean:
+        return Schema::boolean(m_description);
+    }
+    return {};
+}
+
+QString ArgumentSpec::problemWith(const QJsonValue &value) const
+{
+    if (value.isUndefined() || value.isNull()) {
+        return isRequired() ? invalid(QStringLiteral("'%1' is required: %2 as a string.").arg(m_name, m_requiredAs)) : QString();
+    }
+    switch (m_type) {
+    case Type::String:
+        if (value.isDouble() && m_acceptsNumbers)
+            return {};
+        if (!value.isString()) {
+            return isRequired()
+                ? invalid(QStringLiteral("'%1' must be a string (%2), but it is %3.").arg(m_name, m_requiredAs, typeName(value)))
+                : invalid(QStringLiteral("'%1' must be a string, but it is %2.").arg(m_name, typeName(value)));
+        }
+        if (!m_choices.isEmpty() && !m_choices.contains(value.toString())) {
+            QStringList choices;
+            for (const QString &choice : m_choices)
+                choices << quoted(choice);
+            return invalid(QStringLiteral("'%1' must be %2, but it is %3.")
+                               .arg(m_name, choices.join(QStringLiteral(" or ")), quoted(value.toString())));
+        }
+        return {};
+    case Type::Number: {
+        const double d = value.toDouble();
+        if (!value.isDouble() || !std::isfinite(d) || d < m_minimum || d > m_maximum) {
+            return invalid(QStringLiteral("'%1' must be a number from %2 to %3, but it is %4.")
+                               .arg(m_name).arg(m_minimum).arg(m_maximum)
+                               .arg(value.isDouble() ? QString::number(d) : typeName(value)));
+        }
+        return {};
+    }
+    case Type::Integer: {
+        const double d = value.toDouble();
+        if (!value.isDouble() || d != std::floor(d) || d < m_minimum || d > m_maximum) {
+            return invalid(QStringLiteral("'%1' must be a whole number from %2 to %3, but it is %4.")
+                               .arg(m_name).arg(int(m_minimum)).arg(int(m_maximum))
+                               .arg(value.isDouble() ? QString::number(d) : typeName(value)));
+        }
+        return {};
+    }
+    case Type::Boolean:
+        if (!value.isBool())
+            return invalid(QStringLiteral("'%1' must be true or false, but it is %2.").arg(m_name, typeName(value)));
+        return {};
+    }
+    return {};
+}
+
+QString ArgumentSpec::blankProblemWith(const QJsonValue &value) const
+{
+    if (m_blankProblem.isEmpty() || !value.isString() || !value.toString().trimmed().isEmpty())
+        return {};
+    return invalid(QStringLiteral("'%1' %2.").arg(m_name, m_blankProblem));
+}
+
+namespace Arg {
+Argument<QString> string(const QString &name, const QString &description)
+{
+    return {ArgumentSpec::Type::String, name, description};
+}
+
+Argument<QString> choice(const QString &name, const QString &description, const QStringList &values)
+{
+    return {ArgumentSpec::Type::String, name, description, 0, 0, values};
+}
+
+Argument<double> number(const QString &name, const QString &description, double minimum, double maximum)
+{
+    return {ArgumentSpec::Type::Number, name, description, minimum, maximum};
+}
+
+Argument<int> integer(const QString &name, const QString &description, int minimum, int maximum)
+{
+    return {ArgumentSpec::Type::Integer, name, description, double(minimum), double(maximum)};
+}
+
+Argument<bool> boolean(const QString &name, const QString &description)
+{
+    return {ArgumentSpec::Type::Boolean, name, description};
+}
+} // namespace Arg
+
+QJsonObject ArgumentTable::inputSchema() const
+{
+    QJsonObject properties;
+    QStringList required;
+    for (const ArgumentSpec &argument : m_arguments) {
+        properties.insert(argument.name(), argument.schema());
+        if (argument.isRequired())
+            required << argument.name();
+    }
+    return Schema::object(properties, required);
+}
+
+QString ArgumentTable::problemWith(const QJsonObject &arguments) const
+{
+    // A misspelt option must not pass silently.
+    for (auto it = arguments.begin(); it != arguments.end(); ++it) {
+        const bool known = std::any_of(m_arguments.begin(), m_arguments.end(),
+                                       [&it](const ArgumentSpec &argument) { return argument.name() == it.key(); });
+        if (!known) {
+            QStringList names;
+            for (const ArgumentSpec &argument : m_arguments)
+                names << argument.name();
+            return invalid(QStringLiteral("unknown argument '%1'; this tool takes: %2.").arg(it.key(), names.join(QStringLiteral(", "))));
+        }
+    }
+    for (const ArgumentSpec &argument : m_arguments) {
+        const QString problem = argument.problemWith(arguments.value(argument.name()));
+        if (!problem.isEmpty())
+            return problem;
+    }
+    for (const ArgumentSpec &argument : m_arguments) {
+        const QString problem = argument.blankProblemWith(arguments.value(argument.name()));
+        if (!problem.isEmpty())
+            return problem;
+    }
+    return {};
+}

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "Journal.h"
+#include "Tool.h"
+
+#include <functional>
+
+class Replayer;
+class Session;
+
+// Every tool of Lisp Duet: one function each, in a file of its own (NameTool.cpp), that returns
+// the tool's spec and the code serving its calls. StandardTools.cpp registers them; README.md
+// in this folder says how to write one.
+
+// seed 000: evaluate code in the shared session.
+Tool evaluateLispTool(Session *session);
+// seed 001: the session's own definitions.
+Tool listDefinitionsTool(Session *session);
+Tool resetSessionTool(Session *session);
+Tool loadSystemTool(Session *session);
+Tool configureLimitsTool(Session *session);
+Tool compileFormTool(Session *session);
+Tool timeExecutionTool(Session *session);
+Tool describeSymbolTool(Session *session);
+Tool aproposTool(Session *session);
+Tool macroexpandTool(Session *session);
+Tool inspectObjectTool(Session *session);
+Tool checkParensTool();
+Tool completeSymbolTool(Session *session);
+Tool sessionTranscriptTool(Session *session);
+
+// The journal entries to replay: source "journal" (this session's journal, which holds a
+// loaded --journal file's past too) or "previous" (the app's previous run). On failure it
+// returns nothing and puts a sentence in *error.
+using JournalSource = std::function<QList<JournalEntry>(const QString &source, QString *error)>;
+Tool replaySessionTool(Replayer *replayer, JournalSource entries);

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "HttpResponse.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+
+class HttpConnection;
+class McpPeer;
+
+// The HTTP side of one McpPeer (one Mcp-Session-Id, or one stateless 2026-07-28 request):
+// where the peer's messages go. A response, and the progress before it, goes to the POST that
+// carried its request, as JSON or as an event stream; the peer's own messages (list_changed,
+// resources/updated, logging) go to the GET stream, and so do the server's requests to the
+// client (roots/list), which wait for that stream when it is not open yet. Every message is
+// serialized once, here.
+class HttpPeer : public QObject
+{
+    Q_OBJECT
+public:
+    HttpPeer(const QByteArray &sessionId, McpPeer *peer, QObject *parent = nullptr);
+    ~HttpPeer() override;
+
+    QByteArray sessionId() const { return m_sessionId; } // the Mcp-Session-Id header; empty: stateless
+    McpPeer *peer() const { return m_peer; }
+
+    void touch() { m_lastUsed.start(); }
+    bool isIdleFor(qint64 ms) const;
+    qint64 idleMs() const { return m_lastUsed.elapsed(); }
+
+    // The POST that waits for the answer to request `id`, once the server has accepted it.
+    // With `eventStream` it answers as Server-Sent Events (progress, then the response).
+    // Whatever the peer sent for the request before (an answer given at once) goes out now.
+    void bindRequest(const QJsonValue &id, HttpConnection *connection, bool eventStream, const HttpHeaders &extraHeaders = {});
+
+    void setEventStream(HttpConnection *connection);
+    // Once the GET stream's head is out: the server's requests that waited for it.
+    void flushHeldRequests();
+    QList<HttpConnection *> streamingConnections() const;
+
+    void end(); // DELETE or expiry: close every connection of this peer
+
+    static constexpr int MaxHeldRequests = 16; // server requests waiting for the GET stream
+
+Q_SIGNALS:
+    // No POST of this peer waits for an answer any more: its answers went out, were abandoned,
+    // or their connections closed. A stateless request's peer ends here.
+    void idle();
+
+private:
+    struct Pending
+    {
+        QPointer<HttpConnection> connection; // null once the client gave up waiting
+        bool eventStream = false;
+        HttpHeaders extraHeaders;
+    };
+    struct Outgoing
+    {
+        QJsonObject message;
+        bool endsRequest = false;
+    };
+    void route(const QJsonObject &message, const QJsonValue &relatedRequest, bool endsRequest);
+    void deliver(const QString &key, const Outgoing &outgoing);
+    void abandon(const QJsonValue &id);
+    void watch(HttpConnection *connection);
+    void emitIdleIfSo();
+
+    QByteArray m_sessionId;
+    QPointer<McpPeer> m_peer;
+    QHash<QString, Pending> m_pending;                // by JsonRpc::idKey
+    QHash<QString, QList<Outgoing>> m_unbound;        // sent before the request's POST was bound
+    QSet<HttpConnection *> m_watched;                 // connections whose closing we listen for
+    QPointer<HttpConnection> m_stream;
+    QList<QJsonObject> m_heldRequests; // the server's requests, until a GET stream opens
+    QElapsedTimer m_lastUsed;
+};

@@ -1,0 +1,1 @@
+../../../client/data/lispreader/broken.lisp

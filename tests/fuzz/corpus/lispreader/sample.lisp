@@ -1,0 +1,1 @@
+../../../client/data/lispsource/sample.lisp
