@@ -172,6 +172,7 @@ private Q_SLOTS:
     void outlinesTopLevelFormsWithThePackageInForce();
     void findsAFormByKindAndName_data();
     void findsAFormByKindAndName();
+    void findsFormsBehindReaderConditionals();
     void explainsAMissingOrAmbiguousForm();
     void findsSymbolOccurrencesOutsideStringsAndComments();
 };
@@ -664,6 +665,31 @@ void TestLispReader::findsAFormByKindAndName()
     QCOMPARE(actual, lines);
     QCOMPARE(matches.isUnique(), lines.size() == 1);
     QCOMPARE(matches.message().isEmpty(), lines.size() == 1);
+}
+
+void TestLispReader::findsFormsBehindReaderConditionals()
+{
+    const LispFile file(QStringLiteral(
+        "#+ecl\n(defun note () \"ECL\")\n"
+        "#-ecl (defun note () \"elsewhere\")\n"
+        "#+(or sbcl ccl) #-x86-64 (defmethod area ((s square)) 0)\n"));
+    QCOMPARE(file.forms().size(), 3);
+    QCOMPARE(file.forms()[0].condition, QStringLiteral("#+ecl"));
+    QCOMPARE(file.forms()[0].label(), QStringLiteral("#+ecl defun note"));
+    QCOMPARE(file.forms()[0].definition.kind, QStringLiteral("function"));
+    QCOMPARE(file.forms()[2].label(), QStringLiteral("#+(or sbcl ccl) #-x86-64 defmethod area (square)"));
+    // Both definitions of NOTE answer the plain name; the message says how to pick one.
+    const FormMatches both = file.find(QStringLiteral("defun note"));
+    QCOMPARE(both.forms.size(), 2);
+    QCOMPARE(both.message(),
+             QStringLiteral("\"defun note\" matches 2 top-level forms: #+ecl defun note at lines 1-2; "
+                            "#-ecl defun note at line 3. Name one exactly as listed "
+                            "(for a method, with its qualifiers and specializers)."));
+    QCOMPARE(file.find(QStringLiteral("#-ecl defun note")).forms.first().firstLine, 3);
+    QVERIFY(file.find(QStringLiteral("#+sbcl defun note")).forms.isEmpty());
+    QCOMPARE(file.find(QStringLiteral("defmethod area (square)")).forms.size(), 1);
+    for (const TopLevelForm &form : file.forms())
+        QVERIFY2(file.find(form.label()).isUnique(), qPrintable(form.label()));
 }
 
 void TestLispReader::explainsAMissingOrAmbiguousForm()

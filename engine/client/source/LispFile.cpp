@@ -3,6 +3,8 @@
 #include "DefiningOperators.h"
 #include "TextLines.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 
 namespace {
@@ -36,14 +38,15 @@ QString listed(const QList<TopLevelForm> &forms)
 
 QString TopLevelForm::label() const
 {
-    const QList<SyntaxNode> parts = node.children();
+    const QString prefix = condition.isEmpty() ? QString() : condition + QLatin1Char(' ');
+    const QList<SyntaxNode> parts = body.children();
     // The operator as it reads back, without its package: "defun", |define-odd(name|.
     SymbolName head = parts.isEmpty() ? SymbolName() : parts[0].symbol();
     head.package.clear();
     head.marker = SymbolName::Marker::None;
     const QString operatorText = head.printed();
     if (definition.isValid() && parts.size() >= 2) {
-        QString label = operatorText + QLatin1Char(' ') + definition.nameNode.plainText();
+        QString label = prefix + operatorText + QLatin1Char(' ') + definition.nameNode.plainText();
         if (definition.kind == QLatin1String("method")) {
             for (const QString &qualifier : definition.qualifiers)
                 label += QLatin1Char(' ') + qualifier;
@@ -52,8 +55,8 @@ QString TopLevelForm::label() const
         return label;
     }
     if (!operatorName.isEmpty() && parts.size() >= 2 && (parts[1].is(SyntaxKind::Symbol) || parts[1].is(SyntaxKind::String)))
-        return operatorText + QLatin1Char(' ') + shortened(parts[1].plainText(), 60);
-    return shortened(node.plainText(), 40);
+        return prefix + operatorText + QLatin1Char(' ') + shortened(parts[1].plainText(), 60);
+    return prefix + shortened(body.plainText(), 40);
 }
 
 // --- FormQuery -------------------------------------------------------------------------------
@@ -61,7 +64,14 @@ QString TopLevelForm::label() const
 FormQuery FormQuery::parse(const QString &text)
 {
     FormQuery query;
-    const SyntaxTree tree = SyntaxTree::read(text);
+    // "#+ecl defun note": the conditionals written before the operator, as the form has them.
+    QString rest = text.trimmed();
+    static const QRegularExpression conditional(QStringLiteral(R"(^#[+-](\([^()]*\)|[^\s()]+)\s+)"));
+    for (QRegularExpressionMatch m = conditional.match(rest); m.hasMatch(); m = conditional.match(rest)) {
+        query.condition += (query.condition.isEmpty() ? QString() : QStringLiteral(" ")) + m.captured(0).trimmed();
+        rest = rest.mid(m.capturedLength());
+    }
+    const SyntaxTree tree = SyntaxTree::read(rest);
     const ReadError error = tree.firstError();
     if (error.isValid()) {
         query.error = error.message;
@@ -114,10 +124,12 @@ bool FormQuery::matches(const TopLevelForm &form) const
 {
     if (!isValid())
         return false;
+    if (!condition.isEmpty() && condition.compare(form.condition, Qt::CaseInsensitive) != 0)
+        return false;
     const DefinedName &d = form.definition;
     if (!d.isValid()) {
         // (deftest foo ...), (5am:test foo ...): the operator and the symbol after it.
-        const SyntaxNode first = form.node.child(1);
+        const SyntaxNode first = form.body.child(1);
         return what == form.operatorName && qualifiers.isEmpty() && !hasSpecializers && package.isEmpty()
             && first.is(SyntaxKind::Symbol) && first.symbol().name == name;
     }
@@ -169,8 +181,17 @@ LispFile::LispFile(const QString &text, const QString &initialPackage)
         TopLevelForm form;
         form.index = int(m_forms.size());
         form.node = node;
-        form.operatorName = node.operatorName();
-        form.definition = DefinitionForms::read(node);
+        form.body = node;
+        // #+ecl (defun ...) defines what its datum defines, where the feature holds.
+        while (form.body.is(SyntaxKind::FeatureConditional) && form.body.datum().isValid()) {
+            const SyntaxNode feature = form.body.feature();
+            form.condition += (form.condition.isEmpty() ? QString() : QStringLiteral(" "))
+                + (form.body.featureIsPositive() ? QStringLiteral("#+") : QStringLiteral("#-"))
+                + (feature.isValid() ? feature.plainText() : QString());
+            form.body = form.body.datum();
+        }
+        form.operatorName = form.body.operatorName();
+        form.definition = DefinitionForms::read(form.body);
         form.package = package;
         form.start = node.start();
         form.end = node.end();

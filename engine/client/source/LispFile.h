@@ -18,6 +18,9 @@ struct TopLevelForm
     int index = -1;         // among LispFile::forms()
     SyntaxNode node;        // the form, its reader prefixes included; node.isComplete() is false
                             // for a last form the text leaves open
+    SyntaxNode body;        // node without the #+/#- conditionals in front of it
+    QString condition;      // those conditionals as written, "#+ecl" or "#+sbcl #-x86-64"; empty
+                            // when the form is read everywhere
     QString operatorName;   // "defun", "deftest", "progn"; empty unless a list headed by a symbol
     DefinedName definition; // what it defines; invalid for forms that define nothing
     QString package;        // the package in force where it is read (in-package forms before it)
@@ -26,7 +29,7 @@ struct TopLevelForm
     int firstLine = 0;      // 1-based
     int lastLine = 0;
     // How an agent names it: "defun foo", "defmethod area :around (circle)", "defparameter *x*",
-    // "in-package :app"; for other forms their first words, "(format t ...".
+    // "in-package :app", "#+ecl defun note"; for other forms their first words, "(format t ...".
     QString label() const;
 };
 
@@ -34,6 +37,7 @@ struct TopLevelForm
 // a name, and for methods the qualifiers and specializers, read as Lisp text.
 struct FormQuery
 {
+    QString condition;       // "#+ecl": only forms under exactly these conditionals; empty: any
     QString what;            // "defmethod", or a kind ("method"); lower case
     QString package;         // when the name is written with one; canonical
     QString name;            // as the reader interns it: "AREA", "(SETF FOO)"
