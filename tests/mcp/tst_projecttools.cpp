@@ -84,6 +84,58 @@ private Q_SLOTS:
     }
     void cleanupTestCase() { m_h.reset(); }
 
+    void theToolsAreListedWithSchemasAndTheFileChangersSaySo()
+    {
+        const QJsonArray tools = m_h->request(QStringLiteral("tools/list"), {}).value(QStringLiteral("result")).toObject()
+                                     .value(QStringLiteral("tools")).toArray();
+        QStringList names;
+        for (const QJsonValue &value : tools) {
+            const QJsonObject tool = value.toObject();
+            const QString name = tool.value(QStringLiteral("name")).toString();
+            names << name;
+            QVERIFY2(tool.value(QStringLiteral("description")).toString().size() > 40, qPrintable(name));
+            const QJsonObject properties = tool.value(QStringLiteral("inputSchema")).toObject().value(QStringLiteral("properties")).toObject();
+            for (auto it = properties.begin(); it != properties.end(); ++it)
+                QVERIFY2(!it.value().toObject().value(QStringLiteral("description")).toString().isEmpty(), qPrintable(name + QStringLiteral(".") + it.key()));
+            const Tool *registered = m_h->m_tools.find(name);
+            QVERIFY(registered);
+            const bool changesFiles = name == QLatin1String("write-file") || name == QLatin1String("edit-form");
+            QCOMPARE(registered->changesFiles(), changesFiles);
+            if (changesFiles)
+                QVERIFY2(properties.contains(QStringLiteral("description")), qPrintable(name));
+        }
+        for (const char *expected : {"project-info", "set-project-root", "list-files", "read-file", "write-file", "view-lisp-file",
+                                     "edit-form", "find-definition", "find-references", "search-forms"}) {
+            QVERIFY2(names.contains(QString::fromLatin1(expected)), expected);
+            const bool readOnly = QByteArray(expected) != "set-project-root" && QByteArray(expected) != "write-file" && QByteArray(expected) != "edit-form";
+            QCOMPARE(m_h->m_tools.find(QString::fromLatin1(expected))->isReadOnly(), readOnly);
+        }
+    }
+
+    void badArgumentsAreNamed_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QByteArray>("arguments");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("read-file without path") << "read-file" << QByteArray("{}") << "'path'";
+        QTest::newRow("read-file offset 0") << "read-file" << QByteArray(R"j({"path":"a","offset":0})j") << "'offset'";
+        QTest::newRow("edit-form unknown action") << "edit-form" << QByteArray(R"j({"path":"a","form":"defun f","action":"rename","text":"(f)"})j") << "'action'";
+        QTest::newRow("edit-form without form") << "edit-form" << QByteArray(R"j({"path":"a","text":"(f)"})j") << "'form'";
+        QTest::newRow("write-file without content") << "write-file" << QByteArray(R"j({"path":"a"})j") << "'content'";
+        QTest::newRow("find-references blank symbol") << "find-references" << QByteArray(R"j({"symbol":"  "})j") << "'symbol'";
+        QTest::newRow("list-files limit 0") << "list-files" << QByteArray(R"j({"limit":0})j") << "'limit'";
+        QTest::newRow("set-project-root unknown argument") << "set-project-root" << QByteArray(R"j({"path":"/tmp","force":true})j") << "'force'";
+    }
+    void badArgumentsAreNamed()
+    {
+        QFETCH(QString, tool);
+        QFETCH(QByteArray, arguments);
+        QFETCH(QString, named);
+        const QJsonObject result = call(tool, QJsonDocument::fromJson(arguments).object());
+        QVERIFY(ToolHarness::isError(result));
+        QVERIFY2(text(result).contains(named), qPrintable(text(result)));
+    }
+
     void withoutARootEveryFileToolSaysHowToSetOne()
     {
         for (const char *tool : {"read-file", "list-files", "view-lisp-file", "find-references", "search-forms", "write-file"}) {
