@@ -49,6 +49,7 @@ private:
     ProjectFiles m_files;
     QTemporaryDir m_root;
     QTemporaryDir m_outside;
+    QTemporaryDir m_systems; // a copy of tests/data/shapes, where ASDF finds it
 
     QString path(const QString &relative) const { return m_root.filePath(relative); }
     void write(const QString &relative, const QByteArray &bytes)
@@ -78,6 +79,14 @@ private Q_SLOTS:
     {
         QVERIFY(m_root.isValid());
         QVERIFY(m_outside.isValid());
+        QVERIFY(m_systems.isValid());
+        const QString shapes = QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes");
+        for (const QString &file : {QStringLiteral("shapes.asd"), QStringLiteral("src/package.lisp"), QStringLiteral("src/shapes.lisp"),
+                                    QStringLiteral("tests/shapes-tests.lisp")}) {
+            QDir().mkpath(QFileInfo(m_systems.filePath(QStringLiteral("shapes/") + file)).absolutePath());
+            QVERIFY(QFile::copy(shapes + QLatin1Char('/') + file, m_systems.filePath(QStringLiteral("shapes/") + file)));
+        }
+        qputenv("LISP_DUET_SYSTEM_PATHS", m_systems.path().toUtf8());
         m_h = std::make_unique<ToolHarness>();
         addProjectTools(&m_h->m_tools, &m_h->m_session, &m_files);
         QVERIFY(m_h->waitUntilReady());
@@ -408,6 +417,41 @@ private Q_SLOTS:
         QVERIFY2(!ToolHarness::isError(again), qPrintable(text(again)));
     }
 
+    void aChangeThePersonRefusesIsNotWritten()
+    {
+        write(QStringLiteral("gated.lisp"), "(defun gated () 1)\n");
+        QString shownDiff;
+        m_files.setChangeGate([&shownDiff](const FileChange &proposed, std::function<void(const QString &)> decide) {
+            shownDiff = proposed.diff.text;
+            decide(QStringLiteral("The person declined this change."));
+        });
+        const QJsonObject result = edit(QStringLiteral("gated.lisp"), QStringLiteral("defun gated"), QStringLiteral("replace"), QStringLiteral("(defun gated () 2)"));
+        m_files.setChangeGate({});
+        QVERIFY(ToolHarness::isError(result));
+        QCOMPARE(text(result), QStringLiteral("The person declined this change."));
+        QVERIFY2(shownDiff.contains(QStringLiteral("+(defun gated () 2)")), qPrintable(shownDiff));
+        QCOMPARE(contents(QStringLiteral("gated.lisp")), QByteArray("(defun gated () 1)\n"));
+    }
+
+    void readOnlyRootsAreReadButNeverWritten()
+    {
+        QFile source(m_outside.filePath(QStringLiteral("library.lisp")));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("(defun library-function () :lib)\n");
+        source.close();
+        m_files.root().setReadOnlyRoots({m_outside.path()});
+        const QJsonObject read = call(QStringLiteral("read-file"), {{QStringLiteral("path"), source.fileName()}});
+        const QJsonObject written = call(QStringLiteral("edit-form"), {{QStringLiteral("path"), source.fileName()},
+                                                                       {QStringLiteral("form"), QStringLiteral("defun library-function")},
+                                                                       {QStringLiteral("text"), QStringLiteral("(defun library-function () :mine)")}});
+        m_files.root().setReadOnlyRoots({});
+        QVERIFY2(!ToolHarness::isError(read), qPrintable(text(read)));
+        QVERIFY(text(read).contains(QStringLiteral("1│(defun library-function () :lib)")));
+        QVERIFY(ToolHarness::structured(read).value(QStringLiteral("read_only")).toBool());
+        QVERIFY(ToolHarness::isError(written));
+        QCOMPARE(QFileInfo(source.fileName()).size(), 33);
+    }
+
     void twoEditsSentAtOnceAreBothAppliedInOrder()
     {
         write(QStringLiteral("queue.lisp"), "(defun a () 1)\n");
@@ -480,6 +524,36 @@ private Q_SLOTS:
         const QJsonObject byName = call(QStringLiteral("search-forms"), {{QStringLiteral("name"), QStringLiteral("with-*")}});
         QVERIFY2(text(byName).contains(QStringLiteral("awkward.lisp:18-19  defmacro with-thing")), qPrintable(text(byName)));
         QCOMPARE(ToolHarness::structured(byName).value(QStringLiteral("total")).toInt(), 1);
+    }
+
+    // Last: it moves the root to the shapes project.
+    void theShapesProjectIsEditedAndEvaluatedInItsPackage()
+    {
+        const QString root = m_systems.filePath(QStringLiteral("shapes"));
+        QVERIFY(!ToolHarness::isError(call(QStringLiteral("set-project-root"), {{QStringLiteral("path"), root}})));
+        const QString info = text(call(QStringLiteral("project-info"), {}));
+        QVERIFY2(info.contains(QStringLiteral("shapes.asd: defines \"shapes\", \"shapes/tests\"")), qPrintable(info));
+        const QJsonObject loaded = call(QStringLiteral("load-system"), {{QStringLiteral("system"), QStringLiteral("shapes")}});
+        QVERIFY2(!ToolHarness::isError(loaded), qPrintable(text(loaded)));
+        const QString outline = text(call(QStringLiteral("view-lisp-file"), {{QStringLiteral("path"), QStringLiteral("src/shapes.lisp")}}));
+        QVERIFY2(outline.contains(QStringLiteral("[package SHAPES]")), qPrintable(outline));
+        QVERIFY(outline.contains(QStringLiteral("defmethod area (circle)")));
+        const QJsonObject edited = call(QStringLiteral("edit-form"), {{QStringLiteral("path"), QStringLiteral("src/shapes.lisp")},
+                                                                      {QStringLiteral("form"), QStringLiteral("defmethod area (circle)")},
+                                                                      {QStringLiteral("text"), QStringLiteral("(defmethod area ((shape circle))\n  (* 2 (radius shape)))")},
+                                                                      {QStringLiteral("evaluate"), true},
+                                                                      {QStringLiteral("description"), QStringLiteral("a wrong area, to see it live")}});
+        QVERIFY2(!ToolHarness::isError(edited), qPrintable(text(edited)));
+        QVERIFY2(text(edited).contains(QStringLiteral("Evaluated in SHAPES")), qPrintable(text(edited)));
+        QVERIFY(text(edited).contains(QStringLiteral("+  (* 2 (radius shape)))")));
+        QCOMPARE(m_files.history().last().description, QStringLiteral("a wrong area, to see it live"));
+        const QJsonObject called = m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(shapes:area (shapes:make-circle 5))")}});
+        QVERIFY2(text(called).contains(QStringLiteral("=> 10")), qPrintable(text(called)));
+        const QJsonObject found = call(QStringLiteral("find-definition"), {{QStringLiteral("symbol"), QStringLiteral("area")},
+                                                                           {QStringLiteral("package"), QStringLiteral("shapes")}});
+        QCOMPARE(ToolHarness::structured(found).value(QStringLiteral("definitions")).toArray().size(), 4); // defgeneric and 3 methods
+        QVERIFY2(text(found).contains(QStringLiteral("src/shapes.lisp:29-30  defgeneric area  [SHAPES]")), qPrintable(text(found)));
+        QVERIFY2(text(found).contains(QStringLiteral("In the session:")), qPrintable(text(found)));
     }
 };
 
