@@ -41,6 +41,15 @@ directories of LISP_DUET_SYSTEM_PATHS (colon-separated)."
                `(:source-registry ,@(registry-directories (car key)) :inherit-configuration))
       (setf *registry-paths* key))))
 
+(defun find-system-anew (name)
+  "The system NAME, or NIL. ASDF scans the registry's trees once: a system whose .asd
+appeared since (the person just wrote it) is found after a new scan."
+  (let ((*load-verbose* nil)) ; ";;; Loading x.asd" says nothing useful here
+    (or (funcall (asdf-symbol "FIND-SYSTEM") name nil)
+        (progn (setf *registry-paths* :unset)
+               (ensure-asdf)
+               (funcall (asdf-symbol "FIND-SYSTEM") name nil)))))
+
 (defun system-version (system)
   (let ((version (ignore-errors (funcall (asdf-symbol "COMPONENT-VERSION") system))))
     (if (and (stringp version) (plusp (length version))) version nil)))
@@ -61,7 +70,7 @@ directories of LISP_DUET_SYSTEM_PATHS (colon-separated)."
                                (*error-output* (if verbose log (make-broadcast-stream)))
                                (*compile-verbose* verbose) (*compile-print* verbose)
                                (*load-verbose* verbose))
-                           (let ((system (funcall (asdf-symbol "FIND-SYSTEM") name nil)))
+                           (let ((system (find-system-anew name)))
                              (unless system
                                (error (asdf-symbol "MISSING-COMPONENT") :requires name)))
                            (handler-bind ((warning (lambda (c)

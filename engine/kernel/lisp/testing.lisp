@@ -219,7 +219,7 @@ that one test or suite of any package has."
     (cond ((= (length matches) 1) (first matches))
           ((null matches)
            (error "No FiveAM test or suite is named ~A. Known tests and suites: ~{~A~^, ~}."
-                  text (let ((known (sort (mapcar #'prin1-to-string (remove-if-not #'symbolp names))
+                  text (let ((known (sort (mapcar #'prin1-to-string (remove-if-not (lambda (s) (and s (symbolp s))) names))
                                           #'string<)))
                          (subseq known 0 (min 30 (length known))))))
           (t (error "Several FiveAM tests are named ~A: ~{~S~^, ~}. Name one with its package, e.g. ~S."
@@ -238,12 +238,13 @@ that one test or suite of any package has."
     (run-job request
              (lambda ()
                (ensure-asdf)
-               (let ((system (funcall (asdf-symbol "FIND-SYSTEM") name nil)))
+               (let ((system (find-system-anew name)))
                  (unless system
                    (error (asdf-symbol "MISSING-COMPONENT") :requires name))
                  (load-quietly (test-op-systems system))
                  (when (and test (null (fiveam-package)))
-                   (error "Running one test alone needs FiveAM, and the tests of ~A do not use it: run the whole system's tests without \"test\"." name))
+                   (error "Running one test alone needs FiveAM, and the tests of ~A do not use it: ~
+                           run the whole system's tests without \"test\"." name))
                  (when (fiveam-package)
                    (install-fiveam-hooks))
                  (let* ((capture (make-instance 'capped-output :room limit))
