@@ -127,6 +127,26 @@ private Q_SLOTS:
         QCOMPARE(ToolHarness::text(m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(+ 1 2)")}})), QStringLiteral("=> 3"));
     }
 
+    void definitionsFromProjectFilesShowFileAndLine()
+    {
+        QDir().mkpath(m_root.filePath(QStringLiteral("defs")));
+        QFile lib(m_root.filePath(QStringLiteral("defs/lib.lisp")));
+        QVERIFY(lib.open(QIODevice::WriteOnly));
+        lib.write(";; a library\n\n(defun lib-square (x)\n  (* x x))\n");
+        lib.close();
+        const QJsonObject loaded = m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(load \"defs/lib.lisp\")")}});
+        QVERIFY2(!ToolHarness::isError(loaded), qPrintable(ToolHarness::text(loaded)));
+
+        const QJsonObject listed = m_h->call(QStringLiteral("list-definitions"), {{QStringLiteral("pattern"), QStringLiteral("lib-")}});
+        QCOMPARE(ToolHarness::text(listed), QStringLiteral("[Functions]\n- LIB-SQUARE (X)  [defs/lib.lisp:3]"));
+        const QJsonObject entry = ToolHarness::structured(listed).value(QStringLiteral("definitions")).toArray().first().toObject();
+        QCOMPARE(entry.value(QStringLiteral("file")).toString(), m_root.filePath(QStringLiteral("defs/lib.lisp")));
+        QCOMPARE(entry.value(QStringLiteral("line")).toInt(), 3);
+
+        const QString described = ToolHarness::text(m_h->call(QStringLiteral("describe-symbol"), {{QStringLiteral("symbol"), QStringLiteral("lib-square")}}));
+        QVERIFY2(described.contains(QStringLiteral("Defined (function) in defs/lib.lisp:3")), qPrintable(described));
+    }
+
     void documentationOfAStandardSymbol()
     {
         const QJsonObject result = m_h->call(QStringLiteral("documentation"), {{QStringLiteral("symbol"), QStringLiteral("loop")}});
