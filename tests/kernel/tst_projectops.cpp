@@ -87,7 +87,8 @@ private Q_SLOTS:
                           "(def-suite looper-suite)\n(in-suite looper-suite)\n"
                           "(test spins (loop (sleep 0.01)))\n"
                           "(test erroring (is (= 1 1)) (error \"boom ~A\" 42))\n"
-                          "(test chatty (dotimes (i 20000) (write-line \"0123456789\")) (is (= 1 1)))\n"));
+                          "(test chatty (dotimes (i 20000) (write-line \"0123456789\")) (is (= 1 1)))\n"
+                          "(test never-negative (for-all ((n (gen-integer :min 1 :max 10))) (is (< n 0))))\n"));
         m_lisp = std::make_unique<EngineHarness>();
         QVERIFY2(m_lisp->waitReady(), "the engine did not start");
         m_lisp->session.setProjectRoot(m_root.path());
@@ -197,6 +198,20 @@ private Q_SLOTS:
         QCOMPARE(failure.reason(), QStringLiteral("error: SIMPLE-ERROR: boom 42"));
         QVERIFY(failure.expected().isNull());
         QVERIFY(failure.actual().isNull());
+    }
+
+    void forAllFailureCountsOnce()
+    {
+        // FiveAM explains a FOR-ALL failure's own results from inside EXPLAIN: counted once.
+        const JobPtr job = runTests(QStringLiteral("looper"), QStringLiteral("never-negative"));
+        QVERIFY(job);
+        QVERIFY2(job->result.ok(), qPrintable(job->result.error.message));
+        const EngineProtocol::TestRunReply reply(job->result.reply);
+        QCOMPARE(reply.passed(), 0);
+        QCOMPARE(reply.failed(), 1);
+        QCOMPARE(reply.failures().size(), 1);
+        QCOMPARE(reply.failures().first().test(), QStringLiteral("NEVER-NEGATIVE"));
+        QVERIFY2(reply.failures().first().reason().contains(QStringLiteral("Falsifiable")), qPrintable(reply.failures().first().reason()));
     }
 
     void outputIsCappedLikeAnEvaluations()

@@ -61,10 +61,18 @@ PROCESS-FAILURE's arguments: FiveAM's failure objects keep only the reason text.
 (defvar *hooked-explain* nil "The EXPLAIN generic function our :AROUND method is on.")
 (defvar *failure-recorder* nil "Our wrapper of PROCESS-FAILURE, while it is in place.")
 
-(defun note-explained (results)
-  (when *fiveam-listening*
-    (incf *explain-count*)
-    (push results *explained-results*)))
+(defvar *explaining* nil
+  "True inside EXPLAIN: FiveAM explains a FOR-ALL failure's own results from within, and
+those are already among the outer results.")
+
+(defun call-explained (results next)
+  (if *explaining*
+      (funcall next)
+      (let ((*explaining* t))
+        (when *fiveam-listening*
+          (incf *explain-count*)
+          (push results *explained-results*))
+        (funcall next))))
 
 (defun compared-values (reason-format arguments)
   "Expected and actual values of a failed IS check, from FiveAM's default reason arguments:
@@ -94,8 +102,7 @@ predicate) for (predicate value). Null when the check gave its own reason."
       (let ((*package* (find-package "LISP-DUET.KERNEL")))
         (eval `(defmethod ,explain :around (explainer results &optional stream depth)
                  (declare (ignore explainer stream depth))
-                 (note-explained results)
-                 (call-next-method))))
+                 (call-explained results (lambda () (call-next-method))))))
       (setf *hooked-explain* (fdefinition explain)))
     (unless (and *failure-recorder* (eq (fdefinition process-failure) *failure-recorder*))
       (setf *failure-recorder* (make-failure-recorder (fdefinition process-failure))
