@@ -112,7 +112,11 @@ appeared since (the person just wrote it) is found after a new scan."
            (if (find-package "ASDF")
                (ensure-asdf)
                (ext:setenv "CL_SOURCE_REGISTRY"
-                           (format nil "(:source-registry (:tree ~S) :inherit-configuration)" directory)))
+                           (with-standard-io-syntax
+                             (prin1-to-string
+                              `(:source-registry
+                                ,@(registry-directories (or (ext:getenv "LISP_DUET_SYSTEM_PATHS") ""))
+                                :inherit-configuration)))))
            (ok-reply request "root" directory)))))
 
 (define-operation "project-root" :worker #'set-project-root)
