@@ -81,10 +81,12 @@ void ProjectActivity::undo(quint64 changeId)
                  true);
         return;
     }
+    // Copies: the history the change lives in grows when the undo is written.
     const QString who = change->origin.name;
     const QString path = change->path;
+    const QString absolutePath = change->absolutePath;
     QPointer<ProjectActivity> guard(this);
-    m_files->undoLast(change->absolutePath, Origin::person(), [guard, who, path](const FileChange &, const QString &error) {
+    m_files->undoLast(absolutePath, Origin::person(), [guard, who, path](const FileChange &, const QString &error) {
         if (guard && !error.isEmpty())
             guard->showNote(tr("Could not undo %1's change to %2: %3").arg(who, path, error), true);
     });
