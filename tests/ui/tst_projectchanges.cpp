@@ -40,7 +40,7 @@ const QString Original = QStringLiteral(
 QString edited(QString text)
 {
     return text.replace(QStringLiteral("(defun area (shape)\r\n  (* (width shape) (height shape)))"),
-                        QStringLiteral("(defun area (shape)\r\n  \"The area of SHAPE.\"\r\n  (* (width shape) (height shape)))"));
+                        QStringLiteral("(defun area (shape)\r\n  \"The area of SHAPE.\"\r\n  (* (shape-width shape) (shape-height shape)))"));
 }
 
 QByteArray bytesOf(const QString &path)
@@ -171,7 +171,7 @@ private Q_SLOTS:
         QCOMPARE(bytesOf(m_path), edited(Original).toUtf8());
         const QString text = transcript();
         QVERIFY2(text.contains(QStringLiteral("claude \u00b7 edit-form \u2014 document area   Undo")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("src/shapes.lisp: replaced (defun area) at lines 4-6  (+1 \u22120)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("src/shapes.lisp: replaced (defun area) at lines 4-6  (+2 \u22121)")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("--- a/src/shapes.lisp\n+++ b/src/shapes.lisp\n@@ ")));
         QVERIFY(text.contains(QStringLiteral("+  \"The area of SHAPE.\"")));
         // Coloured by kind: the added line green, the hunk header dim, context plain.
@@ -182,6 +182,10 @@ private Q_SLOTS:
         const QTextBlock hunk = blockStartingWith(QStringLiteral("@@ "));
         QVERIFY(hunk.isValid());
         QVERIFY(hunk.begin().fragment().charFormat().foreground().color() != green);
+        const QTextBlock removed = blockStartingWith(QStringLiteral("-  (* (width shape)"));
+        QVERIFY(removed.isValid());
+        const QColor red = removed.begin().fragment().charFormat().foreground().color();
+        QVERIFY2(red.red() > red.green() + 40, qPrintable(red.name()));
         saveScreenshot(QStringLiteral("edit-diff.png"));
     }
 

@@ -53,7 +53,6 @@ void ProjectActivity::showChange(const FileChange &change)
         what += QStringLiteral(": ") + change.summary;
     t->appendText(what + tr("  (+%1 \u2212%2)").arg(change.diff.added).arg(change.diff.removed) + QLatin1Char('\n'), Style::Note, lane);
     t->appendDiff(change.diff.lines, lane);
-    t->newLine(lane);
 }
 
 void ProjectActivity::undo(quint64 changeId)
