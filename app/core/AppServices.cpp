@@ -59,10 +59,13 @@ AppServices::AppServices(QObject *parent)
     new PromptProvider(m_server, this);
     new CompletionProvider(m_server, m_session, this);
     connect(m_clientRoots, &ClientRoots::rootsChanged, this, &AppServices::followClientRoots);
-    connect(m_projectFiles, &ProjectFiles::rootChanged, this, [this](const QString &, const Origin &by) {
+    connect(m_projectFiles, &ProjectFiles::rootChanged, this, [this](const QString &root, const Origin &by) {
         if (by.clientKey != m_rootFromRootsOf)
             m_rootFromRootsOf.clear(); // someone else chose the root: client roots no longer move it
+        m_session->setProjectRoot(root); // the engine's default directory and ASDF follow it
     });
+    if (m_projectFiles->root().isSet())
+        m_session->setProjectRoot(m_projectFiles->root().path());
     loadPastJournal();
 }
 

@@ -145,6 +145,19 @@ Query limits(const Limits &limits)
     return {QStringLiteral("limits"), {{QStringLiteral("limits"), fields}}};
 }
 
+Query documentation(const QString &name, const QString &package)
+{
+    Query query{QStringLiteral("documentation"), {{QStringLiteral("name"), name}}};
+    if (!package.isEmpty())
+        query.fields.insert(QStringLiteral("package"), package);
+    return query;
+}
+
+Query projectRoot(const QString &directory)
+{
+    return {QStringLiteral("project-root"), {{QStringLiteral("root"), directory}}};
+}
+
 QJsonObject queryLine(quint64 id, const Query &query)
 {
     QJsonObject line = query.fields;
@@ -312,6 +325,13 @@ QString DescribeReply::Location::kind() const { return json.value(QStringLiteral
 QString DescribeReply::Location::where() const { return json.value(QStringLiteral("where")).toString(); }
 QString DescribeReply::Location::form() const { return json.value(QStringLiteral("form")).toString(); }
 QString DescribeReply::Location::file() const { return json.value(QStringLiteral("file")).toString(); }
+
+QString DocumentationReply::name() const { return text("name"); }
+QJsonValue DocumentationReply::package() const { return field("package"); }
+bool DocumentationReply::isStandard() const { return flag("standard"); }
+QStringList DocumentationReply::kinds() const { return toStringList(field("kinds")); }
+QJsonValue DocumentationReply::lambdaList() const { return field("lambda_list"); }
+QJsonObject DocumentationReply::documentation() const { return field("documentation").toObject(); }
 
 int AproposReply::total() const { return int(number("total")); }
 QJsonArray AproposReply::matches() const { return array("matches"); }

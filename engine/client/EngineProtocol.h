@@ -64,6 +64,11 @@ Query description(const QString &name, const QString &package = {});
 Query apropos(const QString &text, const QString &package, int limit);
 Query inspection(const QString &resultId, int offset, int limit);
 Query limits(const Limits &limits); // the engine's part of them: printing, output cap, heap
+// Every docstring of a symbol (or package) with its kinds and lambda list. Reply: DocumentationReply.
+Query documentation(const QString &name, const QString &package = {});
+// The project's root directory (absolute): the engine's *default-pathname-defaults* and ASDF's
+// source registry follow it. Runs on the worker, after the jobs queued before it.
+Query projectRoot(const QString &directory);
 QJsonObject queryLine(quint64 id, const Query &query);
 QJsonObject interruptLine(quint64 runningJob);
 
@@ -342,6 +347,21 @@ public:
         bool isCycle() const;
         QJsonObject json;
     };
+};
+
+// documentation: found, message?, name, package (null for a package's name), standard (a CL
+// symbol), kinds[], lambda_list, documentation {function?, variable?, type?, structure?, setf?,
+// compiler-macro?, method-combination?, package?}: only the types that have a docstring.
+class DocumentationReply : public LookupReply
+{
+public:
+    using LookupReply::LookupReply;
+    QString name() const;
+    QJsonValue package() const;
+    bool isStandard() const;
+    QStringList kinds() const;
+    QJsonValue lambdaList() const;
+    QJsonObject documentation() const;
 };
 
 class LimitsReply : public Reply

@@ -150,6 +150,29 @@ void Session::sendLimits(QueryCallback done)
     });
 }
 
+void Session::setProjectRoot(const QString &directory)
+{
+    if (directory == m_projectRoot)
+        return;
+    m_projectRoot = directory;
+    if (m_engine->isReady())
+        sendProjectRoot();
+}
+
+void Session::sendProjectRoot()
+{
+    if (m_projectRoot.isEmpty())
+        return;
+    const QString root = m_projectRoot;
+    query(EngineProtocol::projectRoot(root), [this, root](const QJsonObject &reply) {
+        // An engine that went away gets the root again when the next one is ready; a refusal
+        // (the directory is gone) is worth a line where the person sees the engine's output.
+        const EngineProtocol::Reply answer(reply);
+        if (!answer.ok() && !answer.errorType().isEmpty())
+            Q_EMIT engineProcessOutput(QStringLiteral("The engine did not take the project root %1: %2\n").arg(root, answer.errorMessage()));
+    });
+}
+
 int Session::timeLimitOf(const Job &job) const
 {
     return job.request.timeoutMs >= 0 ? job.request.timeoutMs : m_limits.timeoutMs;
@@ -296,6 +319,7 @@ void Session::onEngineReady(const QJsonObject &info)
         m_package = ready.package();
     // Before any job: the new engine knows nothing of the session's limits.
     sendLimits({});
+    sendProjectRoot();
     Q_EMIT engineStatus(QStringLiteral("ready"), QStringLiteral("%1 %2 is ready.").arg(ready.implementation(), ready.version()));
     dispatchNext();
 }

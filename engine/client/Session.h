@@ -77,6 +77,11 @@ public:
     QList<JobPtr> takeActivityFor(const QString &clientKey);
     void forgetClient(const QString &clientKey) { m_seenBy.remove(clientKey); }
 
+    // The project's root directory: the engine's *default-pathname-defaults* and ASDF's source
+    // registry follow it. Sent now (after the jobs queued before it) and to every new engine.
+    void setProjectRoot(const QString &directory);
+    QString projectRoot() const { return m_projectRoot; }
+
     // Ends the engine and starts a fresh one: every definition is gone.
     void reset(const Origin &origin);
 
@@ -102,6 +107,7 @@ private:
     void finish(const JobPtr &job);
     void failCurrent(JobResult::Status status, const QString &type, const QString &message);
     void sendLimits(QueryCallback done);
+    void sendProjectRoot();
     int timeLimitOf(const Job &job) const;
 
     EngineClient *m_engine;
@@ -116,6 +122,7 @@ private:
     quint64 m_nextSequence = 1;
     QString m_package = QStringLiteral("COMMON-LISP-USER");
     EngineProtocol::Limits m_limits;
+    QString m_projectRoot; // empty: none
     int m_graceMs = 2000;
     int m_transcriptLimit = 5000;
     // Output an evaluation's code writes to the process's own descriptors, kept per evaluation:

@@ -21,7 +21,8 @@ QJsonObject outputProperties()
                                                                     {QStringLiteral("session"), QStringLiteral("file"), QStringLiteral("unknown")})},
                                {QStringLiteral("form"), string(QStringLiteral("The defining form as the session evaluated it"))},
                                {QStringLiteral("file"), string(QStringLiteral("Source or compiled file"))},
-                               {QStringLiteral("position"), nullableInteger(QStringLiteral("Character position in the file, if known"))}};
+                               {QStringLiteral("position"), nullableInteger(QStringLiteral("Byte position in the file where reading of the definition began, if known"))},
+                               {QStringLiteral("line"), nullableInteger(QStringLiteral("1-based line of the definition in the file, if known"))}};
     return {{QStringLiteral("found"), boolean(QStringLiteral("Whether the symbol exists"))},
             {QStringLiteral("name"), string(QStringLiteral("The symbol, printed relative to the session package"))},
             {QStringLiteral("package"), nullableString(QStringLiteral("Home package"))},
@@ -35,7 +36,7 @@ QJsonObject outputProperties()
             {QStringLiteral("locations"), objectArray(QStringLiteral("Where each definition came from"), location, {QStringLiteral("kind"), QStringLiteral("where")})}};
 }
 
-ToolResult described(const DescribeReply &reply, const QString &symbol)
+ToolResult described(const Session *session, const DescribeReply &reply, const QString &symbol)
 {
     if (!reply.found()) {
         const QString message = reply.message();
@@ -69,7 +70,8 @@ ToolResult described(const DescribeReply &reply, const QString &symbol)
         if (location.where() == QStringLiteral("session"))
             lines << QStringLiteral("Defined (%1) in this session by:\n%2").arg(location.kind(), location.form());
         else if (location.where() == QStringLiteral("file"))
-            lines << QStringLiteral("Defined (%1) in %2").arg(location.kind(), location.file());
+            lines << QStringLiteral("Defined (%1) in %2")
+                         .arg(location.kind(), ToolKit::sourcePlace(session, location.file(), location.json.value(QStringLiteral("line")).toInt()));
         else
             lines << QStringLiteral("Defined (%1): unknown").arg(location.kind());
     }
@@ -94,7 +96,7 @@ Tool describeSymbolTool(Session *session)
         .description = QStringLiteral(
             "Describe a symbol: what it names (function, macro, generic function, variable, constant, class, structure), its "
             "lambda list, documentation, value, and where it was defined: the form, for definitions evaluated in this "
-            "session; the file, for code loaded from files when ECL recorded it; otherwise \"unknown\". Runs no user code "
+            "session; the file and line, for functions and macros loaded from files; otherwise \"unknown\". Runs no user code "
             "and answers even while an evaluation runs."),
         .arguments = {Symbol, Package},
         .outputProperties = outputProperties(),
@@ -104,6 +106,6 @@ Tool describeSymbolTool(Session *session)
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
         const QString symbol = arguments.text(Symbol).trimmed();
         ToolKit::ask(session, call, EngineProtocol::description(symbol, arguments.text(Package)),
-                     [symbol](const QJsonObject &reply) { return described(DescribeReply(reply), symbol); });
+                     [session, symbol](const QJsonObject &reply) { return described(session, DescribeReply(reply), symbol); });
     });
 }

@@ -28,7 +28,7 @@ const QList<Section> &sections()
     return list;
 }
 
-QString entryLine(const EngineProtocol::DefinitionsReply::Entry &entry)
+QString entryLine(const Session *session, const EngineProtocol::DefinitionsReply::Entry &entry)
 {
     QString line = QStringLiteral("- ") + entry.name();
     const QString lambdaList = entry.lambdaList().toString();
@@ -39,6 +39,8 @@ QString entryLine(const EngineProtocol::DefinitionsReply::Entry &entry)
         line += QStringLiteral(" = ") + value;
     if (entry.kind() == QStringLiteral("structure"))
         line += QStringLiteral(" (structure)");
+    if (entry.file().isString())
+        line += QStringLiteral("  [%1]").arg(ToolKit::sourcePlace(session, entry.file().toString(), entry.line()));
     return line;
 }
 
@@ -53,14 +55,16 @@ QJsonObject outputProperties()
                                                                  QStringLiteral("structure")})},
                             {QStringLiteral("lambda_list"), nullableString(QStringLiteral("Lambda list of a function, macro or generic function"))},
                             {QStringLiteral("value"), nullableString(QStringLiteral("Value of a variable or constant, printed briefly"))},
-                            {QStringLiteral("documentation"), nullableString(QStringLiteral("Documentation string, if any"))}};
+                            {QStringLiteral("documentation"), nullableString(QStringLiteral("Documentation string, if any"))},
+                            {QStringLiteral("file"), nullableString(QStringLiteral("Source file of a function or macro loaded from a file (absolute); else null"))},
+                            {QStringLiteral("line"), nullableInteger(QStringLiteral("1-based line of its definition in that file; else null"))}};
     return {{QStringLiteral("definitions"), objectArray(QStringLiteral("One entry per symbol and kind, sorted by name"), entry,
                                                         {QStringLiteral("name"), QStringLiteral("package"), QStringLiteral("kind")})},
             {QStringLiteral("count"), integer(QStringLiteral("Number of entries"), 0, 2147483647)},
             {QStringLiteral("package"), nullableString(QStringLiteral("The package asked for, by its real name"))}};
 }
 
-ToolResult listing(const EngineProtocol::DefinitionsReply &reply, const QString &package, const QString &pattern)
+ToolResult listing(const Session *session, const EngineProtocol::DefinitionsReply &reply, const QString &package, const QString &pattern)
 {
     if (!reply.found())
         return ToolResult::error(QStringLiteral("[ERROR] PACKAGE-ERROR\n%1").arg(reply.message()));
@@ -71,7 +75,7 @@ ToolResult listing(const EngineProtocol::DefinitionsReply &reply, const QString 
         for (const QJsonValue &value : definitions) {
             const EngineProtocol::DefinitionsReply::Entry entry(value);
             if (section.kinds.contains(entry.kind()))
-                lines << entryLine(entry);
+                lines << entryLine(session, entry);
         }
         if (!lines.isEmpty())
             parts << QStringLiteral("[%1]\n%2").arg(section.title, lines.join(QLatin1Char('\n')));
@@ -101,7 +105,7 @@ Tool listDefinitionsTool(Session *session)
             "List the functions, variables, macros, generic functions and classes (structures too) the session itself defined: "
             "symbols of CL-USER and of packages created in the session, not those of the implementation or of systems "
             "loaded with load-system (name their package to see those). Text: [Functions] with lambda lists, [Variables] "
-            "with values, [Macros], [Generic Functions], [Classes]."),
+            "with values, [Macros], [Generic Functions], [Classes]; functions and macros loaded from files show [file:line]."),
         .arguments = {Package, Pattern},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("definitions"), QStringLiteral("count")},
@@ -110,8 +114,8 @@ Tool listDefinitionsTool(Session *session)
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
         const QString package = arguments.text(Package);
         const QString pattern = arguments.text(Pattern);
-        ToolKit::ask(session, call, EngineProtocol::definitions(package, pattern), [package, pattern](const QJsonObject &reply) {
-            return listing(EngineProtocol::DefinitionsReply(reply), package, pattern);
+        ToolKit::ask(session, call, EngineProtocol::definitions(package, pattern), [session, package, pattern](const QJsonObject &reply) {
+            return listing(session, EngineProtocol::DefinitionsReply(reply), package, pattern);
         });
     });
 }

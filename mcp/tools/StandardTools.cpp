@@ -8,10 +8,12 @@ void addStandardTools(ToolRegistry *tools, Session *session)
     tools->add(listDefinitionsTool(session));
     tools->add(resetSessionTool(session));
     tools->add(loadSystemTool(session));
+    tools->add(runTestsTool(session));
     tools->add(configureLimitsTool(session));
     tools->add(compileFormTool(session));
     tools->add(timeExecutionTool(session));
     tools->add(describeSymbolTool(session));
+    tools->add(documentationTool(session));
     tools->add(aproposTool(session));
     tools->add(macroexpandTool(session));
     tools->add(inspectObjectTool(session));

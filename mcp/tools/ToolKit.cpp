@@ -4,6 +4,7 @@
 #include "JsonSchema.h"
 #include "Session.h"
 
+#include <QDir>
 #include <QTimer>
 
 namespace ToolKit {
@@ -90,6 +91,18 @@ ToolResult jobError(const Job &job, QJsonObject structured)
     for (auto it = status.begin(); it != status.end(); ++it)
         structured.insert(it.key(), it.value());
     return ToolResult::error(EvalFormatter::text(job.result), structured);
+}
+
+QString sourcePlace(const Session *session, const QString &file, int line)
+{
+    QString place = file;
+    const QString root = session->projectRoot();
+    if (!root.isEmpty()) {
+        const QString relative = QDir(root).relativeFilePath(file);
+        if (!relative.startsWith(QStringLiteral("..")) && !QDir::isAbsolutePath(relative))
+            place = relative;
+    }
+    return line > 0 ? QStringLiteral("%1:%2").arg(place).arg(line) : place;
 }
 
 } // namespace ToolKit

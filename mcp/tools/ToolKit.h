@@ -28,6 +28,10 @@ void ask(Session *session, const ToolCallPtr &call, const EngineProtocol::Query 
 QJsonObject jobStatus(const JobResult &result);
 QJsonObject jobStatusProperties();
 
+// Where a definition is, for people: "src/shapes.lisp:12", relative to the session's project
+// root when the file is inside it, else the absolute path; without ":line" when line is 0.
+QString sourcePlace(const Session *session, const QString &file, int line);
+
 // The seeds' "[ERROR] TYPE\nmessage" text (with any output before it), as an isError result.
 ToolResult jobError(const Job &job, QJsonObject structured = {});
 

@@ -28,6 +28,9 @@ Tool inspectObjectTool(Session *session);
 Tool checkParensTool();
 Tool completeSymbolTool(Session *session);
 Tool sessionTranscriptTool(Session *session);
+// Issue 11: a system's tests (FiveAM in structure, else ASDF's test-op), a symbol's documentation.
+Tool runTestsTool(Session *session);
+Tool documentationTool(Session *session);
 
 // The journal entries to replay: source "journal" (this session's journal, which holds a
 // loaded --journal file's past too) or "previous" (the app's previous run). On failure it

@@ -63,7 +63,8 @@ private Q_SLOTS:
         }
         for (const char *expected : {"evaluate-lisp", "list-definitions", "reset-session", "load-system", "configure-limits",
                                         "compile-form", "time-execution", "describe-symbol", "apropos", "macroexpand",
-                                        "inspect-object", "check-parens", "complete-symbol", "session-transcript"})
+                                        "inspect-object", "check-parens", "complete-symbol", "session-transcript", "run-tests",
+                                        "documentation"})
             QVERIFY2(names.contains(QString::fromLatin1(expected)), expected);
     }
 
@@ -427,6 +428,9 @@ private Q_SLOTS:
         QTest::newRow("compile-form without code") << "compile-form" << "{}" << "'code'";
         QTest::newRow("time-execution timeout zero") << "time-execution" << R"j({"code":"1","timeout_seconds":0})j" << "'timeout_seconds'";
         QTest::newRow("session-transcript limit zero") << "session-transcript" << R"j({"limit":0})j" << "'limit'";
+        QTest::newRow("run-tests without system") << "run-tests" << "{}" << "'system'";
+        QTest::newRow("run-tests timeout zero") << "run-tests" << R"j({"system":"x","timeout_seconds":0})j" << "'timeout_seconds'";
+        QTest::newRow("documentation blank symbol") << "documentation" << R"j({"symbol":" "})j" << "'symbol'";
         QTest::newRow("reset-session with an argument") << "reset-session" << R"j({"force":true})j" << "'force'";
     }
     void badArgumentsGiveAnErrorResultNamingTheArgument()

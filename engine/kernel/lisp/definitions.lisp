@@ -82,7 +82,77 @@ their PRINT-OBJECT methods: this runs on the service thread, which runs no user 
         (handler-case (print-limited (lambda (s) (prin1 value s)) 200)
           (serious-condition () "#<unprintable value>")))))
 
+;;; Where a definition loaded from a file is: ECL records the file and the position where
+;;; reading of the defining form began (compiled files: ext:compiled-function-file); the
+;;; line is counted in the file itself, after the blanks and comments before the form. Files
+;;; are read once and kept while their write date stays (the newest few only). Only the
+;;; service thread asks, so the cache needs no lock. ECL keeps no file for generic
+;;; functions, methods and classes.
+
+(defvar *source-line-cache* (make-hash-table :test #'equal)
+  "File name -> (write-date . octets) of source files whose lines were asked for.")
+(defconstant +source-cache-files+ 64)
+(defconstant +source-file-limit+ (* 16 1024 1024))
+
+(defun source-octets (file)
+  (let* ((date (ignore-errors (file-write-date file)))
+         (cached (gethash file *source-line-cache*)))
+    (cond ((null date) nil)
+          ((and cached (eql (car cached) date)) (cdr cached))
+          (t
+           (let ((octets (ignore-errors
+                          (with-open-file (in file :element-type '(unsigned-byte 8))
+                            (when (<= (file-length in) +source-file-limit+)
+                              (let ((data (make-array (file-length in) :element-type '(unsigned-byte 8))))
+                                (read-sequence data in)
+                                data))))))
+             (when (>= (hash-table-count *source-line-cache*) +source-cache-files+)
+               (clrhash *source-line-cache*))
+             (setf (gethash file *source-line-cache*) (cons date octets))
+             octets)))))
+
+(defun skip-blanks-and-comments (octets position)
+  "The position of the first octet at or after POSITION that is neither blank nor in a
+comment (; to the end of the line, #| |# nested)."
+  (let ((end (length octets)) (i position))
+    (loop
+      (when (>= i end) (return end))
+      (let ((octet (aref octets i)))
+        (cond ((member octet '(32 9 10 13 12)) (incf i))
+              ((= octet 59) (loop while (and (< i end) (/= (aref octets i) 10)) do (incf i)))
+              ((and (= octet 35) (< (1+ i) end) (= (aref octets (1+ i)) 124))
+               (let ((depth 1))
+                 (incf i 2)
+                 (loop while (and (< i end) (plusp depth))
+                       do (cond ((and (= (aref octets i) 124) (< (1+ i) end) (= (aref octets (1+ i)) 35))
+                                 (decf depth) (incf i 2))
+                                ((and (= (aref octets i) 35) (< (1+ i) end) (= (aref octets (1+ i)) 124))
+                                 (incf depth) (incf i 2))
+                                (t (incf i))))))
+              (t (return i)))))))
+
+(defun source-line (file position)
+  "The 1-based line of the form whose reading began at POSITION in FILE, or NIL."
+  (let ((octets (and (integerp position) (>= position 0) (source-octets file))))
+    (when (and octets (<= position (length octets)))
+      (1+ (count 10 octets :end (skip-blanks-and-comments octets position))))))
+
+(defun function-file-location (symbol kind)
+  "(values file line) of SYMBOL's function or macro when it was loaded from a file."
+  (when (and (member kind '("function" "macro") :test #'string=) (fboundp symbol))
+    (multiple-value-bind (file position)
+        (ignore-errors (ext:compiled-function-file (or (macro-function symbol) (fdefinition symbol))))
+      (when file
+        (let ((name (namestring file)))
+          (values name (source-line name position) position))))))
+
 (defun definition-entry (symbol kind)
+  (let ((*package* *session-package*))
+    (multiple-value-bind (file line) (function-file-location symbol kind)
+      (append (definition-entry-1 symbol kind)
+              (list "file" (or file :null) "line" (or line :null))))))
+
+(defun definition-entry-1 (symbol kind)
   (let ((*package* *session-package*))
     (obj "name" (session-print symbol)
          "package" (package-name (symbol-package symbol))
@@ -148,13 +218,11 @@ evaluation, or NIL."
                      (and (string= kind "generic-function") (definition-source symbol "function")))))
     (cond (session
            (obj "where" "session" "job" (cdr session) "form" (car session)))
-          ((member kind '("function" "macro" "generic-function") :test #'string=)
-           (let ((location (ignore-errors
-                            (multiple-value-list
-                             (ext:compiled-function-file (or (macro-function symbol) (fdefinition symbol)))))))
-             (when (and location (first location))
-               (obj "where" "file" "file" (namestring (first location))
-                    "position" (or (second location) :null)))))
+          ((member kind '("function" "macro") :test #'string=)
+           (multiple-value-bind (file line position) (function-file-location symbol kind)
+             (when file
+               (obj "where" "file" "file" file
+                    "position" (or position :null) "line" (or line :null)))))
           (t nil))))
 
 (defun describe-symbol (request)

@@ -1,13 +1,32 @@
 ;;;; load-system: ASDF systems, with ASDF itself loaded on first use (it costs ~265 ms at
-;;;; start-up otherwise). Directories in LISP_DUET_SYSTEM_PATHS (colon-separated) are
-;;;; searched, with their subdirectories, before ASDF's usual source registry.
+;;;; start-up otherwise). The project root (project-root) and the directories in
+;;;; LISP_DUET_SYSTEM_PATHS (colon-separated) are searched, with their subdirectories, before
+;;;; ASDF's usual source registry.
 
 (in-package "LISP-DUET.KERNEL")
 
-(defvar *registry-paths* :unset "The LISP_DUET_SYSTEM_PATHS the source registry was built from.")
+(defvar *registry-paths* :unset
+  "The LISP_DUET_SYSTEM_PATHS and project root the source registry was built from.")
+(defvar *project-root* nil
+  "The project's root directory (a string ending in /), set by the project-root operation:
+ASDF searches it with its subdirectories, and it is *DEFAULT-PATHNAME-DEFAULTS*.")
 
 (defun asdf-symbol (name)
   (or (find-symbol name "ASDF") (error "ASDF has no ~A." name)))
+
+(defun directory-text (text)
+  (if (char= (char text (1- (length text))) #\/) text (concatenate 'string text "/")))
+
+(defun registry-directories (paths)
+  "The (:tree dir) entries of the source registry: the project root first, then the
+directories of LISP_DUET_SYSTEM_PATHS (colon-separated)."
+  (append (when *project-root* (list (list :tree *project-root*)))
+          (loop for start = 0 then (1+ end)
+                for end = (or (position #\: paths :start start) (length paths))
+                for part = (subseq paths start end)
+                when (plusp (length part))
+                  collect (list :tree (directory-text part))
+                while (< end (length paths)))))
 
 (defun ensure-asdf ()
   (unless (find-package "ASDF")
@@ -16,19 +35,20 @@
         (require :asdf))
       (setf *system-packages* (union *system-packages*
                                      (set-difference (list-all-packages) before)))))
-  (let ((paths (or (ext:getenv "LISP_DUET_SYSTEM_PATHS") "")))
-    (unless (equal paths *registry-paths*)
-      (let ((directories (loop for start = 0 then (1+ end)
-                               for end = (or (position #\: paths :start start) (length paths))
-                               for part = (subseq paths start end)
-                               when (plusp (length part))
-                                 collect (list :tree (if (char= (char part (1- (length part))) #\/)
-                                                         part
-                                                         (concatenate 'string part "/")))
-                               while (< end (length paths)))))
-        (funcall (asdf-symbol "INITIALIZE-SOURCE-REGISTRY")
-                 `(:source-registry ,@directories :inherit-configuration))
-        (setf *registry-paths* paths)))))
+  (let ((key (cons (or (ext:getenv "LISP_DUET_SYSTEM_PATHS") "") *project-root*)))
+    (unless (equal key *registry-paths*)
+      (funcall (asdf-symbol "INITIALIZE-SOURCE-REGISTRY")
+               `(:source-registry ,@(registry-directories (car key)) :inherit-configuration))
+      (setf *registry-paths* key))))
+
+(defun find-system-anew (name)
+  "The system NAME, or NIL. ASDF scans the registry's trees once: a system whose .asd
+appeared since (the person just wrote it) is found after a new scan."
+  (let ((*load-verbose* nil)) ; ";;; Loading x.asd" says nothing useful here
+    (or (funcall (asdf-symbol "FIND-SYSTEM") name nil)
+        (progn (setf *registry-paths* :unset)
+               (ensure-asdf)
+               (funcall (asdf-symbol "FIND-SYSTEM") name nil)))))
 
 (defun system-version (system)
   (let ((version (ignore-errors (funcall (asdf-symbol "COMPONENT-VERSION") system))))
@@ -50,7 +70,7 @@
                                (*error-output* (if verbose log (make-broadcast-stream)))
                                (*compile-verbose* verbose) (*compile-print* verbose)
                                (*load-verbose* verbose))
-                           (let ((system (funcall (asdf-symbol "FIND-SYSTEM") name nil)))
+                           (let ((system (find-system-anew name)))
                              (unless system
                                (error (asdf-symbol "MISSING-COMPONENT") :requires name)))
                            (handler-bind ((warning (lambda (c)
@@ -70,3 +90,29 @@
                                          :null)))))))
 
 (define-operation "load-system" :worker #'load-system-op)
+
+;;; project-root: where the person's project lives. It runs on the worker, in order with the
+;;; jobs and never beside one, so ASDF's registry is never rebuilt under a running load.
+
+(defun set-project-root (request)
+  (let* ((text (getf request :root))
+         (directory (and (stringp text) (plusp (length text)) (directory-text text))))
+    (cond ((null directory)
+           (failed-reply (getf request :id) "BAD-REQUEST"
+                         "project-root needs the absolute path of a directory in \"root\"."))
+          ((not (and (char= (char directory 0) #\/) (eq (ext:file-kind directory t) :directory)))
+           (failed-reply (getf request :id) "BAD-REQUEST"
+                         (format nil "The project root ~A is not an existing absolute directory: give the absolute path of one." text)))
+          (t
+           (setf *project-root* directory
+                 *default-pathname-defaults* (pathname directory))
+           ;; With ASDF loaded the registry follows now, so that (asdf:load-system "x") finds the
+           ;; project's systems; otherwise when ENSURE-ASDF or the user loads ASDF: CL_SOURCE_REGISTRY
+           ;; is what ASDF reads when it builds its registry.
+           (if (find-package "ASDF")
+               (ensure-asdf)
+               (ext:setenv "CL_SOURCE_REGISTRY"
+                           (format nil "(:source-registry (:tree ~S) :inherit-configuration)" directory)))
+           (ok-reply request "root" directory)))))
+
+(define-operation "project-root" :worker #'set-project-root)

@@ -1,0 +1,128 @@
+#include "Tools.h"
+
+#include "EngineProtocol.h"
+#include "JsonSchema.h"
+#include "ToolKit.h"
+
+#include <QJsonArray>
+
+namespace {
+const auto System = Arg::string(QStringLiteral("system"), QStringLiteral("ASDF system whose tests to run, e.g. \"shapes\" (its test-op names the test system)"))
+                        .required(QStringLiteral("the ASDF system whose tests to run"))
+                        .notBlank(QStringLiteral("must name an ASDF system, but it is empty"));
+const auto Test = Arg::string(QStringLiteral("test"), QStringLiteral("One FiveAM test or suite to run alone, e.g. \"area-of-a-square\" or \"shapes-tests::shapes-suite\" (default: the whole test-op)"));
+const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit for loading and running the tests (default 300)"), 1, 3600);
+const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("A short reason, shown to the person who shares the session"));
+
+// The report's output is the framework's own text; the structured failures say it better,
+// so the text keeps only its end when it is long.
+constexpr qsizetype OutputShown = 4000;
+
+QJsonObject outputProperties()
+{
+    using namespace Schema;
+    QJsonObject properties = ToolKit::jobStatusProperties();
+    properties.insert(QStringLiteral("framework"), stringEnum(QStringLiteral("fiveam: counts and failures in structure; asdf: only the test-op's output"),
+                                                              {QStringLiteral("fiveam"), QStringLiteral("asdf")}));
+    properties.insert(QStringLiteral("system"), string(QStringLiteral("The system asked for")));
+    properties.insert(QStringLiteral("test"), nullableString(QStringLiteral("The one test or suite asked for, or null for all")));
+    properties.insert(QStringLiteral("passed"), integer(QStringLiteral("Checks that passed (FiveAM); -1 when the framework does not say"), -1, 2147483647));
+    properties.insert(QStringLiteral("failed"), integer(QStringLiteral("Checks that failed, errors included; -1 when unknown"), -1, 2147483647));
+    properties.insert(QStringLiteral("skipped"), integer(QStringLiteral("Checks skipped; -1 when unknown"), -1, 2147483647));
+    properties.insert(QStringLiteral("failures"),
+                      objectArray(QStringLiteral("Every failed check, in the order they ran"),
+                                  {{QStringLiteral("test"), string(QStringLiteral("The test's name"))},
+                                   {QStringLiteral("form"), nullableString(QStringLiteral("The failing check, printed; null for an error outside a check"))},
+                                   {QStringLiteral("expected"), nullableString(QStringLiteral("The expected value, printed, when the check compared two values"))},
+                                   {QStringLiteral("actual"), nullableString(QStringLiteral("The actual value, printed"))},
+                                   {QStringLiteral("reason"), string(QStringLiteral("FiveAM's reason; \"error: ...\" for an unexpected error"))}},
+                                  {QStringLiteral("test"), QStringLiteral("reason")}));
+    properties.insert(QStringLiteral("output"), string(QStringLiteral("What the tests printed, captured (capped like evaluation output)")));
+    properties.insert(QStringLiteral("warnings"), stringArray(QStringLiteral("Warnings signalled while loading and running")));
+    properties.insert(QStringLiteral("duration_ms"), number(QStringLiteral("Time the run took"), 0, 1e12));
+    return properties;
+}
+
+QString countText(int count)
+{
+    return count < 0 ? QStringLiteral("?") : QString::number(count);
+}
+
+QString failureText(const EngineProtocol::TestRunReply::Failure &failure)
+{
+    QString text = QStringLiteral("FAIL %1").arg(failure.test());
+    if (!failure.form().isEmpty())
+        text += QStringLiteral("\n  form:     %1").arg(failure.form());
+    if (failure.expected().isString())
+        text += QStringLiteral("\n  expected: %1").arg(failure.expected().toString());
+    if (failure.actual().isString())
+        text += QStringLiteral("\n  actual:   %1").arg(failure.actual().toString());
+    text += QStringLiteral("\n  reason:   %1").arg(failure.reason());
+    return text;
+}
+
+QString shownOutput(const QString &output)
+{
+    const QString trimmed = output.trimmed();
+    if (trimmed.size() <= OutputShown)
+        return trimmed;
+    return QStringLiteral("[... %1 characters before]\n").arg(trimmed.size() - OutputShown) + trimmed.right(OutputShown);
+}
+
+ToolResult reported(const Job &job, const QString &system)
+{
+    const EngineProtocol::TestRunReply reply(job.result.reply);
+    QJsonObject structured = ToolKit::jobStatus(job.result);
+    structured.insert(QStringLiteral("system"), system);
+    structured.insert(QStringLiteral("duration_ms"), double(job.result.realMicroseconds) / 1000.0);
+    structured.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(job.result.warnings));
+    if (!job.result.ok())
+        return ToolKit::jobError(job, structured);
+
+    for (const char *field : {"framework", "test", "passed", "failed", "skipped", "failures", "output"})
+        structured.insert(QLatin1String(field), reply.json().value(QLatin1String(field)));
+
+    const QString which = reply.test().isEmpty() ? system : QStringLiteral("%1 (%2)").arg(system, reply.test());
+    QString text;
+    if (reply.framework() == QStringLiteral("fiveam")) {
+        text = QStringLiteral("Tests of %1: %2 passed, %3 failed, %4 skipped (FiveAM checks)")
+                   .arg(which, countText(reply.passed()), countText(reply.failed()), countText(reply.skipped()));
+        for (const auto &failure : reply.failures())
+            text += QLatin1String("\n\n") + failureText(failure);
+    } else {
+        text = QStringLiteral("Tests of %1 ran through ASDF's test-op: no FiveAM results, so no counts; read the output.").arg(which);
+    }
+    if (!job.result.warnings.isEmpty())
+        text += QStringLiteral("\n\n[warnings] %1\n%2").arg(job.result.warnings.size()).arg(job.result.warnings.join(QLatin1Char('\n')));
+    const QString output = shownOutput(reply.output());
+    if (!output.isEmpty())
+        text += QStringLiteral("\n\n[output]\n") + output;
+    return ToolResult{text, structured, false};
+}
+} // namespace
+
+Tool runTestsTool(Session *session)
+{
+    ToolSpec spec{
+        .name = QStringLiteral("run-tests"),
+        .title = QStringLiteral("Run tests"),
+        .description = QStringLiteral(
+            "Run an ASDF system's tests in the shared session (it runs the project's code: loads the system and its test "
+            "system, then ASDF's test-op, or one FiveAM test or suite alone with `test`). With FiveAM the result is "
+            "structured: passed/failed/skipped counts of checks and every failure with the test, the failing form, the "
+            "expected and actual values and FiveAM's reason (an unexpected error is a failure with reason \"error: ...\"). "
+            "Other frameworks: the test-op's captured output, counts -1. The first run that needs FiveAM compiles it (tens "
+            "of seconds). Systems are found under the project root and ASDF's usual places."),
+        .arguments = {System, Test, Timeout, Description},
+        .outputProperties = outputProperties(),
+        .outputRequired = {QStringLiteral("status"), QStringLiteral("system")},
+        .hints = Hints::Destructive,
+    };
+    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+        const QString system = arguments.text(System).trimmed();
+        JobRequest request = EngineProtocol::testRun(system, arguments.text(Test).trimmed());
+        request.timeoutMs = int(arguments.value(Timeout, 300) * 1000);
+        request.description = arguments.text(Description);
+        ToolKit::submit(session, call, request, [system](const Job &job) { return reported(job, system); });
+    });
+}
