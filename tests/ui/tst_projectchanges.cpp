@@ -19,7 +19,9 @@
 #include "window/MainWindow.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -47,6 +49,18 @@ QByteArray bytesOf(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<cannot read>");
+}
+
+bool copyTree(const QString &from, const QString &to)
+{
+    QDirIterator it(from, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString source = it.next();
+        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(source);
+        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
+            return false;
+    }
+    return true;
 }
 
 struct Outcome
@@ -356,9 +370,61 @@ private Q_SLOTS:
         QCOMPARE(TestRunBlock::headline(asdf), QStringLiteral("Tests of other (ASDF test-op): finished; the output says how it went"));
     }
 
+    // The real kernel runs tests/data/shapes' FiveAM suite (one test fails on purpose); the
+    // finished job is one block in the agent's lane.
+    void aFinishedTestRunShowsAsOneBlockWithItsFailure()
+    {
+        const QString tested = m_dir.filePath(QStringLiteral("tested"));
+        QVERIFY(copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), tested + QStringLiteral("/shapes")));
+        m_live->session.setProjectRoot(tested);
+        JobRequest request = EngineProtocol::testRun(QStringLiteral("shapes"));
+        request.origin = m_claude;
+        request.description = QStringLiteral("run the suite");
+        request.timeoutMs = 150000;
+        bool done = false;
+        const quint64 id = m_live->session.submit(request);
+        m_live->session.whenFinished(id, [&done](JobPtr) { done = true; });
+        QVERIFY(QTest::qWaitFor([&done] { return done; }, 160000));
+        const QString text = transcript();
+        QVERIFY2(text.contains(QStringLiteral("claude \u00b7 run-tests \u2014 run the suite")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Tests of shapes: 5 passed, 1 failed\n"
+                                              "  \u2717 AREA-OF-A-SQUARE\n"
+                                              "      form:     (= 9 (AREA (MAKE-SQUARE 3)))\n"
+                                              "      expected: 9\n"
+                                              "      actual:   6\n"
+                                              "      reason:   (AREA (MAKE-SQUARE 3)) evaluated to 6 which is not = to 9\n")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("[+] Output (")));
+        saveScreenshot(QStringLiteral("test-run.png"));
+    }
+
+    // A definition loaded from a file in the session: the definitions panel says where it is,
+    // relative to the project (the kernel's file and line). Systems loaded by ASDF are not the
+    // session's own packages, so the panel does not list them.
+    void aDefinitionLoadedFromAFileShowsItsFileAndLine()
+    {
+        const QString tested = m_dir.filePath(QStringLiteral("loaded"));
+        QVERIFY(QDir().mkpath(tested));
+        m_live->session.setProjectRoot(tested);
+        QFile source(tested + QStringLiteral("/extra.lisp"));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write(";;;; extra.lisp\n\n(defun from-a-file (x)\n  (* 2 x))\n");
+        source.close();
+        JobRequest load = EngineProtocol::evaluation(QStringLiteral("(load (compile-file \"extra.lisp\"))"));
+        bool done = false;
+        m_live->session.whenFinished(m_live->session.submit(load), [&done](JobPtr) { done = true; });
+        QVERIFY(QTest::qWaitFor([&done] { return done; }, 60000));
+        DefinitionsModel *model = m_window->definitions();
+        model->setProjectRoot(QFileInfo(tested).canonicalFilePath());
+        const auto found = [model] { return model->find(QStringLiteral("COMMON-LISP-USER"), QStringLiteral("FROM-A-FILE")); };
+        QTRY_VERIFY_WITH_TIMEOUT(found().isValid() && !model->definition(found())->file.isEmpty(), 20000);
+        QCOMPARE(model->location(*model->definition(found())), QStringLiteral("extra.lisp:3"));
+    }
+
     void theDefinitionsPanelShowsWhereADefinitionCameFrom()
     {
         DefinitionsModel *model = m_window->definitions();
+        model->setProjectRoot(m_files->root().path());
         model->setEngineReply(QJsonObject{
             {"status", "ok"},
             {"definitions", QJsonArray{QJsonObject{{"name", "AREA"}, {"package", "SHAPES"}, {"kind", "function"},
