@@ -300,6 +300,8 @@ void LispConsole::showHeader(const JobPtr &job)
 void LispConsole::onStarted(const JobPtr &job)
 {
     m_packageAtStart.insert(job->id, m_session->currentPackage());
+    if (isTestRun(job->request))
+        m_testRuns.insert(job->id);
     m_input->setBusy(true);
     showHeader(job);
     if (!job->request.origin.isPerson())
@@ -308,6 +310,8 @@ void LispConsole::onStarted(const JobPtr &job)
 
 void LispConsole::onOutput(quint64 id, const QString &stream, const QString &text)
 {
+    if (m_testRuns.contains(id))
+        return; // the framework's report: the finished block shows it behind a link
     const int lane = m_shown.value(id, 0);
     m_transcript->appendText(text, stream == QStringLiteral("stderr") ? TranscriptView::Style::Stderr : TranscriptView::Style::Stdout, lane);
 }
@@ -318,6 +322,7 @@ void LispConsole::onFinished(const JobPtr &job)
         showHeader(job); // cancelled before it ran
     const int lane = m_shown.take(job->id);
     m_packageAtStart.remove(job->id);
+    m_testRuns.remove(job->id);
     showResult(job, lane);
     m_input->setBusy(m_session->current() != nullptr);
     if (!m_session->current()) {

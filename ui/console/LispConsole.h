@@ -4,6 +4,7 @@
 #include "Journal.h"
 
 #include <QHash>
+#include <QSet>
 #include <QWidget>
 
 class AccessController;
@@ -87,6 +88,7 @@ private:
     QHash<quint64, QString> m_code;    // for "Copy to input"
     QList<quint64> m_codeOrder;
     QHash<quint64, QString> m_packageAtStart;
+    QSet<quint64> m_testRuns; // their output is shown once, in the test-run block
     double m_zoom = 1.0;
     double m_basePointSize = 11.0;
     QString m_fontFamily;
