@@ -68,7 +68,6 @@ void append(TranscriptView *t, const EngineProtocol::TestRunReply &reply, int la
     if (!output.isEmpty()) {
         const QStringList lines = output.split(u'\n');
         t->appendCollapsed(lines.size() == 1 ? tr("Output (1 line)") : tr("Output (%1 lines)").arg(lines.size()), lines, lane);
-        t->newLine(lane);
     }
 }
 
