@@ -6,6 +6,7 @@
 #include "EngineClient.h"
 #include "McpServer.h"
 #include "ProjectFiles.h"
+#include "ProjectTools.h"
 #include "PromptProvider.h"
 #include "Replayer.h"
 #include "ResourceProvider.h"
@@ -47,6 +48,7 @@ AppServices::AppServices(QObject *parent)
 {
     m_tools->add(evaluateLispTool(m_session));
     addStandardTools(m_tools, m_session);
+    addProjectTools(m_tools, m_session, m_projectFiles);
     m_tools->add(replaySessionTool(m_replayer, [this](const QString &source, QString *error) { return journalEntries(source, error); }));
     new ResourceProvider(m_server, m_session, this);
     // Clients that asked for logging hear when the engine restarts or fails (notifications/message).

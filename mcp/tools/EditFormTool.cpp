@@ -1,0 +1,170 @@
+#include "ProjectTools.h"
+
+#include "EvalFormatter.h"
+#include "FileChangeResult.h"
+#include "FormSplice.h"
+#include "JsonSchema.h"
+#include "LispFile.h"
+#include "ProjectFiles.h"
+#include "ProjectToolKit.h"
+#include "ToolKit.h"
+
+#include <QSharedPointer>
+
+namespace {
+const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("The Lisp file, relative to the project root"))
+                      .required(QStringLiteral("the file to edit"))
+                      .notBlank(QStringLiteral("is empty; give a file path relative to the project root"));
+const auto Form = Arg::string(QStringLiteral("form"),
+                              QStringLiteral("The top-level form, by operator and name: \"defun area\", \"defmethod area :around (circle)\", \"defparameter *x*\""))
+                      .required(QStringLiteral("the form to edit, e.g. \"defun area\""))
+                      .notBlank(QStringLiteral("is empty; name the form, e.g. \"defun area\""));
+const auto Action = Arg::choice(QStringLiteral("action"), QStringLiteral("replace (default), insert-before, insert-after or delete"),
+                                {QStringLiteral("replace"), QStringLiteral("insert-before"), QStringLiteral("insert-after"), QStringLiteral("delete")});
+const auto Text = Arg::string(QStringLiteral("text"),
+                              QStringLiteral("The new form(s), complete Lisp text; required except for delete. Indent it as the file does"));
+const auto Evaluate = Arg::boolean(QStringLiteral("evaluate"),
+                                   QStringLiteral("After writing, evaluate the new form(s) in the session, in the package in force at the form (default false)"));
+const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why: one sentence shown to the person with the diff"));
+
+FormSplice::Action actionNamed(const QString &name)
+{
+    if (name == QLatin1String("insert-before"))
+        return FormSplice::Action::InsertBefore;
+    if (name == QLatin1String("insert-after"))
+        return FormSplice::Action::InsertAfter;
+    if (name == QLatin1String("delete"))
+        return FormSplice::Action::Delete;
+    return FormSplice::Action::Replace;
+}
+
+QString pastTense(FormSplice::Action action)
+{
+    switch (action) {
+    case FormSplice::Action::Replace: return QStringLiteral("replaced");
+    case FormSplice::Action::InsertBefore: return QStringLiteral("inserted before");
+    case FormSplice::Action::InsertAfter: return QStringLiteral("inserted after");
+    case FormSplice::Action::Delete: return QStringLiteral("deleted");
+    }
+    return {};
+}
+
+// The text must read as complete forms, at least one.
+QString problemWithText(const QString &text)
+{
+    const FormCheck check = LispReader::checkForms(text, 1);
+    if (check.ok || (!check.error.isValid() && check.count >= 1))
+        return {};
+    return QStringLiteral("The new text does not read as complete Lisp forms: %1. Nothing was written.").arg(check.message);
+}
+
+// What the Maker found, for the evaluation after the write.
+struct Edited
+{
+    QString package;
+};
+
+QJsonObject outputProperties()
+{
+    QJsonObject properties = FileChangeResult::outputProperties();
+    properties.insert(QStringLiteral("evaluated"), Schema::nullableString(QStringLiteral("With evaluate: the printed value(s) of the new form(s)")));
+    properties.insert(QStringLiteral("evaluation_error"), Schema::nullableString(QStringLiteral("With evaluate: the error the evaluation signalled")));
+    return properties;
+}
+
+ToolResult withEvaluation(ToolResult edit, const Job &job, const QString &package)
+{
+    const QString evaluation = EvalFormatter::text(job.result);
+    const bool failed = EvalFormatter::isErrorResult(job.result);
+    edit.text = QStringLiteral("%1\n\n%2 in %3:\n%4")
+                    .arg(edit.text, failed ? QStringLiteral("The file was changed, but evaluating the new form failed")
+                                           : QStringLiteral("Evaluated"),
+                         package, evaluation);
+    edit.structured.insert(QStringLiteral("evaluated"), failed ? QJsonValue(QJsonValue::Null) : QJsonValue(job.result.values.join(QLatin1Char('\n'))));
+    if (failed)
+        edit.structured.insert(QStringLiteral("evaluation_error"), QStringLiteral("%1: %2").arg(job.result.error.type, job.result.error.message));
+    return edit;
+}
+} // namespace
+
+Tool editFormTool(ProjectFiles *files, Session *session)
+{
+    ToolSpec spec{
+        .name = QStringLiteral("edit-form"),
+        .title = QStringLiteral("Edit form"),
+        .description = QStringLiteral(
+            "Replace, delete, or insert before/after one top-level form of a Lisp file, named like \"defun area\" or "
+            "\"defmethod area (circle)\" (view-lisp-file lists them). Everything outside the form stays byte for byte. "
+            "The new text must read as complete forms, else nothing is written. The name must pick exactly one form; "
+            "otherwise the lines of the candidates are listed. With evaluate true the new form(s) are then evaluated in "
+            "the session, so the running image matches the file. The result is the unified diff and the new line range."),
+        .arguments = {Path, Form, Action, Text, Evaluate, Description},
+        .outputProperties = outputProperties(),
+        .outputRequired = FileChangeResult::outputRequired(),
+        .hints = Hints::Destructive,
+        .changesFiles = true,
+    };
+    return Tool(spec, [files, session](const ToolCallPtr &call, const ToolArguments &arguments) {
+        const FormSplice::Action action = actionNamed(arguments.value(Action, QStringLiteral("replace")));
+        const QString text = arguments.text(Text);
+        if (action != FormSplice::Action::Delete) {
+            if (text.trimmed().isEmpty()) {
+                call->finish(ToolResult::error(QStringLiteral("Invalid arguments: 'text' is required for %1: the new form(s).")
+                                                   .arg(arguments.value(Action, QStringLiteral("replace")))));
+                return;
+            }
+            if (const QString problem = problemWithText(text); !problem.isEmpty()) {
+                call->finish(ToolResult::error(problem));
+                return;
+            }
+        }
+        const auto resolved = ProjectToolKit::resolve(files, call, arguments.text(Path), ProjectRoot::Access::Write);
+        if (!resolved)
+            return;
+        const QString query = arguments.text(Form).trimmed();
+        const QString description = arguments.text(Description);
+        const QString relative = resolved->relative;
+        auto edited = QSharedPointer<Edited>::create();
+        auto make = [=](const TextFileContents &current, bool exists, QString *error) -> std::optional<FileChange> {
+            if (!exists) {
+                *error = QStringLiteral("%1 does not exist; create it with write-file.").arg(relative);
+                return std::nullopt;
+            }
+            const LispFile file(current.text);
+            const FormMatches matches = file.find(query);
+            if (!matches.isUnique()) {
+                *error = QStringLiteral("%1 Nothing was changed in %2.").arg(matches.message(), relative);
+                return std::nullopt;
+            }
+            const TopLevelForm &form = matches.forms.first();
+            if (!form.node.isComplete() || form.node.hasError()) {
+                *error = QStringLiteral("The form %1 at lines %2-%3 of %4 does not read (%5); fix the file with write-file.")
+                             .arg(form.label()).arg(form.firstLine).arg(form.lastLine).arg(relative, file.tree().firstError().message);
+                return std::nullopt;
+            }
+            const FormSplice splice = FormSplice::apply(file, form, action, text);
+            edited->package = form.package;
+            FileChange change;
+            change.kind = FileChange::Kind::Edit;
+            change.tool = QStringLiteral("edit-form");
+            change.description = description;
+            change.after = splice.text;
+            change.firstLine = splice.firstLine;
+            change.lastLine = splice.lastLine;
+            change.summary = QStringLiteral("%1 (%2) at lines %3-%4").arg(pastTense(action), form.label()).arg(form.firstLine).arg(form.lastLine);
+            return change;
+        };
+        const bool evaluate = arguments.value(Evaluate, false) && action != FormSplice::Action::Delete;
+        files->propose(resolved->absolute, call->origin(), make, [=](const FileChange &applied, const QString &error) {
+            const ToolResult result = FileChangeResult::result(applied, error);
+            if (!evaluate || result.isError) {
+                call->finish(result);
+                return;
+            }
+            JobRequest request = EngineProtocol::evaluation(text, edited->package);
+            request.description = description.isEmpty() ? QStringLiteral("evaluate the form edit-form wrote to %1").arg(relative) : description;
+            const QString package = edited->package;
+            ToolKit::submit(session, call, request, [result, package](const Job &job) { return withEvaluation(result, job, package); });
+        });
+    });
+}

@@ -1,0 +1,96 @@
+#include "ProjectTools.h"
+
+#include "JsonSchema.h"
+#include "LispFile.h"
+#include "ProjectFiles.h"
+#include "ProjectToolKit.h"
+
+#include <QDir>
+#include <QJsonArray>
+
+namespace {
+// The systems an .asd file defines: (defsystem "x" ...), (asdf:defsystem #:x ...).
+QStringList systemsIn(const QString &text)
+{
+    QStringList names;
+    const LispFile file(text);
+    for (const TopLevelForm &form : file.forms()) {
+        if (form.operatorName != QLatin1String("defsystem") || form.node.childCount() < 2)
+            continue;
+        const SyntaxNode name = form.node.child(1);
+        if (name.is(SyntaxKind::String))
+            names << name.stringValue().toLower();
+        else if (name.is(SyntaxKind::Symbol))
+            names << name.symbol().name.toLower();
+    }
+    return names;
+}
+
+QJsonObject outputProperties()
+{
+    using namespace Schema;
+    const QJsonObject system{{QStringLiteral("file"), string(QStringLiteral("The .asd file, relative to the root"))},
+                             {QStringLiteral("systems"), stringArray(QStringLiteral("The systems it defines"))}};
+    return {{QStringLiteral("root"), nullableString(QStringLiteral("The project root, or null when none is set"))},
+            {QStringLiteral("read_only_roots"), stringArray(QStringLiteral("Folders that may be read but not written"))},
+            {QStringLiteral("asd_files"), objectArray(QStringLiteral("The .asd files under the root"), system, {QStringLiteral("file"), QStringLiteral("systems")})}};
+}
+} // namespace
+
+Tool projectInfoTool(ProjectFiles *files)
+{
+    ToolSpec spec{
+        .name = QStringLiteral("project-info"),
+        .title = QStringLiteral("Project info"),
+        .description = QStringLiteral(
+            "The person's project: its root folder (or how to set one), the folders that may only be read, the .asd files "
+            "under the root with the ASDF systems each defines, and how to load them and run their tests. File paths of the "
+            "other file tools are relative to this root."),
+        .arguments = {},
+        .outputProperties = outputProperties(),
+        .outputRequired = {QStringLiteral("root")},
+        .hints = Hints::ReadOnly,
+    };
+    return Tool(spec, [files](const ToolCallPtr &call, const ToolArguments &) {
+        const ProjectRoot &root = files->root();
+        if (!root.isSet()) {
+            call->finish(ToolResult{ProjectToolKit::noRootMessage(), {{QStringLiteral("root"), QJsonValue::Null}}, false});
+            return;
+        }
+        QStringList lines{QStringLiteral("Project root: %1").arg(root.path())};
+        if (!root.readOnlyRoots().isEmpty())
+            lines << QStringLiteral("Read-only roots (readable, never written): %1").arg(root.readOnlyRoots().join(QStringLiteral(", ")));
+        QJsonArray asdFiles;
+        QStringList systems;
+        const ProjectToolKit::Walk walked = ProjectToolKit::walk(root);
+        for (const QString &relative : walked.files) {
+            if (!relative.endsWith(QLatin1String(".asd")))
+                continue;
+            const TextFileContents contents = TextFile::read(QDir(root.path()).filePath(relative));
+            const QStringList names = contents.ok() ? systemsIn(contents.text) : QStringList();
+            asdFiles.append(QJsonObject{{QStringLiteral("file"), relative}, {QStringLiteral("systems"), QJsonArray::fromStringList(names)}});
+            lines << (contents.ok() ? QStringLiteral("%1: defines %2").arg(relative, names.isEmpty() ? QStringLiteral("no system")
+                                                                                                     : QLatin1Char('"') + names.join(QStringLiteral("\", \"")) + QLatin1Char('"'))
+                                    : QStringLiteral("%1: cannot be read: %2").arg(relative, contents.error));
+            systems << names;
+        }
+        if (asdFiles.isEmpty()) {
+            lines << QStringLiteral("No .asd file under the root: load its files with evaluate-lisp, e.g. (load \"file.lisp\").");
+        } else {
+            lines << QString();
+            for (const QString &system : std::as_const(systems)) {
+                if (system.contains(QLatin1Char('/')))
+                    lines << QStringLiteral("- \"%1\": a test or secondary system; run its tests with run-tests system \"%2\", or (asdf:test-system \"%2\").")
+                                 .arg(system, system.section(QLatin1Char('/'), 0, 0));
+                else
+                    lines << QStringLiteral("- \"%1\": load with the load-system tool (system \"%1\") or (asdf:load-system \"%1\"); test with run-tests system \"%1\".")
+                                 .arg(system);
+            }
+        }
+        call->finish(ToolResult{lines.join(QLatin1Char('\n')),
+                                {{QStringLiteral("root"), root.path()},
+                                 {QStringLiteral("read_only_roots"), QJsonArray::fromStringList(root.readOnlyRoots())},
+                                 {QStringLiteral("asd_files"), asdFiles}},
+                                false});
+    });
+}

@@ -1,0 +1,103 @@
+#include "ProjectTools.h"
+
+#include "JsonSchema.h"
+#include "LispFile.h"
+#include "ProjectFiles.h"
+#include "ProjectToolKit.h"
+
+#include <QJsonArray>
+#include <QSet>
+
+namespace {
+const auto Kind = Arg::string(QStringLiteral("kind"),
+                              QStringLiteral("The operator or kind: \"defun\", \"defmethod\", \"defclass\", \"deftest\", or a kind such as \"function\", \"method\", \"class\""));
+const auto Name = Arg::string(QStringLiteral("name"),
+                              QStringLiteral("The defined name: a regular expression (case-insensitive, \"^make-\"), or a glob when it has * or ? (\"make-*\")"));
+const auto Contains = Arg::string(QStringLiteral("contains"), QStringLiteral("Only forms that use this symbol, e.g. \"radius\" (strings and comments do not count)"));
+const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most forms to list (default 200)"), 1, 10000);
+
+QJsonObject outputProperties()
+{
+    using namespace Schema;
+    const QJsonObject form{{QStringLiteral("file"), string(QStringLiteral("Relative to the root"))},
+                           {QStringLiteral("first_line"), integer(QStringLiteral("1-based"), 1, 2147483647)},
+                           {QStringLiteral("last_line"), integer(QStringLiteral("1-based"), 1, 2147483647)},
+                           {QStringLiteral("label"), string(QStringLiteral("How edit-form names it"))},
+                           {QStringLiteral("kind"), string(QStringLiteral("What it defines; empty when nothing"))}};
+    return {{QStringLiteral("forms"), objectArray(QStringLiteral("The matching top-level forms"), form, {QStringLiteral("file"), QStringLiteral("first_line"), QStringLiteral("label")})},
+            {QStringLiteral("total"), integer(QStringLiteral("Forms found, listed or not"), 0, 2147483647)}};
+}
+
+QRegularExpression nameExpression(const QString &name)
+{
+    if (name.contains(QLatin1Char('*')) || name.contains(QLatin1Char('?'))) {
+        const QRegularExpression glob = ProjectToolKit::globExpression(name);
+        return QRegularExpression(glob.pattern(), QRegularExpression::CaseInsensitiveOption);
+    }
+    return QRegularExpression(name, QRegularExpression::CaseInsensitiveOption);
+}
+} // namespace
+
+Tool searchFormsTool(ProjectFiles *files)
+{
+    ToolSpec spec{
+        .name = QStringLiteral("search-forms"),
+        .title = QStringLiteral("Search forms"),
+        .description = QStringLiteral(
+            "Find top-level forms across the project's Lisp files by kind (defun, defmethod, defclass...), by defined "
+            "name (regular expression or glob), and/or by a symbol they use. Lists file, lines and the label edit-form "
+            "and view-lisp-file take."),
+        .arguments = {Kind, Name, Contains, Limit},
+        .outputProperties = outputProperties(),
+        .outputRequired = {QStringLiteral("forms"), QStringLiteral("total")},
+        .hints = Hints::ReadOnly,
+    };
+    return Tool(spec, [files](const ToolCallPtr &call, const ToolArguments &arguments) {
+        if (!files->root().isSet()) {
+            call->finish(ToolResult::error(ProjectToolKit::noRootMessage()));
+            return;
+        }
+        const QString kind = arguments.text(Kind).trimmed().toLower();
+        const QString name = arguments.text(Name).trimmed();
+        const QString contains = arguments.text(Contains).trimmed();
+        const int limit = arguments.value(Limit, 200);
+        const QRegularExpression nameMatch = nameExpression(name);
+        if (!name.isEmpty() && !nameMatch.isValid()) {
+            call->finish(ToolResult::error(QStringLiteral("'name' is not a valid regular expression: %1.").arg(nameMatch.errorString())));
+            return;
+        }
+        const ProjectToolKit::Sources sources = ProjectToolKit::lispSources(files->root());
+        QStringList lines;
+        QJsonArray forms;
+        int total = 0;
+        for (const ProjectToolKit::SourceFile &source : sources.files) {
+            const LispFile file(source.text);
+            QSet<int> users;
+            if (!contains.isEmpty()) {
+                for (const SymbolOccurrence &occurrence : file.occurrences(contains))
+                    users.insert(occurrence.formIndex);
+            }
+            for (const TopLevelForm &form : file.forms()) {
+                if (!kind.isEmpty() && form.operatorName != kind && form.definition.kind != kind)
+                    continue;
+                if (!name.isEmpty() && (!form.definition.isValid() || !nameMatch.match(form.definition.name.toLower()).hasMatch()))
+                    continue;
+                if (!contains.isEmpty() && !users.contains(form.index))
+                    continue;
+                if (++total > limit)
+                    continue;
+                lines << QStringLiteral("%1:%2-%3  %4").arg(source.relative, QString::number(form.firstLine), QString::number(form.lastLine), form.label());
+                forms.append(QJsonObject{{QStringLiteral("file"), source.relative}, {QStringLiteral("first_line"), form.firstLine},
+                                         {QStringLiteral("last_line"), form.lastLine}, {QStringLiteral("label"), form.label()},
+                                         {QStringLiteral("kind"), form.definition.kind}});
+            }
+        }
+        QString text = total == 0 ? QStringLiteral("No top-level form matches.")
+                                  : QStringLiteral("%1 form%2:\n%3").arg(total).arg(total == 1 ? QString() : QStringLiteral("s"), lines.join(QLatin1Char('\n')));
+        if (total > limit)
+            text += QStringLiteral("\n... %1 more (raise limit, or narrow the search)").arg(total - limit);
+        if (const QString note = ProjectToolKit::skippedNote(sources); !note.isEmpty())
+            text += QLatin1Char('\n') + note;
+        call->finish(ToolResult{text, {{QStringLiteral("forms"), forms}, {QStringLiteral("total"), total}}, false});
+    });
+}

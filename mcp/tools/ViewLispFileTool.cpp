@@ -1,0 +1,148 @@
+#include "ProjectTools.h"
+
+#include "JsonSchema.h"
+#include "LispFile.h"
+#include "ProjectFiles.h"
+#include "ProjectToolKit.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+
+namespace {
+const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("The Lisp file, relative to the project root"))
+                      .required(QStringLiteral("the file to view"))
+                      .notBlank(QStringLiteral("is empty; give a file path relative to the project root"));
+const auto Forms = Arg::string(QStringLiteral("forms"),
+                               QStringLiteral("Forms to show in full, separated by commas or lines: \"defun area, defclass point, defmethod area (circle)\""));
+const auto Pattern = Arg::string(QStringLiteral("pattern"),
+                                 QStringLiteral("A regular expression (case-insensitive) on the outline's labels; matching forms are shown in full, e.g. \"area\""));
+constexpr int PlainSliceLines = 200;
+
+QJsonObject outputProperties()
+{
+    using namespace Schema;
+    const QJsonObject form{{QStringLiteral("first_line"), integer(QStringLiteral("1-based"), 1, 2147483647)},
+                           {QStringLiteral("last_line"), integer(QStringLiteral("1-based"), 1, 2147483647)},
+                           {QStringLiteral("label"), string(QStringLiteral("Kind and name, e.g. \"defun area\""))},
+                           {QStringLiteral("package"), string(QStringLiteral("The package in force where it is read"))}};
+    const QJsonObject shown{{QStringLiteral("first_line"), integer(QStringLiteral("1-based"), 1, 2147483647)},
+                            {QStringLiteral("last_line"), integer(QStringLiteral("1-based"), 1, 2147483647)},
+                            {QStringLiteral("label"), string(QStringLiteral("Kind and name"))},
+                            {QStringLiteral("text"), string(QStringLiteral("The form's text"))}};
+    return {{QStringLiteral("path"), string(QStringLiteral("Relative to the root"))},
+            {QStringLiteral("forms"), objectArray(QStringLiteral("Every top-level form in order"), form, {QStringLiteral("first_line"), QStringLiteral("label")})},
+            {QStringLiteral("shown"), objectArray(QStringLiteral("The forms asked for, in full"), shown, {QStringLiteral("first_line"), QStringLiteral("text")})},
+            {QStringLiteral("problems"), stringArray(QStringLiteral("Queries that found no single form, and reader errors"))}};
+}
+
+QString shortPackage(const QString &package)
+{
+    return package == QLatin1String("COMMON-LISP-USER") ? QStringLiteral("CL-USER") : package;
+}
+
+// The outline, then the forms asked for in full.
+ToolResult view(const LispFile &file, const QString &relative, const QString &queries, const QString &pattern)
+{
+    const QStringList lines = ProjectToolKit::splitLines(file.text());
+    QStringList out{QStringLiteral("%1: %2 top-level forms, %3 lines").arg(relative).arg(file.forms().size()).arg(lines.size())};
+    QJsonArray forms;
+    QString package;
+    for (const TopLevelForm &form : file.forms()) {
+        if (form.package != package) {
+            package = form.package;
+            out << QStringLiteral("[package %1]").arg(shortPackage(package));
+        }
+        const QString range = form.firstLine == form.lastLine ? QString::number(form.firstLine)
+                                                              : QStringLiteral("%1-%2").arg(form.firstLine).arg(form.lastLine);
+        out << QStringLiteral("%1  %2%3").arg(range, -9).arg(form.label(), form.node.isComplete() ? QString() : QStringLiteral("   [not closed]"));
+        forms.append(QJsonObject{{QStringLiteral("first_line"), form.firstLine}, {QStringLiteral("last_line"), form.lastLine},
+                                 {QStringLiteral("label"), form.label()}, {QStringLiteral("package"), form.package}});
+    }
+    QStringList problems;
+    const ReadError error = file.tree().firstError();
+    if (error.isValid())
+        problems << QStringLiteral("The file does not read cleanly: %1 The outline shows what was read.").arg(error.message);
+
+    QList<TopLevelForm> wanted;
+    for (const QString &query : queries.split(QRegularExpression(QStringLiteral("[,\\n]")), Qt::SkipEmptyParts)) {
+        if (query.trimmed().isEmpty())
+            continue;
+        const FormMatches matches = file.find(query.trimmed());
+        if (matches.forms.isEmpty())
+            problems << matches.message();
+        wanted << matches.forms; // several forms of one name are all shown
+    }
+    if (!pattern.isEmpty()) {
+        const QRegularExpression expression(pattern, QRegularExpression::CaseInsensitiveOption);
+        if (!expression.isValid()) {
+            problems << QStringLiteral("The pattern '%1' is not a valid regular expression: %2.").arg(pattern, expression.errorString());
+        } else {
+            int matched = 0;
+            for (const TopLevelForm &form : file.forms()) {
+                if (expression.match(form.label()).hasMatch()) {
+                    wanted << form;
+                    ++matched;
+                }
+            }
+            if (matched == 0)
+                problems << QStringLiteral("No form's label matches the pattern '%1'.").arg(pattern);
+        }
+    }
+    QJsonArray shown;
+    QList<int> seen;
+    for (const TopLevelForm &form : std::as_const(wanted)) {
+        if (seen.contains(form.index))
+            continue;
+        seen << form.index;
+        const QStringList formLines = lines.mid(form.firstLine - 1, form.lastLine - form.firstLine + 1);
+        out << QString() << QStringLiteral("%1 (lines %2-%3, package %4):").arg(form.label(), QString::number(form.firstLine), QString::number(form.lastLine), shortPackage(form.package))
+            << ProjectToolKit::numbered(formLines, form.firstLine).chopped(1);
+        shown.append(QJsonObject{{QStringLiteral("first_line"), form.firstLine}, {QStringLiteral("last_line"), form.lastLine},
+                                 {QStringLiteral("label"), form.label()}, {QStringLiteral("text"), form.node.text().toString()}});
+    }
+    if (!problems.isEmpty())
+        out << QString() << problems;
+    return ToolResult{out.join(QLatin1Char('\n')),
+                      {{QStringLiteral("path"), relative}, {QStringLiteral("forms"), forms}, {QStringLiteral("shown"), shown},
+                       {QStringLiteral("problems"), QJsonArray::fromStringList(problems)}},
+                      false};
+}
+} // namespace
+
+Tool viewLispFileTool(ProjectFiles *files)
+{
+    ToolSpec spec{
+        .name = QStringLiteral("view-lisp-file"),
+        .title = QStringLiteral("View Lisp file"),
+        .description = QStringLiteral(
+            "Outline of a Lisp file: one line per top-level form with its line range and what it is (\"12-18  defun "
+            "area\"), and the package in force where it changes. Forms named in `forms` (\"defun area, defmethod area "
+            "(circle)\") or whose label matches `pattern` are shown in full with line numbers. Use it before edit-form. "
+            "A file that does not read is outlined up to the problem, which is named with its line."),
+        .arguments = {Path, Forms, Pattern},
+        .outputProperties = outputProperties(),
+        .outputRequired = {QStringLiteral("path")},
+        .hints = Hints::ReadOnly,
+    };
+    return Tool(spec, [files](const ToolCallPtr &call, const ToolArguments &arguments) {
+        const auto resolved = ProjectToolKit::resolve(files, call, arguments.text(Path), ProjectRoot::Access::Read);
+        if (!resolved)
+            return;
+        const TextFileContents contents = TextFile::read(resolved->absolute);
+        if (!contents.ok()) {
+            call->finish(ToolResult::error(contents.error));
+            return;
+        }
+        files->noteSeen(call->origin().clientKey, resolved->absolute, contents.digest);
+        if (!ProjectToolKit::isLispFile(resolved->absolute)) {
+            const QStringList lines = ProjectToolKit::splitLines(contents.text);
+            QString text = QStringLiteral("%1 is not a Lisp file (.lisp, .lsp, .cl, .asd); its first lines:\n%2")
+                               .arg(resolved->relative, ProjectToolKit::numbered(lines.mid(0, PlainSliceLines), 1));
+            if (lines.size() > PlainSliceLines)
+                text += QStringLiteral("... %1 more lines: read-file with offset %2.").arg(lines.size() - PlainSliceLines).arg(PlainSliceLines + 1);
+            call->finish(ToolResult{text, {{QStringLiteral("path"), resolved->relative}}, false});
+            return;
+        }
+        call->finish(view(LispFile(contents.text), resolved->relative, arguments.text(Forms), arguments.text(Pattern)));
+    });
+}
