@@ -13,6 +13,7 @@
 #include "StdioTransport.h"
 #include "UserEnvironment.h"
 #include "Preferences.h"
+#include "ProjectFiles.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -28,10 +29,23 @@
 #include <QSettings>
 
 namespace {
-int runStdio(int argc, char **argv)
+// --project DIR for the modes without a window (the window's WindowSetup also reopens the
+// remembered project). False, said on stderr, when DIR cannot be the root.
+bool openCommandLineProject(AppServices &services, const CommandLine &options)
+{
+    QString error;
+    if (options.projectRoot.isEmpty() || services.projectFiles()->setRoot(options.projectRoot, Origin::person(), &error))
+        return true;
+    std::fprintf(stderr, "lisp-duet: --project: %s\n", qPrintable(error));
+    return false;
+}
+
+int runStdio(int argc, char **argv, const CommandLine &options)
 {
     QCoreApplication app(argc, argv);
     AppServices services;
+    if (!openCommandLineProject(services, options))
+        return 2;
     StdioTransport transport(services.server());
     // At end of input, calls already made still get their answers (a client may pipe its
     // requests and close stdin); then the app stops. Time limits bound the wait.
@@ -79,6 +93,8 @@ int runHeadless(int argc, char **argv, const CommandLine &options)
     HeadlessSignals signals_;
     QObject::connect(&signals_, &HeadlessSignals::stopRequested, &app, &QCoreApplication::quit);
     AppServices services;
+    if (!openCommandLineProject(services, options))
+        return 2;
     const std::optional<Endpoints::Options> endpointOptions = endpointOptionsFrom(options);
     if (!endpointOptions)
         return 2;
@@ -130,6 +146,11 @@ int runWindow(int argc, char **argv, const CommandLine &options)
     if (!endpoints.httpUrl().isEmpty())
         target.url = endpoints.httpUrl();
     WindowSetup setup(&window, &services, target, options.tray);
+    const QString projectError = setup.openStartProject(options.projectRoot);
+    if (!projectError.isEmpty()) {
+        std::fprintf(stderr, "lisp-duet: --project: %s\n", qPrintable(projectError));
+        return 2;
+    }
     if (firstRun)
         setup.showWelcome();
     services.start();
@@ -188,7 +209,7 @@ int main(int argc, char **argv)
         return exportJournalCommand(options);
     AppServices::setJournalDefaults(options.journalFile, !options.noJournal);
     if (options.headless && options.stdio)
-        return runStdio(argc, argv);
+        return runStdio(argc, argv, options);
     if (options.headless)
         return runHeadless(argc, argv, options);
     return runWindow(argc, argv, options);

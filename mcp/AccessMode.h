@@ -11,9 +11,10 @@
 
 enum class AccessMode {
     Allow,    // every call runs; the person sees each as it runs
-    Ask,      // calls of tools that change the session wait for the person's approval
-    ReadOnly, // only read-only tools run; the others are refused
-    Paused,   // every call is refused at once
+    Ask,      // calls of tools that change the session wait for the person's approval; so does
+              // each change to a project file (with its diff), not the call that proposes it
+    ReadOnly, // only read-only tools run; the others are refused, file changes too
+    Paused,   // every call is refused at once; a file change already proposed waits
 };
 
 struct AccessDecision
@@ -51,8 +52,8 @@ inline QString description(AccessMode mode) // a sentence for tooltips and the s
 {
     switch (mode) {
     case AccessMode::Allow: return translate("Agents may evaluate code; you see every call as it runs.");
-    case AccessMode::Ask: return translate("Each evaluation by an agent waits until you approve or deny it.");
-    case AccessMode::ReadOnly: return translate("Agents may only use read-only tools; evaluation is refused.");
+    case AccessMode::Ask: return translate("Each evaluation and each file change by an agent waits until you approve or deny it.");
+    case AccessMode::ReadOnly: return translate("Agents may only use read-only tools; evaluation and file changes are refused.");
     case AccessMode::Paused: return translate("Every agent call is refused at once until you resume.");
     }
     return {};
@@ -92,14 +93,38 @@ inline QString readOnlyMessage(const QString &tool)
               "but not %1, so nothing was evaluated. Ask the person to switch agent access to Allow or Ask.").arg(tool);
 }
 
+// A tool that changes the project's files (Tool::changesFiles), refused in Read-only.
+inline QString readOnlyWriteMessage(const QString &tool)
+{
+    return translate("Agent access to this Lisp session is read-only: the person allows introspection tools, "
+              "but not %1, which changes the project's files, so nothing was written. "
+              "Ask the person to switch agent access to Allow or Ask.").arg(tool);
+}
+
+// One proposed file change (FileChange::path), as the change gate refuses it.
+inline QString changeDeniedMessage(const QString &path)
+{
+    return translate("The person sharing this Lisp session looked at your change to %1 and denied it, so nothing was written. "
+              "Ask them what they would like instead, or explain why the change is needed.").arg(path);
+}
+
+inline QString changeReadOnlyMessage(const QString &path)
+{
+    return translate("Agent access to this Lisp session is read-only, so your change to %1 was not written. "
+              "Ask the person to switch agent access to Allow or Ask.").arg(path);
+}
+
 inline QString pausedMessage()
 {
     return translate("The person has paused agent access to this Lisp session: no tool call runs until they resume it. "
               "Nothing was queued; try again later or ask the person.");
 }
 
-// What mode does with a call of the tool named toolName (readOnlyTool: Tool::isReadOnly()).
-inline AccessDecision decide(AccessMode mode, bool readOnlyTool, const QString &toolName)
+// What mode does with a call of the tool named toolName (readOnlyTool: Tool::isReadOnly(),
+// changesFiles: Tool::changesFiles()). A tool that changes files passes the call gate in Ask
+// mode: the person decides each change it proposes, with its diff (the change gate), rather
+// than a call whose effect they cannot see yet.
+inline AccessDecision decide(AccessMode mode, bool readOnlyTool, const QString &toolName, bool changesFiles = false)
 {
     using Verdict = AccessDecision::Verdict;
     switch (mode) {
@@ -108,11 +133,13 @@ inline AccessDecision decide(AccessMode mode, bool readOnlyTool, const QString &
     case AccessMode::Paused:
         return {Verdict::Refuse, pausedMessage()};
     case AccessMode::ReadOnly:
-        return readOnlyTool ? AccessDecision{Verdict::Run, {}} : AccessDecision{Verdict::Refuse, readOnlyMessage(toolName)};
+        if (readOnlyTool)
+            return {Verdict::Run, {}};
+        return {Verdict::Refuse, changesFiles ? readOnlyWriteMessage(toolName) : readOnlyMessage(toolName)};
     case AccessMode::Ask:
         break;
     }
-    return readOnlyTool ? AccessDecision{Verdict::Run, {}} : AccessDecision{Verdict::AskThePerson, {}};
+    return readOnlyTool || changesFiles ? AccessDecision{Verdict::Run, {}} : AccessDecision{Verdict::AskThePerson, {}};
 }
 
 } // namespace AccessModes

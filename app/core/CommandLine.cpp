@@ -26,8 +26,12 @@ CommandLine CommandLine::parse(const QStringList &arguments)
                                           QStringLiteral("ADDRESS"));
     const QCommandLineOption trayOption(QStringLiteral("tray"),
                                         QStringLiteral("Keep running in the system tray when the window is closed."));
+    const QCommandLineOption projectOption(QStringLiteral("project"),
+                                           QStringLiteral("The folder of your Lisp project: agents' file tools work inside it "
+                                                          "(for this run; the window remembers File > Open project... instead)."),
+                                           QStringLiteral("DIR"));
     parser.addOptions({helpOption, versionOption, headlessOption, stdioOption, portOption, socketOption, noAuthOption,
-                       printTokenOption, listenOption, trayOption});
+                       printTokenOption, listenOption, trayOption, projectOption});
 
     const QCommandLineOption journalOption(QStringLiteral("journal"),
                                            QStringLiteral("Open this journal: show its entries as the past transcript and append to it."),
@@ -73,6 +77,11 @@ CommandLine CommandLine::parse(const QStringList &arguments)
     }
     if (parser.isSet(socketOption) && result.socketName.isEmpty()) {
         result.error = QStringLiteral("--socket needs a name.");
+        return result;
+    }
+    result.projectRoot = parser.value(projectOption);
+    if (parser.isSet(projectOption) && result.projectRoot.isEmpty()) {
+        result.error = QStringLiteral("--project needs the folder of your project.");
         return result;
     }
     result.journalFile = parser.value(journalOption);

@@ -22,6 +22,7 @@ struct CommandLine
     QString exportJournal;    // --export-journal FILE: write it as a document and exit
     QString exportFormat;     // --format md|html (default md)
     QString exportOutput;     // -o FILE (default stdout)
+    QString projectRoot;      // --project DIR: the project's root for this run (not remembered)
     QString error;    // a sentence for stderr when the arguments make no sense
     QString helpText;
 

@@ -12,6 +12,7 @@
 #include "highlight/LispHighlighter.h"
 #include "window/MainWindow.h"
 
+#include "ProjectFiles.h"
 #include "Session.h"
 
 #include <QAction>
@@ -53,6 +54,11 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
     }
     file->insertAction(before, m_settings);
 
+    window->setProjectFiles(services->projectFiles());
+    // Only the person's choice in the window is remembered: not --project, an agent's
+    // set-project-root or a client's roots.
+    connect(window, &MainWindow::projectOpened, this, [](const QString &root) { Preferences::rememberProjectRoot(root); });
+
     // The previous session's transcript (the journal), greyed, above this session's work.
     window->console()->showPast(services->pastEntries());
     apply(Preferences::load(), true);
@@ -85,6 +91,25 @@ void WindowSetup::apply(const Preferences &p, bool atStart)
     m_window->setKeepInTray(m_keepInTray || p.closeToTray);
     if (atStart)
         m_window->access()->setMode(p.accessMode);
+}
+
+QString WindowSetup::openStartProject(const QString &commandLineRoot)
+{
+    ProjectFiles *files = m_services->projectFiles();
+    QString error;
+    if (!commandLineRoot.isEmpty()) {
+        if (!files->setRoot(commandLineRoot, Origin::person(), &error))
+            return error.isEmpty() ? tr("%1 cannot be the project root.").arg(commandLineRoot) : error;
+        return {};
+    }
+    const QString remembered = Preferences::load().projectRoot;
+    if (!remembered.isEmpty() && !files->setRoot(remembered, Origin::person(), &error)) {
+        m_window->console()->transcript()->appendText(
+            tr("; The project you last opened, %1, cannot be opened now: %2 Use File \u25b8 Open project\u2026 to choose one.\n")
+                .arg(remembered, error),
+            TranscriptView::Style::Note);
+    }
+    return {};
 }
 
 void WindowSetup::showWelcome()

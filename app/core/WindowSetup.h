@@ -15,7 +15,8 @@ struct Preferences;
 
 // What the app layer adds to the window: Agents ▸ Connect an agent… (ClientConfig's text for
 // each client), File ▸ Settings… (Preferences made to take effect on the session, the console,
-// the theme and the tray), and the first start's welcome in the transcript.
+// the theme and the tray), the project (File ▸ Open project…, remembered; --project for one
+// run), and the first start's welcome in the transcript.
 class WindowSetup : public QObject
 {
     Q_OBJECT
@@ -23,6 +24,12 @@ public:
     // keepInTray: --tray was given, which the settings cannot turn off for this run.
     WindowSetup(MainWindow *window, AppServices *services, const ClientConfig::Target &target, bool keepInTray,
                 QObject *parent = nullptr);
+
+    // The project the window starts with: commandLineRoot (--project, for this run only) or
+    // else the root the person last opened. Returns the sentence saying why --project cannot
+    // be the root (empty when it is fine); a remembered root that is gone is only noted in the
+    // transcript.
+    QString openStartProject(const QString &commandLineRoot);
 
     // Applies the stored preferences; atStart also sets the agent access mode.
     void apply(const Preferences &preferences, bool atStart);

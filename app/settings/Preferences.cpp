@@ -12,6 +12,7 @@ const QString FontFamilyKey = QStringLiteral("console/fontFamily");
 const QString FontSizeKey = QStringLiteral("console/fontSize");
 const QString ThemeKey = QStringLiteral("appearance/theme");
 const QString JournalsKey = QStringLiteral("journal/kept");
+const QString ProjectRootKey = QStringLiteral("project/root");
 const QString TrayKey = QStringLiteral("window/keepInTray"); // the key main() already reads
 
 // A hand-edited file must not give a port of 0 or a negative time limit.
@@ -44,6 +45,7 @@ Preferences Preferences::load(const QSettings &settings)
     p.theme = themeFromKey(settings.value(ThemeKey).toString());
     p.closeToTray = settings.value(TrayKey, false).toBool();
     p.journalsKept = bounded(settings, JournalsKey, p.journalsKept, 1, 100000);
+    p.projectRoot = settings.value(ProjectRootKey).toString();
     return p;
 }
 
@@ -65,6 +67,18 @@ void Preferences::save(QSettings &settings) const
     settings.setValue(ThemeKey, themeKey(theme));
     settings.setValue(TrayKey, closeToTray);
     settings.setValue(JournalsKey, journalsKept);
+    settings.sync();
+}
+
+void Preferences::rememberProjectRoot(const QString &root)
+{
+    QSettings settings;
+    rememberProjectRoot(settings, root);
+}
+
+void Preferences::rememberProjectRoot(QSettings &settings, const QString &root)
+{
+    settings.setValue(ProjectRootKey, root);
     settings.sync();
 }
 

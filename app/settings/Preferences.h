@@ -27,11 +27,17 @@ struct Preferences
     Theme theme = Theme::System;
     bool closeToTray = false;
     int journalsKept = Journal::DefaultJournalsKept; // older journals are removed at start
+    // The project the person last opened (File ▸ Open project…), reopened at start unless
+    // --project names another. Written by rememberProjectRoot(), not by save(): the Settings
+    // dialog does not edit it, so saving settings never forgets it.
+    QString projectRoot;
 
     static Preferences load();
     static Preferences load(const QSettings &settings);
     void save() const;
     void save(QSettings &settings) const;
+    static void rememberProjectRoot(const QString &root);
+    static void rememberProjectRoot(QSettings &settings, const QString &root);
     // No settings written yet: the first start of the app on this account.
     static bool isStored();
 

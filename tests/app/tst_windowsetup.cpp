@@ -5,6 +5,8 @@
 #include "AppServices.h"
 #include "Journal.h"
 #include "ClientConfig.h"
+#include "CommandLine.h"
+#include "ProjectFiles.h"
 #include "FirstRun.h"
 #include "McpPeer.h"
 #include "McpServer.h"
@@ -26,8 +28,10 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QPlainTextEdit>
@@ -301,6 +305,81 @@ private Q_SLOTS:
         MainWindow window(services.session(), services.server());
         WindowSetup setup(&window, &services, target(), true);
         QVERIFY(window.keepInTray());
+    }
+
+    void openProjectSetsAndRemembersTheRoot()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("shapes")));
+        const QString shapes = QFileInfo(dir.filePath(QStringLiteral("shapes"))).canonicalFilePath();
+        {
+            AppServices services;
+            MainWindow window(services.session(), services.server());
+            WindowSetup setup(&window, &services, target(), false);
+            QVERIFY(window.openProjectAction()->isEnabled());
+            QVERIFY(allActions(window.menuBar()).contains(window.openProjectAction()));
+            QCOMPARE(window.projectText(), QStringLiteral("No project"));
+            QString error;
+            QVERIFY(!window.openProject(dir.filePath(QStringLiteral("missing")), &error));
+            QVERIFY2(error.contains(QStringLiteral("missing")), qPrintable(error));
+            QVERIFY(QSettings().value(QStringLiteral("project/root")).toString().isEmpty());
+            QVERIFY2(window.openProject(shapes, &error), qPrintable(error));
+            QCOMPARE(services.projectFiles()->root().path(), shapes);
+            QCOMPARE(window.windowTitle(), QStringLiteral("shapes \u2014 Lisp Duet"));
+            QCOMPARE(window.projectText(), QStringLiteral("Project: shapes"));
+            QCOMPARE(QSettings().value(QStringLiteral("project/root")).toString(), shapes);
+            // Saving the settings does not forget it.
+            SettingsDialog dialog(Preferences::load());
+            dialog.preferences().save();
+            QCOMPARE(Preferences::load().projectRoot, shapes);
+        }
+        // The next start reopens it.
+        AppServices services;
+        MainWindow window(services.session(), services.server());
+        WindowSetup setup(&window, &services, target(), false);
+        QCOMPARE(setup.openStartProject(QString()), QString());
+        QCOMPARE(services.projectFiles()->root().path(), shapes);
+        QCOMPARE(window.windowTitle(), QStringLiteral("shapes \u2014 Lisp Duet"));
+        QSettings().remove(QStringLiteral("project/root"));
+    }
+
+    void theCommandLinesProjectBeatsTheRememberedOneAndIsNotRemembered()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("remembered")));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("given")));
+        const QString remembered = QFileInfo(dir.filePath(QStringLiteral("remembered"))).canonicalFilePath();
+        const QString given = QFileInfo(dir.filePath(QStringLiteral("given"))).canonicalFilePath();
+        Preferences::rememberProjectRoot(remembered);
+
+        const CommandLine options = CommandLine::parse({QStringLiteral("lisp-duet"), QStringLiteral("--project"), given});
+        QCOMPARE(options.error, QString());
+        QCOMPARE(options.projectRoot, given);
+        QVERIFY(CommandLine::parse({QStringLiteral("lisp-duet"), QStringLiteral("--help")}).helpText.contains(QStringLiteral("--project <DIR>")));
+        QVERIFY(!CommandLine::parse({QStringLiteral("lisp-duet"), QStringLiteral("--project")}).error.isEmpty());
+
+        AppServices services;
+        MainWindow window(services.session(), services.server());
+        WindowSetup setup(&window, &services, target(), false);
+        QCOMPARE(setup.openStartProject(options.projectRoot), QString());
+        QCOMPARE(services.projectFiles()->root().path(), given);
+        QCOMPARE(window.windowTitle(), QStringLiteral("given \u2014 Lisp Duet"));
+        QCOMPARE(QSettings().value(QStringLiteral("project/root")).toString(), remembered);
+
+        // A --project that cannot be the root is an error for main() to print; a remembered one
+        // that is gone is a note in the transcript.
+        AppServices other;
+        MainWindow otherWindow(other.session(), other.server());
+        WindowSetup otherSetup(&otherWindow, &other, target(), false);
+        const QString error = otherSetup.openStartProject(dir.filePath(QStringLiteral("nowhere")));
+        QVERIFY2(error.contains(QStringLiteral("nowhere")), qPrintable(error));
+        QVERIFY(!other.projectFiles()->root().isSet());
+        QVERIFY(QDir(remembered).removeRecursively());
+        QCOMPARE(otherSetup.openStartProject(QString()), QString());
+        otherWindow.console()->transcript()->flushNow();
+        QVERIFY2(otherWindow.console()->transcript()->toPlainText().contains(QStringLiteral("The project you last opened")),
+                 qPrintable(otherWindow.console()->transcript()->toPlainText()));
+        QSettings().remove(QStringLiteral("project/root"));
     }
 };
 

@@ -298,6 +298,33 @@ private Q_SLOTS:
         QCOMPARE(bytesOf(at(QStringLiteral("src/main.lisp"))), QByteArray("(defun main ()\n  44)\n"));
     }
 
+    // A change proposed right after the previous one to the same file finished (before the
+    // event loop turned) reaches the gate once: the next-change step the finished one scheduled
+    // must not start it a second time.
+    void aChangeProposedRightAfterAnotherReachesTheGateOnce()
+    {
+        ProjectFiles files;
+        QVERIFY(files.setRoot(m_root, Origin::person()));
+        QList<std::function<void(const QString &)>> waiting;
+        files.setChangeGate([&waiting](const FileChange &, std::function<void(const QString &)> decide) { waiting.append(decide); });
+        Outcome first;
+        files.propose(at(QStringLiteral("src/main.lisp")), agent(), replacing(QStringLiteral("42"), QStringLiteral("43")), first.callback());
+        QCOMPARE(waiting.size(), 1);
+        waiting.takeFirst()(QString());
+        QVERIFY(first.done);
+        Outcome second;
+        files.propose(at(QStringLiteral("src/main.lisp")), agent(), replacing(QStringLiteral("43"), QStringLiteral("44")), second.callback());
+        QCOMPARE(waiting.size(), 1);
+        QTest::qWait(50); // the first change's scheduled step runs now
+        QCOMPARE(waiting.size(), 1);
+        waiting.takeFirst()(QString());
+        QVERIFY(second.done);
+        QVERIFY2(second.error.isEmpty(), qPrintable(second.error));
+        QTest::qWait(50);
+        QVERIFY(waiting.isEmpty());
+        QCOMPARE(bytesOf(at(QStringLiteral("src/main.lisp"))), QByteArray("(defun main ()\n  44)\n"));
+    }
+
     void aRefusedChangeWritesNothing()
     {
         ProjectFiles files;
@@ -358,6 +385,25 @@ private Q_SLOTS:
         QVERIFY(!files.canUndo(at(QStringLiteral("src/main.lisp"))));
         files.undoLast(at(QStringLiteral("src/main.lisp")), Origin::person(), again.callback());
         QVERIFY(again.error.contains(QStringLiteral("No change by an agent")));
+    }
+
+    // The window undoes a change it finds in history(): the path it passes lives in the list
+    // the undo is appended to. The file's queue must still move on afterwards.
+    void anUndoGivenAPathFromTheHistoryLeavesTheQueueWorking()
+    {
+        ProjectFiles files;
+        QVERIFY(files.setRoot(m_root, Origin::person()));
+        Outcome edit, undo, next;
+        files.propose(at(QStringLiteral("src/main.lisp")), agent(), replacing(QStringLiteral("42"), QStringLiteral("43")), edit.callback());
+        QVERIFY(edit.done);
+        files.undoLast(files.history().constLast().absolutePath, Origin::person(), undo.callback());
+        QVERIFY(QTest::qWaitFor([&] { return undo.done; }, 2000));
+        QVERIFY2(undo.error.isEmpty(), qPrintable(undo.error));
+        // The person's own change: the agent's read is stale after the undo, and is refused for it.
+        files.propose(at(QStringLiteral("src/main.lisp")), Origin::person(), replacing(QStringLiteral("42"), QStringLiteral("44")), next.callback());
+        QVERIFY(QTest::qWaitFor([&] { return next.done; }, 2000));
+        QVERIFY2(next.error.isEmpty(), qPrintable(next.error));
+        QCOMPARE(bytesOf(at(QStringLiteral("src/main.lisp"))), QByteArray("(defun main ()\n  44)\n"));
     }
 
     void undoNeverLosesLaterChangesAndTakesBackACreatedFile()

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Screenshots of the main window in three states (idle after a few evaluations by the person
-# and an agent, an agent call awaiting approval, presentation mode), taken under Xvfb with the
-# real xcb platform and saved as PNGs into $1 (default: build-t3/screenshots).
-# Run from the source tree after building tst_windowstates:
-#   cmake --build build --target tst_windowstates && tests/ui/screenshots.sh [DIR] [BUILD_DIR]
+# and an agent, an agent call awaiting approval, presentation mode), and of an agent's file
+# change (edit-diff.png: the diff in the transcript; approval.png: Ask mode with the diff),
+# taken under Xvfb with the real xcb platform and saved as PNGs into $1 (default:
+# BUILD_DIR/screenshots).
+# Run from the source tree after building tst_windowstates and tst_projectchanges:
+#   cmake --build build --target tst_windowstates tst_projectchanges && tests/ui/screenshots.sh [DIR] [BUILD_DIR]
 # With DIR = docs, the idle state also becomes the README's picture (docs/screenshot.png).
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,8 +16,13 @@ out=$(cd "$out" && pwd)
 test -x "$build/bin/tst_windowstates" || { echo "screenshots.sh: build tst_windowstates in $build first" >&2; exit 2; }
 DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
   xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_windowstates"
+if [ -x "$build/bin/tst_projectchanges" ]; then
+  DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
+    xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_projectchanges" \
+    anAgentsChangeAppearsAsAColouredDiffBlock askModeWritesNothingBeforeApprove
+fi
 ls -l "$out"/*.png
 if [ "$out" = "$here/docs" ]; then
   mv "$out/1-idle.png" "$out/screenshot.png"
-  rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png"
+  rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png" "$out/edit-diff.png" "$out/approval.png"
 fi

@@ -209,6 +209,21 @@ private Q_SLOTS:
         QCOMPARE(decision.refusal, refusal);
     }
 
+    // A tool that changes files: in Ask its call runs and each change it proposes waits for
+    // the person with its diff (ProjectFiles' change gate; tests/ui/tst_projectchanges).
+    void aFileToolIsDecidedByItsChangesInAsk()
+    {
+        using V = AccessDecision::Verdict;
+        const QString tool = QStringLiteral("write-file");
+        QCOMPARE(AccessModes::decide(AccessMode::Allow, false, tool, true).verdict, V::Run);
+        QCOMPARE(AccessModes::decide(AccessMode::Ask, false, tool, true).verdict, V::Run);
+        const AccessDecision readOnly = AccessModes::decide(AccessMode::ReadOnly, false, tool, true);
+        QCOMPARE(readOnly.verdict, V::Refuse);
+        QCOMPARE(readOnly.refusal, AccessModes::readOnlyWriteMessage(tool));
+        QVERIFY(readOnly.refusal.contains(tool) && readOnly.refusal.contains(QStringLiteral("nothing was written")));
+        QCOMPARE(AccessModes::decide(AccessMode::Paused, false, tool, true).refusal, AccessModes::pausedMessage());
+    }
+
     void aModeIsStoredByItsKey()
     {
         QStringList keys;

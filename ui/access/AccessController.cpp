@@ -2,6 +2,7 @@
 
 #include "McpPeer.h"
 #include "McpServer.h"
+#include "ProjectFiles.h"
 
 AccessController::AccessController(QObject *parent) : QObject(parent) {}
 
@@ -12,9 +13,54 @@ void AccessController::install(McpServer *server)
     });
 }
 
+void AccessController::install(ProjectFiles *files)
+{
+    files->setChangeGate([this](const FileChange &change, std::function<void(const QString &)> decide) {
+        changeGate(change, std::move(decide));
+    });
+}
+
+void AccessController::changeGate(const FileChange &change, std::function<void(const QString &)> decide)
+{
+    Pending pending;
+    pending.isChange = true;
+    pending.change = change;
+    pending.clientName = change.origin.name;
+    pending.toolName = change.tool;
+    pending.description = change.description;
+    pending.proceed = std::move(decide);
+    if (!change.origin.isAgent()) {
+        pending.proceed(QString()); // the person's own change (an undo, a save) is theirs to make
+        return;
+    }
+    decideChange(std::move(pending));
+}
+
+// A change follows the mode in force: it may wait in the approval queue (Ask) or among the
+// held changes (Paused) until the person or the next mode decides it.
+void AccessController::decideChange(Pending pending)
+{
+    switch (m_mode) {
+    case AccessMode::Allow:
+        pending.proceed(QString());
+        return;
+    case AccessMode::ReadOnly:
+        pending.proceed(AccessModes::changeReadOnlyMessage(pending.change.path));
+        return;
+    case AccessMode::Paused:
+        m_held.append(std::move(pending));
+        return;
+    case AccessMode::Ask:
+        break;
+    }
+    m_pending.append(std::move(pending));
+    Q_EMIT changeAwaitingApproval(m_pending.last().change);
+    Q_EMIT pendingChanged();
+}
+
 void AccessController::gate(McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::function<void(const QString &)> proceed)
 {
-    const AccessDecision decision = AccessModes::decide(m_mode, tool->isReadOnly(), tool->name());
+    const AccessDecision decision = AccessModes::decide(m_mode, tool->isReadOnly(), tool->name(), tool->changesFiles());
     if (decision.verdict != AccessDecision::Verdict::AskThePerson) {
         proceed(decision.refusal);
         return;
@@ -39,15 +85,25 @@ void AccessController::setMode(AccessMode mode)
     if (mode == m_mode)
         return;
     m_mode = mode;
-    // Calls already waiting follow the new rule, so nothing stays stuck behind a mode change.
-    if (mode != AccessMode::Ask) {
-        const QList<Pending> waiting = m_pending;
-        m_pending.clear();
-        for (const Pending &pending : waiting) // only tools that are not read-only wait
+    // Calls and changes already waiting follow the new rule, so nothing stays stuck behind a
+    // mode change; changes held while paused are decided when access resumes.
+    QList<Pending> waiting;
+    if (mode != AccessMode::Ask)
+        waiting = std::exchange(m_pending, {});
+    if (mode != AccessMode::Paused)
+        waiting += std::exchange(m_held, {});
+    bool queueChanged = false;
+    for (Pending &pending : waiting) {
+        if (pending.isChange) {
+            queueChanged = queueChanged || mode != AccessMode::Ask;
+            decideChange(std::move(pending));
+        } else { // only tools that are not read-only wait
+            queueChanged = true;
             pending.proceed(AccessModes::decide(mode, false, pending.toolName).refusal);
-        if (!waiting.isEmpty())
-            Q_EMIT pendingChanged();
+        }
     }
+    if (queueChanged)
+        Q_EMIT pendingChanged();
     Q_EMIT modeChanged(mode);
 }
 
@@ -68,14 +124,17 @@ void AccessController::decide(bool approved)
         return;
     const Pending pending = m_pending.takeFirst();
     Q_EMIT pendingChanged();
-    pending.proceed(approved ? QString() : AccessModes::deniedMessage(pending.toolName));
+    if (pending.isChange)
+        pending.proceed(approved ? QString() : AccessModes::changeDeniedMessage(pending.change.path));
+    else
+        pending.proceed(approved ? QString() : AccessModes::deniedMessage(pending.toolName));
 }
 
 void AccessController::dropFinished()
 {
     const auto before = m_pending.size();
     m_pending.erase(std::remove_if(m_pending.begin(), m_pending.end(),
-                                   [](const Pending &p) { return p.call->isFinished() || p.call->isCancelled(); }),
+                                   [](const Pending &p) { return p.call && (p.call->isFinished() || p.call->isCancelled()); }),
                     m_pending.end());
     if (m_pending.size() != before)
         Q_EMIT pendingChanged();

@@ -1,6 +1,7 @@
 #include "ApprovalBar.h"
 
 #include "AccessController.h"
+#include "highlight/DiffFormats.h"
 #include "highlight/LispHighlighter.h"
 
 #include <QHBoxLayout>
@@ -8,11 +9,12 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTextBlock>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 ApprovalBar::ApprovalBar(AccessController *access, QWidget *parent)
-    : QFrame(parent), m_access(access), m_title(new QLabel(this)), m_count(new QLabel(this)),
-      m_code(new QPlainTextEdit(this)), m_approve(new QPushButton(tr("&Approve"), this)),
+    : QFrame(parent), m_access(access), m_title(new QLabel(this)), m_count(new QLabel(this)), m_summary(new QLabel(this)),
+      m_code(new QPlainTextEdit(this)), m_diff(new QPlainTextEdit(this)), m_approve(new QPushButton(tr("&Approve"), this)),
       m_deny(new QPushButton(tr("&Deny"), this))
 {
     setObjectName(QStringLiteral("approvalBar"));
@@ -28,6 +30,13 @@ ApprovalBar::ApprovalBar(AccessController *access, QWidget *parent)
     m_code->setMaximumHeight(140);
     m_code->setStyleSheet(QStringLiteral("background: #fffdf7; color: #1f1f1f;"));
     SyntaxHighlighting::attach(m_code->document());
+    m_summary->setWordWrap(true);
+    m_summary->setStyleSheet(QStringLiteral("color: #5c4a20;"));
+    m_diff->setObjectName(QStringLiteral("approvalDiff"));
+    m_diff->setReadOnly(true);
+    m_diff->setLineWrapMode(QPlainTextEdit::NoWrap); // a diff's columns matter; it scrolls sideways
+    m_diff->setFrameShape(QFrame::StyledPanel);
+    m_diff->setStyleSheet(QStringLiteral("QPlainTextEdit { background: #ffffff; color: #1f1f1f; border: 1px solid #ead7a8; }"));
     m_approve->setDefault(false);
     m_approve->setToolTip(tr("Run this call now"));
     m_deny->setToolTip(tr("Refuse it; the agent is told that you denied it"));
@@ -42,7 +51,9 @@ ApprovalBar::ApprovalBar(AccessController *access, QWidget *parent)
     layout->setContentsMargins(10, 8, 10, 8);
     layout->setSpacing(6);
     layout->addLayout(top);
+    layout->addWidget(m_summary);
     layout->addWidget(m_code);
+    layout->addWidget(m_diff);
 
     connect(m_approve, &QPushButton::clicked, access, &AccessController::approve);
     connect(m_deny, &QPushButton::clicked, access, &AccessController::deny);
@@ -53,6 +64,22 @@ ApprovalBar::ApprovalBar(AccessController *access, QWidget *parent)
 void ApprovalBar::setCodeFont(const QFont &font)
 {
     m_code->setFont(font);
+    m_diff->setFont(font);
+}
+
+QString ApprovalBar::summary() const
+{
+    return m_summary->text();
+}
+
+QString ApprovalBar::diffText() const
+{
+    return m_diff->isHidden() ? QString() : m_diff->toPlainText();
+}
+
+bool ApprovalBar::showsDiff() const
+{
+    return !m_diff->isHidden();
 }
 
 QString ApprovalBar::headline() const
@@ -68,13 +95,47 @@ void ApprovalBar::refresh()
         return;
     }
     const AccessController::Pending &first = pending.first();
+    m_count->setText(pending.size() > 1 ? tr("1 of %1").arg(pending.size()) : QString());
+    if (first.isChange) {
+        showChange(first.change);
+        show();
+        return;
+    }
+    m_summary->hide();
+    m_diff->hide();
+    m_code->show();
+    m_approve->setToolTip(tr("Run this call now"));
     QString title = tr("<b>%1</b> wants to run <b>%2</b>").arg(first.clientName.toHtmlEscaped(), first.toolName.toHtmlEscaped());
     if (!first.description.isEmpty())
         title += QStringLiteral(" \u2014 ") + first.description.toHtmlEscaped();
     m_title->setText(title);
-    m_count->setText(pending.size() > 1 ? tr("1 of %1").arg(pending.size()) : QString());
     m_code->setPlainText(first.code.isEmpty() ? tr("(no code)") : first.code);
     const int lines = qBound(1, m_code->document()->blockCount(), 6);
     m_code->setFixedHeight(m_code->fontMetrics().lineSpacing() * lines + 12);
     show();
+}
+
+void ApprovalBar::showChange(const FileChange &change)
+{
+    QString title = change.created ? tr("<b>%1</b> wants to create <b>%2</b>") : tr("<b>%1</b> wants to change <b>%2</b>");
+    title = title.arg(change.origin.name.toHtmlEscaped(), change.path.toHtmlEscaped());
+    if (!change.tool.isEmpty())
+        title += tr(" with %1").arg(change.tool.toHtmlEscaped());
+    if (!change.description.isEmpty())
+        title += QStringLiteral(" \u2014 ") + change.description.toHtmlEscaped();
+    m_title->setText(title);
+    QString summary = change.summary;
+    const QString counts = tr("+%1 \u2212%2 lines").arg(change.diff.added).arg(change.diff.removed);
+    m_summary->setText(summary.isEmpty() ? counts : summary + QStringLiteral("  \u00b7  ") + counts);
+    m_summary->show();
+    m_code->hide();
+    m_diff->clear();
+    QTextCursor cursor(m_diff->document());
+    DiffFormats::insert(cursor, change.diff.lines, false); // the bar is light in every theme
+    m_diff->moveCursor(QTextCursor::Start);
+    // Up to 16 lines of diff; a longer one scrolls, so the input stays in view.
+    const int lines = qBound(3, m_diff->document()->blockCount(), 16);
+    m_diff->setFixedHeight(m_diff->fontMetrics().lineSpacing() * lines + 14);
+    m_diff->show();
+    m_approve->setToolTip(tr("Write this change to the file now"));
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "FileChange.h"
+
 #include <QFrame>
 
 class AccessController;
@@ -7,8 +9,9 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 
-// The non-modal bar above the input in Ask mode: which client wants to run what and why, with
-// Approve and Deny; "1 of 3" when several wait. Hidden while nothing waits.
+// The non-modal bar above the input in Ask mode: which client wants to run what and why, or
+// which file it wants to change and how (the summary and the coloured diff), with Approve and
+// Deny; "1 of 3" when several wait. Hidden while nothing waits.
 class ApprovalBar : public QFrame
 {
     Q_OBJECT
@@ -18,15 +21,22 @@ public:
     QPushButton *approveButton() const { return m_approve; }
     QPushButton *denyButton() const { return m_deny; }
     QString headline() const;
+    QString summary() const;
+    // The diff shown for a file change (empty for a call).
+    QString diffText() const;
+    bool showsDiff() const;
     void setCodeFont(const QFont &font);
 
 private:
     void refresh();
+    void showChange(const FileChange &change);
 
     AccessController *m_access;
     QLabel *m_title;
     QLabel *m_count;
+    QLabel *m_summary;
     QPlainTextEdit *m_code;
+    QPlainTextEdit *m_diff;
     QPushButton *m_approve;
     QPushButton *m_deny;
 };

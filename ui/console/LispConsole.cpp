@@ -2,6 +2,8 @@
 
 #include "ArglistHint.h"
 #include "ConsoleWidget.h"
+#include "ProjectActivity.h"
+#include "TestRunBlock.h"
 #include "TranscriptView.h"
 #include "access/AccessController.h"
 #include "access/ApprovalBar.h"
@@ -19,6 +21,11 @@
 
 namespace {
 constexpr int MaxRememberedCode = 500;
+
+bool isTestRun(const JobRequest &request)
+{
+    return request.op == QStringLiteral("run-tests");
+}
 
 QFont codeFont(const QString &family, double points)
 {
@@ -203,6 +210,22 @@ int LispConsole::laneFor(const Origin &origin)
     return *it;
 }
 
+void LispConsole::startEntry()
+{
+    if (m_hasEntries) {
+        // One blank line between entries, outside any lane, so each entry's bar starts at it.
+        m_transcript->newLine(0);
+        m_transcript->appendText(QStringLiteral("\n"), TranscriptView::Style::Plain, 0);
+    }
+    m_hasEntries = true;
+}
+
+void LispConsole::setProjectFiles(ProjectFiles *files)
+{
+    if (!m_projectActivity)
+        m_projectActivity = new ProjectActivity(files, this);
+}
+
 void LispConsole::evaluate(const QString &code)
 {
     JobRequest request;
@@ -248,12 +271,7 @@ void LispConsole::showHeader(const JobPtr &job)
     const JobRequest &request = job->request;
     const int lane = laneFor(request.origin);
     m_shown.insert(job->id, lane);
-    if (m_hasEntries) {
-        // One blank line between entries, outside any lane, so each entry's bar starts at it.
-        m_transcript->newLine(0);
-        m_transcript->appendText(QStringLiteral("\n"), TranscriptView::Style::Plain, 0);
-    }
-    m_hasEntries = true;
+    startEntry();
     const QString package = shortPackageName(request.package.isEmpty() ? m_packageAtStart.value(job->id, m_session->currentPackage())
                                                                        : request.package.toUpper());
     if (!request.origin.isPerson()) {
@@ -264,7 +282,7 @@ void LispConsole::showHeader(const JobPtr &job)
         if (!request.description.isEmpty())
             title += QStringLiteral(" \u2014 ") + request.description;
         m_transcript->appendText(title + QStringLiteral("   "), TranscriptView::Style::Header, lane);
-        if (!request.code.isEmpty()) {
+        if (!request.code.isEmpty() && !isTestRun(request)) {
             m_code.insert(job->id, request.code);
             m_codeOrder.append(job->id);
             while (m_codeOrder.size() > MaxRememberedCode)
@@ -272,7 +290,9 @@ void LispConsole::showHeader(const JobPtr &job)
             m_transcript->appendLink(tr("Copy to input"), QStringLiteral("copy:%1").arg(job->id), lane);
         }
     }
-    if (!request.code.isEmpty())
+    if (isTestRun(request)) // its "code" is only the system's name: the title says what runs
+        m_transcript->appendText(tr("run-tests %1").arg(request.code), TranscriptView::Style::Note, lane);
+    else if (!request.code.isEmpty())
         m_transcript->appendCode(request.code, lane, package + QStringLiteral("> "));
     m_transcript->newLine(lane);
 }
@@ -280,6 +300,8 @@ void LispConsole::showHeader(const JobPtr &job)
 void LispConsole::onStarted(const JobPtr &job)
 {
     m_packageAtStart.insert(job->id, m_session->currentPackage());
+    if (isTestRun(job->request))
+        m_testRuns.insert(job->id);
     m_input->setBusy(true);
     showHeader(job);
     if (!job->request.origin.isPerson())
@@ -288,6 +310,8 @@ void LispConsole::onStarted(const JobPtr &job)
 
 void LispConsole::onOutput(quint64 id, const QString &stream, const QString &text)
 {
+    if (m_testRuns.contains(id))
+        return; // the framework's report: the finished block shows it behind a link
     const int lane = m_shown.value(id, 0);
     m_transcript->appendText(text, stream == QStringLiteral("stderr") ? TranscriptView::Style::Stderr : TranscriptView::Style::Stdout, lane);
 }
@@ -298,6 +322,7 @@ void LispConsole::onFinished(const JobPtr &job)
         showHeader(job); // cancelled before it ran
     const int lane = m_shown.take(job->id);
     m_packageAtStart.remove(job->id);
+    m_testRuns.remove(job->id);
     showResult(job, lane);
     m_input->setBusy(m_session->current() != nullptr);
     if (!m_session->current()) {
@@ -374,6 +399,10 @@ void LispConsole::showResult(const JobPtr &job, int lane)
     }
     switch (result.status) {
     case JobResult::Status::Ok:
+        if (isTestRun(job->request)) {
+            TestRunBlock::append(t, EngineProtocol::TestRunReply(result.reply), lane);
+            break;
+        }
         if (result.values.isEmpty())
             t->appendText(tr("; No values\n"), Style::Note, lane);
         for (const QString &value : result.values)

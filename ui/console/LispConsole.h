@@ -4,6 +4,7 @@
 #include "Journal.h"
 
 #include <QHash>
+#include <QSet>
 #include <QWidget>
 
 class AccessController;
@@ -11,6 +12,7 @@ class ApprovalBar;
 class ArglistHint;
 class ConsoleWidget;
 class QLabel;
+class ProjectActivity;
 class Session;
 class TranscriptView;
 
@@ -18,6 +20,8 @@ class TranscriptView;
 // or an agent's, is shown from the Session's signals as it starts, streams and finishes, so
 // the transcript reads in the order things ran; agents' entries carry their client's name,
 // their description and a coloured bar, and a "Copy to input" link.
+class ProjectFiles;
+
 class LispConsole : public QWidget
 {
     Q_OBJECT
@@ -47,6 +51,10 @@ public:
 
     static QString shortPackageName(const QString &package);
     int laneFor(const Origin &origin);
+    // Separates the next entry from the previous one (a blank line outside any lane).
+    void startEntry();
+    // Shows the project's file changes in the transcript, with Undo (ProjectActivity).
+    void setProjectFiles(ProjectFiles *files);
 
 public Q_SLOTS:
     void interrupt();
@@ -73,12 +81,14 @@ private:
     QLabel *m_prompt;
     QLabel *m_hint;
     ApprovalBar *m_approvalBar = nullptr;
+    ProjectActivity *m_projectActivity = nullptr;
     ArglistHint *m_arglist;
     QHash<QString, int> m_lanes;       // client key -> lane
     QHash<quint64, int> m_shown;       // evaluations whose header is in the transcript -> lane
     QHash<quint64, QString> m_code;    // for "Copy to input"
     QList<quint64> m_codeOrder;
     QHash<quint64, QString> m_packageAtStart;
+    QSet<quint64> m_testRuns; // their output is shown once, in the test-run block
     double m_zoom = 1.0;
     double m_basePointSize = 11.0;
     QString m_fontFamily;

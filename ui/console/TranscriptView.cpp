@@ -1,6 +1,7 @@
 #include "TranscriptView.h"
 
 #include "LispSource.h"
+#include "highlight/DiffFormats.h"
 
 #include <QMouseEvent>
 #include <QResizeEvent>
@@ -234,6 +235,18 @@ void TranscriptView::appendCollapsed(const QString &title, const QStringList &li
     enqueue(std::move(piece));
 }
 
+void TranscriptView::appendDiff(const QList<DiffLine> &lines, int lane, int visibleLines)
+{
+    Piece piece;
+    piece.kind = Piece::Kind::Diff;
+    piece.diff = lines;
+    piece.visibleLines = qMax(1, visibleLines);
+    piece.lane = lane;
+    if (lines.size() > piece.visibleLines)
+        piece.group = m_nextGroup++;
+    enqueue(std::move(piece));
+}
+
 void TranscriptView::flushNow()
 {
     flush(-1);
@@ -385,6 +398,23 @@ void TranscriptView::insertPiece(QTextCursor &cursor, Piece &piece, const QElaps
         f.setAnchorHref(piece.href);
         cursor.insertText(piece.text, f);
         cursor.insertText(QStringLiteral(" "), QTextCharFormat());
+        return;
+    }
+    case Piece::Kind::Diff: {
+        const bool dark = m_theme.background().lightness() < 128;
+        const int total = int(piece.diff.size());
+        for (int i = 0; i < total; ++i) {
+            if (i == piece.visibleLines) {
+                startBlock(cursor, piece.lane);
+                QTextCharFormat f = format(Style::Link);
+                f.setAnchor(true);
+                f.setAnchorHref(QStringLiteral("toggle:%1").arg(piece.group));
+                cursor.insertText(tr("[+] Show all %1 lines (%2 more)").arg(total).arg(total - piece.visibleLines), f);
+            }
+            startBlock(cursor, piece.lane, i >= piece.visibleLines ? piece.group : 0);
+            const DiffLine &line = piece.diff.at(i);
+            cursor.insertText(DiffFormats::lineText(line), DiffFormats::format(line.kind, dark));
+        }
         return;
     }
     case Piece::Kind::Collapsed: {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "highlight/LispHighlighter.h"
+#include "UnifiedDiff.h"
 
 #include <QElapsedTimer>
 #include <QPlainTextEdit>
@@ -32,6 +33,10 @@ public:
     void appendLink(const QString &text, const QString &href, int lane = 0);
     // A "[+] title" link followed by lines that stay hidden until it is clicked.
     void appendCollapsed(const QString &title, const QStringList &lines, int lane = 0);
+    // A unified diff, coloured (added green, removed red, hunk headers dim); beyond
+    // visibleLines the rest waits behind a "[+] Show all N lines" link.
+    void appendDiff(const QList<DiffLine> &lines, int lane = 0, int visibleLines = DiffLinesShown);
+    static constexpr int DiffLinesShown = 20;
 
     int scrollback() const { return maximumBlockCount(); }
     void setScrollback(int blocks);
@@ -62,13 +67,15 @@ protected:
 private:
     struct Piece
     {
-        enum class Kind { Text, NewLine, Code, Link, Collapsed };
+        enum class Kind { Text, NewLine, Code, Link, Collapsed, Diff };
         Kind kind = Kind::Text;
         QString text;
         Style style = Style::Plain;
         int lane = 0;
         QString href;
         QStringList lines;
+        QList<DiffLine> diff;
+        int visibleLines = 0;
         quint64 group = 0;
         qint64 droppedBefore = 0;
     };

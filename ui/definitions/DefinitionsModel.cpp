@@ -6,6 +6,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QDir>
 #include <QFont>
 #include <QJsonArray>
 #include <QPointer>
@@ -128,6 +129,8 @@ void DefinitionsModel::setEngineReply(const QJsonObject &reply)
             d.lambdaList = firstString(o, {"lambda_list", "arglist", "lambdaList"});
             d.value = firstString(o, {"value", "printed_value"});
             d.documentation = firstString(o, {"documentation", "doc", "docstring"});
+            d.file = o.value(QStringLiteral("file")).toString(); // null: not from a file
+            d.line = o.value(QStringLiteral("line")).toInt();
         }
         if (d.kind.isEmpty())
             d.kind = defaultKind;
@@ -353,6 +356,8 @@ QVariant DefinitionsModel::data(const QModelIndex &index, int role) const
     const Definition *d = definition(index);
     if (!d)
         return {};
+    if (role == Qt::ToolTipRole && index.column() == ByColumn && !d->file.isEmpty())
+        return tr("Defined in %1").arg(location(*d));
     if (role == Qt::ToolTipRole)
         return d->documentation.isEmpty() ? displayText(*d) : d->documentation;
     if (role == Qt::ForegroundRole && index.column() == ByColumn && d->byAgent)
@@ -362,8 +367,31 @@ QVariant DefinitionsModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case NameColumn: return displayText(*d);
     case KindColumn: return d->kind;
-    case ByColumn: return d->definedBy.isEmpty() ? QStringLiteral("\u2014") : d->definedBy;
+    case ByColumn:
+        if (!d->definedBy.isEmpty())
+            return d->definedBy;
+        return d->file.isEmpty() ? QStringLiteral("\u2014") : location(*d);
     case WhenColumn: return d->definedAt.isValid() ? d->definedAt.toString(QStringLiteral("HH:mm:ss")) : QString();
     }
     return {};
+}
+
+void DefinitionsModel::setProjectRoot(const QString &root)
+{
+    if (root == m_projectRoot)
+        return;
+    m_projectRoot = root;
+    if (!m_packages.isEmpty()) // the locations read differently now
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+QString DefinitionsModel::location(const Definition &d) const
+{
+    if (d.file.isEmpty())
+        return {};
+    QString file = QDir::cleanPath(d.file);
+    const QString root = QDir::cleanPath(m_projectRoot);
+    if (!m_projectRoot.isEmpty() && file.startsWith(root + QLatin1Char('/')))
+        file = file.mid(root.size() + 1);
+    return d.line > 0 ? QStringLiteral("%1:%2").arg(file).arg(d.line) : file;
 }

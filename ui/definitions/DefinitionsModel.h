@@ -35,6 +35,8 @@ public:
         bool byAgent = false;
         QDateTime definedAt;
         QString form;
+        QString file; // where the engine says it was defined, when it came from a file
+        int line = 0; // 1-based; 0 when unknown
     };
 
     explicit DefinitionsModel(QObject *parent = nullptr);
@@ -61,6 +63,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     static QString displayText(const Definition &definition);
+    // "src/shapes.lisp:12": the definition's file (relative to the project root when inside
+    // it) and line; empty when it did not come from a file.
+    QString location(const Definition &definition) const;
+    void setProjectRoot(const QString &root);
 
 Q_SIGNALS:
     void refreshed();
@@ -82,4 +88,5 @@ private:
     QList<Package> m_packages; // sorted by name; what the view shows
     QHash<quint64, QString> m_startPackage; // evaluation id -> package when it started
     QTimer m_refresh;
+    QString m_projectRoot;
 };

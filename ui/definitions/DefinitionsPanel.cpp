@@ -101,6 +101,8 @@ void DefinitionsPanel::showDetails()
     else
         html += tr("<i>Not defined in this window's session (loaded, or defined before it started).</i>");
     html += QStringLiteral("<br>");
+    if (!d->file.isEmpty())
+        html += tr("Defined in <b>%1</b>").arg(m_model->location(*d).toHtmlEscaped()) + QStringLiteral("<br>");
     html += d->documentation.isEmpty() ? tr("<i>No documentation.</i>") : d->documentation.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"));
     m_info->setText(html);
     m_form->setPlainText(d->form);

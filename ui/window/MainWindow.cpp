@@ -9,6 +9,7 @@
 
 #include "McpPeer.h"
 #include "McpServer.h"
+#include "ProjectFiles.h"
 #include "Session.h"
 
 #include <QAction>
@@ -16,8 +17,10 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -69,6 +72,12 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_openProject = file->addAction(tr("&Open project\u2026"), this, &MainWindow::chooseProject);
+    m_openProject->setObjectName(QStringLiteral("openProjectAction"));
+    m_openProject->setShortcut(QKeySequence::Open);
+    m_openProject->setToolTip(tr("Choose the folder of your Lisp project: agents' file tools work inside it"));
+    m_openProject->setEnabled(false); // until setProjectFiles
+    file->addSeparator();
     QAction *exportCalls = file->addAction(tr("&Export tool calls\u2026"), this, &MainWindow::exportToolCalls);
     exportCalls->setToolTip(tr("Save every MCP request and response as JSON lines"));
     file->addSeparator();
@@ -160,6 +169,12 @@ void MainWindow::buildDocks()
 
 void MainWindow::buildStatusBar()
 {
+    m_projectLabel = new QLabel(this);
+    m_projectLabel->setObjectName(QStringLiteral("projectLabel"));
+    m_projectLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_projectLabel->setContentsMargins(6, 0, 6, 0);
+    statusBar()->addPermanentWidget(m_projectLabel);
+    showProjectRoot(QString());
     m_engineLabel = new QLabel(this);
     m_endpointLabel = new QLabel(this);
     m_clientsLabel = new QLabel(this);
@@ -297,6 +312,69 @@ void MainWindow::exportToolCalls()
         QMessageBox::warning(this, tr("Export tool calls"), error);
     else
         statusBar()->showMessage(tr("Exported %1 tool calls to %2").arg(m_toolCalls->rowCount()).arg(path), 5000);
+}
+
+void MainWindow::setProjectFiles(ProjectFiles *files)
+{
+    if (m_projectFiles)
+        return;
+    m_projectFiles = files;
+    m_access->install(files);
+    m_console->setProjectFiles(files);
+    m_definitions->setProjectRoot(files->root().path());
+    connect(files, &ProjectFiles::rootChanged, this, [this](const QString &root) {
+        showProjectRoot(root);
+        m_definitions->setProjectRoot(root);
+    });
+    m_openProject->setEnabled(true);
+    showProjectRoot(files->root().isSet() ? files->root().path() : QString());
+}
+
+bool MainWindow::openProject(const QString &directory, QString *error)
+{
+    QString problem;
+    if (!m_projectFiles)
+        problem = tr("This window has no project files to open a project with.");
+    else if (!m_projectFiles->setRoot(directory, Origin::person(), &problem) && problem.isEmpty())
+        problem = tr("%1 cannot be the project root.").arg(directory);
+    if (!problem.isEmpty()) {
+        if (error)
+            *error = problem;
+        return false;
+    }
+    statusBar()->showMessage(tr("Project: %1").arg(m_projectFiles->root().path()), 5000);
+    Q_EMIT projectOpened(m_projectFiles->root().path());
+    return true;
+}
+
+void MainWindow::chooseProject()
+{
+    const QString start = m_projectFiles && m_projectFiles->root().isSet() ? m_projectFiles->root().path() : QDir::homePath();
+    const QString directory = QFileDialog::getExistingDirectory(this, tr("Open project"), start);
+    if (directory.isEmpty())
+        return;
+    QString error;
+    if (!openProject(directory, &error))
+        QMessageBox::warning(this, tr("Open project"), error);
+}
+
+void MainWindow::showProjectRoot(const QString &root)
+{
+    if (root.isEmpty()) {
+        setWindowTitle(tr("Lisp Duet"));
+        m_projectLabel->setText(tr("No project"));
+        m_projectLabel->setToolTip(tr("File \u25b8 Open project\u2026 chooses the folder agents' file tools work in"));
+        return;
+    }
+    const QString name = QFileInfo(root).fileName().isEmpty() ? root : QFileInfo(root).fileName();
+    setWindowTitle(tr("%1 \u2014 Lisp Duet").arg(name));
+    m_projectLabel->setText(tr("Project: %1").arg(name));
+    m_projectLabel->setToolTip(QDir::toNativeSeparators(root));
+}
+
+QString MainWindow::projectText() const
+{
+    return m_projectLabel->text();
 }
 
 void MainWindow::zoomBy(double step)

@@ -10,6 +10,7 @@ class DefinitionsModel;
 class DefinitionsPanel;
 class LispConsole;
 class McpServer;
+class ProjectFiles;
 class QAction;
 class QActionGroup;
 class QDockWidget;
@@ -38,6 +39,17 @@ public:
     DefinitionsPanel *definitionsPanel() const { return m_definitionsPanel; }
     QSystemTrayIcon *trayIcon() const { return m_tray; }
 
+    // The person's project: its changes pass the access controller (Ask shows the diff), show
+    // in the transcript with Undo, File ▸ Open project… sets its root, and the title and the
+    // status bar name it.
+    void setProjectFiles(ProjectFiles *files);
+    ProjectFiles *projectFiles() const { return m_projectFiles; }
+    // Sets the root as the person (what File ▸ Open project… does after its dialog); on
+    // success projectOpened() tells the app to remember it. False with a sentence in *error.
+    bool openProject(const QString &directory, QString *error = nullptr);
+    QAction *openProjectAction() const { return m_openProject; }
+    QString projectText() const;
+
     // What the status bar and the tray offer to copy: "http://127.0.0.1:PORT/mcp", a socket path.
     void setEndpoints(const QStringList &addresses, const QString &note = QString());
     QStringList endpoints() const { return m_endpoints; }
@@ -52,6 +64,9 @@ public:
     QAction *interruptAction() const { return m_interrupt; }
     QAction *accessAction(int mode) const;
 
+Q_SIGNALS:
+    void projectOpened(const QString &root);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
 
@@ -64,6 +79,8 @@ private:
     void updateClients();
     void exportToolCalls();
     void zoomBy(double step);
+    void chooseProject();
+    void showProjectRoot(const QString &root);
 
     Session *m_session;
     McpServer *m_server;
@@ -77,6 +94,9 @@ private:
     QDockWidget *m_toolCallsDock = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_interrupt = nullptr;
+    QAction *m_openProject = nullptr;
+    ProjectFiles *m_projectFiles = nullptr;
+    QLabel *m_projectLabel = nullptr;
     QAction *m_presentation = nullptr;
     QAction *m_copyEndpoint = nullptr;
     QActionGroup *m_accessGroup = nullptr;

@@ -96,7 +96,8 @@ void ProjectFiles::undoLast(const QString &absolutePath, const Origin &by, Done 
     enqueue(absolutePath, {by, std::move(make), std::move(done), true});
 }
 
-void ProjectFiles::enqueue(const QString &absolutePath, Pending pending)
+// By value: a caller's path may live in m_history (undo's does), which writing changes.
+void ProjectFiles::enqueue(QString absolutePath, Pending pending)
 {
     QQueue<Pending> &queue = m_queues[absolutePath];
     queue.enqueue(std::move(pending));
@@ -104,7 +105,7 @@ void ProjectFiles::enqueue(const QString &absolutePath, Pending pending)
         runNext(absolutePath);
 }
 
-void ProjectFiles::runNext(const QString &absolutePath)
+void ProjectFiles::runNext(QString absolutePath)
 {
     const auto queueIt = m_queues.find(absolutePath);
     if (queueIt == m_queues.end())
@@ -113,6 +114,9 @@ void ProjectFiles::runNext(const QString &absolutePath)
         m_queues.erase(queueIt);
         return;
     }
+    if (m_inProgress.contains(absolutePath))
+        return;
+    m_inProgress.insert(absolutePath);
     const Pending pending = queueIt->head();
     const bool exists = QFileInfo::exists(absolutePath);
     const TextFileContents current = exists ? TextFile::read(absolutePath) : TextFileContents{};
@@ -204,6 +208,7 @@ void ProjectFiles::finish(const QString &absolutePath, const FileChange &change,
     if (!error.isEmpty() && change.id != 0)
         Q_EMIT changeRefused(change, error);
     done(change, error);
+    m_inProgress.remove(absolutePath);
     auto queueIt = m_queues.find(absolutePath);
     if (queueIt != m_queues.end() && !queueIt->isEmpty())
         queueIt->dequeue();

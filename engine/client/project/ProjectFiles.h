@@ -8,6 +8,7 @@
 #include <QList>
 #include <QObject>
 #include <QQueue>
+#include <QSet>
 #include <functional>
 #include <optional>
 
@@ -68,14 +69,17 @@ private:
         Done done;
         bool ungated = false;
     };
-    void enqueue(const QString &absolutePath, Pending pending);
-    void runNext(const QString &absolutePath);
+    void enqueue(QString absolutePath, Pending pending);
+    void runNext(QString absolutePath);
     void finish(const QString &absolutePath, const FileChange &change, const QString &error, const Done &done);
     bool write(FileChange &change, QString *error);
 
     ProjectRoot m_root;
     ChangeGate m_gate;
     QHash<QString, QQueue<Pending>> m_queues; // per file: the change in progress first
+    // Files whose head change is being made (maybe waiting at the gate): a runNext scheduled by
+    // the previous change's finish must not start that change a second time.
+    QSet<QString> m_inProgress;
     QHash<QString, QHash<QString, QByteArray>> m_seen; // client key -> path -> digest
     QList<FileChange> m_history;
     quint64 m_nextId = 1;

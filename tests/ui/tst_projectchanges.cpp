@@ -1,0 +1,453 @@
+// The person sees and controls agents' file changes (issue 11, item 8): real ProjectFiles on
+// files in a QTemporaryDir, changes proposed through ProjectFiles::propose exactly as the file
+// tools do, the real window offscreen. A change shows as a coloured diff block; in Ask mode
+// nothing is written before Approve; Deny and Read-only leave the file alone and tell the agent;
+// Paused holds the change; Undo gives the file its bytes back.
+//
+// With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh), edit-diff.png and approval.png are
+// saved there.
+
+#include "UiTestSupport.h"
+
+#include "ProjectFiles.h"
+#include "access/AccessController.h"
+#include "access/ApprovalBar.h"
+#include "console/LispConsole.h"
+#include "console/TestRunBlock.h"
+#include "console/TranscriptView.h"
+#include "definitions/DefinitionsModel.h"
+#include "window/MainWindow.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTextBlock>
+
+namespace {
+const QString Original = QStringLiteral(
+    ";;;; shapes.lisp\r\n"
+    "(in-package #:shapes)\r\n"
+    "\r\n"
+    "(defun area (shape)\r\n"
+    "  (* (width shape) (height shape)))\r\n"
+    "\r\n"
+    "(defun perimeter (shape)\r\n"
+    "  (* 2 (+ (width shape) (height shape))))\r\n");
+
+QString edited(QString text)
+{
+    return text.replace(QStringLiteral("(defun area (shape)\r\n  (* (width shape) (height shape)))"),
+                        QStringLiteral("(defun area (shape)\r\n  \"The area of SHAPE.\"\r\n  (* (shape-width shape) (shape-height shape)))"));
+}
+
+QByteArray bytesOf(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<cannot read>");
+}
+
+bool copyTree(const QString &from, const QString &to)
+{
+    QDirIterator it(from, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString source = it.next();
+        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(source);
+        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
+            return false;
+    }
+    return true;
+}
+
+struct Outcome
+{
+    bool done = false;
+    FileChange change;
+    QString error;
+};
+} // namespace
+
+class TestProjectChanges : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<LiveSession> m_live;
+    std::unique_ptr<ProjectFiles> m_files;
+    std::unique_ptr<MainWindow> m_window;
+    QTemporaryDir m_dir;
+    QString m_path;
+    const Origin m_claude = Origin::agent(QStringLiteral("claude"), QStringLiteral("claude#1"));
+
+    TranscriptView *view() const { return m_window->console()->transcript(); }
+    QString transcript() const
+    {
+        view()->flushNow();
+        return view()->toPlainText();
+    }
+
+    // What edit-form does: computes the new text from the file as it is when its turn comes.
+    std::shared_ptr<Outcome> propose(const QString &after, const QString &description = QStringLiteral("document area"))
+    {
+        auto outcome = std::make_shared<Outcome>();
+        m_files->propose(
+            m_path, m_claude,
+            [after, description](const TextFileContents &, bool, QString *) -> std::optional<FileChange> {
+                FileChange change;
+                change.kind = FileChange::Kind::Edit;
+                change.tool = QStringLiteral("edit-form");
+                change.description = description;
+                change.summary = QStringLiteral("replaced (defun area) at lines 4-6");
+                change.after = after;
+                return change;
+            },
+            [outcome](const FileChange &change, const QString &error) {
+                outcome->done = true;
+                outcome->change = change;
+                outcome->error = error;
+            });
+        return outcome;
+    }
+
+    QTextBlock blockStartingWith(const QString &prefix) const
+    {
+        view()->flushNow();
+        for (QTextBlock block = view()->document()->lastBlock(); block.isValid(); block = block.previous()) {
+            if (block.text().startsWith(prefix))
+                return block;
+        }
+        return {};
+    }
+
+    void saveScreenshot(const QString &name)
+    {
+        const QString dir = qEnvironmentVariable("DUET_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            return;
+        view()->flushNow();
+        QTest::qWait(300);
+        const QString path = QDir(dir).filePath(name);
+        QVERIFY2(m_window->grab().save(path), qPrintable(path));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("shapes/src")));
+        m_live = std::make_unique<LiveSession>();
+        QVERIFY2(m_live->engine.isReady(), "the engine did not start");
+        m_files = std::make_unique<ProjectFiles>();
+        QString error;
+        QVERIFY2(m_files->setRoot(m_dir.filePath(QStringLiteral("shapes")), Origin::person(), &error), qPrintable(error));
+        m_path = m_files->root().path() + QStringLiteral("/src/shapes.lisp");
+        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
+        m_window->setProjectFiles(m_files.get());
+        m_window->resize(1100, 760);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        m_files.reset();
+        m_live.reset();
+    }
+
+    void init()
+    {
+        m_window->access()->setMode(AccessMode::Allow);
+        QFile file(m_path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(Original.toUtf8());
+        file.close();
+        // What read-file tells ProjectFiles: claude has seen the file as it is now.
+        m_files->noteSeen(m_claude.clientKey, m_path, TextFile::digest(Original.toUtf8()));
+    }
+
+    void theWindowNamesTheProject()
+    {
+        QCOMPARE(m_window->windowTitle(), QStringLiteral("shapes \u2014 Lisp Duet"));
+        QCOMPARE(m_window->projectText(), QStringLiteral("Project: shapes"));
+    }
+
+    void anAgentsChangeAppearsAsAColouredDiffBlock()
+    {
+        auto outcome = propose(edited(Original));
+        QTRY_VERIFY(outcome->done);
+        QCOMPARE(outcome->error, QString());
+        QCOMPARE(bytesOf(m_path), edited(Original).toUtf8());
+        const QString text = transcript();
+        QVERIFY2(text.contains(QStringLiteral("claude \u00b7 edit-form \u2014 document area   Undo")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("src/shapes.lisp: replaced (defun area) at lines 4-6  (+2 \u22121)")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("--- a/src/shapes.lisp\n+++ b/src/shapes.lisp\n@@ ")));
+        QVERIFY(text.contains(QStringLiteral("+  \"The area of SHAPE.\"")));
+        // Coloured by kind: the added line green, the hunk header dim, context plain.
+        const QTextBlock added = blockStartingWith(QStringLiteral("+  \"The area"));
+        QVERIFY(added.isValid());
+        const QColor green = added.begin().fragment().charFormat().foreground().color();
+        QVERIFY2(green.green() > green.red() + 40, qPrintable(green.name()));
+        const QTextBlock hunk = blockStartingWith(QStringLiteral("@@ "));
+        QVERIFY(hunk.isValid());
+        QVERIFY(hunk.begin().fragment().charFormat().foreground().color() != green);
+        const QTextBlock removed = blockStartingWith(QStringLiteral("-  (* (width shape)"));
+        QVERIFY(removed.isValid());
+        const QColor red = removed.begin().fragment().charFormat().foreground().color();
+        QVERIFY2(red.red() > red.green() + 40, qPrintable(red.name()));
+        saveScreenshot(QStringLiteral("edit-diff.png"));
+    }
+
+    void aLongDiffIsCollapsedBeyondTwentyLines()
+    {
+        QString after = Original;
+        for (int i = 0; i < 40; ++i)
+            after += QStringLiteral("(defparameter *p%1* %1)\r\n").arg(i);
+        auto outcome = propose(after, QStringLiteral("many parameters"));
+        QTRY_VERIFY(outcome->done);
+        QCOMPARE(outcome->error, QString());
+        const int total = int(outcome->change.diff.lines.size());
+        QVERIFY(total > TranscriptView::DiffLinesShown);
+        const QString link = QStringLiteral("[+] Show all %1 lines (%2 more)").arg(total).arg(total - TranscriptView::DiffLinesShown);
+        QVERIFY2(transcript().contains(link), qPrintable(transcript()));
+        const QTextBlock last = blockStartingWith(QStringLiteral("+(defparameter *p39* 39)"));
+        QVERIFY(last.isValid());
+        QVERIFY(!last.isVisible());
+        QVERIFY(blockStartingWith(QStringLiteral("+(defparameter *p0* 0)")).isVisible() || total - 40 > TranscriptView::DiffLinesShown);
+        // "Show all" is the group's toggle.
+        const QTextBlock toggle = blockStartingWith(QStringLiteral("[+] Show all"));
+        QTextCursor cursor(toggle);
+        cursor.movePosition(QTextCursor::NextCharacter);
+        const QString href = cursor.charFormat().anchorHref();
+        QVERIFY(href.startsWith(QStringLiteral("toggle:")));
+        view()->toggleGroup(href.mid(7).toULongLong());
+        QVERIFY(blockStartingWith(QStringLiteral("+(defparameter *p39* 39)")).isVisible());
+        QVERIFY(blockStartingWith(QStringLiteral("[-] Show all")).isValid());
+    }
+
+    void askModeWritesNothingBeforeApprove()
+    {
+        m_window->access()->setMode(AccessMode::Ask);
+        auto outcome = propose(edited(Original));
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        ApprovalBar *bar = m_window->console()->approvalBar();
+        QVERIFY(bar->isVisible());
+        QVERIFY(bar->showsDiff());
+        QVERIFY2(bar->headline().contains(QStringLiteral("<b>claude</b> wants to change <b>src/shapes.lisp</b> with edit-form \u2014 document area")),
+                 qPrintable(bar->headline()));
+        QVERIFY2(bar->summary().startsWith(QStringLiteral("replaced (defun area) at lines 4-6")), qPrintable(bar->summary()));
+        QVERIFY2(bar->diffText().contains(QStringLiteral("+  \"The area of SHAPE.\"")), qPrintable(bar->diffText()));
+        saveScreenshot(QStringLiteral("approval.png"));
+        QTest::qWait(200);
+        QVERIFY(!outcome->done);
+        QCOMPARE(bytesOf(m_path), Original.toUtf8());
+        QTest::mouseClick(bar->approveButton(), Qt::LeftButton);
+        QTRY_VERIFY(outcome->done);
+        QCOMPARE(outcome->error, QString());
+        QCOMPARE(bytesOf(m_path), edited(Original).toUtf8());
+        QVERIFY(m_window->access()->pending().isEmpty());
+        QTRY_VERIFY(!bar->isVisible());
+    }
+
+    void denyLeavesTheFileUntouchedAndTellsTheAgent()
+    {
+        m_window->access()->setMode(AccessMode::Ask);
+        auto outcome = propose(edited(Original));
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        QTest::mouseClick(m_window->console()->approvalBar()->denyButton(), Qt::LeftButton);
+        QTRY_VERIFY(outcome->done);
+        QCOMPARE(outcome->error, AccessModes::changeDeniedMessage(QStringLiteral("src/shapes.lisp")));
+        QVERIFY(outcome->error.contains(QStringLiteral("denied")));
+        QCOMPARE(bytesOf(m_path), Original.toUtf8());
+    }
+
+    void readOnlyRefusesEveryChange()
+    {
+        m_window->access()->setMode(AccessMode::ReadOnly);
+        auto outcome = propose(edited(Original));
+        QTRY_VERIFY(outcome->done);
+        QCOMPARE(outcome->error, AccessModes::changeReadOnlyMessage(QStringLiteral("src/shapes.lisp")));
+        QCOMPARE(bytesOf(m_path), Original.toUtf8());
+        QVERIFY(m_window->access()->pending().isEmpty());
+    }
+
+    void pausedHoldsAChangeUntilAccessResumes()
+    {
+        m_window->access()->setMode(AccessMode::Paused);
+        auto outcome = propose(edited(Original));
+        QTRY_COMPARE(m_window->access()->heldCount(), 1);
+        QTest::qWait(200);
+        QVERIFY(!outcome->done);
+        QCOMPARE(bytesOf(m_path), Original.toUtf8());
+        // Resumed in Ask: now the person decides, with the diff.
+        m_window->access()->setMode(AccessMode::Ask);
+        QCOMPARE(m_window->access()->heldCount(), 0);
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        QVERIFY(!outcome->done);
+        m_window->access()->setMode(AccessMode::Allow);
+        QTRY_VERIFY(outcome->done);
+        QCOMPARE(outcome->error, QString());
+        QCOMPARE(bytesOf(m_path), edited(Original).toUtf8());
+    }
+
+    void askModeLetsAFileToolsCallThroughToTheChangeGate()
+    {
+        Tool fileTool(ToolSpec{.name = QStringLiteral("edit-form"), .hints = Hints::Destructive, .changesFiles = true},
+                      [](const ToolCallPtr &, const ToolArguments &) {});
+        Tool evaluation(ToolSpec{.name = QStringLiteral("evaluate-lisp"), .hints = Hints::Destructive},
+                        [](const ToolCallPtr &, const ToolArguments &) {});
+        m_window->access()->setMode(AccessMode::Ask);
+        auto call = ToolCallPtr::create(QStringLiteral("edit-form"), QJsonObject{}, m_claude, false);
+        QString verdict = QStringLiteral("<none>");
+        m_window->access()->gate(nullptr, &fileTool, call, [&verdict](const QString &refusal) { verdict = refusal; });
+        QCOMPARE(verdict, QString()); // passed at once: the change itself will wait
+        QVERIFY(m_window->access()->pending().isEmpty());
+        m_window->access()->gate(nullptr, &evaluation, call, [&verdict](const QString &refusal) { verdict = refusal; });
+        QCOMPARE(m_window->access()->pending().size(), 1);
+        m_window->access()->setMode(AccessMode::ReadOnly); // decides the waiting evaluation
+        QCOMPARE(verdict, AccessModes::readOnlyMessage(QStringLiteral("evaluate-lisp")));
+        m_window->access()->gate(nullptr, &fileTool, call, [&verdict](const QString &refusal) { verdict = refusal; });
+        QCOMPARE(verdict, AccessModes::readOnlyWriteMessage(QStringLiteral("edit-form")));
+        QVERIFY(verdict.contains(QStringLiteral("edit-form")));
+    }
+
+    void undoGivesTheFileItsBytesBack()
+    {
+        auto outcome = propose(edited(Original));
+        QTRY_VERIFY(outcome->done);
+        QCOMPARE(outcome->error, QString());
+        QCOMPARE(bytesOf(m_path), edited(Original).toUtf8());
+        // What a click on the block's "Undo" link does.
+        Q_EMIT view()->linkActivated(QStringLiteral("undo:%1").arg(outcome->change.id));
+        QTRY_COMPARE(bytesOf(m_path), Original.toUtf8());
+        QTRY_VERIFY(transcript().contains(QStringLiteral("You undid claude's change to src/shapes.lisp")));
+        // Nothing of claude's is left to undo: the transcript says why.
+        Q_EMIT view()->linkActivated(QStringLiteral("undo:%1").arg(outcome->change.id));
+        QTRY_VERIFY2(transcript().contains(QStringLiteral("Could not undo claude's change to src/shapes.lisp: you already undid it.")),
+                     qPrintable(transcript()));
+        QCOMPARE(bytesOf(m_path), Original.toUtf8());
+    }
+
+    void undoOfAnOlderChangeIsRefusedWithAReason()
+    {
+        auto first = propose(edited(Original));
+        QTRY_VERIFY(first->done);
+        auto second = propose(edited(Original) + QStringLiteral("(defun volume (shape) 0)\r\n"), QStringLiteral("add volume"));
+        QTRY_VERIFY(second->done);
+        QCOMPARE(second->error, QString());
+        const QByteArray now = bytesOf(m_path);
+        Q_EMIT view()->linkActivated(QStringLiteral("undo:%1").arg(first->change.id));
+        QTRY_VERIFY2(transcript().contains(QStringLiteral("Only the newest change to a file can be undone.")), qPrintable(transcript()));
+        QCOMPARE(bytesOf(m_path), now);
+    }
+
+    void aTestRunIsOneBlockWithTheCountsAndEachFailure()
+    {
+        const QJsonObject reply{
+            {"status", "ok"}, {"framework", "fiveam"}, {"system", "shapes"}, {"test", QJsonValue::Null},
+            {"passed", 3}, {"failed", 1}, {"skipped", 0},
+            {"failures", QJsonArray{QJsonObject{{"test", "AREA-OF-SQUARE"}, {"form", "(IS (= 16 (AREA (MAKE-SQUARE 4))))"},
+                                                {"expected", "16"}, {"actual", "15"}, {"reason", "15 is not = to 16"}}}},
+            {"output", "Running test suite SHAPES-SUITE\n ...f\n"}};
+        EngineProtocol::TestRunReply run(reply);
+        QCOMPARE(TestRunBlock::headline(run), QStringLiteral("Tests of shapes: 3 passed, 1 failed"));
+        TranscriptView t;
+        TestRunBlock::append(&t, run, 2);
+        t.flushNow();
+        const QString text = t.toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("Tests of shapes: 3 passed, 1 failed\n  \u2717 AREA-OF-SQUARE\n"
+                                              "      form:     (IS (= 16 (AREA (MAKE-SQUARE 4))))\n"
+                                              "      expected: 16\n      actual:   15\n      reason:   15 is not = to 16")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("[+] Output (2 lines)")));
+        // A run through ASDF's test-op has no counts: the output says how it went.
+        EngineProtocol::TestRunReply asdf(QJsonObject{{"status", "ok"}, {"framework", "asdf"}, {"system", "other"}, {"output", "All 4 tests passed."}});
+        QCOMPARE(TestRunBlock::headline(asdf), QStringLiteral("Tests of other (ASDF test-op): finished; the output says how it went"));
+    }
+
+    // The real kernel runs tests/data/shapes' FiveAM suite (one test fails on purpose); the
+    // finished job is one block in the agent's lane.
+    void aFinishedTestRunShowsAsOneBlockWithItsFailure()
+    {
+        const QString tested = m_dir.filePath(QStringLiteral("tested"));
+        QVERIFY(copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), tested + QStringLiteral("/shapes")));
+        m_live->session.setProjectRoot(tested);
+        JobRequest request = EngineProtocol::testRun(QStringLiteral("shapes"));
+        request.origin = m_claude;
+        request.description = QStringLiteral("run the suite");
+        request.timeoutMs = 150000;
+        bool done = false;
+        const quint64 id = m_live->session.submit(request);
+        m_live->session.whenFinished(id, [&done](JobPtr) { done = true; });
+        QVERIFY(QTest::qWaitFor([&done] { return done; }, 160000));
+        const QString text = transcript();
+        QVERIFY2(text.contains(QStringLiteral("claude \u00b7 run-tests \u2014 run the suite")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Tests of shapes: 5 passed, 1 failed\n"
+                                              "  \u2717 AREA-OF-A-SQUARE\n"
+                                              "      form:     (= 9 (AREA (MAKE-SQUARE 3)))\n"
+                                              "      expected: 9\n"
+                                              "      actual:   6\n"
+                                              "      reason:   (AREA (MAKE-SQUARE 3)) evaluated to 6 which is not = to 9\n")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("[+] Output (")));
+        // FiveAM's report is shown once, behind that link, not streamed into the transcript too.
+        QCOMPARE(text.count(QStringLiteral("Did 6 checks.")), 1);
+        const QTextBlock output = blockStartingWith(QStringLiteral("[+] Output ("));
+        QVERIFY(output.next().isValid() && !output.next().isVisible());
+        saveScreenshot(QStringLiteral("test-run.png"));
+    }
+
+    // A definition loaded from a file in the session: the definitions panel says where it is,
+    // relative to the project (the kernel's file and line). Systems loaded by ASDF are not the
+    // session's own packages, so the panel does not list them.
+    void aDefinitionLoadedFromAFileShowsItsFileAndLine()
+    {
+        const QString tested = m_dir.filePath(QStringLiteral("loaded"));
+        QVERIFY(QDir().mkpath(tested));
+        m_live->session.setProjectRoot(tested);
+        QFile source(tested + QStringLiteral("/extra.lisp"));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write(";;;; extra.lisp\n\n(defun from-a-file (x)\n  (* 2 x))\n");
+        source.close();
+        JobRequest load = EngineProtocol::evaluation(QStringLiteral("(load (compile-file \"extra.lisp\"))"));
+        bool done = false;
+        m_live->session.whenFinished(m_live->session.submit(load), [&done](JobPtr) { done = true; });
+        QVERIFY(QTest::qWaitFor([&done] { return done; }, 60000));
+        DefinitionsModel *model = m_window->definitions();
+        model->setProjectRoot(QFileInfo(tested).canonicalFilePath());
+        const auto found = [model] { return model->find(QStringLiteral("COMMON-LISP-USER"), QStringLiteral("FROM-A-FILE")); };
+        QTRY_VERIFY_WITH_TIMEOUT(found().isValid() && !model->definition(found())->file.isEmpty(), 20000);
+        QCOMPARE(model->location(*model->definition(found())), QStringLiteral("extra.lisp:3"));
+    }
+
+    void theDefinitionsPanelShowsWhereADefinitionCameFrom()
+    {
+        DefinitionsModel *model = m_window->definitions();
+        model->setProjectRoot(m_files->root().path());
+        model->setEngineReply(QJsonObject{
+            {"status", "ok"},
+            {"definitions", QJsonArray{QJsonObject{{"name", "AREA"}, {"package", "SHAPES"}, {"kind", "function"},
+                                                   {"file", m_path}, {"line", 4}},
+                                       QJsonObject{{"name", "HELPER"}, {"package", "SHAPES"}, {"kind", "function"},
+                                                   {"file", "/usr/share/common-lisp/source/x/x.lisp"}, {"line", 10}},
+                                       QJsonObject{{"name", "TYPED"}, {"package", "SHAPES"}, {"kind", "function"},
+                                                   {"file", QJsonValue::Null}}}}});
+        const auto *area = model->definition(model->find(QStringLiteral("SHAPES"), QStringLiteral("AREA")));
+        const auto *helper = model->definition(model->find(QStringLiteral("SHAPES"), QStringLiteral("HELPER")));
+        const auto *typed = model->definition(model->find(QStringLiteral("SHAPES"), QStringLiteral("TYPED")));
+        QVERIFY(area && helper && typed);
+        QCOMPARE(model->location(*area), QStringLiteral("src/shapes.lisp:4"));
+        QCOMPARE(model->location(*helper), QStringLiteral("/usr/share/common-lisp/source/x/x.lisp:10"));
+        QCOMPARE(model->location(*typed), QString());
+        const QModelIndex by = model->find(QStringLiteral("SHAPES"), QStringLiteral("AREA")).siblingAtColumn(DefinitionsModel::ByColumn);
+        QCOMPARE(model->data(by).toString(), QStringLiteral("src/shapes.lisp:4"));
+    }
+};
+
+QTEST_MAIN(TestProjectChanges)
+#include "tst_projectchanges.moc"

@@ -1,0 +1,100 @@
+#include "ProjectActivity.h"
+
+#include "LispConsole.h"
+#include "TranscriptView.h"
+
+#include "ProjectFiles.h"
+
+#include <QPointer>
+
+ProjectActivity::ProjectActivity(ProjectFiles *files, LispConsole *console)
+    : QObject(console), m_files(files), m_console(console)
+{
+    connect(files, &ProjectFiles::changeApplied, this, &ProjectActivity::showChange);
+    connect(console->transcript(), &TranscriptView::linkActivated, this, [this](const QString &href) {
+        if (href.startsWith(QStringLiteral("undo:")))
+            undo(href.mid(5).toULongLong());
+    });
+}
+
+const FileChange *ProjectActivity::findChange(quint64 id) const
+{
+    for (const FileChange &change : m_files->history()) {
+        if (change.id == id)
+            return &change;
+    }
+    return nullptr;
+}
+
+void ProjectActivity::showChange(const FileChange &change)
+{
+    using Style = TranscriptView::Style;
+    TranscriptView *t = m_console->transcript();
+    const int lane = m_console->laneFor(change.origin);
+    m_console->startEntry();
+    t->newLine(lane);
+    if (change.kind == FileChange::Kind::Undo) {
+        const FileChange *original = findChange(change.undoes);
+        const QString whose = original ? tr("%1's").arg(original->origin.name) : tr("an agent's");
+        t->appendText(tr("%1 undid %2 change to %3").arg(change.origin.name, whose, change.path), Style::Header, lane);
+    } else {
+        QString title = change.origin.name;
+        if (!change.tool.isEmpty())
+            title += QStringLiteral(" \u00b7 ") + change.tool;
+        if (!change.description.isEmpty())
+            title += QStringLiteral(" \u2014 ") + change.description;
+        t->appendText(title + QStringLiteral("   "), Style::Header, lane);
+        if (change.origin.isAgent())
+            t->appendLink(tr("Undo"), QStringLiteral("undo:%1").arg(change.id), lane);
+    }
+    t->newLine(lane);
+    QString what = change.created ? tr("%1 (new file)").arg(change.path) : change.deleted ? tr("%1 (deleted)").arg(change.path) : change.path;
+    if (!change.summary.isEmpty() && change.kind != FileChange::Kind::Undo)
+        what += QStringLiteral(": ") + change.summary;
+    t->appendText(what + tr("  (+%1 \u2212%2)").arg(change.diff.added).arg(change.diff.removed) + QLatin1Char('\n'), Style::Note, lane);
+    t->appendDiff(change.diff.lines, lane);
+}
+
+void ProjectActivity::undo(quint64 changeId)
+{
+    const FileChange *change = findChange(changeId);
+    if (!change) {
+        showNote(tr("That change is no longer in this run's history, so it cannot be undone from here."), true);
+        return;
+    }
+    // undoLast takes back the newest change to the file: only offer it for that one.
+    const FileChange *newest = nullptr;
+    for (const FileChange &c : m_files->history()) {
+        if (c.absolutePath == change->absolutePath)
+            newest = &c;
+    }
+    if (newest && newest->kind == FileChange::Kind::Undo && newest->undoes == change->id) {
+        showNote(tr("Could not undo %1's change to %2: you already undid it.").arg(change->origin.name, change->path), true);
+        return;
+    }
+    if (newest && newest->id != change->id) {
+        const QString whose = newest->origin.isPerson() ? tr("your") : tr("%1's").arg(newest->origin.name);
+        showNote(tr("Could not undo %1's change to %2: the file changed after it (%3 %4 at %5). Only the newest change to a file can be undone.")
+                     .arg(change->origin.name, change->path, whose, FileChange::kindName(newest->kind),
+                          newest->at.toString(QStringLiteral("HH:mm:ss"))),
+                 true);
+        return;
+    }
+    // Copies: the history the change lives in grows when the undo is written.
+    const QString who = change->origin.name;
+    const QString path = change->path;
+    const QString absolutePath = change->absolutePath;
+    QPointer<ProjectActivity> guard(this);
+    m_files->undoLast(absolutePath, Origin::person(), [guard, who, path](const FileChange &, const QString &error) {
+        if (guard && !error.isEmpty())
+            guard->showNote(tr("Could not undo %1's change to %2: %3").arg(who, path, error), true);
+    });
+}
+
+void ProjectActivity::showNote(const QString &text, bool error)
+{
+    TranscriptView *t = m_console->transcript();
+    m_console->startEntry();
+    t->newLine(1);
+    t->appendText(QStringLiteral("; ") + text + QLatin1Char('\n'), error ? TranscriptView::Style::Error : TranscriptView::Style::Note, 1);
+}

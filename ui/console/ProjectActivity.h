@@ -1,0 +1,31 @@
+#pragma once
+
+#include "FileChange.h"
+
+#include <QObject>
+
+class LispConsole;
+class ProjectFiles;
+
+// What happens to the project's files, in the transcript as it happens: each applied change
+// as a block (who, why, the file, the summary and the coloured diff, long diffs collapsed) in
+// its author's lane, with an "Undo" link on an agent's change. Undo takes back the newest
+// change to that file through ProjectFiles::undoLast, as the person; the transcript says so,
+// or why it could not.
+class ProjectActivity : public QObject
+{
+    Q_OBJECT
+public:
+    ProjectActivity(ProjectFiles *files, LispConsole *console);
+
+    // What the "Undo" link of change `changeId` does.
+    void undo(quint64 changeId);
+
+private:
+    void showChange(const FileChange &change);
+    void showNote(const QString &text, bool error);
+    const FileChange *findChange(quint64 id) const;
+
+    ProjectFiles *m_files;
+    LispConsole *m_console;
+};

@@ -1,0 +1,74 @@
+#include "TestRunBlock.h"
+
+#include "TranscriptView.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonValue>
+
+namespace {
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("TestRunBlock", text);
+}
+
+// Expected and actual values come printed (strings) or as JSON; null: the framework did not say.
+QString shown(const QJsonValue &value)
+{
+    if (value.isNull() || value.isUndefined())
+        return {};
+    if (value.isString())
+        return value.toString();
+    if (value.isArray() || value.isObject())
+        return QString::fromUtf8(value.isArray() ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
+                                                 : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    return value.toVariant().toString();
+}
+} // namespace
+
+namespace TestRunBlock {
+
+QString headline(const EngineProtocol::TestRunReply &reply)
+{
+    const QString what = reply.test().isEmpty() ? tr("Tests of %1").arg(reply.system())
+                                                : tr("Test %1 of %2").arg(reply.test(), reply.system());
+    if (reply.framework() != QStringLiteral("fiveam") && reply.passed() == 0 && reply.failed() == 0)
+        return tr("%1 (ASDF test-op): finished; the output says how it went").arg(what);
+    QString counts = tr("%1 passed, %2 failed").arg(reply.passed()).arg(reply.failed());
+    if (reply.skipped() > 0)
+        counts += tr(", %1 skipped").arg(reply.skipped());
+    return what + QStringLiteral(": ") + counts;
+}
+
+QStringList failureLines(const EngineProtocol::TestRunReply &reply)
+{
+    QStringList lines;
+    for (const EngineProtocol::TestRunReply::Failure &failure : reply.failures()) {
+        lines << QStringLiteral("  \u2717 ") + (failure.test().isEmpty() ? tr("(unnamed test)") : failure.test());
+        auto field = [&lines](const QString &label, const QString &value) {
+            if (!value.isEmpty())
+                lines << QStringLiteral("      %1 %2").arg(label, -9).arg(QString(value).replace(u'\n', QStringLiteral("\n                ")));
+        };
+        field(tr("form:"), failure.form());
+        field(tr("expected:"), shown(failure.expected()));
+        field(tr("actual:"), shown(failure.actual()));
+        field(tr("reason:"), failure.reason());
+    }
+    return lines;
+}
+
+void append(TranscriptView *t, const EngineProtocol::TestRunReply &reply, int lane)
+{
+    using Style = TranscriptView::Style;
+    const bool failed = reply.failed() > 0;
+    t->appendText(headline(reply) + QLatin1Char('\n'), failed ? Style::Error : Style::Value, lane);
+    for (const QString &line : failureLines(reply))
+        t->appendText(line + QLatin1Char('\n'), line.startsWith(QStringLiteral("  \u2717")) ? Style::Warning : Style::Plain, lane);
+    const QString output = reply.output().trimmed();
+    if (!output.isEmpty()) {
+        const QStringList lines = output.split(u'\n');
+        t->appendCollapsed(lines.size() == 1 ? tr("Output (1 line)") : tr("Output (%1 lines)").arg(lines.size()), lines, lane);
+    }
+}
+
+} // namespace TestRunBlock
