@@ -10,6 +10,7 @@
 #include "UiTestSupport.h"
 
 #include "ProjectFiles.h"
+#include "ProjectTools.h"
 #include "access/AccessController.h"
 #include "access/ApprovalBar.h"
 #include "console/LispConsole.h"
@@ -146,6 +147,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(m_files->setRoot(m_dir.filePath(QStringLiteral("shapes")), Origin::person(), &error), qPrintable(error));
         m_path = m_files->root().path() + QStringLiteral("/src/shapes.lisp");
+        addProjectTools(&m_live->tools, &m_live->session, m_files.get());
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
         m_window->setProjectFiles(m_files.get());
         m_window->resize(1100, 760);
@@ -314,6 +316,45 @@ private Q_SLOTS:
         m_window->access()->gate(nullptr, &fileTool, call, [&verdict](const QString &refusal) { verdict = refusal; });
         QCOMPARE(verdict, AccessModes::readOnlyWriteMessage(QStringLiteral("edit-form")));
         QVERIFY(verdict.contains(QStringLiteral("edit-form")));
+    }
+
+    // The real write-file tool over MCP: in Ask mode its call runs, the change waits with its
+    // diff, and the tool's result says what the person decided; Read-only refuses the call.
+    void anAgentsToolCallWaitsForTheChangeNotForTheCall()
+    {
+        AgentClient agent(&m_live->server, QStringLiteral("claude-code"));
+        const QString created = m_files->root().path() + QStringLiteral("/src/new.lisp");
+        const QJsonObject arguments{{"path", "src/new.lisp"}, {"content", "(defun new-thing ()\n  :new)\n"}, {"description", "add new-thing"}};
+        m_window->access()->setMode(AccessMode::Ask);
+        int id = agent.callTool(QStringLiteral("write-file"), arguments);
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        QVERIFY(m_window->access()->pending().first().isChange);
+        ApprovalBar *bar = m_window->console()->approvalBar();
+        QVERIFY2(bar->headline().contains(QStringLiteral("<b>claude-code</b> wants to create <b>src/new.lisp</b> with write-file \u2014 add new-thing")),
+                 qPrintable(bar->headline()));
+        QVERIFY(bar->diffText().contains(QStringLiteral("+(defun new-thing ()")));
+        QVERIFY(!QFile::exists(created));
+        QTest::mouseClick(bar->denyButton(), Qt::LeftButton);
+        QJsonObject response = agent.response(id);
+        QVERIFY(AgentClient::isError(response));
+        QCOMPARE(AgentClient::resultText(response), AccessModes::changeDeniedMessage(QStringLiteral("src/new.lisp")));
+        QVERIFY(!QFile::exists(created));
+
+        id = agent.callTool(QStringLiteral("write-file"), arguments);
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        QTest::mouseClick(bar->approveButton(), Qt::LeftButton);
+        response = agent.response(id);
+        QVERIFY2(!AgentClient::isError(response), qPrintable(AgentClient::resultText(response)));
+        QCOMPARE(bytesOf(created), QByteArray("(defun new-thing ()\n  :new)\n"));
+        QTRY_VERIFY(transcript().contains(QStringLiteral("claude-code \u00b7 write-file \u2014 add new-thing   Undo")));
+
+        m_window->access()->setMode(AccessMode::ReadOnly);
+        id = agent.callTool(QStringLiteral("write-file"), QJsonObject{{"path", "src/new.lisp"}, {"content", "changed\n"}});
+        response = agent.response(id);
+        QVERIFY(AgentClient::isError(response));
+        QCOMPARE(AgentClient::resultText(response), AccessModes::readOnlyWriteMessage(QStringLiteral("write-file")));
+        QCOMPARE(bytesOf(created), QByteArray("(defun new-thing ()\n  :new)\n"));
+        QVERIFY(QFile::remove(created));
     }
 
     void undoGivesTheFileItsBytesBack()
