@@ -25,6 +25,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTextBlock>
@@ -284,6 +285,8 @@ private Q_SLOTS:
         auto outcome = propose(edited(Original));
         QTRY_COMPARE(m_window->access()->heldCount(), 1);
         QTest::qWait(200);
+        m_window->access()->setMode(AccessMode::Paused); // no change of mode: nothing is decided
+        QCOMPARE(m_window->access()->heldCount(), 1);
         QVERIFY(!outcome->done);
         QCOMPARE(bytesOf(m_path), Original.toUtf8());
         // Resumed in Ask: now the person decides, with the diff.
@@ -295,6 +298,24 @@ private Q_SLOTS:
         QTRY_VERIFY(outcome->done);
         QCOMPARE(outcome->error, QString());
         QCOMPARE(bytesOf(m_path), edited(Original).toUtf8());
+    }
+
+    void pausingWhileAChangeAwaitsApprovalHoldsItAndSaysSo()
+    {
+        m_window->access()->setMode(AccessMode::Ask);
+        auto outcome = propose(edited(Original));
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        m_window->access()->setMode(AccessMode::Paused);
+        QVERIFY(m_window->access()->pending().isEmpty());
+        QCOMPARE(m_window->access()->heldCount(), 1);
+        QVERIFY2(m_window->statusBar()->currentMessage().endsWith(QStringLiteral("One file change waits until you resume.")),
+                 qPrintable(m_window->statusBar()->currentMessage()));
+        QTRY_VERIFY(!m_window->console()->approvalBar()->isVisible());
+        QVERIFY(!outcome->done);
+        m_window->access()->setMode(AccessMode::ReadOnly);
+        QTRY_VERIFY(outcome->done);
+        QCOMPARE(outcome->error, AccessModes::changeReadOnlyMessage(QStringLiteral("src/shapes.lisp")));
+        QCOMPARE(bytesOf(m_path), Original.toUtf8());
     }
 
     void askModeLetsAFileToolsCallThroughToTheChangeGate()
