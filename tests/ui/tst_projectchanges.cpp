@@ -10,6 +10,7 @@
 #include "UiTestSupport.h"
 
 #include "ProjectFiles.h"
+#include "ProjectTools.h"
 #include "access/AccessController.h"
 #include "access/ApprovalBar.h"
 #include "console/LispConsole.h"
@@ -24,6 +25,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTextBlock>
@@ -146,6 +148,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(m_files->setRoot(m_dir.filePath(QStringLiteral("shapes")), Origin::person(), &error), qPrintable(error));
         m_path = m_files->root().path() + QStringLiteral("/src/shapes.lisp");
+        addProjectTools(&m_live->tools, &m_live->session, m_files.get());
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
         m_window->setProjectFiles(m_files.get());
         m_window->resize(1100, 760);
@@ -282,6 +285,8 @@ private Q_SLOTS:
         auto outcome = propose(edited(Original));
         QTRY_COMPARE(m_window->access()->heldCount(), 1);
         QTest::qWait(200);
+        m_window->access()->setMode(AccessMode::Paused); // no change of mode: nothing is decided
+        QCOMPARE(m_window->access()->heldCount(), 1);
         QVERIFY(!outcome->done);
         QCOMPARE(bytesOf(m_path), Original.toUtf8());
         // Resumed in Ask: now the person decides, with the diff.
@@ -293,6 +298,24 @@ private Q_SLOTS:
         QTRY_VERIFY(outcome->done);
         QCOMPARE(outcome->error, QString());
         QCOMPARE(bytesOf(m_path), edited(Original).toUtf8());
+    }
+
+    void pausingWhileAChangeAwaitsApprovalHoldsItAndSaysSo()
+    {
+        m_window->access()->setMode(AccessMode::Ask);
+        auto outcome = propose(edited(Original));
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        m_window->access()->setMode(AccessMode::Paused);
+        QVERIFY(m_window->access()->pending().isEmpty());
+        QCOMPARE(m_window->access()->heldCount(), 1);
+        QVERIFY2(m_window->statusBar()->currentMessage().endsWith(QStringLiteral("One file change waits until you resume.")),
+                 qPrintable(m_window->statusBar()->currentMessage()));
+        QTRY_VERIFY(!m_window->console()->approvalBar()->isVisible());
+        QVERIFY(!outcome->done);
+        m_window->access()->setMode(AccessMode::ReadOnly);
+        QTRY_VERIFY(outcome->done);
+        QCOMPARE(outcome->error, AccessModes::changeReadOnlyMessage(QStringLiteral("src/shapes.lisp")));
+        QCOMPARE(bytesOf(m_path), Original.toUtf8());
     }
 
     void askModeLetsAFileToolsCallThroughToTheChangeGate()
@@ -314,6 +337,45 @@ private Q_SLOTS:
         m_window->access()->gate(nullptr, &fileTool, call, [&verdict](const QString &refusal) { verdict = refusal; });
         QCOMPARE(verdict, AccessModes::readOnlyWriteMessage(QStringLiteral("edit-form")));
         QVERIFY(verdict.contains(QStringLiteral("edit-form")));
+    }
+
+    // The real write-file tool over MCP: in Ask mode its call runs, the change waits with its
+    // diff, and the tool's result says what the person decided; Read-only refuses the call.
+    void anAgentsToolCallWaitsForTheChangeNotForTheCall()
+    {
+        AgentClient agent(&m_live->server, QStringLiteral("claude-code"));
+        const QString created = m_files->root().path() + QStringLiteral("/src/new.lisp");
+        const QJsonObject arguments{{"path", "src/new.lisp"}, {"content", "(defun new-thing ()\n  :new)\n"}, {"description", "add new-thing"}};
+        m_window->access()->setMode(AccessMode::Ask);
+        int id = agent.callTool(QStringLiteral("write-file"), arguments);
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        QVERIFY(m_window->access()->pending().first().isChange);
+        ApprovalBar *bar = m_window->console()->approvalBar();
+        QVERIFY2(bar->headline().contains(QStringLiteral("<b>claude-code</b> wants to create <b>src/new.lisp</b> with write-file \u2014 add new-thing")),
+                 qPrintable(bar->headline()));
+        QVERIFY(bar->diffText().contains(QStringLiteral("+(defun new-thing ()")));
+        QVERIFY(!QFile::exists(created));
+        QTest::mouseClick(bar->denyButton(), Qt::LeftButton);
+        QJsonObject response = agent.response(id);
+        QVERIFY(AgentClient::isError(response));
+        QCOMPARE(AgentClient::resultText(response), AccessModes::changeDeniedMessage(QStringLiteral("src/new.lisp")));
+        QVERIFY(!QFile::exists(created));
+
+        id = agent.callTool(QStringLiteral("write-file"), arguments);
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        QTest::mouseClick(bar->approveButton(), Qt::LeftButton);
+        response = agent.response(id);
+        QVERIFY2(!AgentClient::isError(response), qPrintable(AgentClient::resultText(response)));
+        QCOMPARE(bytesOf(created), QByteArray("(defun new-thing ()\n  :new)\n"));
+        QTRY_VERIFY(transcript().contains(QStringLiteral("claude-code \u00b7 write-file \u2014 add new-thing   Undo")));
+
+        m_window->access()->setMode(AccessMode::ReadOnly);
+        id = agent.callTool(QStringLiteral("write-file"), QJsonObject{{"path", "src/new.lisp"}, {"content", "changed\n"}});
+        response = agent.response(id);
+        QVERIFY(AgentClient::isError(response));
+        QCOMPARE(AgentClient::resultText(response), AccessModes::readOnlyWriteMessage(QStringLiteral("write-file")));
+        QCOMPARE(bytesOf(created), QByteArray("(defun new-thing ()\n  :new)\n"));
+        QVERIFY(QFile::remove(created));
     }
 
     void undoGivesTheFileItsBytesBack()

@@ -110,7 +110,11 @@ void MainWindow::buildActions()
     connect(m_access, &AccessController::modeChanged, this, [this](AccessMode mode) {
         if (QAction *action = accessAction(int(mode)))
             action->setChecked(true);
-        statusBar()->showMessage(tr("Agent access: %1. %2").arg(AccessModes::name(mode), AccessModes::description(mode)), 6000);
+        QString message = tr("Agent access: %1. %2").arg(AccessModes::name(mode), AccessModes::description(mode));
+        if (m_access->heldCount() > 0)
+            message += m_access->heldCount() == 1 ? tr(" One file change waits until you resume.")
+                                                  : tr(" %1 file changes wait until you resume.").arg(m_access->heldCount());
+        statusBar()->showMessage(message, 6000);
     });
 
     QMenu *view = m_viewMenu = menuBar()->addMenu(tr("&View"));
