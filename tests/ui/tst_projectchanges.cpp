@@ -454,7 +454,8 @@ private Q_SLOTS:
                                               "      form:     (= 9 (AREA (MAKE-SQUARE 3)))\n"
                                               "      expected: 9\n"
                                               "      actual:   6\n"
-                                              "      reason:   (AREA (MAKE-SQUARE 3)) evaluated to 6 which is not = to 9\n")),
+                                              "      reason:   (AREA (MAKE-SQUARE 3)) evaluated to 6 which is\n"
+                                              "                not = to 9\n")), // long values hang under their first character
                  qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("[+] Output (")));
         // FiveAM's report is shown once, behind that link, not streamed into the transcript too.

@@ -24,6 +24,25 @@ QString shown(const QJsonValue &value)
                                                  : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
     return value.toVariant().toString();
 }
+// Long values are broken at spaces and continue under the value's first character, so that a
+// reason reads as one column in the transcript's fixed-width font instead of wrapping to the
+// lane's edge.
+QString hanging(const QString &value, const QString &indent, int width = 48)
+{
+    QStringList lines;
+    for (const QString &paragraph : value.split(u'\n')) {
+        QString line;
+        for (const QString &word : paragraph.split(u' ')) {
+            if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+                lines << line;
+                line.clear();
+            }
+            line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+        }
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n') + indent);
+}
 } // namespace
 
 namespace TestRunBlock {
@@ -47,7 +66,7 @@ QStringList failureLines(const EngineProtocol::TestRunReply &reply)
         lines << QStringLiteral("  \u2717 ") + (failure.test().isEmpty() ? tr("(unnamed test)") : failure.test());
         auto field = [&lines](const QString &label, const QString &value) {
             if (!value.isEmpty())
-                lines << QStringLiteral("      %1 %2").arg(label, -9).arg(QString(value).replace(u'\n', QStringLiteral("\n                ")));
+                lines << QStringLiteral("      %1 %2").arg(label, -9).arg(hanging(value, QString(16, u' ')));
         };
         field(tr("form:"), failure.form());
         field(tr("expected:"), shown(failure.expected()));
