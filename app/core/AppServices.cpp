@@ -49,6 +49,8 @@ AppServices::AppServices(QObject *parent)
     m_tools->add(evaluateLispTool(m_session));
     addStandardTools(m_tools, m_session);
     addProjectTools(m_tools, m_session, m_projectFiles);
+    // Agents may read the sources of the systems the session can load, never write them.
+    m_projectFiles->root().setReadOnlyRoots(ProjectRoot::systemSourceFolders());
     m_tools->add(replaySessionTool(m_replayer, [this](const QString &source, QString *error) { return journalEntries(source, error); }));
     new ResourceProvider(m_server, m_session, this);
     // Clients that asked for logging hear when the engine restarts or fails (notifications/message).

@@ -126,6 +126,16 @@ describe('pair on a project', { timeout: 540000 }, () => {
     assert.match(textOf(doc), /mapcar/i);
   });
 
+  test('the sources of installed systems may be read, never written', async () => {
+    // Debian's cl-fiveam (installed by installer/install-deps.sh) lives where ASDF finds it.
+    const asd = '/usr/share/common-lisp/source/fiveam/fiveam.asd';
+    const read = await call('read-file', { path: asd, limit: 5 });
+    assert.match(textOf(read), /1│/);
+    const write = await call('write-file', { path: asd, content: '(oops)\n' }, { expectError: true });
+    assert.match(textOf(write), /read|outside/i);
+    assert.doesNotMatch(readFileSync(asd, 'utf8'), /oops/);
+  });
+
   test('a path outside the root is refused with the root named', async () => {
     const result = await call('read-file', { path: '../../etc/passwd' }, { expectError: true });
     assert.match(textOf(result), new RegExp(project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));

@@ -92,6 +92,24 @@ void ProjectRoot::setReadOnlyRoots(const QStringList &directories)
     }
 }
 
+QStringList ProjectRoot::systemSourceFolders()
+{
+    const QString home = QDir::homePath();
+    const QString dataHome = qEnvironmentVariable("XDG_DATA_HOME", home + QStringLiteral("/.local/share"));
+    QStringList dataDirs = qEnvironmentVariable("XDG_DATA_DIRS").split(u':', Qt::SkipEmptyParts);
+    if (dataDirs.isEmpty())
+        dataDirs = {QStringLiteral("/usr/local/share"), QStringLiteral("/usr/share")};
+    QStringList folders{home + QStringLiteral("/common-lisp")};
+    for (const QString &data : QStringList{dataHome} + dataDirs)
+        folders << data + QStringLiteral("/common-lisp/source") << data + QStringLiteral("/common-lisp/systems");
+    folders += qEnvironmentVariable("LISP_DUET_SYSTEM_PATHS").split(u':', Qt::SkipEmptyParts);
+    QStringList existing;
+    for (const QString &folder : std::as_const(folders))
+        if (QFileInfo(folder).isDir())
+            existing << folder;
+    return existing;
+}
+
 bool ProjectRoot::isInside(const QString &canonicalPath, const QString &canonicalRoot)
 {
     if (canonicalRoot.isEmpty())

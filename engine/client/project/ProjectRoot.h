@@ -35,6 +35,10 @@ public:
 
     // Folders whose files may be read but never written (the sources of ASDF systems).
     void setReadOnlyRoots(const QStringList &directories);
+    // Where ASDF's default source registry finds systems, as the engine's ASDF does: the XDG
+    // data folders' common-lisp/source and common-lisp/systems (Debian's cl-* packages live in
+    // /usr/share/common-lisp/source), ~/common-lisp, and the folders of LISP_DUET_SYSTEM_PATHS.
+    static QStringList systemSourceFolders();
     QStringList readOnlyRoots() const { return m_readOnlyRoots; }
 
     Resolved resolve(const QString &path, Access access) const;
