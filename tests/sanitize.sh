@@ -10,14 +10,20 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$here/build-asan}"
 jobs="${JOBS:-$(nproc)}"
 
-cmake -S "$here" -B "$build" -DLISP_DUET_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$jobs"
+generator=()
+command -v ninja >/dev/null 2>&1 && [ ! -f "$build/CMakeCache.txt" ] && generator=(-G Ninja)
+cmake -S "$here" -B "$build" "${generator[@]}" -DLISP_DUET_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# Only what the suites below run: the three programs and the unit tests of those labels (the GUI
+# tests and the benchmarks are not run here, so they are not built here either).
+unit_labels="client|mcp|kernel|app"
+mapfile -t unit_tests < <(ctest --test-dir "$build" -N -L "$unit_labels" | sed -n 's/^ *Test *#[0-9]*: \(tst_[A-Za-z0-9_]*\)$/\1/p')
+cmake --build "$build" -j"$jobs" --target lisp-duet lisp-duet-engine lisp-duet-bridge "${unit_tests[@]}"
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export LSAN_OPTIONS="suppressions=$here/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
-labels="client|mcp|kernel|app"
+labels="$unit_labels"
 if [ -d "$here/tests/node_modules" ]; then
   labels="$labels|e2e"
 fi
