@@ -8,6 +8,7 @@
 #include <QPointer>
 #include <QSharedPointer>
 
+#include <atomic>
 #include <functional>
 
 // What a tool returns: the seeds' text for people and models, structured content for
@@ -32,7 +33,7 @@ class ToolCall : public QObject
     Q_OBJECT
 public:
     ToolCall(const QString &tool, const QJsonObject &arguments, const Origin &origin, bool wantsProgress)
-        : m_tool(tool), m_arguments(arguments), m_origin(origin), m_wantsProgress(wantsProgress) {}
+        : m_tool(tool), m_arguments(arguments), m_origin(origin), m_wantsProgress(wantsProgress), m_serial(nextSerial()) {}
 
     QString tool() const { return m_tool; }
     const QJsonObject &arguments() const { return m_arguments; }
@@ -40,6 +41,9 @@ public:
     bool wantsProgress() const { return m_wantsProgress; }
     bool isFinished() const { return m_finished; }
     bool isCancelled() const { return m_cancelled; }
+    // Unique in this process, never 0: what a file change this call proposes carries
+    // (FileChange::proposedBy), so the window can find the call's row.
+    quint64 serial() const { return m_serial; }
 
     void finish(const ToolResult &result)
     {
@@ -76,6 +80,13 @@ private:
     bool m_wantsProgress = false;
     bool m_finished = false;
     bool m_cancelled = false;
+    quint64 m_serial;
+
+    static quint64 nextSerial()
+    {
+        static std::atomic<quint64> last{0};
+        return ++last;
+    }
 };
 
 using ToolCallPtr = QSharedPointer<ToolCall>;

@@ -125,6 +125,7 @@ Tool editFormTool(ProjectFiles *files, Session *session)
         const QString description = arguments.text(Description);
         const QString relative = resolved->relative;
         auto edited = QSharedPointer<Edited>::create();
+        const bool evaluate = arguments.value(Evaluate, false) && action != FormSplice::Action::Delete;
         auto make = [=](const TextFileContents &current, bool exists, QString *error) -> std::optional<FileChange> {
             if (!exists) {
                 *error = QStringLiteral("%1 does not exist; create it with write-file.").arg(relative);
@@ -152,10 +153,12 @@ Tool editFormTool(ProjectFiles *files, Session *session)
             change.firstLine = splice.firstLine;
             change.lastLine = splice.lastLine;
             change.summary = QStringLiteral("%1 (%2) at lines %3-%4").arg(pastTense(action), form.label()).arg(form.firstLine).arg(form.lastLine);
+            if (evaluate)
+                change.followUp = form.package.isEmpty() ? QStringLiteral("then evaluates the new text in the session")
+                                                         : QStringLiteral("then evaluates the new text in the session (in %1)").arg(form.package);
             return change;
         };
-        const bool evaluate = arguments.value(Evaluate, false) && action != FormSplice::Action::Delete;
-        files->propose(resolved->absolute, call->origin(), make, [=](const FileChange &applied, const QString &error) {
+        ProjectToolKit::propose(files, call, resolved->absolute, make, [=](const FileChange &applied, const QString &error) {
             const ToolResult result = FileChangeResult::result(applied, error);
             if (!evaluate || result.isError) {
                 call->finish(result);

@@ -54,7 +54,7 @@ Tool writeFileTool(ProjectFiles *files)
             change.lastLine = lines;
             return change;
         };
-        files->propose(resolved->absolute, call->origin(), make, [call](const FileChange &applied, const QString &error) {
+        ProjectToolKit::propose(files, call, resolved->absolute, make, [call](const FileChange &applied, const QString &error) {
             call->finish(FileChangeResult::result(applied, error));
         });
     });

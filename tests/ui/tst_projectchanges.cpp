@@ -4,8 +4,8 @@
 // nothing is written before Approve; Deny and Read-only leave the file alone and tell the agent;
 // Paused holds the change; Undo gives the file its bytes back.
 //
-// With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh), edit-diff.png and approval.png are
-// saved there.
+// With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh), edit-diff.png, approval.png,
+// approval-evaluate.png and test-run.png are saved there.
 
 #include "UiTestSupport.h"
 
@@ -17,6 +17,8 @@
 #include "console/TestRunBlock.h"
 #include "console/TranscriptView.h"
 #include "definitions/DefinitionsModel.h"
+#include "toolcalls/ToolCallLog.h"
+#include "window/RunTestsAction.h"
 #include "window/MainWindow.h"
 
 #include <QDir>
@@ -123,6 +125,27 @@ private:
                 return block;
         }
         return {};
+    }
+
+    // Evaluates as the person and waits: the first value, or the error's message.
+    QString evaluateNow(const QString &code)
+    {
+        JobPtr finished;
+        m_live->session.whenFinished(m_live->session.submit(EngineProtocol::evaluation(code)), [&finished](JobPtr job) { finished = job; });
+        if (!QTest::qWaitFor([&finished] { return bool(finished); }, 20000))
+            return QStringLiteral("(no answer in 20 s)");
+        return finished->result.ok() ? finished->result.values.value(0) : finished->result.error.message;
+    }
+
+    // The State column of the newest Tool calls row for this tool, as the panel shows it.
+    QString toolCallState(const QString &tool) const
+    {
+        const ToolCallLog *log = m_window->toolCallLog();
+        for (int row = log->rowCount() - 1; row >= 0; --row) {
+            if (log->entry(row).tool == tool)
+                return log->data(log->index(row, ToolCallLog::StateColumn)).toString();
+        }
+        return QStringLiteral("(no %1 row)").arg(tool);
     }
 
     void saveScreenshot(const QString &name)
@@ -363,9 +386,12 @@ private Q_SLOTS:
 
         id = agent.callTool(QStringLiteral("write-file"), arguments);
         QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        // The Tool calls panel says what the call is waiting for.
+        QCOMPARE(toolCallState(QStringLiteral("write-file")), QStringLiteral("awaiting approval"));
         QTest::mouseClick(bar->approveButton(), Qt::LeftButton);
         response = agent.response(id);
         QVERIFY2(!AgentClient::isError(response), qPrintable(AgentClient::resultText(response)));
+        QTRY_COMPARE(toolCallState(QStringLiteral("write-file")), QStringLiteral("done"));
         QCOMPARE(bytesOf(created), QByteArray("(defun new-thing ()\n  :new)\n"));
         QTRY_VERIFY(transcript().contains(QStringLiteral("claude-code \u00b7 write-file \u2014 add new-thing   Undo")));
 
@@ -376,6 +402,37 @@ private Q_SLOTS:
         QCOMPARE(AgentClient::resultText(response), AccessModes::readOnlyWriteMessage(QStringLiteral("write-file")));
         QCOMPARE(bytesOf(created), QByteArray("(defun new-thing ()\n  :new)\n"));
         QVERIFY(QFile::remove(created));
+    }
+
+    // edit-form with evaluate: true in Ask mode: one approval writes the file and then evaluates
+    // the new form, so the bar says both before the person decides; the call's row in the Tool
+    // calls panel waits for the person, not for the engine.
+    void anEditThatAlsoEvaluatesSaysSoBeforeTheApproval()
+    {
+        evaluateNow(QStringLiteral("(defpackage #:shapes (:use #:cl))"));
+        AgentClient agent(&m_live->server, QStringLiteral("claude-code"));
+        m_window->access()->setMode(AccessMode::Ask);
+        const int id = agent.callTool(QStringLiteral("edit-form"),
+                                      QJsonObject{{"path", "src/shapes.lisp"}, {"form", "defun perimeter"},
+                                                  {"text", "(defun perimeter (shape)\n  (* 2 (+ (first shape) (second shape))))"},
+                                                  {"evaluate", true}, {"description", "perimeter of a list"}});
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        ApprovalBar *bar = m_window->console()->approvalBar();
+        QVERIFY2(bar->summary().startsWith(QStringLiteral("replaced (defun perimeter) at lines 7-8, "
+                                                          "then evaluates the new text in the session (in SHAPES)")),
+                 qPrintable(bar->summary()));
+        QVERIFY2(bar->approveButton()->toolTip().contains(QStringLiteral("then evaluates the new text")), qPrintable(bar->approveButton()->toolTip()));
+        QCOMPARE(toolCallState(QStringLiteral("edit-form")), QStringLiteral("awaiting approval"));
+        saveScreenshot(QStringLiteral("approval-evaluate.png"));
+        QCOMPARE(evaluateNow(QStringLiteral("(fboundp 'shapes::perimeter)")), QStringLiteral("NIL"));
+
+        QTest::mouseClick(bar->approveButton(), Qt::LeftButton);
+        const QJsonObject response = agent.response(id);
+        QVERIFY2(!AgentClient::isError(response), qPrintable(AgentClient::resultText(response)));
+        QTRY_COMPARE(toolCallState(QStringLiteral("edit-form")), QStringLiteral("done"));
+        QVERIFY(bytesOf(m_path).contains("(+ (first shape) (second shape))"));
+        QCOMPARE(evaluateNow(QStringLiteral("(shapes::perimeter '(3 4))")), QStringLiteral("14"));
+        evaluateNow(QStringLiteral("(delete-package '#:shapes)")); // the test-run tests load the real one
     }
 
     void undoGivesTheFileItsBytesBack()
@@ -463,6 +520,34 @@ private Q_SLOTS:
         const QTextBlock output = blockStartingWith(QStringLiteral("[+] Output ("));
         QVERIFY(output.next().isValid() && !output.next().isVisible());
         saveScreenshot(QStringLiteral("test-run.png"));
+    }
+
+    // Session ▸ Run project tests…: the person runs the open project's suite (one .asd, so the
+    // action asks nothing); the run is one block in the person's lane, with the same failure.
+    void thePersonRunsTheProjectsTestsFromTheSessionMenu()
+    {
+        const QString original = m_files->root().path();
+        RunTestsAction *action = m_window->runTestsAction();
+        QVERIFY(action->isEnabled());
+        QCOMPARE(action->systems(), QStringList()); // the scratch project has no .asd
+        const QString project = m_dir.filePath(QStringLiteral("menu/shapes"));
+        QVERIFY(copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), project));
+        QString error;
+        QVERIFY2(m_window->openProject(project, &error), qPrintable(error));
+        m_live->session.setProjectRoot(project); // what the app's services do when the root changes
+        QCOMPARE(action->systems(), QStringList{QStringLiteral("shapes")});
+        QVERIFY(action->toolTip().contains(QDir::toNativeSeparators(m_files->root().path())));
+
+        const QString report = QStringLiteral("Tests of shapes: 5 passed, 1 failed\n  \u2717 AREA-OF-A-SQUARE\n");
+        const qsizetype before = transcript().count(report);
+        action->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(transcript().count(report), before + 1, 160000);
+        const QString text = transcript();
+        QVERIFY2(text.contains(QStringLiteral("run-tests shapes")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("You \u00b7 run-tests")), "the person's own run has no agent header");
+
+        QVERIFY2(m_window->openProject(original, &error), qPrintable(error));
+        m_live->session.setProjectRoot(original);
     }
 
     // A definition loaded from a file in the session: the definitions panel says where it is,

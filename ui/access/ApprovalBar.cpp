@@ -125,8 +125,11 @@ void ApprovalBar::showChange(const FileChange &change)
         title += QStringLiteral(" \u2014 ") + change.description.toHtmlEscaped();
     m_title->setText(title);
     QString summary = change.summary;
-    const QString counts = tr("+%1 \u2212%2 lines").arg(change.diff.added).arg(change.diff.removed);
-    m_summary->setText(summary.isEmpty() ? counts : summary + QStringLiteral("  \u00b7  ") + counts);
+    if (!change.followUp.isEmpty()) // approving the change approves this too: say so
+        summary += (summary.isEmpty() ? QString() : QStringLiteral(", ")) + change.followUp;
+    // No-break spaces: the counts wrap as one piece.
+    const QString counts = tr("+%1\u00a0\u2212%2\u00a0lines").arg(change.diff.added).arg(change.diff.removed);
+    m_summary->setText(summary.isEmpty() ? counts : summary + QStringLiteral("  \u00b7\u00a0") + counts);
     m_summary->show();
     m_code->hide();
     m_diff->clear();
@@ -137,5 +140,6 @@ void ApprovalBar::showChange(const FileChange &change)
     const int lines = qBound(3, m_diff->document()->blockCount(), 16);
     m_diff->setFixedHeight(m_diff->fontMetrics().lineSpacing() * lines + 14);
     m_diff->show();
-    m_approve->setToolTip(tr("Write this change to the file now"));
+    m_approve->setToolTip(change.followUp.isEmpty() ? tr("Write this change to the file now")
+                                                    : tr("Write this change to the file now, %1").arg(change.followUp));
 }

@@ -209,6 +209,20 @@ void ToolCallLog::markAwaitingApproval(const ToolCallPtr &call)
         setState(row, State::AwaitingApproval);
 }
 
+void ToolCallLog::markChangeAwaitingApproval(const FileChange &change)
+{
+    if (change.proposedBy == 0)
+        return;
+    for (int row = int(m_entries.size()) - 1; row >= 0; --row) {
+        const Entry &e = m_entries.at(row);
+        if (e.call && e.call->serial() == change.proposedBy) {
+            if (e.state == State::Queued || e.state == State::Running)
+                setState(row, State::AwaitingApproval);
+            return;
+        }
+    }
+}
+
 void ToolCallLog::onRefused(McpPeer *peer, const QJsonValue &id, const QString &reason)
 {
     const int row = findOpen(peer->key(), id);

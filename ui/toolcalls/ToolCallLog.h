@@ -1,5 +1,6 @@
 #pragma once
 
+#include "FileChange.h"
 #include "Job.h"
 #include "Tool.h"
 
@@ -65,6 +66,9 @@ public:
     void onResponse(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
     void onJobStarted(const JobPtr &job);
     void markAwaitingApproval(const ToolCallPtr &call);
+    // A file change waits for the person: the call that proposed it (FileChange::proposedBy)
+    // is awaiting approval, not queued, until it finishes.
+    void markChangeAwaitingApproval(const FileChange &change);
 
 private:
     int findOpen(const QString &peerKey, const QJsonValue &id) const;

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "RunTestsAction.h"
 #include "access/AccessController.h"
 #include "console/LispConsole.h"
 #include "definitions/DefinitionsModel.h"
@@ -41,6 +42,7 @@ MainWindow::MainWindow(Session *session, McpServer *server, QWidget *parent)
     m_toolCalls->attach(server, session);
     m_definitions->attach(session);
     connect(m_access, &AccessController::callAwaitingApproval, m_toolCalls, &ToolCallLog::markAwaitingApproval);
+    connect(m_access, &AccessController::changeAwaitingApproval, m_toolCalls, &ToolCallLog::markChangeAwaitingApproval);
     m_console->setAccessController(m_access);
     setCentralWidget(m_console);
 
@@ -88,6 +90,8 @@ void MainWindow::buildActions()
     m_interrupt = sessionMenu->addAction(tr("&Interrupt"), m_console, &LispConsole::interrupt);
     m_interrupt->setToolTip(tr("Interrupt the running evaluation (Ctrl+C in an empty input)"));
     m_interrupt->setEnabled(false);
+    m_runTests = new RunTestsAction(m_session, this);
+    sessionMenu->addAction(m_runTests);
     sessionMenu->addAction(tr("&Reset session\u2026"), this, [this] {
         if (QMessageBox::question(this, tr("Reset session"),
                                   tr("Start a fresh Lisp engine? Every definition of the session is lost, for agents too."))
@@ -325,6 +329,7 @@ void MainWindow::setProjectFiles(ProjectFiles *files)
     m_projectFiles = files;
     m_access->install(files);
     m_console->setProjectFiles(files);
+    m_runTests->setProjectFiles(files);
     m_definitions->setProjectRoot(files->root().path());
     connect(files, &ProjectFiles::rootChanged, this, [this](const QString &root) {
         showProjectRoot(root);

@@ -17,6 +17,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QSystemTrayIcon;
+class RunTestsAction;
 class Session;
 class ToolCallLog;
 class ToolCallsPanel;
@@ -48,6 +49,8 @@ public:
     // success projectOpened() tells the app to remember it. False with a sentence in *error.
     bool openProject(const QString &directory, QString *error = nullptr);
     QAction *openProjectAction() const { return m_openProject; }
+    // Session ▸ Run project tests…, enabled while a project is open.
+    RunTestsAction *runTestsAction() const { return m_runTests; }
     QString projectText() const;
 
     // What the status bar and the tray offer to copy: "http://127.0.0.1:PORT/mcp", a socket path.
@@ -95,6 +98,7 @@ private:
     QMenu *m_viewMenu = nullptr;
     QAction *m_interrupt = nullptr;
     QAction *m_openProject = nullptr;
+    RunTestsAction *m_runTests = nullptr;
     ProjectFiles *m_projectFiles = nullptr;
     QLabel *m_projectLabel = nullptr;
     QAction *m_presentation = nullptr;

@@ -27,6 +27,7 @@ struct FileChange
     QString tool;         // the MCP tool that made it, e.g. "edit-form"
     QString description;  // why, in the agent's words (the call's `description`)
     QString summary;      // what, in a few words: "replaced (defun area) at lines 10-14"
+    QString followUp;     // what the proposer does once it is written, e.g. "then evaluates the new text..."
     QString before;       // the text before; empty with `created`
     QString after;        // the text after; empty with `deleted`
     bool created = false;
@@ -38,6 +39,7 @@ struct FileChange
     int lastLine = 0;
     QDateTime at;
     quint64 undoes = 0; // Kind::Undo: the id of the change it took back
+    quint64 proposedBy = 0; // an opaque tag of the request that proposed it (0: none), for the window
 
     static QString kindName(Kind kind);
 };

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QAction>
+#include <QStringList>
+
+class ProjectFiles;
+class Session;
+
+// Session ▸ Run project tests…: the person runs the project's tests in the shared session, as an
+// agent does with run-tests (ASDF's test-op; FiveAM results as one block in the transcript).
+// Enabled while a project is open; with several .asd files in the project's folder it asks which
+// system, and offers the last one first.
+class RunTestsAction : public QAction
+{
+    Q_OBJECT
+public:
+    RunTestsAction(Session *session, QObject *parent);
+
+    void setProjectFiles(ProjectFiles *files);
+    // The systems the project's folder defines: the names of its .asd files, sorted.
+    QStringList systems() const;
+    // Runs the system's tests as the person; returns the job's id.
+    quint64 run(const QString &system);
+
+    static constexpr int TimeoutMs = 300000; // like run-tests' default: the first run compiles FiveAM
+
+private:
+    void chooseAndRun();
+
+    Session *m_session;
+    ProjectFiles *m_files = nullptr;
+    QString m_lastSystem;
+};
