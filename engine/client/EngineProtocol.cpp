@@ -66,6 +66,7 @@ JobRequest testRun(const QString &system, const QString &test)
 {
     JobRequest request = job(QStringLiteral("run-tests"), test.isEmpty() ? system : system + QLatin1Char(' ') + test, QString());
     request.arguments = {{QStringLiteral("system"), system}};
+    request.timeoutMs = DefaultTestRunTimeoutMs;
     if (!test.isEmpty())
         request.arguments.insert(QStringLiteral("test"), test);
     return request;

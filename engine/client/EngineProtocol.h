@@ -19,6 +19,7 @@ constexpr int DefaultPrintLength = 100;
 constexpr int DefaultPrintLevel = 10;
 constexpr int DefaultMaxOutputChars = 100000;
 constexpr int DefaultTimeoutMs = 30000; // the host's: the Session interrupts code that runs longer
+constexpr int DefaultTestRunTimeoutMs = 300000; // a test run's: the first one compiles FiveAM
 
 struct Limits
 {
@@ -45,7 +46,7 @@ JobRequest macroexpansion(const QString &code, bool full, const QString &package
 JobRequest systemLoad(const QString &system, bool force, bool verbose);
 // A system's tests (issue 11): FiveAM when the system's tests use it, else ASDF's test-op;
 // `test` names one FiveAM test (or suite) to run alone. Reply: TestRunReply.
-JobRequest testRun(const QString &system, const QString &test = {});
+JobRequest testRun(const QString &system, const QString &test = {}); // time limit: DefaultTestRunTimeoutMs
 // The line that starts job `id`.
 QJsonObject jobLine(quint64 id, const JobRequest &request);
 

@@ -158,7 +158,7 @@ Tool editFormTool(ProjectFiles *files, Session *session)
                                                          : QStringLiteral("then evaluates the new text in the session (in %1)").arg(form.package);
             return change;
         };
-        ProjectToolKit::propose(files, call, resolved->absolute, make, [=](const FileChange &applied, const QString &error) {
+        auto done = [=](const FileChange &applied, const QString &error) {
             const ToolResult result = FileChangeResult::result(applied, error);
             if (!evaluate || result.isError) {
                 call->finish(result);
@@ -168,6 +168,7 @@ Tool editFormTool(ProjectFiles *files, Session *session)
             request.description = description.isEmpty() ? QStringLiteral("evaluate the form edit-form wrote to %1").arg(relative) : description;
             const QString package = edited->package;
             ToolKit::submit(session, call, request, [result, package](const Job &job) { return withEvaluation(result, job, package); });
-        });
+        };
+        files->propose(resolved->absolute, call->origin(), make, done, call->serial());
     });
 }

@@ -30,19 +30,6 @@ std::optional<ProjectRoot::Resolved> resolve(ProjectFiles *files, const ToolCall
     return resolved;
 }
 
-void propose(ProjectFiles *files, const ToolCallPtr &call, const QString &absolutePath,
-             ProjectFiles::Maker make, ProjectFiles::Done done)
-{
-    const quint64 serial = call->serial();
-    auto stamped = [serial, make = std::move(make)](const TextFileContents &current, bool exists, QString *error) {
-        std::optional<FileChange> change = make(current, exists, error);
-        if (change)
-            change->proposedBy = serial;
-        return change;
-    };
-    files->propose(absolutePath, call->origin(), std::move(stamped), std::move(done));
-}
-
 bool isSkippedFolder(const QString &name)
 {
     static const QStringList skipped{QStringLiteral(".git"), QStringLiteral("build"), QStringLiteral("_build"),

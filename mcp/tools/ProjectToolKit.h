@@ -1,6 +1,5 @@
 #pragma once
 
-#include "ProjectFiles.h"
 #include "ProjectRoot.h"
 #include "TextFile.h"
 #include "Tool.h"
@@ -10,6 +9,7 @@
 
 #include <optional>
 
+class ProjectFiles;
 
 // What the project tools share: the refusal when no root is set, path resolution that finishes
 // the call with the confinement's sentence, the walk over the project's files (the usual build
@@ -23,11 +23,6 @@ QString noRootMessage();
 // outside the root, not a regular file...).
 std::optional<ProjectRoot::Resolved> resolve(ProjectFiles *files, const ToolCallPtr &call, const QString &path,
                                              ProjectRoot::Access access);
-
-// Proposes a change to the file on behalf of the call: the change carries the call's serial
-// (FileChange::proposedBy) so the window can show the call as awaiting approval.
-void propose(ProjectFiles *files, const ToolCallPtr &call, const QString &absolutePath,
-             ProjectFiles::Maker make, ProjectFiles::Done done);
 
 // Folders never walked (.git, build/, _build/, node_modules/, .cache/) and files never listed
 // (*.fasl, *.fas, *.o).

@@ -121,7 +121,7 @@ Tool runTestsTool(Session *session)
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
         const QString system = arguments.text(System).trimmed();
         JobRequest request = EngineProtocol::testRun(system, arguments.text(Test).trimmed());
-        request.timeoutMs = int(arguments.value(Timeout, 300) * 1000);
+        request.timeoutMs = int(arguments.value(Timeout, EngineProtocol::DefaultTestRunTimeoutMs / 1000) * 1000);
         request.description = arguments.text(Description);
         ToolKit::submit(session, call, request, [system](const Job &job) { return reported(job, system); });
     });

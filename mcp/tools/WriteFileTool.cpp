@@ -54,8 +54,9 @@ Tool writeFileTool(ProjectFiles *files)
             change.lastLine = lines;
             return change;
         };
-        ProjectToolKit::propose(files, call, resolved->absolute, make, [call](const FileChange &applied, const QString &error) {
-            call->finish(FileChangeResult::result(applied, error));
-        });
+        files->propose(
+            resolved->absolute, call->origin(), make,
+            [call](const FileChange &applied, const QString &error) { call->finish(FileChangeResult::result(applied, error)); },
+            call->serial());
     });
 }

@@ -153,24 +153,30 @@ void ToolCallLog::onRequest(McpPeer *peer, const QJsonObject &request)
     endInsertRows();
 }
 
-int ToolCallLog::findOpen(const QString &peerKey, const QJsonValue &id) const
+int ToolCallLog::findLast(const std::function<bool(const Entry &)> &matches) const
 {
-    const QString key = JsonRpc::idKey(id);
     for (int row = int(m_entries.size()) - 1; row >= 0; --row) {
-        const Entry &e = m_entries.at(row);
-        if (e.peerKey == peerKey && e.idKey == key && !e.finished.isValid())
+        if (matches(m_entries.at(row)))
             return row;
     }
     return -1;
 }
 
+int ToolCallLog::findOpen(const QString &peerKey, const QJsonValue &id) const
+{
+    const QString key = JsonRpc::idKey(id);
+    return findLast([&](const Entry &e) { return e.peerKey == peerKey && e.idKey == key && !e.finished.isValid(); });
+}
+
 int ToolCallLog::findCall(const ToolCall *call) const
 {
-    for (int row = int(m_entries.size()) - 1; row >= 0; --row) {
-        if (m_entries.at(row).call.data() == call)
-            return row;
-    }
-    return -1;
+    return findLast([call](const Entry &e) { return e.call.data() == call; });
+}
+
+void ToolCallLog::awaitApproval(int row)
+{
+    if (row >= 0 && m_entries[row].state == State::Queued)
+        setState(row, State::AwaitingApproval);
 }
 
 void ToolCallLog::changed(int row)
@@ -204,23 +210,13 @@ void ToolCallLog::onQueued(McpPeer *peer, const QJsonValue &id, const ToolCallPt
 
 void ToolCallLog::markAwaitingApproval(const ToolCallPtr &call)
 {
-    const int row = findCall(call.data());
-    if (row >= 0 && m_entries[row].state == State::Queued)
-        setState(row, State::AwaitingApproval);
+    awaitApproval(findCall(call.data()));
 }
 
 void ToolCallLog::markChangeAwaitingApproval(const FileChange &change)
 {
-    if (change.proposedBy == 0)
-        return;
-    for (int row = int(m_entries.size()) - 1; row >= 0; --row) {
-        const Entry &e = m_entries.at(row);
-        if (e.call && e.call->serial() == change.proposedBy) {
-            if (e.state == State::Queued || e.state == State::Running)
-                setState(row, State::AwaitingApproval);
-            return;
-        }
-    }
+    if (change.proposedBy != 0)
+        awaitApproval(findLast([&change](const Entry &e) { return e.call && e.call->serial() == change.proposedBy; }));
 }
 
 void ToolCallLog::onRefused(McpPeer *peer, const QJsonValue &id, const QString &reason)
@@ -234,13 +230,9 @@ void ToolCallLog::onRefused(McpPeer *peer, const QJsonValue &id, const QString &
 
 void ToolCallLog::onJobStarted(const JobPtr &job)
 {
-    for (int row = int(m_entries.size()) - 1; row >= 0; --row) {
-        const Entry &e = m_entries.at(row);
-        if (e.call && e.call->jobId == job->id && !e.finished.isValid()) {
-            setState(row, State::Running);
-            return;
-        }
-    }
+    const int row = findLast([&job](const Entry &e) { return e.call && e.call->jobId == job->id && !e.finished.isValid(); });
+    if (row >= 0)
+        setState(row, State::Running);
 }
 
 void ToolCallLog::onResponse(McpPeer *peer, const QJsonValue &id, const QJsonObject &response)

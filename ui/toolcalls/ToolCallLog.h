@@ -10,6 +10,8 @@
 #include <QJsonValue>
 #include <QPointer>
 
+#include <functional>
+
 class McpServer;
 class McpPeer;
 class Session;
@@ -71,9 +73,11 @@ public:
     void markChangeAwaitingApproval(const FileChange &change);
 
 private:
+    int findLast(const std::function<bool(const Entry &)> &matches) const; // the newest row that matches, or -1
     int findOpen(const QString &peerKey, const QJsonValue &id) const;
     int findCall(const ToolCall *call) const;
     void setState(int row, State state);
+    void awaitApproval(int row); // a queued row (-1: none) now waits for the person
     void changed(int row);
 
     QList<Entry> m_entries;

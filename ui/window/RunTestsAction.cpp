@@ -47,7 +47,6 @@ quint64 RunTestsAction::run(const QString &system)
     m_lastSystem = system;
     JobRequest request = EngineProtocol::testRun(system);
     request.origin = Origin::person();
-    request.timeoutMs = TimeoutMs;
     return m_session->submit(request);
 }
 
@@ -58,7 +57,7 @@ void RunTestsAction::chooseAndRun()
     if (names.isEmpty()) {
         QMessageBox::information(window, tr("Run project tests"),
                                  tr("%1 has no .asd file. ASDF runs the tests of a system that an .asd file in the project's folder defines.")
-                                     .arg(m_files ? QDir::toNativeSeparators(m_files->root().path()) : tr("No project is open, so it")));
+                                     .arg(QDir::toNativeSeparators(m_files->root().path())));
         return;
     }
     if (names.size() == 1) {

@@ -19,10 +19,8 @@ public:
     void setProjectFiles(ProjectFiles *files);
     // The systems the project's folder defines: the names of its .asd files, sorted.
     QStringList systems() const;
-    // Runs the system's tests as the person; returns the job's id.
+    // Runs the system's tests as the person, with run-tests' time limit; returns the job's id.
     quint64 run(const QString &system);
-
-    static constexpr int TimeoutMs = 300000; // like run-tests' default: the first run compiles FiveAM
 
 private:
     void chooseAndRun();

@@ -50,9 +50,9 @@ QByteArray ProjectFiles::seenBy(const QString &clientKey, const QString &absolut
     return m_seen.value(clientKey).value(absolutePath);
 }
 
-void ProjectFiles::propose(const QString &absolutePath, const Origin &origin, Maker make, Done done)
+void ProjectFiles::propose(const QString &absolutePath, const Origin &origin, Maker make, Done done, quint64 proposedBy)
 {
-    enqueue(absolutePath, {origin, std::move(make), std::move(done), false});
+    enqueue(absolutePath, {origin, std::move(make), std::move(done), false, proposedBy});
 }
 
 bool ProjectFiles::canUndo(const QString &absolutePath) const
@@ -144,6 +144,7 @@ void ProjectFiles::runNext(QString absolutePath)
     FileChange change = *made;
     change.id = m_nextId++;
     change.origin = pending.origin;
+    change.proposedBy = pending.proposedBy;
     change.absolutePath = absolutePath;
     change.path = display;
     change.at = QDateTime::currentDateTime();

@@ -40,7 +40,8 @@ public:
     using Maker = std::function<std::optional<FileChange>(const TextFileContents &current, bool exists, QString *error)>;
     using Done = std::function<void(const FileChange &applied, const QString &error)>;
     // clientKey: who proposes (Origin::clientKey); their last read of the file must still match.
-    void propose(const QString &absolutePath, const Origin &origin, Maker make, Done done);
+    // proposedBy: an opaque tag of the request, carried by the change (FileChange::proposedBy).
+    void propose(const QString &absolutePath, const Origin &origin, Maker make, Done done, quint64 proposedBy = 0);
 
     // Undoes the newest change to this file that an agent made, if the file still has the text
     // that change wrote (otherwise it says what changed since). Not gated: the person asks for it.
@@ -68,6 +69,7 @@ private:
         Maker make;
         Done done;
         bool ungated = false;
+        quint64 proposedBy = 0;
     };
     void enqueue(QString absolutePath, Pending pending);
     void runNext(QString absolutePath);
