@@ -8,7 +8,6 @@
 // FUZZ_SOURCES: mcp/McpServer.cpp mcp/McpResponder.cpp mcp/OutgoingRequests.cpp mcp/ListenSubscriptions.cpp mcp/RequestEnvelope.cpp mcp/JsonRpc.cpp mcp/JsonSchema.cpp mcp/Tool.cpp mcp/ToolArguments.cpp mcp/ToolRegistry.cpp mcp/ActivityDigest.cpp mcp/ResourceProvider.cpp mcp/PromptProvider.cpp mcp/tools/EvaluateLispTool.cpp mcp/tools/ToolKit.cpp mcp/tools/EvalFormatter.cpp engine/client/EngineProtocol.cpp engine/client/Session.cpp engine/client/EngineClient.cpp engine/client/source/LispFile.cpp engine/client/source/LispReader.cpp engine/client/source/SyntaxTree.cpp engine/client/source/LispScanner.cpp engine/client/source/DefinitionForms.cpp engine/client/source/DefiningOperators.cpp
 // FUZZ_MOC: mcp/McpServer.h mcp/McpPeer.h mcp/OutgoingRequests.h mcp/Tool.h mcp/ToolRegistry.h mcp/ResourceProvider.h mcp/PromptProvider.h engine/client/Session.h engine/client/EngineClient.h
 // FUZZ_PKGS: Qt6Core
-// FUZZ_CXXFLAGS: -DLISP_DUET_VERSION="fuzz"
 // FUZZ_CORPUS: jsonrpc
 // FUZZ_DICT: jsonrpc.dict
 
