@@ -1,5 +1,6 @@
-# Precompiled headers: the Qt and standard headers nearly every file includes, parsed once per
-# library (and once per test folder) instead of once per file. Parsing them was about half of
+# Precompiled headers: the Qt and standard headers nearly every file includes, parsed once for
+# the QtCore libraries (duet_client's, reused by duet_mcp), once for the widget ones (duet_ui's,
+# reused by duet_app) and once per test folder, instead of once per file. Parsing them was about half of
 # each file's compile time with g++ 12 (DocumentationTool.cpp: 2.0 s, 1.1 s with them).
 # The sources still include what they use; configure with -DLISP_DUET_PCH=OFF to check that
 # they build without the precompiled headers.
