@@ -28,7 +28,7 @@ if [ "${LISP_DUET_SKIP_PACKAGE:-0}" != 1 ]; then
 fi
 
 if [ -x "$top/tests/sanitize.sh" ] && [ "${LISP_DUET_SKIP_SANITIZE:-0}" != 1 ]; then
-  "$top/tests/sanitize.sh" || status=$?
+  LISP_CACHE="$build/test-lisp-cache" "$top/tests/sanitize.sh" || status=$?
 fi
 
 echo "run-all: finished in $(( $(date +%s) - start )) s"
