@@ -12,7 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { startHeadless, uniqueSocketName } from './headless.mjs';
-import { binary, evaluate, isolatedEnv, testMachine, textOf } from './lib.mjs';
+import { binary, evaluate, isolatedEnv, isRunning, testMachine, textOf } from './lib.mjs';
 
 async function connectBridge(server, name) {
   const transport = new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', server.socketName],
@@ -105,10 +105,15 @@ function appsOn(name) {
   }
 }
 
+// Stops them and waits until they are gone (at most 15 s), not a fixed time.
 async function stopApps(name) {
-  for (const pid of appsOn(name))
-    process.kill(Number(pid), 'SIGTERM');
-  await new Promise(r => setTimeout(r, 1500));
+  const pids = appsOn(name).map(Number);
+  for (const pid of pids)
+    process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 15000;
+  while (pids.some(isRunning) && Date.now() < deadline)
+    await new Promise(r => setTimeout(r, 50));
+  assert.ok(!pids.some(isRunning), `lisp-duet on ${name} still runs 15 s after SIGTERM`);
 }
 
 // The environment a client gives the bridge is not the app's: the bridge must still find the
