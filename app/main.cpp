@@ -121,7 +121,7 @@ int runWindow(int argc, char **argv, const CommandLine &options)
     QApplication::setDesktopFileName(QStringLiteral("lisp-duet"));
     const bool firstRun = FirstRun::ensureConfig();
     AppServices services;
-    MainWindow window(services.session(), services.server());
+    MainWindow window(services.session(), services.server(), services.access());
     QSettings settings;
     window.setKeepInTray(options.tray || settings.value(QStringLiteral("window/keepInTray"), false).toBool());
     // The same endpoints as --headless, so agents reach the session the person watches.
@@ -208,6 +208,7 @@ int main(int argc, char **argv)
     if (!options.exportJournal.isEmpty())
         return exportJournalCommand(options);
     AppServices::setJournalDefaults(options.journalFile, !options.noJournal);
+    AppServices::setAccessOverride(options.accessMode);
     if (options.headless && options.stdio)
         return runStdio(argc, argv, options);
     if (options.headless)

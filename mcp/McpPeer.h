@@ -68,6 +68,7 @@ public:
         QString logLevel;          // modern: the lowest notifications/message level it wants
         bool subscription = false; // an open subscriptions/listen stream: never answered by itself
         ToolCallPtr call;
+        QJsonObject clientCapabilities; // modern: what this request's _meta declared
     };
     // Requests that wait for an answer (an open subscription waits for none).
     bool hasRequestsInFlight() const

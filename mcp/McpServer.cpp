@@ -232,7 +232,8 @@ McpServer::Received McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &m
 
 void McpServer::onRequest(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope)
 {
-    peer->beginRequest(McpPeer::InFlight{message.id(), message.method(), envelope.isModern(), envelope.logLevel(), false, {}});
+    peer->beginRequest(McpPeer::InFlight{message.id(), message.method(), envelope.isModern(), envelope.logLevel(), false, {},
+                                         envelope.clientCapabilities()});
     if (envelope.isModern())
         peer->noteClientInfo(envelope.clientInfo()); // before the window logs it by that name
     Q_EMIT requestReceived(peer, message.object());
@@ -356,6 +357,9 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
     const QJsonValue progressToken = params.value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
     const bool wantsProgress = progressToken.isString() || progressToken.isDouble();
     auto call = ToolCallPtr::create(tool->name(), arguments.toObject(), peer->origin(), wantsProgress);
+    const McpPeer::InFlight *request = peer->inFlight(responder.id());
+    const bool modern = request && request->modern;
+    call->setAsker(m_elicitation.askerFor(responder, modern, modern ? request->clientCapabilities : QJsonObject(), params));
     peer->attachCall(responder.id(), call);
 
     // The responder holds the peer weakly and the call not at all: holding the shared pointer
@@ -395,6 +399,8 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
 
 QJsonObject McpServer::toolResultJson(McpPeer *peer, const ToolResult &result)
 {
+    if (!result.inputRequired.isEmpty())
+        return result.inputRequired; // not an answer yet: the activity digest waits for the retry's
     const auto textBlock = [](const QString &text) {
         return QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}};
     };

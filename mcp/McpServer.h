@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClientElicitation.h"
 #include "JsonRpc.h"
 #include "ListenSubscriptions.h"
 #include "McpPeer.h"
@@ -159,5 +160,6 @@ private:
     QList<QPointer<McpPeer>> m_peers;
     ListenSubscriptions m_subscriptions;
     OutgoingRequests m_outgoing;
+    ClientElicitation m_elicitation{this};
     quint64 m_nextPeer = 1;
 };

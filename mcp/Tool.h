@@ -8,7 +8,6 @@
 #include <QPointer>
 #include <QSharedPointer>
 
-#include <atomic>
 #include <functional>
 
 // What a tool returns: the seeds' text for people and models, structured content for
@@ -18,11 +17,31 @@ struct ToolResult
     QString text;
     QJsonObject structured;
     bool isError = false;
+    // 2026-07-28: instead of a result, what the client must ask its user before it retries the
+    // call (a whole InputRequiredResult: resultType "input_required", inputRequests,
+    // requestState). Empty for every ordinary result.
+    QJsonObject inputRequired;
 
     static ToolResult error(const QString &text, const QJsonObject &structured = {})
     {
-        return {text, structured, true};
+        return {text, structured, true, {}};
     }
+    static ToolResult askFirst(const QJsonObject &inputRequired) { return {{}, {}, false, inputRequired}; }
+};
+
+// What the person at an agent's client answered when asked whether a call may go on (agent
+// access in Ask mode without a window: MCP elicitation).
+struct PersonsAnswer
+{
+    enum class Kind {
+        Accepted,
+        Declined,     // declined or cancelled
+        CannotAsk,    // the client does not declare elicitation (form mode)
+        NoAnswer,     // asked, but no answer came (`problem` says why)
+        AskedOnRetry, // 2026-07-28: the call ended with an input_required result; its retry decides
+    };
+    Kind kind = Kind::CannotAsk;
+    QString problem;
 };
 
 // One tools/call in flight. The tool calls finish() exactly once (later calls are ignored);
@@ -32,8 +51,13 @@ class ToolCall : public QObject
 {
     Q_OBJECT
 public:
+    using Answered = std::function<void(const PersonsAnswer &answer)>;
+    // How to ask the person at this call's client (McpServer sets it; mcp/ClientElicitation).
+    // `subject` identifies what is asked about (the same question on a retry has the same one).
+    using Asker = std::function<void(ToolCall *call, const QString &subject, const QString &message, Answered answered)>;
+
     ToolCall(const QString &tool, const QJsonObject &arguments, const Origin &origin, bool wantsProgress)
-        : m_tool(tool), m_arguments(arguments), m_origin(origin), m_wantsProgress(wantsProgress), m_serial(nextSerial()) {}
+        : m_tool(tool), m_arguments(arguments), m_origin(origin), m_wantsProgress(wantsProgress) {}
 
     QString tool() const { return m_tool; }
     const QJsonObject &arguments() const { return m_arguments; }
@@ -41,9 +65,6 @@ public:
     bool wantsProgress() const { return m_wantsProgress; }
     bool isFinished() const { return m_finished; }
     bool isCancelled() const { return m_cancelled; }
-    // Unique in this process, never 0: what a file change this call proposes carries
-    // (FileChange::proposedBy), so the window can find the call's row.
-    quint64 serial() const { return m_serial; }
 
     void finish(const ToolResult &result)
     {
@@ -57,6 +78,17 @@ public:
         if (!m_finished && m_wantsProgress)
             Q_EMIT progress(value, message);
     }
+    // Asks the person at the client whether this call may go on; without a way to ask (a call
+    // made without a client), the answer is CannotAsk.
+    void askThePerson(const QString &subject, const QString &message, Answered answered)
+    {
+        if (m_asker)
+            m_asker(this, subject, message, std::move(answered));
+        else
+            answered(PersonsAnswer{});
+    }
+    void setAsker(Asker asker) { m_asker = std::move(asker); }
+
     void cancel()
     {
         if (m_finished || m_cancelled)
@@ -80,13 +112,7 @@ private:
     bool m_wantsProgress = false;
     bool m_finished = false;
     bool m_cancelled = false;
-    quint64 m_serial;
-
-    static quint64 nextSerial()
-    {
-        static std::atomic<quint64> last{0};
-        return ++last;
-    }
+    Asker m_asker;
 };
 
 using ToolCallPtr = QSharedPointer<ToolCall>;

@@ -1,5 +1,6 @@
 #include "AppServices.h"
 
+#include "AccessGate.h"
 #include "ClientRoots.h"
 #include "CompletionProvider.h"
 #include "Preferences.h"
@@ -24,7 +25,13 @@ Q_LOGGING_CATEGORY(lcServices, "duet.services")
 namespace {
 QString s_journalFile;
 bool s_journalEnabled = true;
+std::optional<AccessMode> s_accessOverride;
 } // namespace
+
+void AppServices::setAccessOverride(std::optional<AccessMode> mode)
+{
+    s_accessOverride = mode;
+}
 
 void AppServices::setJournalDefaults(const QString &file, bool enabled)
 {
@@ -40,12 +47,17 @@ AppServices::AppServices(QObject *parent)
       m_server(new McpServer(m_session, m_tools, this)),
       m_projectFiles(new ProjectFiles(this)),
       m_clientRoots(new ClientRoots(m_server, this)),
+      m_access(new AccessGate(this)),
       m_journal(new Journal(this)),
       m_replayer(new Replayer(m_session, this)),
       m_journalEnabled(s_journalEnabled),
       m_journalFile(s_journalFile),
       m_journalsKept(Preferences::load().journalsKept)
 {
+    // Before any transport exists: no call is ever served outside the mode the person chose.
+    m_access->install(m_server);
+    m_access->install(m_projectFiles);
+    m_access->setMode(s_accessOverride.value_or(Preferences::load().accessMode));
     m_tools->add(evaluateLispTool(m_session));
     addStandardTools(m_tools, m_session);
     addProjectTools(m_tools, m_session, m_projectFiles);

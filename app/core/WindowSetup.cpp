@@ -5,7 +5,6 @@
 #include "AppTheme.h"
 #include "Preferences.h"
 #include "SettingsDialog.h"
-#include "access/AccessController.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
@@ -61,7 +60,7 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
 
     // The previous session's transcript (the journal), greyed, above this session's work.
     window->console()->showPast(services->pastEntries());
-    apply(Preferences::load(), true);
+    apply(Preferences::load());
 }
 
 QList<ConnectDialog::Client> WindowSetup::clients() const
@@ -72,7 +71,7 @@ QList<ConnectDialog::Client> WindowSetup::clients() const
     return list;
 }
 
-void WindowSetup::apply(const Preferences &p, bool atStart)
+void WindowSetup::apply(const Preferences &p)
 {
     Session::LimitsChange change;
     change.timeoutMs = p.timeoutSeconds * 1000;
@@ -89,8 +88,7 @@ void WindowSetup::apply(const Preferences &p, bool atStart)
     // Attaching again to the input's document only switches the theme of its highlighter.
     SyntaxHighlighting::attach(console->input()->document(), dark ? SyntaxHighlighting::Theme::Dark : SyntaxHighlighting::Theme::Light);
     m_window->setKeepInTray(m_keepInTray || p.closeToTray);
-    if (atStart)
-        m_window->access()->setMode(p.accessMode);
+    // The access mode is only the one each start begins with: AppServices set it.
 }
 
 QString WindowSetup::openStartProject(const QString &commandLineRoot)
@@ -135,7 +133,7 @@ SettingsDialog *WindowSetup::openSettings()
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(Preferences::load(), m_window);
         m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(m_settingsDialog, &SettingsDialog::applied, this, [this](const Preferences &p) { apply(p, false); });
+        connect(m_settingsDialog, &SettingsDialog::applied, this, [this](const Preferences &p) { apply(p); });
     }
     m_settingsDialog->show();
     m_settingsDialog->raise();

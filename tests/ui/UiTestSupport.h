@@ -1,8 +1,9 @@
 #pragma once
 
-// Shared by the GUI tests: the real engine, session and MCP server (what AppServices builds,
-// without the app library), and an MCP client fed with JSON-RPC messages through a real peer.
+// Shared by the GUI tests: the real engine, session, MCP server and agent access (what
+// AppServices builds, without the app library), and an MCP client fed with JSON-RPC messages through a real peer.
 
+#include "AccessGate.h"
 #include "EngineClient.h"
 #include "McpPeer.h"
 #include "McpServer.h"
@@ -23,9 +24,11 @@ struct LiveSession
     Session session{&engine};
     ToolRegistry tools;
     McpServer server{&session, &tools};
+    AccessGate access;
 
     LiveSession()
     {
+        access.install(&server);
         tools.add(evaluateLispTool(&session));
         QSignalSpy ready(&engine, &EngineClient::ready);
         engine.start();

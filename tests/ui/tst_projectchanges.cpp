@@ -11,7 +11,7 @@
 
 #include "ProjectFiles.h"
 #include "ProjectTools.h"
-#include "access/AccessController.h"
+#include "AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "console/LispConsole.h"
 #include "console/TestRunBlock.h"
@@ -172,7 +172,8 @@ private Q_SLOTS:
         QVERIFY2(m_files->setRoot(m_dir.filePath(QStringLiteral("shapes")), Origin::person(), &error), qPrintable(error));
         m_path = m_files->root().path() + QStringLiteral("/src/shapes.lisp");
         addProjectTools(&m_live->tools, &m_live->session, m_files.get());
-        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
+        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
+        m_live->access.install(m_files.get());
         m_window->setProjectFiles(m_files.get());
         m_window->resize(1100, 760);
         m_window->show();

@@ -4,7 +4,7 @@
 #include "toolcalls/ToolCallLog.h"
 
 #include "EngineClient.h"
-#include "FakeTools.h"
+#include "../common/FakeTools.h"
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "PromptProvider.h"

@@ -7,7 +7,7 @@
 
 #include "UiTestSupport.h"
 
-#include "access/AccessController.h"
+#include "AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
@@ -101,7 +101,7 @@ private Q_SLOTS:
         QFile::remove(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/history.jsonl"));
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
-        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
+        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
         m_window->setEndpoints({QStringLiteral("http://127.0.0.1:7878/mcp")});
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));

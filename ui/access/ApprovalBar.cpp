@@ -1,6 +1,6 @@
 #include "ApprovalBar.h"
 
-#include "AccessController.h"
+#include "AccessGate.h"
 #include "highlight/DiffFormats.h"
 #include "highlight/LispHighlighter.h"
 
@@ -12,7 +12,7 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
-ApprovalBar::ApprovalBar(AccessController *access, QWidget *parent)
+ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     : QFrame(parent), m_access(access), m_title(new QLabel(this)), m_count(new QLabel(this)), m_summary(new QLabel(this)),
       m_code(new QPlainTextEdit(this)), m_diff(new QPlainTextEdit(this)), m_approve(new QPushButton(tr("&Approve"), this)),
       m_deny(new QPushButton(tr("&Deny"), this))
@@ -55,9 +55,9 @@ ApprovalBar::ApprovalBar(AccessController *access, QWidget *parent)
     layout->addWidget(m_code);
     layout->addWidget(m_diff);
 
-    connect(m_approve, &QPushButton::clicked, access, &AccessController::approve);
-    connect(m_deny, &QPushButton::clicked, access, &AccessController::deny);
-    connect(access, &AccessController::pendingChanged, this, &ApprovalBar::refresh);
+    connect(m_approve, &QPushButton::clicked, access, &AccessGate::approve);
+    connect(m_deny, &QPushButton::clicked, access, &AccessGate::deny);
+    connect(access, &AccessGate::pendingChanged, this, &ApprovalBar::refresh);
     refresh();
 }
 
@@ -94,7 +94,7 @@ void ApprovalBar::refresh()
         hide();
         return;
     }
-    const AccessController::Pending &first = pending.first();
+    const AccessGate::Pending &first = pending.first();
     m_count->setText(pending.size() > 1 ? tr("1 of %1").arg(pending.size()) : QString());
     if (first.isChange) {
         showChange(first.change);

@@ -215,8 +215,8 @@ void ToolCallLog::markAwaitingApproval(const ToolCallPtr &call)
 
 void ToolCallLog::markChangeAwaitingApproval(const FileChange &change)
 {
-    if (change.proposedBy != 0)
-        awaitApproval(findLast([&change](const Entry &e) { return e.call && e.call->serial() == change.proposedBy; }));
+    if (change.proposedBy)
+        awaitApproval(findLast([&change](const Entry &e) { return e.call && e.call.data() == change.proposedBy.data(); }));
 }
 
 void ToolCallLog::onRefused(McpPeer *peer, const QJsonValue &id, const QString &reason)
