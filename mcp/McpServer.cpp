@@ -56,6 +56,7 @@ McpServer::McpServer(Session *session, ToolRegistry *tools, QObject *parent)
     addMethod(QStringLiteral("subscriptions/listen"), [this](const McpResponder &responder, const QJsonObject &params) {
         onListen(responder, params);
     }, Eras::Modern);
+    m_methods[QStringLiteral("subscriptions/listen")].streams = true; // its notifications are its stream
     addMethod(QStringLiteral("ping"), [](const McpResponder &responder, const QJsonObject &) { responder.result({}); }, Eras::Legacy);
     addMethod(QStringLiteral("tools/list"), [this](const McpResponder &responder, const QJsonObject &) {
         responder.result({{QStringLiteral("tools"), m_tools->descriptors()}});
@@ -99,7 +100,7 @@ QString McpServer::statelessActivityKey(const RequestEnvelope &envelope)
 
 void McpServer::addMethod(const QString &method, MethodHandler handler, Eras eras)
 {
-    m_methods.insert(method, {std::move(handler), eras});
+    m_methods.insert(method, {std::move(handler), eras, false});
 }
 
 void McpServer::addNotification(const QString &method, NotificationHandler handler)
@@ -168,37 +169,101 @@ JsonRpc::Message McpServer::parse(const QByteArray &bytes)
 
 McpServer::Received McpServer::receive(McpPeer *peer, const QByteArray &bytes)
 {
-    const auto answered = [peer](const Received &received) {
-        if (received.isRefused())
-            peer->send(received.refusal); // on a stream, every answer goes the same way
-        return received;
-    };
     const JsonRpc::Message message = parse(bytes);
     if (message.kind() != JsonRpc::Message::Kind::Batch)
-        return answered(dispatch(peer, message));
+        return take(peer, message);
     // Batches existed only in 2025-03-26; each element is handled on its own.
     for (const JsonRpc::Message &element : message.batch())
-        answered(dispatch(peer, element));
+        take(peer, element);
     Received batch;
     batch.kind = JsonRpc::Message::Kind::Batch;
+    batch.httpStatus = 202;
     return batch;
 }
 
-McpServer::Received McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &message)
+McpServer::Received McpServer::take(McpPeer *peer, const JsonRpc::Message &message)
 {
-    return dispatch(peer, message, RequestEnvelope::of(message));
+    const RequestEnvelope envelope = RequestEnvelope::of(message);
+    const Received received = admit(message, envelope, peer);
+    if (received.isRefused())
+        peer->send(received.refusal); // on a stream, every answer goes the same way
+    else
+        dispatch(peer, message, envelope);
+    return received;
 }
 
-McpServer::Received McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope)
+namespace {
+// 2026-07-28's standard headers: the parameter that names what a request is about, which
+// Mcp-Name repeats.
+const char *nameParameterOf(const QString &method)
 {
-    Received received{message.kind(), message.id(), message.method(), message.refusal()};
+    if (method == QLatin1String("tools/call") || method == QLatin1String("prompts/get"))
+        return "name";
+    if (method == QLatin1String("resources/read"))
+        return "uri";
+    return nullptr;
+}
+} // namespace
+
+McpServer::Received McpServer::admit(const JsonRpc::Message &message, const RequestEnvelope &envelope, const McpPeer *peer) const
+{
+    Received received;
+    received.kind = message.kind();
+    received.id = message.id();
+    received.stateless = envelope.isModern();
+    const auto refuse = [&received](const QJsonObject &refusal, int status = 400) {
+        received.refusal = refusal;
+        received.httpStatus = status;
+        return received;
+    };
     switch (message.kind()) {
     case JsonRpc::Message::Kind::Invalid:
-        break;
+        return refuse(message.refusal());
     case JsonRpc::Message::Kind::Batch:
-        received.refusal = JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
-                                          QStringLiteral("Invalid Request: send one JSON-RPC message at a time (batches are not supported here)"));
+        return refuse(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
+                                     QStringLiteral("Invalid Request: send one JSON-RPC message at a time (batches are not supported here)")));
+    case JsonRpc::Message::Kind::Response:
+    case JsonRpc::Message::Kind::Notification:
+        // A 2026-07-28 notification carries no envelope to judge; a legacy one may come with a
+        // version its transport declared and we do not speak.
+        if (!envelope.isModern() && envelope.problem() != RequestEnvelope::Problem::None)
+            return refuse(envelope.refusal(QJsonValue(QJsonValue::Null)));
+        received.httpStatus = 202; // nothing will answer it
+        return received;
+    case JsonRpc::Message::Kind::Request:
         break;
+    }
+    // A request is judged whole before it is accepted: its envelope (the 2026-07-28 _meta, or
+    // a version the transport declared beside it), then its method.
+    const QJsonObject envelopeRefusal = envelope.refusal(message.id());
+    if (!envelopeRefusal.isEmpty())
+        return refuse(envelopeRefusal);
+    const auto method = m_methods.constFind(message.method());
+    if (envelope.isModern() && !hasMethod(message.method(), envelope.era()))
+        return refuse(JsonRpc::error(message.id(), JsonRpc::MethodNotFound,
+                                     QStringLiteral("Method not found: %1 (not part of protocol revision %2)")
+                                         .arg(message.method(), envelope.protocolVersion())),
+                      404);
+    // Answered on the request's own channel (HTTP: its POST), which the first one holds.
+    if (peer && peer->isInFlight(message.id()))
+        return refuse(JsonRpc::error(message.id(), JsonRpc::InvalidRequest, QStringLiteral("A request with this id is still in progress")));
+    received.opensSession = !envelope.isModern() && message.method() == QLatin1String("initialize");
+    received.needsStream = !message.progressToken().isUndefined() || !envelope.logLevel().isEmpty()
+        || (method != m_methods.constEnd() && method->streams);
+    if (const char *parameter = nameParameterOf(message.method())) {
+        const QJsonValue name = message.params().toObject().value(QLatin1String(parameter));
+        if (name.isString())
+            received.name = name.toString();
+    }
+    return received;
+}
+
+void McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope)
+{
+    switch (message.kind()) {
+    case JsonRpc::Message::Kind::Invalid:
+    case JsonRpc::Message::Kind::Batch:
+        break; // refused by admit()
     case JsonRpc::Message::Kind::Response:
         m_outgoing.settle(peer, message.object()); // an answer to nothing we asked is ignored
         break;
@@ -206,28 +271,9 @@ McpServer::Received McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &m
         onNotification(peer, message);
         break;
     case JsonRpc::Message::Kind::Request:
-        // A 2026-07-28 request is judged whole before it is accepted: its envelope, then its
-        // method (HTTP answers these with 400 and 404).
-        if (envelope.isModern()) {
-            received.refusal = envelope.refusal(message.id());
-            if (received.isRefused())
-                break;
-            if (!hasMethod(message.method(), envelope.era())) {
-                received.refusal = JsonRpc::error(message.id(), JsonRpc::MethodNotFound,
-                                                  QStringLiteral("Method not found: %1 (not part of protocol revision %2)")
-                                                      .arg(message.method(), envelope.protocolVersion()));
-                break;
-            }
-        }
-        // Answered on the request's own channel (HTTP: its POST), which the first one holds.
-        if (peer->isInFlight(message.id())) {
-            received.refusal = JsonRpc::error(message.id(), JsonRpc::InvalidRequest, QStringLiteral("A request with this id is still in progress"));
-            break;
-        }
         onRequest(peer, message, envelope);
         break;
     }
-    return received;
 }
 
 void McpServer::onRequest(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope)
