@@ -21,6 +21,24 @@ QString subjectOf(const AccessGate::Pending &pending)
     return QStringLiteral("call\n%1\n%2").arg(pending.toolName, QString::fromUtf8(QJsonDocument(pending.call->arguments()).toJson(QJsonDocument::Compact)));
 }
 
+// The request a change or a call belongs to: it waits for the person until proceed is called.
+void waitForThePerson(AccessGate::Pending &pending, ToolCall *call)
+{
+    if (!call)
+        return;
+    const RequestTracePtr trace = call->traceRef();
+    trace->awaitPerson();
+    pending.proceed = [trace, proceed = std::move(pending.proceed)](const QString &refusal) {
+        trace->personDecided();
+        proceed(refusal);
+    };
+}
+
+ToolCall *proposerOf(const FileChange &change)
+{
+    return qobject_cast<ToolCall *>(change.proposedBy.data());
+}
+
 QString cappedDiff(const QString &diff)
 {
     QStringList lines = diff.split(QLatin1Char('\n'));
@@ -72,8 +90,7 @@ QString AccessGate::question(const Pending &pending)
     text = tr("%1 wants to run %2").arg(pending.clientName, pending.toolName);
     if (!pending.description.isEmpty())
         text += QStringLiteral(": ") + pending.description;
-    if (!pending.code.isEmpty())
-        text += QStringLiteral("\n\n") + pending.code;
+    text += QStringLiteral("\n\n") + (pending.code.isEmpty() ? tr("It will %1.").arg(pending.intent) : pending.code);
     text += tr("\n\nAccept to run it; decline to refuse it.");
     return text;
 }
@@ -91,6 +108,8 @@ void AccessGate::changeGate(const FileChange &change, std::function<void(const Q
         pending.proceed(QString()); // the person's own change (an undo, a save) is theirs to make
         return;
     }
+    if (ToolCall *call = proposerOf(change))
+        call->trace()->proposedChange(change);
     decideChange(std::move(pending));
 }
 
@@ -106,17 +125,18 @@ void AccessGate::decideChange(Pending pending)
         pending.proceed(AccessModes::changeReadOnlyMessage(pending.change.path));
         return;
     case AccessMode::Paused:
+        waitForThePerson(pending, proposerOf(pending.change)); // until they resume
         m_held.append(std::move(pending));
         return;
     case AccessMode::Ask:
         break;
     }
+    waitForThePerson(pending, proposerOf(pending.change));
     if (m_asking == Asking::ThroughTheClient) {
-        askThroughTheClient(qobject_cast<ToolCall *>(pending.change.proposedBy.data()), pending);
+        askThroughTheClient(proposerOf(pending.change), pending);
         return;
     }
     m_pending.append(std::move(pending));
-    Q_EMIT changeAwaitingApproval(m_pending.last().change);
     Q_EMIT pendingChanged();
 }
 
@@ -133,7 +153,9 @@ void AccessGate::gate(McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::f
     pending.toolName = tool->name();
     pending.description = call->arguments().value(QStringLiteral("description")).toString();
     pending.code = call->arguments().value(QStringLiteral("code")).toString();
+    pending.intent = tool->intent(call->arguments());
     pending.proceed = std::move(proceed);
+    waitForThePerson(pending, call.data());
     if (m_asking == Asking::ThroughTheClient) {
         askThroughTheClient(call.data(), pending);
         return;
@@ -142,7 +164,6 @@ void AccessGate::gate(McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::f
     // A client may cancel (or go away) while the person thinks: drop it from the queue then.
     connect(call.data(), &ToolCall::cancelled, this, &AccessGate::dropFinished);
     connect(call.data(), &ToolCall::finished, this, &AccessGate::dropFinished);
-    Q_EMIT callAwaitingApproval(call);
     Q_EMIT pendingChanged();
 }
 

@@ -20,6 +20,8 @@ class ProjectFiles;
 // In Ask mode the person answers in the window when one observes the gate (the approval bar
 // shows pending() and calls approve()/deny()); without a window the agent's client asks them
 // (MCP elicitation, ClientElicitation), and a client that cannot is refused with how to allow it.
+// Each call or change that waits tells its request's trace (RequestTrace::awaitPerson), so the
+// Tool calls panel shows it awaiting approval and counts the wait apart from the run.
 class AccessGate : public QObject
 {
     Q_OBJECT
@@ -40,6 +42,7 @@ public:
         QString toolName;
         QString description; // the agent's reason, if it gave one
         QString code;        // what it wants to evaluate (empty for tools without code)
+        QString intent;      // what the call will do, in words (Tool::intent): shown when there is no code
         std::function<void(const QString &refusal)> proceed;
     };
 
@@ -73,8 +76,6 @@ public:
 Q_SIGNALS:
     void modeChanged(AccessMode mode);
     void pendingChanged();
-    void callAwaitingApproval(const ToolCallPtr &call);
-    void changeAwaitingApproval(const FileChange &change);
 
 private:
     void decide(bool approved);

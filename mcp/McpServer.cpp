@@ -139,9 +139,11 @@ void McpServer::closePeer(McpPeer *peer)
     m_peers.removeAll(peer);
     m_subscriptions.removePeer(peer);
     m_outgoing.dropPeer(peer);
-    for (const ToolCallPtr &call : peer->endAllRequests()) {
-        if (call)
-            call->cancel(); // a client that went away does not need its evaluation any more
+    for (const McpPeer::InFlight &request : peer->endAllRequests()) {
+        if (request.trace)
+            request.trace->cancel();
+        if (request.call)
+            request.call->cancel(); // a client that went away does not need its evaluation any more
     }
     m_session->forgetClient(peer->key()); // a stateless request's peer keeps its client's digest
     Q_EMIT peerClosed(peer);
@@ -278,11 +280,19 @@ void McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &message, const R
 
 void McpServer::onRequest(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope)
 {
-    peer->beginRequest(McpPeer::InFlight{message.id(), message.method(), envelope.isModern(), envelope.logLevel(), false, {},
-                                         envelope.clientCapabilities()});
     if (envelope.isModern())
         peer->noteClientInfo(envelope.clientInfo()); // before the window logs it by that name
+    // initialize names its client before the peer knows it.
+    const QString client = message.method() == QLatin1String("initialize")
+        ? message.params().toObject().value(QStringLiteral("clientInfo")).toObject().value(QStringLiteral("name")).toString(peer->clientName())
+        : peer->clientName();
+    const auto trace = RequestTracePtr::create(client, message.object());
+    peer->beginRequest(McpPeer::InFlight{message.id(), message.method(), envelope.isModern(), envelope.logLevel(), false, {},
+                                         envelope.clientCapabilities(), trace});
     Q_EMIT requestReceived(peer, message.object());
+    Q_EMIT requestTraced(trace);
+    if (message.method() != QLatin1String("tools/call"))
+        trace->run(); // a tool call runs once access lets it (onToolsCall)
     const McpResponder responder(this, peer, message.id());
     if (!message.params().isUndefined() && !message.params().isObject()) {
         responder.error(JsonRpc::InvalidParams, QStringLiteral("\"params\" must be an object"));
@@ -310,6 +320,11 @@ void McpServer::respond(McpPeer *peer, const QJsonValue &id, const QJsonObject &
     if (!request)
         return; // answered already, or abandoned when the client cancelled it
     const QJsonObject answer = request->modern ? modernized(*request, response) : response;
+    if (const RequestTracePtr trace = request->trace) {
+        if (trace->client() == QLatin1String("agent"))
+            trace->nameClient(peer->clientName()); // the peer may know its name by now
+        trace->answer(answer);
+    }
     peer->endRequest(id);
     Q_EMIT responseSent(peer, id, answer);
     peer->sendResponse(answer, id);
@@ -402,8 +417,8 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
     }
     const QJsonValue progressToken = params.value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
     const bool wantsProgress = progressToken.isString() || progressToken.isDouble();
-    auto call = ToolCallPtr::create(tool->name(), arguments.toObject(), peer->origin(), wantsProgress);
     const McpPeer::InFlight *request = peer->inFlight(responder.id());
+    auto call = ToolCallPtr::create(tool->name(), arguments.toObject(), peer->origin(), wantsProgress, request ? request->trace : RequestTracePtr());
     const bool modern = request && request->modern;
     call->setAsker(m_elicitation.askerFor(responder, modern, modern ? request->clientCapabilities : QJsonObject(), params));
     peer->attachCall(responder.id(), call);
@@ -425,19 +440,21 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
             responder.notify(JsonRpc::notification(QStringLiteral("notifications/progress"), params));
         });
     }
-    Q_EMIT toolCallQueued(peer, responder.id(), call);
-
-    if (!m_gate) {
+    const auto run = [tool, call] {
         tool->call(call);
+        call->trace()->run();
+    };
+    if (!m_gate) {
+        run();
         return;
     }
-    m_gate(peer, tool, call, [this, responder, tool, call](const QString &refusal) {
+    m_gate(peer, tool, call, [responder, call, run](const QString &refusal) {
         if (!responder.peer() || call->isFinished() || call->isCancelled())
             return;
         if (refusal.isEmpty()) {
-            tool->call(call);
+            run();
         } else {
-            Q_EMIT toolCallRefused(responder.peer(), responder.id(), refusal);
+            call->trace()->refuse(refusal);
             call->finish(ToolResult::error(refusal));
         }
     });
@@ -472,6 +489,8 @@ void McpServer::onCancelled(McpPeer *peer, const QJsonObject &params)
     if (!JsonRpc::isValidId(requestId))
         return;
     const McpPeer::InFlight *request = peer->inFlight(requestId);
+    if (request && request->trace)
+        request->trace->cancel();
     if (request && request->subscription) { // the client ends its subscriptions/listen stream
         m_subscriptions.remove(peer, requestId);
         peer->endRequest(requestId);

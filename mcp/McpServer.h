@@ -122,11 +122,14 @@ Q_SIGNALS:
     void peerCreated(McpPeer *peer);
     void peerInitialized(McpPeer *peer);
     void peerClosed(McpPeer *peer);
-    // For the window's tool-call log: every accepted request, and the response it got.
+    // Every accepted request, and the response it got.
     void requestReceived(McpPeer *peer, const QJsonObject &request);
     void responseSent(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
-    void toolCallQueued(McpPeer *peer, const QJsonValue &id, const ToolCallPtr &call);
-    void toolCallRefused(McpPeer *peer, const QJsonValue &id, const QString &reason);
+    // For an inspector (the window's Tool calls panel): every accepted request as one trace,
+    // which the server, the access gate and the tools keep up to date until it ends. A signal
+    // rather than a registered interface, so that an inspector that goes first (the window
+    // closes before the app's services) leaves nothing dangling.
+    void requestTraced(const RequestTracePtr &trace);
 
 private:
     friend class McpResponder;

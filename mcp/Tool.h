@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Origin.h"
+#include "RequestTrace.h"
 #include "ToolArguments.h"
 
 #include <QJsonObject>
@@ -56,8 +57,16 @@ public:
     // `subject` identifies what is asked about (the same question on a retry has the same one).
     using Asker = std::function<void(ToolCall *call, const QString &subject, const QString &message, Answered answered)>;
 
-    ToolCall(const QString &tool, const QJsonObject &arguments, const Origin &origin, bool wantsProgress)
-        : m_tool(tool), m_arguments(arguments), m_origin(origin), m_wantsProgress(wantsProgress) {}
+    // `trace`: the request's (McpServer's); without one (a call made in a test, or by the app
+    // itself) the call has a trace of its own.
+    ToolCall(const QString &tool, const QJsonObject &arguments, const Origin &origin, bool wantsProgress, RequestTracePtr trace = {})
+        : m_tool(tool), m_arguments(arguments), m_origin(origin), m_wantsProgress(wantsProgress), m_trace(std::move(trace))
+    {
+        if (!m_trace)
+            m_trace = RequestTracePtr::create(origin.name, QJsonObject{{QStringLiteral("method"), QStringLiteral("tools/call")},
+                                                                       {QStringLiteral("params"), QJsonObject{{QStringLiteral("name"), tool},
+                                                                                                              {QStringLiteral("arguments"), arguments}}}});
+    }
 
     QString tool() const { return m_tool; }
     const QJsonObject &arguments() const { return m_arguments; }
@@ -65,6 +74,10 @@ public:
     bool wantsProgress() const { return m_wantsProgress; }
     bool isFinished() const { return m_finished; }
     bool isCancelled() const { return m_cancelled; }
+    // Where the tool reports what the window shows of the call: waiting for the person, the
+    // job it queued in the session, the file change it proposed (RequestTrace). Never null.
+    RequestTrace *trace() const { return m_trace.data(); }
+    const RequestTracePtr &traceRef() const { return m_trace; }
 
     void finish(const ToolResult &result)
     {
@@ -97,9 +110,6 @@ public:
         Q_EMIT cancelled();
     }
 
-    // Set by the tool when it submits work to the session, so the window can link them.
-    quint64 jobId = 0;
-
 Q_SIGNALS:
     void finished(const ToolResult &result);
     void progress(double progress, const QString &message);
@@ -113,6 +123,7 @@ private:
     bool m_finished = false;
     bool m_cancelled = false;
     Asker m_asker;
+    RequestTracePtr m_trace;
 };
 
 using ToolCallPtr = QSharedPointer<ToolCall>;
@@ -148,6 +159,10 @@ struct ToolSpec
     // Writes the project's files through ProjectFiles, which asks the person about each change
     // (with its diff) in Ask mode: the call itself is not held for approval.
     bool changesFiles = false;
+    // What a call will do, in the person's words ("run the tests of system shapes"), for the
+    // approval bar and the question asked through the client when the call carries no code.
+    // Without one: the tool's name and its arguments.
+    std::function<QString(const QJsonObject &arguments)> intent;
 };
 
 // A tool: its spec, and the code that serves a call whose arguments the spec's table has
@@ -163,6 +178,8 @@ public:
     const QString &name() const { return m_spec.name; }
     bool isReadOnly() const { return m_spec.hints.readOnly; }
     bool changesFiles() const { return m_spec.changesFiles; }
+    // What a call with these arguments will do (ToolSpec::intent), never empty.
+    QString intent(const QJsonObject &arguments) const;
     // {name, title, description, inputSchema, outputSchema, annotations}
     const QJsonObject &descriptor() const { return m_descriptor; }
     // Serves the call, or finishes it with the sentence that names the bad argument.

@@ -145,20 +145,23 @@ private Q_SLOTS:
     {
         Rig rig;
         rig.access.setMode(AccessMode::Ask);
-        QSignalSpy waiting(&rig.access, &AccessGate::callAwaitingApproval);
+        QSignalSpy waiting(&rig.access, &AccessGate::pendingChanged);
         const int id = rig.call("evaluate-lisp", "(+ 1 2)", "adding");
         QCOMPARE(waiting.size(), 1);
         QCOMPARE(rig.access.pending().size(), 1);
         const AccessGate::Pending &p = rig.access.pending().first();
+        QCOMPARE(p.call->trace()->state(), RequestTrace::State::AwaitingApproval); // the window shows it so
         QCOMPARE(p.clientName, QStringLiteral("tester"));
         QCOMPARE(p.toolName, QStringLiteral("evaluate-lisp"));
         QCOMPARE(p.description, QStringLiteral("adding"));
         QCOMPARE(p.code, QStringLiteral("(+ 1 2)"));
         QVERIFY(rig.response(id).isEmpty());
         QCOMPARE(rig.eval->calls, 0);
+        const RequestTracePtr trace = p.call->traceRef();
         rig.access.approve();
         QCOMPARE(rig.eval->calls, 1);
         QCOMPARE(Rig::text(rig.response(id)), QStringLiteral("echo: (+ 1 2)"));
+        QCOMPARE(trace->state(), RequestTrace::State::Done);
     }
 
     void askLetsReadOnlyToolsThroughWithoutAsking()

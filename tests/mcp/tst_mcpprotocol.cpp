@@ -569,9 +569,12 @@ private Q_SLOTS:
         // A call kept alive by its own connections would also leave its Session::finished
         // handler connected, and every later evaluation would run all of them.
         initialize();
-        QList<QWeakPointer<ToolCall>> calls;
-        connect(m_server.get(), &McpServer::toolCallQueued, this,
-                [&calls](McpPeer *, const QJsonValue &, const ToolCallPtr &call) { calls << call.toWeakRef(); });
+        // The call holds its trace: a trace that is gone is a call that is gone.
+        QList<QWeakPointer<RequestTrace>> calls;
+        connect(m_server.get(), &McpServer::requestTraced, this, [&calls](const RequestTracePtr &trace) {
+            if (!trace->tool().isEmpty())
+                calls << trace.toWeakRef();
+        });
         QVERIFY(call(request(40, "tools/call", callParams({{"code", "(+ 1 2)"}}))).contains("result"));
         QVERIFY(call(request(41, "tools/call", callParams({{"code", "(/ 1 0)"}}))).contains("result"));
         QVERIFY(call(request(42, "tools/call", callParams({{"code", 42}}))).contains("result"));
@@ -581,7 +584,7 @@ private Q_SLOTS:
         send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":44}})");
         QCOMPARE(calls.size(), 5);
         const bool released = QTest::qWaitFor([&calls] {
-            return std::all_of(calls.begin(), calls.end(), [](const QWeakPointer<ToolCall> &call) { return call.isNull(); });
+            return std::all_of(calls.begin(), calls.end(), [](const QWeakPointer<RequestTrace> &call) { return call.isNull(); });
         }, 10000);
         QStringList alive;
         for (qsizetype i = 0; i < calls.size(); ++i) {

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Screenshots of the main window in three states (idle after a few evaluations by the person
-# and an agent, an agent call awaiting approval, presentation mode), and of an agent's file
+# Screenshots of the main window in four states (idle after a few evaluations by the person
+# and an agent, an agent call awaiting approval, one without code, presentation mode), and of an agent's file
 # change (edit-diff.png: the diff in the transcript; approval.png: Ask mode with the diff),
 # taken under Xvfb with the real xcb platform and saved as PNGs into $1 (default:
 # BUILD_DIR/screenshots).
@@ -24,5 +24,5 @@ fi
 ls -l "$out"/*.png
 if [ "$out" = "$here/docs" ]; then
   mv "$out/1-idle.png" "$out/screenshot.png"
-  rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png" "$out/edit-diff.png" "$out/approval.png"
+  rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png" "$out/4-awaiting-approval-without-code.png" "$out/edit-diff.png" "$out/approval.png"
 fi

@@ -142,7 +142,7 @@ private:
     {
         const ToolCallLog *log = m_window->toolCallLog();
         for (int row = log->rowCount() - 1; row >= 0; --row) {
-            if (log->entry(row).tool == tool)
+            if (log->entry(row).tool() == tool)
                 return log->data(log->index(row, ToolCallLog::StateColumn)).toString();
         }
         return QStringLiteral("(no %1 row)").arg(tool);

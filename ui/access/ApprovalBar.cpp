@@ -101,17 +101,24 @@ void ApprovalBar::refresh()
         show();
         return;
     }
-    m_summary->hide();
     m_diff->hide();
-    m_code->show();
     m_approve->setToolTip(tr("Run this call now"));
     QString title = tr("<b>%1</b> wants to run <b>%2</b>").arg(first.clientName.toHtmlEscaped(), first.toolName.toHtmlEscaped());
     if (!first.description.isEmpty())
         title += QStringLiteral(" \u2014 ") + first.description.toHtmlEscaped();
     m_title->setText(title);
-    m_code->setPlainText(first.code.isEmpty() ? tr("(no code)") : first.code);
-    const int lines = qBound(1, m_code->document()->blockCount(), 6);
-    m_code->setFixedHeight(m_code->fontMetrics().lineSpacing() * lines + 12);
+    if (first.code.isEmpty()) {
+        // A call without code says what it will do: "It will run the tests of system shapes."
+        m_code->hide();
+        m_summary->setText(tr("It will %1.").arg(first.intent));
+        m_summary->show();
+    } else {
+        m_summary->hide();
+        m_code->setPlainText(first.code);
+        const int lines = qBound(1, m_code->document()->blockCount(), 6);
+        m_code->setFixedHeight(m_code->fontMetrics().lineSpacing() * lines + 12);
+        m_code->show();
+    }
     show();
 }
 

@@ -39,10 +39,8 @@ MainWindow::MainWindow(Session *session, McpServer *server, AccessGate *access, 
     setWindowIcon(QIcon(QStringLiteral(":/icons/lisp-duet.svg")));
     setObjectName(QStringLiteral("mainWindow"));
     m_access->setAsking(AccessGate::Asking::InTheWindow); // the person decides in the approval bar
-    m_toolCalls->attach(server, session);
+    m_toolCalls->attach(server);
     m_definitions->attach(session);
-    connect(m_access, &AccessGate::callAwaitingApproval, m_toolCalls, &ToolCallLog::markAwaitingApproval);
-    connect(m_access, &AccessGate::changeAwaitingApproval, m_toolCalls, &ToolCallLog::markChangeAwaitingApproval);
     m_console->setAccessGate(m_access);
     setCentralWidget(m_console);
 
