@@ -13,11 +13,12 @@ import { after, before, describe, test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 
-import { uniqueSocketName } from './headless.mjs';
+import { startHeadless, uniqueSocketName } from './headless.mjs';
 import { binary, evaluate, isolatedEnv, testsDir, textOf } from './lib.mjs';
 
 const NewFile = 'src/new.lisp';
@@ -294,6 +295,61 @@ describe('Ask without a window asks the person through the client (MCP elicitati
         await client.close();
         space.cleanup();
       }
+    }
+  });
+});
+
+describe('Ask over HTTP without a window', () => {
+  let space;
+  let server;
+  before(async () => {
+    space = workspace(undefined);
+    server = await startHeadless({ args: ['--access', 'ask', '--project', space.project] });
+  });
+  after(async () => {
+    await server?.stop();
+    space?.cleanup();
+  });
+
+  test('a handshake client is asked on its event stream and its accept writes the file', async () => {
+    const client = new Client({ name: 'http-access', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    const questions = [];
+    client.setRequestHandler(ElicitRequestSchema, async request => {
+      questions.push(request.params);
+      return { action: 'accept', content: {} };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }));
+    try {
+      const written = await writeNewFile(client);
+      assert.equal(written.isError ?? false, false, textOf(written));
+      assert.equal(readFileSync(join(space.project, NewFile), 'utf8'), NewText);
+      assert.equal(questions.length, 1);
+      assert.match(questions[0].message, /http-access wants to create src\/new\.lisp/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a 2026-07-28 client is asked with input_required, statelessly, and a decline writes nothing', async () => {
+    const client = new ModernClient({ name: 'modern-http', version: '2.0.0' },
+                                    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } },
+                                      inputRequired: { autoFulfill: true } });
+    const questions = [];
+    client.setRequestHandler('elicitation/create', async request => {
+      questions.push(request.params);
+      return { action: 'decline' };
+    });
+    await client.connect(new ModernHttpTransport(new URL(server.url), { requestInit: { headers: server.headers } }));
+    try {
+      const before = space.source();
+      const edited = await fixSquare(client);
+      assert.equal(edited.isError, true);
+      assert.match(textOf(edited), /denied it/);
+      assert.equal(questions.length, 1);
+      assert.match(questions[0].message, /^-  \(\* 2 \(side shape\)\)\)$/m);
+      assert.equal(space.source(), before);
+    } finally {
+      await client.close();
     }
   });
 });
