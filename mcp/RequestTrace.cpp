@@ -56,7 +56,7 @@ void RequestTrace::run()
 {
     if (m_over || m_jobId != 0)
         return; // a job says when it runs
-    if (m_state == State::AwaitingApproval && m_beforeWaiting == State::Queued)
+    if (m_waitStartedMs >= 0 && m_beforeWaiting == State::Queued)
         m_beforeWaiting = State::Running; // it asked the person while it ran
     else if (m_state == State::Queued)
         setState(State::Running);
@@ -95,13 +95,13 @@ void RequestTrace::cancel()
     Q_EMIT changed();
 }
 
-void RequestTrace::awaitPerson()
+void RequestTrace::awaitPerson(Waiting why)
 {
     if (m_over || m_waitStartedMs >= 0)
         return;
     m_waitStartedMs = m_clock.elapsed();
     m_beforeWaiting = m_state;
-    setState(State::AwaitingApproval);
+    setState(why == Waiting::ForApproval ? State::AwaitingApproval : State::AwaitingPerson);
 }
 
 void RequestTrace::personDecided()
@@ -110,7 +110,7 @@ void RequestTrace::personDecided()
         return;
     m_waitedMs += m_clock.elapsed() - m_waitStartedMs;
     m_waitStartedMs = -1;
-    if (m_state == State::AwaitingApproval)
+    if (m_state == State::AwaitingApproval || m_state == State::AwaitingPerson)
         setState(m_beforeWaiting);
     else
         Q_EMIT changed();
@@ -126,7 +126,7 @@ void RequestTrace::jobStarted()
 {
     if (m_over)
         return;
-    if (m_state == State::AwaitingApproval)
+    if (m_waitStartedMs >= 0)
         m_beforeWaiting = State::Running;
     else
         setState(State::Running);

@@ -14,14 +14,17 @@
 // to it; changed() tells the inspector to draw it again. Nobody finds a request by its id: the
 // trace is the request.
 //
-// A tool that waits for the person reports it with awaitPerson() and personDecided(); a tool
-// that queues work in the session reports queuedAsJob() and jobStarted(). The time spent
-// waiting for the person is counted apart from the rest (ranMs).
+// A tool that waits for the person reports it with awaitPerson() and personDecided() (for
+// their approval, or for work it handed them: Waiting::ForThePerson); a tool that queues work
+// in the session reports queuedAsJob() and jobStarted(). The time spent waiting for the person
+// is counted apart from the rest (ranMs).
 class RequestTrace : public QObject
 {
     Q_OBJECT
 public:
-    enum class State { Queued, AwaitingApproval, Running, Done, Error, Cancelled, Denied };
+    enum class State { Queued, AwaitingApproval, AwaitingPerson, Running, Done, Error, Cancelled, Denied };
+    // What the person is to do: approve the call (or its change), or the work it handed them.
+    enum class Waiting { ForApproval, ForThePerson };
 
     RequestTrace(const QString &client, const QJsonObject &request);
 
@@ -51,7 +54,7 @@ public:
 
     // What the access gate and tools report. Waiting for the person may be reported more than
     // once (a change held while access is paused, then asked about): the wait ends once.
-    void awaitPerson();
+    void awaitPerson(Waiting why = Waiting::ForApproval);
     void personDecided();
     void queuedAsJob(quint64 jobId);
     void jobStarted();

@@ -25,9 +25,14 @@ struct ToolResult
 
     static ToolResult error(const QString &text, const QJsonObject &structured = {})
     {
-        return {text, structured, true, {}};
+        return {text, structured, true};
     }
-    static ToolResult askFirst(const QJsonObject &inputRequired) { return {{}, {}, false, inputRequired}; }
+    static ToolResult askFirst(const QJsonObject &inputRequired)
+    {
+        ToolResult result;
+        result.inputRequired = inputRequired;
+        return result;
+    }
 };
 
 // What the person at an agent's client answered when asked whether a call may go on (agent

@@ -193,6 +193,10 @@ private Q_SLOTS:
         QVERIFY(log.index(0, ToolCallLog::ArgumentsColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Changes src/shapes.lisp")));
         trace->personDecided();
         QCOMPARE(log.index(0, ToolCallLog::StateColumn).data().toString(), QStringLiteral("running"));
+        // A tool that hands the person work of its own (a staged form) waits for them too.
+        trace->awaitPerson(RequestTrace::Waiting::ForThePerson);
+        QCOMPARE(log.index(0, ToolCallLog::StateColumn).data().toString(), QStringLiteral("waiting for the person"));
+        trace->personDecided();
         trace->answer(QJsonObject{{"result", QJsonObject{{"isError", false}}}});
         QCOMPARE(log.index(0, ToolCallLog::StateColumn).data().toString(), QStringLiteral("done"));
         QVERIFY(redrawn.size() >= 5);

@@ -19,6 +19,7 @@ QString ToolCallLog::stateName(State state)
     switch (state) {
     case State::Queued: return tr("queued");
     case State::AwaitingApproval: return tr("awaiting approval");
+    case State::AwaitingPerson: return tr("waiting for the person");
     case State::Running: return tr("running");
     case State::Done: return tr("done");
     case State::Error: return tr("error");
@@ -113,7 +114,8 @@ QVariant ToolCallLog::data(const QModelIndex &index, int role) const
         switch (e.state()) {
         case State::Error:
         case State::Denied: return QBrush(QColor(0xb0, 0x20, 0x20));
-        case State::AwaitingApproval: return QBrush(QColor(0xa0, 0x5a, 0x00));
+        case State::AwaitingApproval:
+        case State::AwaitingPerson: return QBrush(QColor(0xa0, 0x5a, 0x00));
         case State::Running: return QBrush(QColor(0x0b, 0x57, 0xa3));
         default: return {};
         }
@@ -127,7 +129,7 @@ QVariant ToolCallLog::data(const QModelIndex &index, int role) const
         return tip;
     }
     if (role == Qt::ToolTipRole && index.column() == DurationColumn && e.isOver() && e.waitedMs() > 0)
-        return tr("Waited %1 for the person's approval, ran %2").arg(millisecondsText(e.waitedMs()), millisecondsText(e.ranMs()));
+        return tr("Waited %1 for the person, ran %2").arg(millisecondsText(e.waitedMs()), millisecondsText(e.ranMs()));
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
