@@ -259,13 +259,15 @@ void HttpTransport::onPost(HttpConnection *connection, const HttpRequest &reques
         return;
     }
 
-    HttpPeer *peer = admission.opensSession ? createPeer() : admission.stateless ? createRequestPeer(envelope) : requirePeer(connection, request);
+    // An initialize that names a session is that session's again (the client re-initializes it).
+    const bool creates = admission.opensSession && request.header(SessionHeader).isEmpty();
+    HttpPeer *peer = creates ? createPeer() : admission.stateless ? createRequestPeer(envelope) : requirePeer(connection, request);
     if (!peer) {
-        if (admission.opensSession)
+        if (creates)
             connection->respond(errorResponse(503, QStringLiteral("Too many MCP sessions are busy; end one (DELETE) or try again later")));
         return; // requirePeer answered 400 or 404
     }
-    if (!admission.opensSession && !admission.stateless) {
+    if (!creates && !admission.stateless) {
         admission = m_server->admit(message, envelope, peer->peer()); // an id still in flight on this session
         if (admission.isRefused()) {
             connection->respond(jsonResponse(admission.httpStatus, admission.refusal));
@@ -276,14 +278,14 @@ void HttpTransport::onPost(HttpConnection *connection, const HttpRequest &reques
         // Notifications of the request (progress...) can only travel on an event stream.
         const bool eventStream = accepts.eventStream && (!accepts.json || admission.needsStream);
         HttpHeaders extraHeaders;
-        if (admission.opensSession)
+        if (creates)
             extraHeaders.append({SessionHeader, peer->sessionId()});
         peer->bindRequest(admission.id, connection, eventStream, extraHeaders);
     } else {
         respondAccepted(connection); // a notification, or a response to us
     }
     m_server->dispatch(peer->peer(), message, envelope);
-    if (admission.opensSession && !peer->peer()->isInitialized())
+    if (creates && !peer->peer()->isInitialized())
         endPeer(peer); // initialize failed: no client to keep
 }
 
