@@ -501,21 +501,36 @@ DefinitionLedger::RevertPlan DefinitionLedger::planRevert(const DefinitionKey &k
     return plan;
 }
 
-QString DefinitionLedger::diff(const DefinitionVersion &before, const DefinitionVersion &after)
+FileDiff DefinitionLedger::changes(const DefinitionVersion &before, const DefinitionVersion &after)
 {
     const auto withNewline = [](const QString &text) { return text.endsWith(u'\n') ? text : text + u'\n'; };
-    const FileDiff d = UnifiedDiff::between(QStringLiteral("x"), withNewline(before.source), withNewline(after.source));
+    FileDiff d = UnifiedDiff::between(QStringLiteral("x"), withNewline(before.source), withNewline(after.source));
     if (d.isEmpty())
         return {};
-    QStringList lines = d.text.split(u'\n');
     // The file headers name versions, not files.
+    const QString from = QStringLiteral("version %1").arg(before.number), to = QStringLiteral("version %1").arg(after.number);
+    QStringList lines = d.text.split(u'\n');
     for (QString &line : lines) {
         if (line.startsWith(QStringLiteral("--- "))) {
-            line = QStringLiteral("--- version %1").arg(before.number);
+            line = QStringLiteral("--- ") + from;
         } else if (line.startsWith(QStringLiteral("+++ "))) {
-            line = QStringLiteral("+++ version %1").arg(after.number);
+            line = QStringLiteral("+++ ") + to;
             break;
         }
     }
-    return lines.join(u'\n');
+    d.text = lines.join(u'\n');
+    for (DiffLine &line : d.lines) {
+        if (line.kind != DiffLine::Kind::Header)
+            continue;
+        if (line.text.startsWith(QStringLiteral("--- ")))
+            line.text = QStringLiteral("--- ") + from;
+        else if (line.text.startsWith(QStringLiteral("+++ ")))
+            line.text = QStringLiteral("+++ ") + to;
+    }
+    return d;
+}
+
+QString DefinitionLedger::diff(const DefinitionVersion &before, const DefinitionVersion &after)
+{
+    return changes(before, after).text;
 }

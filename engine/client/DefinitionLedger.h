@@ -2,6 +2,7 @@
 
 #include "DefinitionVersion.h"
 #include "Job.h"
+#include "UnifiedDiff.h"
 
 #include <QHash>
 #include <QList>
@@ -69,6 +70,7 @@ public:
     bool isBusy() const { return !m_pending.isEmpty(); }
 
     // "--- version 1 / +++ version 2" and the changed lines; empty when the texts are equal.
+    static FileDiff changes(const DefinitionVersion &before, const DefinitionVersion &after);
     static QString diff(const DefinitionVersion &before, const DefinitionVersion &after);
 
 Q_SIGNALS:
