@@ -30,6 +30,8 @@ public:
     const StagedForm *current() const { return m_queue.isEmpty() ? nullptr : &m_queue.first().form; }
     // How many wait behind the one in the input.
     int waiting() const { return qMax(0, int(m_queue.size()) - 1); }
+    // The person had typed something of their own, which comes back after the staged forms.
+    bool keepsPersonsInput() const { return m_saved && !m_savedText.trimmed().isEmpty(); }
     // The person submitted `code` from the input: while a form is staged it runs as that form
     // (true); otherwise false and the caller evaluates it as usual.
     bool submit(const QString &code);

@@ -79,6 +79,11 @@ QString StagingBar::countText() const
     return m_count->text();
 }
 
+QString StagingBar::hint() const
+{
+    return m_hint->text();
+}
+
 bool StagingBar::isRejecting() const
 {
     return !m_reason->isHidden();
@@ -100,7 +105,17 @@ void StagingBar::refresh()
     m_title->setText(title);
     const int waiting = m_forms->waiting();
     m_count->setText(waiting == 0 ? QString() : waiting == 1 ? tr("1 more waits") : tr("%1 more wait").arg(waiting));
+    if (!isRejecting())
+        m_hint->setText(hintText());
     show();
+}
+
+QString StagingBar::hintText() const
+{
+    QString hint = tr("Enter runs it \u00b7 edit it first if you like \u00b7 Esc or Reject\u2026 to refuse it");
+    if (m_forms->keepsPersonsInput())
+        hint += tr(" \u00b7 what you were typing comes back afterwards");
+    return hint;
 }
 
 void StagingBar::startRejecting()
@@ -120,7 +135,7 @@ void StagingBar::stopRejecting()
     const bool was = isRejecting();
     m_reason->hide();
     m_back->hide();
-    m_hint->setText(tr("Enter runs it \u00b7 edit it first if you like \u00b7 Esc or Reject\u2026 to refuse it"));
+    m_hint->setText(hintText());
     m_hint->show();
     m_reject->setText(tr("&Reject\u2026"));
     if (was)

@@ -24,6 +24,7 @@ public:
 
     QString headline() const;
     QString countText() const;
+    QString hint() const;
     QLineEdit *reasonEdit() const { return m_reason; }
     QPushButton *rejectButton() const { return m_reject; }
 
@@ -36,6 +37,7 @@ protected:
 
 private:
     void refresh();
+    QString hintText() const;
     void confirmReject();
     void stopRejecting();
 
