@@ -51,6 +51,10 @@ DefinitionsPanel::DefinitionsPanel(DefinitionsModel *model, QWidget *parent)
     m_tree->header()->setSectionResizeMode(DefinitionsModel::NameColumn, QHeaderView::Stretch);
     for (int c = DefinitionsModel::KindColumn; c < DefinitionsModel::ColumnCount; ++c)
         m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // "src/shapes.lisp:53" in By would squeeze the names in a narrow dock: By keeps a width
+    // the person can change (its tooltip has the whole text).
+    m_tree->header()->setSectionResizeMode(DefinitionsModel::ByColumn, QHeaderView::Interactive);
+    m_tree->header()->resizeSection(DefinitionsModel::ByColumn, m_tree->fontMetrics().horizontalAdvance(QStringLiteral("claude-code \u00b7 v2  ")));
     m_info->setWordWrap(true);
     m_info->setTextFormat(Qt::RichText);
     m_info->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -149,6 +153,8 @@ DefinitionsPanel::DefinitionsPanel(DefinitionsModel *model, QWidget *parent)
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &DefinitionsPanel::showDetails);
     connect(m_history, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         m_selectedVersion = item ? item->data(0, VersionRole).toInt() : 0;
+        // Watching the newest version follows the next one when it comes.
+        m_followNewest = item && m_history->indexOfTopLevelItem(item) == 0;
         showVersion();
     });
     connect(m_showText, &QToolButton::toggled, this, &DefinitionsPanel::showVersion);
@@ -198,6 +204,7 @@ void DefinitionsPanel::showDetails()
     if (!(key == m_historyKey) || !key.isValid()) {
         m_historyKey = key;
         m_selectedVersion = 0;
+        m_followNewest = true;
         m_status->clear();
     }
     showHistory();
@@ -219,6 +226,8 @@ void DefinitionsPanel::showHistory()
         return;
     }
     const QSignalBlocker block(m_history);
+    if (m_followNewest)
+        m_selectedVersion = 0;
     m_history->clear();
     const QString root = m_model->projectRoot();
     QTreeWidgetItem *current = nullptr;
@@ -234,6 +243,7 @@ void DefinitionsPanel::showHistory()
     }
     m_history->setCurrentItem(current);
     m_selectedVersion = current ? current->data(0, VersionRole).toInt() : 0;
+    m_followNewest = current && m_history->indexOfTopLevelItem(current) == 0;
     showVersion();
 }
 
@@ -283,6 +293,7 @@ bool DefinitionsPanel::select(const DefinitionKey &key, int number)
         return false;
     m_tree->setCurrentIndex(index);
     m_selectedVersion = number;
+    m_followNewest = number == 0;
     showHistory();
     return m_selectedVersion == number || number == 0;
 }
@@ -300,7 +311,7 @@ bool DefinitionsPanel::revertSelected()
     }
     const quint64 job = m_session->submit(plan.request);
     ledger->expectRevert(job, m_historyKey, m_selectedVersion);
-    m_selectedVersion = 0; // the revert's own version, the newest, is shown once it is recorded
+    m_followNewest = true; // the revert's own version, the newest, is shown once it is recorded
     m_status->setText(plan.summary);
     m_status->show();
     Q_EMIT reverted(job, plan.summary);

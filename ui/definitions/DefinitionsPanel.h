@@ -71,4 +71,5 @@ private:
     DefinitionKey m_selectedKey;
     DefinitionKey m_historyKey; // whose versions the history list shows
     int m_selectedVersion = 0;
+    bool m_followNewest = true;
 };
