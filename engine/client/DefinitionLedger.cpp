@@ -259,8 +259,19 @@ void DefinitionLedger::processPending()
         m_pending.dequeue();
         m_reverts.remove(job->id);
     }
-    if (!m_waiting)
-        Q_EMIT settled();
+    if (m_waiting)
+        return;
+    Q_EMIT settled();
+    for (const auto &then : std::exchange(m_whenSettled, {}))
+        then();
+}
+
+void DefinitionLedger::whenSettled(std::function<void()> then)
+{
+    if (isBusy())
+        m_whenSettled.append(std::move(then));
+    else
+        then();
 }
 
 DefinitionVersion DefinitionLedger::versionFrom(const Job &job) const

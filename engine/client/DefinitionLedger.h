@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QQueue>
 
+#include <functional>
+
 class Session;
 
 // Who defined and redefined what in the shared session (issue 21): every definition's versions
@@ -68,6 +70,10 @@ public:
     bool isRecordedFile(const QString &path) const;
     // Jobs finished but not recorded yet (a file's names are being resolved).
     bool isBusy() const { return !m_pending.isEmpty(); }
+    // Calls `then` once every job finished so far is recorded: now, or when the engine has
+    // answered about the names of the files a job loaded. A question about the history asked
+    // right after load-system answered must see what it loaded.
+    void whenSettled(std::function<void()> then);
 
     // "--- version 1 / +++ version 2" and the changed lines; empty when the texts are equal.
     static FileDiff changes(const DefinitionVersion &before, const DefinitionVersion &after);
@@ -112,5 +118,6 @@ private:
     QHash<quint64, Expected> m_reverts;  // job id -> the version it restores
     QQueue<JobPtr> m_pending;
     bool m_waiting = false;
+    QList<std::function<void()>> m_whenSettled;
     int m_versionCount = 0;
 };

@@ -6,6 +6,7 @@
 
 namespace {
 constexpr int ShownVersions = 20;
+void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments);
 } // namespace
 
 namespace Handoffs {
@@ -106,52 +107,59 @@ Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger)
         .hints = Hints::ReadOnly,
     };
     return Tool(spec, [session, ledger](const ToolCallPtr &call, const ToolArguments &arguments) {
-        QString error;
-        const auto found = ledger->find(arguments.text(Handoffs::definitionName()), arguments.value(Handoffs::definitionKind(), QString()), &error);
-        if (!error.isEmpty()) {
-            call->finish(ToolResult::error(error));
-            return;
-        }
-        if (found.isEmpty()) {
-            const QString kind = arguments.value(Handoffs::definitionKind(), QString());
-            call->finish(ToolResult{QStringLiteral("The ledger has no %1named %2. It records what the session defines while Lisp Duet "
-                                                   "runs: evaluations, edit-form, and the files of the project as they load.")
-                                        .arg(kind.isEmpty() ? QStringLiteral("definition ") : kind + u' ', arguments.text(Handoffs::definitionName())),
-                                    {{QStringLiteral("definitions"), QJsonArray()}}});
-            return;
-        }
-        const QString root = session->projectRoot();
-        QStringList sections;
-        QJsonArray definitions;
-        for (const DefinitionLedger::History *history : found) {
-            const QList<DefinitionVersion> &all = history->versions;
-            const QList<DefinitionVersion> shown = all.mid(qMax<qsizetype>(0, all.size() - ShownVersions));
-            QString text = QStringLiteral("%1 (%2): %3 %4; %5.")
-                               .arg(history->key.text(), history->latest().kind)
-                               .arg(all.size())
-                               .arg(all.size() == 1 ? QStringLiteral("version") : QStringLiteral("versions"),
-                                    history->live ? QStringLiteral("the session has version %1").arg(history->latest().number)
-                                                  : QStringLiteral("the engine restarted since, so the session has none of them"));
-            if (shown.size() < all.size())
-                text += QStringLiteral(" The %1 oldest are not shown.").arg(all.size() - shown.size());
-            QJsonArray versions;
-            for (qsizetype i = 0; i < shown.size(); ++i) {
-                const DefinitionVersion &v = shown[i];
-                text += QStringLiteral("\n\n") + Handoffs::versionHeading(v, root);
-                const QString diff = i > 0 ? DefinitionLedger::diff(shown[i - 1], v) : QString();
-                text += i > 0 && !diff.isEmpty() ? QStringLiteral(", replaced version %1:\n%2").arg(shown[i - 1].number).arg(diff.trimmed())
-                                                 : QStringLiteral(":\n") + v.source;
-                versions.append(Handoffs::versionJson(v, root));
-            }
-            sections << text;
-            definitions.append(QJsonObject{{QStringLiteral("name"), history->key.text()},
-                                           {QStringLiteral("package"), history->key.package},
-                                           {QStringLiteral("symbol"), history->key.name},
-                                           {QStringLiteral("kind"), history->latest().kind},
-                                           {QStringLiteral("live"), history->live},
-                                           {QStringLiteral("versions_total"), int(all.size())},
-                                           {QStringLiteral("versions"), versions}});
-        }
-        call->finish(ToolResult{sections.join(QStringLiteral("\n\n\n")), {{QStringLiteral("definitions"), definitions}}});
+        ledger->whenSettled([session, ledger, call, arguments] { answerHistory(session, ledger, call, arguments); });
     });
 }
+
+namespace {
+void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments)
+{
+    QString error;
+    const auto found = ledger->find(arguments.text(Handoffs::definitionName()), arguments.value(Handoffs::definitionKind(), QString()), &error);
+    if (!error.isEmpty()) {
+        call->finish(ToolResult::error(error));
+        return;
+    }
+    if (found.isEmpty()) {
+        const QString kind = arguments.value(Handoffs::definitionKind(), QString());
+        call->finish(ToolResult{QStringLiteral("The ledger has no %1named %2. It records what the session defines while Lisp Duet "
+                                               "runs: evaluations, edit-form, and the files of the project as they load.")
+                                    .arg(kind.isEmpty() ? QStringLiteral("definition ") : kind + u' ', arguments.text(Handoffs::definitionName())),
+                                {{QStringLiteral("definitions"), QJsonArray()}}});
+        return;
+    }
+    const QString root = session->projectRoot();
+    QStringList sections;
+    QJsonArray definitions;
+    for (const DefinitionLedger::History *history : found) {
+        const QList<DefinitionVersion> &all = history->versions;
+        const QList<DefinitionVersion> shown = all.mid(qMax<qsizetype>(0, all.size() - ShownVersions));
+        QString text = QStringLiteral("%1 (%2): %3 %4; %5.")
+                           .arg(history->key.text(), history->latest().kind)
+                           .arg(all.size())
+                           .arg(all.size() == 1 ? QStringLiteral("version") : QStringLiteral("versions"),
+                                history->live ? QStringLiteral("the session has version %1").arg(history->latest().number)
+                                              : QStringLiteral("the engine restarted since, so the session has none of them"));
+        if (shown.size() < all.size())
+            text += QStringLiteral(" The %1 oldest are not shown.").arg(all.size() - shown.size());
+        QJsonArray versions;
+        for (qsizetype i = 0; i < shown.size(); ++i) {
+            const DefinitionVersion &v = shown[i];
+            text += QStringLiteral("\n\n") + Handoffs::versionHeading(v, root);
+            const QString diff = i > 0 ? DefinitionLedger::diff(shown[i - 1], v) : QString();
+            text += i > 0 && !diff.isEmpty() ? QStringLiteral(", replaced version %1:\n%2").arg(shown[i - 1].number).arg(diff.trimmed())
+                                             : QStringLiteral(":\n") + v.source;
+            versions.append(Handoffs::versionJson(v, root));
+        }
+        sections << text;
+        definitions.append(QJsonObject{{QStringLiteral("name"), history->key.text()},
+                                       {QStringLiteral("package"), history->key.package},
+                                       {QStringLiteral("symbol"), history->key.name},
+                                       {QStringLiteral("kind"), history->latest().kind},
+                                       {QStringLiteral("live"), history->live},
+                                       {QStringLiteral("versions_total"), int(all.size())},
+                                       {QStringLiteral("versions"), versions}});
+    }
+    call->finish(ToolResult{sections.join(QStringLiteral("\n\n\n")), {{QStringLiteral("definitions"), definitions}}});
+}
+} // namespace

@@ -7,6 +7,8 @@
 #include "ToolKit.h"
 
 namespace {
+void revert(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments);
+
 const auto Version = Arg::integer(QStringLiteral("version"),
                                   QStringLiteral("The version to put back, as definition-history numbers them (default: the one before the newest)"),
                                   1, 1000000);
@@ -45,49 +47,56 @@ Tool revertDefinitionTool(Session *session, DefinitionLedger *ledger)
         .hints = Hints::Destructive,
     };
     return Tool(spec, [session, ledger](const ToolCallPtr &call, const ToolArguments &arguments) {
-        const QString name = arguments.text(Handoffs::definitionName());
-        QString error;
-        const auto found = ledger->find(name, arguments.value(Handoffs::definitionKind(), QString()), &error);
-        if (!error.isEmpty() || found.isEmpty()) {
-            call->finish(ToolResult::error(!error.isEmpty() ? error
-                                                            : QStringLiteral("The ledger has no definition named %1, so there is nothing to revert; "
-                                                                             "definition-history lists what it has.").arg(name)));
-            return;
-        }
-        if (found.size() > 1) {
-            call->finish(ToolResult::error(QStringLiteral("%1 names %2 definitions: %3. Say which with kind, or name a method with its "
-                                                          "specializers, e.g. \"%4\".")
-                                               .arg(name).arg(found.size()).arg(candidates(found))
-                                               .arg(QStringLiteral("area (square)"))));
-            return;
-        }
-        const DefinitionLedger::History *history = found.first();
-        const int number = arguments.value(Version, history->latest().number - 1);
-        if (number < 1) {
-            call->finish(ToolResult::error(QStringLiteral("%1 has only one version in the ledger, so there is no earlier one to put back.")
-                                               .arg(history->key.text())));
-            return;
-        }
-        const DefinitionLedger::RevertPlan plan = ledger->planRevert(history->key, number, call->origin());
-        if (!plan.ok()) {
-            call->finish(ToolResult::error(plan.error));
-            return;
-        }
-        const DefinitionKey key = history->key;
-        const bool fromFile = history->version(number)->via == DefinitionVersion::Via::File;
-        const QString summary = plan.summary;
-        ToolKit::submit(session, call, plan.request, [key, number, fromFile, summary](const Job &job) {
-            ToolResult result = EvalFormatter::result(job.result);
-            const bool failed = EvalFormatter::isErrorResult(job.result);
-            result.text = QStringLiteral("%1 %2 to version %3. %4\n\n%5")
-                              .arg(failed ? QStringLiteral("Reverting") : QStringLiteral("Reverted"), key.text())
-                              .arg(number)
-                              .arg(failed ? QStringLiteral("The evaluation failed: ") + summary : summary, result.text);
-            result.structured.insert(QStringLiteral("name"), key.text());
-            result.structured.insert(QStringLiteral("reverted_to"), number);
-            result.structured.insert(QStringLiteral("from_file"), fromFile);
-            return result;
-        });
-        ledger->expectRevert(call->jobId, key, number);
+        ledger->whenSettled([session, ledger, call, arguments] { revert(session, ledger, call, arguments); });
     });
 }
+
+namespace {
+void revert(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments)
+{
+    const QString name = arguments.text(Handoffs::definitionName());
+    QString error;
+    const auto found = ledger->find(name, arguments.value(Handoffs::definitionKind(), QString()), &error);
+    if (!error.isEmpty() || found.isEmpty()) {
+        call->finish(ToolResult::error(!error.isEmpty() ? error
+                                                        : QStringLiteral("The ledger has no definition named %1, so there is nothing to revert; "
+                                                                         "definition-history lists what it has.").arg(name)));
+        return;
+    }
+    if (found.size() > 1) {
+        call->finish(ToolResult::error(QStringLiteral("%1 names %2 definitions: %3. Say which with kind, or name a method with its "
+                                                      "specializers, e.g. \"%4\".")
+                                           .arg(name).arg(found.size()).arg(candidates(found))
+                                           .arg(QStringLiteral("area (square)"))));
+        return;
+    }
+    const DefinitionLedger::History *history = found.first();
+    const int number = arguments.value(Version, history->latest().number - 1);
+    if (number < 1) {
+        call->finish(ToolResult::error(QStringLiteral("%1 has only one version in the ledger, so there is no earlier one to put back.")
+                                           .arg(history->key.text())));
+        return;
+    }
+    const DefinitionLedger::RevertPlan plan = ledger->planRevert(history->key, number, call->origin());
+    if (!plan.ok()) {
+        call->finish(ToolResult::error(plan.error));
+        return;
+    }
+    const DefinitionKey key = history->key;
+    const bool fromFile = history->version(number)->via == DefinitionVersion::Via::File;
+    const QString summary = plan.summary;
+    ToolKit::submit(session, call, plan.request, [key, number, fromFile, summary](const Job &job) {
+        ToolResult result = EvalFormatter::result(job.result);
+        const bool failed = EvalFormatter::isErrorResult(job.result);
+        result.text = QStringLiteral("%1 %2 to version %3. %4\n\n%5")
+                          .arg(failed ? QStringLiteral("Reverting") : QStringLiteral("Reverted"), key.text())
+                          .arg(number)
+                          .arg(failed ? QStringLiteral("The evaluation failed: ") + summary : summary, result.text);
+        result.structured.insert(QStringLiteral("name"), key.text());
+        result.structured.insert(QStringLiteral("reverted_to"), number);
+        result.structured.insert(QStringLiteral("from_file"), fromFile);
+        return result;
+    });
+    ledger->expectRevert(call->jobId, key, number);
+}
+} // namespace

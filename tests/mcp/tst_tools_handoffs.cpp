@@ -13,7 +13,9 @@
 #include "FormStager.h"
 #include "HandoffTools.h"
 
+#include <QDir>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 
 namespace {
 // The person, as a test script: keeps what is staged, answers when told to.
@@ -246,6 +248,36 @@ private Q_SLOTS:
         // The history says who reverted, to which version.
         const QJsonObject history = m_h->call(QStringLiteral("definition-history"), {{QStringLiteral("name"), QStringLiteral("tally")}});
         QVERIFY2(ToolHarness::text(history).contains(QStringLiteral("Version 3 (defun), by You (revert to version 1) at ")), qPrintable(ToolHarness::text(history)));
+    }
+
+    void theHistoryRightAfterALoadHasWhatTheLoadDefined()
+    {
+        // The ledger reads the loaded files and asks the engine about their names after the
+        // load's answer has gone out; a history asked at once waits for that.
+        QTemporaryDir root;
+        QVERIFY(QDir().mkpath(root.filePath(QStringLiteral("quick"))));
+        QFile asd(root.filePath(QStringLiteral("quick/quick.asd")));
+        QVERIFY(asd.open(QIODevice::WriteOnly));
+        asd.write("(asdf:defsystem \"quick\" :components ((:file \"quick\")))\n");
+        asd.close();
+        QFile source(root.filePath(QStringLiteral("quick/quick.lisp")));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("(defpackage :quick (:use :cl))\n(in-package :quick)\n\n(defgeneric speed-of (x))\n"
+                     "(defmethod speed-of ((x integer)) x)\n(defmethod print-object ((x (eql :fast)) stream) stream)\n");
+        source.close();
+        m_h->m_session.setProjectRoot(root.path());
+        const int load = start(QStringLiteral("load-system"), {{QStringLiteral("system"), QStringLiteral("quick")}});
+        QVERIFY(QTest::qWaitFor([&] { return answered(load); }, 60000));
+        const int history = start(QStringLiteral("definition-history"), {{QStringLiteral("name"), QStringLiteral("speed-of (integer)")}});
+        const QJsonObject methods = result(history);
+        QVERIFY2(ToolHarness::text(methods).startsWith(QStringLiteral("QUICK::SPEED-OF (INTEGER) (method): 1 version; the session has version 1.\n\n"
+                                                                      "Version 1 (defmethod), loaded from quick/quick.lisp:5 by tool-test at "))
+                     && ToolHarness::text(methods).endsWith(QStringLiteral(":\n(defmethod speed-of ((x integer)) x)")),
+                 qPrintable(ToolHarness::text(methods)));
+        // A method on a standard generic function is keyed by the function's home package.
+        const QJsonObject printing = m_h->call(QStringLiteral("definition-history"), {{QStringLiteral("name"), QStringLiteral("print-object ((eql :fast) t)")}});
+        QVERIFY2(ToolHarness::text(printing).startsWith(QStringLiteral("COMMON-LISP::PRINT-OBJECT ((EQL :FAST)) (method): 1 version")),
+                 qPrintable(ToolHarness::text(printing)));
     }
 
     void badArgumentsGiveAnErrorResultNamingTheArgument_data()
