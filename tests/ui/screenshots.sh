@@ -2,7 +2,7 @@
 # Screenshots of the main window in three states (idle after a few evaluations by the person
 # and an agent, an agent call awaiting approval, presentation mode), and of an agent's file
 # change (edit-diff.png: the diff in the transcript; approval.png: Ask mode with the diff), of a
-# staged form and a definition's history (staged-form.png, definition-history.png),
+# staged form and a definition's history (staging-bar.png, definition-history.png),
 # taken under Xvfb with the real xcb platform and saved as PNGs into $1 (default:
 # BUILD_DIR/screenshots).
 # Run from the source tree after building tst_windowstates and tst_projectchanges:
@@ -30,5 +30,5 @@ ls -l "$out"/*.png
 if [ "$out" = "$here/docs" ]; then
   mv "$out/1-idle.png" "$out/screenshot.png"
   rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png" "$out/edit-diff.png" "$out/approval.png" \
-        "$out/definition-history.png"
+        "$out/staging-bar.png" "$out/definition-history.png"
 fi

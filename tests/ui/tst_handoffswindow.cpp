@@ -5,7 +5,7 @@
 // person", and the Definitions panel's history, changes and Revert as the person. The same
 // through the official SDK client: tests/app/tst_handoffs.
 //
-// With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh), staged-form.png and
+// With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh), staging-bar.png and
 // definition-history.png are saved there.
 
 #include "UiTestSupport.h"
@@ -127,7 +127,7 @@ private Q_SLOTS:
         QCOMPARE(toolCallState(QStringLiteral("stage-form")), QStringLiteral("waiting for the person"));
         QTest::qWait(100);
         QVERIFY(m_agent->response(call, 0).isEmpty()); // nothing is answered before the person acts
-        saveScreenshot(QStringLiteral("staged-form.png"));
+        saveScreenshot(QStringLiteral("staging-bar.png"));
 
         QTest::keyClick(input(), Qt::Key_Return);
         const QJsonObject response = m_agent->response(call);
