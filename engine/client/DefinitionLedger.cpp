@@ -61,6 +61,18 @@ bool defines(const DefinedName &defined, const DefinitionKey &key)
         && DefinitionKey::normalizedSpecializers(defined.specializers) == key.specializers;
 }
 
+// The form of `file` that defines `key`, nearest to `line` (a name may be defined twice, under
+// #+ and #-); null when the file no longer defines it.
+const TopLevelForm *closestForm(const LispFile &file, const DefinitionKey &key, int line)
+{
+    const TopLevelForm *best = nullptr;
+    for (const TopLevelForm &form : file.forms()) {
+        if (defines(form.definition, key) && (!best || qAbs(form.firstLine - line) < qAbs(best->firstLine - line)))
+            best = &form;
+    }
+    return best;
+}
+
 QString viaOf(const JobRequest &request, bool expectedRevert)
 {
     if (expectedRevert || request.tool == QStringLiteral("revert-definition"))
@@ -441,13 +453,7 @@ QString DefinitionLedger::sourceAt(const QString &file, int line, const Definiti
     if (!contents.ok())
         return {};
     const LispFile lisp(contents.text);
-    const TopLevelForm *best = nullptr;
-    for (const TopLevelForm &form : lisp.forms()) {
-        if (!defines(form.definition, key))
-            continue;
-        if (!best || qAbs(form.firstLine - line) < qAbs(best->firstLine - line))
-            best = &form;
-    }
+    const TopLevelForm *best = closestForm(lisp, key, line);
     if (!best)
         return {};
     if (readPackage)
@@ -479,11 +485,7 @@ DefinitionLedger::RevertPlan DefinitionLedger::planRevert(const DefinitionKey &k
             return plan;
         }
         const LispFile file(contents.text);
-        const TopLevelForm *best = nullptr;
-        for (const TopLevelForm &form : file.forms()) {
-            if (defines(form.definition, key) && (!best || qAbs(form.firstLine - version->line) < qAbs(best->firstLine - version->line)))
-                best = &form;
-        }
+        const TopLevelForm *best = closestForm(file, key, version->line);
         if (!best) {
             plan.error = QStringLiteral("Version %1 of %2 came from %3, but that file no longer defines it; nothing was evaluated.")
                              .arg(number).arg(key.text(), place);

@@ -9,6 +9,8 @@
 //
 // With DUET_SCREENSHOT_DIR set, shapes-definitions.png and staged-form.png are saved there.
 
+#include "../common/TestFiles.h"
+
 #include "AppServices.h"
 #include "Session.h"
 #include "ClientConfig.h"
@@ -23,7 +25,6 @@
 #include "definitions/DefinitionsPanel.h"
 #include "window/MainWindow.h"
 
-#include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLineEdit>
@@ -57,18 +58,6 @@ void isolate()
 Q_CONSTRUCTOR_FUNCTION(isolate)
 
 const QByteArray Token = "handoffs-test-token-0123456789abcdef";
-
-bool copyTree(const QString &from, const QString &to)
-{
-    QDirIterator it(from, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString source = it.next();
-        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(source);
-        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
-            return false;
-    }
-    return true;
-}
 
 // The SDK client in a Node process: one JSON line per call, answers as they come.
 class SdkAgent
@@ -293,7 +282,7 @@ private Q_SLOTS:
     void thePanelListsShapesAfterLoadSystemWithEachMethodsHistory()
     {
         const QString root = m_projects.filePath(QStringLiteral("shapes"));
-        QVERIFY(copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), root));
+        QVERIFY(TestFiles::copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), root));
         QString error;
         QVERIFY2(m_window->openProject(root, &error), qPrintable(error));
         const QJsonObject loaded = run(QStringLiteral("load-system"), {{"system", "shapes"}}, 300000);

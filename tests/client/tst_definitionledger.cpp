@@ -5,45 +5,17 @@
 // journal's record of every version.
 
 #include "../common/EngineHarness.h"
+#include "../common/TestFiles.h"
 
 #include "DefinitionLedger.h"
 #include "EngineProtocol.h"
 #include "Journal.h"
 
-#include <QDir>
-#include <QDirIterator>
-#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
-bool copyTree(const QString &from, const QString &to)
-{
-    QDirIterator it(from, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString source = it.next();
-        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(source);
-        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
-            return false;
-    }
-    return true;
-}
-
-bool writeFile(const QString &path, const QString &text)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    const QByteArray bytes = text.toUtf8();
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
-
-QString readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
-}
-
 const Origin Claude = Origin::agent(QStringLiteral("claude-code"), QStringLiteral("claude-code#1"));
 } // namespace
 
@@ -89,7 +61,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_root.isValid() && m_library.isValid());
         qputenv("LISP_DUET_SYSTEM_PATHS", m_library.path().toUtf8());
-        QVERIFY(copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), m_root.filePath(QStringLiteral("shapes"))));
+        QVERIFY(TestFiles::copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), m_root.filePath(QStringLiteral("shapes"))));
         m_lisp = std::make_unique<EngineHarness>();
         QVERIFY2(m_lisp->waitReady(), "the engine did not start");
         m_ledger = std::make_unique<DefinitionLedger>(&m_lisp->session);
@@ -186,7 +158,7 @@ private Q_SLOTS:
         request.origin = loader;
         QVERIFY(settled(m_lisp->run(request, 120000))->result.ok());
         const QString file = m_root.filePath(QStringLiteral("shapes/src/shapes.lisp"));
-        const QString text = readFile(file);
+        const QString text = TestFiles::read(file);
         auto lineOf = [&text](const QString &start) { return text.left(text.indexOf(start)).count(u'\n') + 1; };
 
         const DefinitionLedger::History *square = only(QStringLiteral("shapes:area (square)"));
@@ -226,9 +198,9 @@ private Q_SLOTS:
         QCOMPARE(value(QStringLiteral("(shapes:area (shapes:make-square 3))")), QStringLiteral("9"));
         // The person fixes the file meanwhile: the revert takes the file as it is now.
         const QString file = m_root.filePath(QStringLiteral("shapes/src/shapes.lisp"));
-        QString text = readFile(file);
+        QString text = TestFiles::read(file);
         text.replace(QStringLiteral("(* 2 (side shape)))"), QStringLiteral("(* 10 (side shape)))"));
-        QVERIFY(writeFile(file, text));
+        QVERIFY(TestFiles::write(file, text.toUtf8()));
         const DefinitionLedger::RevertPlan plan = m_ledger->planRevert(square->key, 1, Origin::person());
         QVERIFY2(plan.ok(), qPrintable(plan.error));
         QCOMPARE(plan.request.code, QStringLiteral("(defmethod area ((shape square))\n  (* 10 (side shape)))"));
@@ -243,7 +215,7 @@ private Q_SLOTS:
         QCOMPARE(only(QStringLiteral("shapes:area (square)"))->latest().restores, 1);
         // A file that no longer has the form: refused with the reason.
         text.replace(QStringLiteral("(defmethod area ((shape square))"), QStringLiteral("(defmethod area ((shape rhombus))"));
-        QVERIFY(writeFile(file, text));
+        QVERIFY(TestFiles::write(file, text.toUtf8()));
         QVERIFY(m_ledger->planRevert(square->key, 1, Origin::person()).error.endsWith(QStringLiteral("but that file no longer defines it; nothing was evaluated.")));
     }
 
@@ -252,7 +224,7 @@ private Q_SLOTS:
         // A library file (outside the project, in a folder ASDF finds libraries in) is not
         // recorded as it loads; redefining its function shows what the file had.
         const QString file = m_library.filePath(QStringLiteral("lib.lisp"));
-        QVERIFY(writeFile(file, QStringLiteral("(defun lib-double (x)\n  (* 2 x))\n")));
+        QVERIFY(TestFiles::write(file, QStringLiteral("(defun lib-double (x)\n  (* 2 x))\n").toUtf8()));
         QVERIFY(!m_ledger->isRecordedFile(file));
         eval(QStringLiteral("(load \"%1\")").arg(file));
         QVERIFY(m_ledger->find(QStringLiteral("lib-double")).isEmpty());

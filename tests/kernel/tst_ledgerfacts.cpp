@@ -6,36 +6,15 @@
 // read in a file.
 
 #include "../common/EngineHarness.h"
+#include "../common/TestFiles.h"
 
 #include "EngineProtocol.h"
 
-#include <QDir>
-#include <QDirIterator>
-#include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
-bool copyTree(const QString &from, const QString &to)
-{
-    QDirIterator it(from, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString source = it.next();
-        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(source);
-        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
-            return false;
-    }
-    return true;
-}
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-}
-
 using Defined = EngineProtocol::LedgerFacts::Defined;
 } // namespace
 
@@ -66,7 +45,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_root.isValid());
-        QVERIFY(copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), m_root.filePath(QStringLiteral("shapes"))));
+        QVERIFY(TestFiles::copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), m_root.filePath(QStringLiteral("shapes"))));
         m_lisp = std::make_unique<EngineHarness>();
         QVERIFY2(m_lisp->waitReady(), "the engine did not start");
         m_lisp->session.setProjectRoot(m_root.path());
@@ -131,7 +110,7 @@ private Q_SLOTS:
 
     void aFunctionLoadedFromAFileSaysWhereWhenRedefined()
     {
-        QVERIFY(writeFile(m_root.filePath(QStringLiteral("lib/greet.lisp")), ";; greetings\n\n(defun ledger-greet (n)\n  (list :hello n))\n"));
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("lib/greet.lisp")), ";; greetings\n\n(defun ledger-greet (n)\n  (list :hello n))\n"));
         const EngineProtocol::LedgerFacts loaded = facts(QStringLiteral("(load \"lib/greet.lisp\")"));
         QCOMPARE(loaded.loadedFiles(), QStringList{m_root.filePath(QStringLiteral("lib/greet.lisp"))});
         QVERIFY(loaded.defined().isEmpty()); // the file's forms are the host's to read
