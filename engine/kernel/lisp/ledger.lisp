@@ -104,9 +104,11 @@
 (defun take-ledger-facts ()
   "The ledger's fields for the reply of the job that just ended; forgets them."
   (let ((defined (shiftf *job-defined* '()))
-        (files (mp:with-lock (*ledger-lock*)
-                 (setf *job-loaded-count* 0)
-                 (shiftf *job-loaded-files* '()))))
+        ;; Most jobs load nothing: they take no lock.
+        (files (when *job-loaded-files*
+                 (mp:with-lock (*ledger-lock*)
+                   (setf *job-loaded-count* 0)
+                   (shiftf *job-loaded-files* '())))))
     (append (and defined (list "defined" (reverse defined)))
             (and files (list "loaded_files"
                              (remove-duplicates (reverse files) :test #'string= :from-end t))))))
