@@ -253,9 +253,8 @@ void DefinitionLedger::onFinished(const JobPtr &job)
 {
     const EngineProtocol::LedgerFacts facts(job->result.reply);
     if (facts.defined().isEmpty() && facts.loadedFiles().isEmpty()) {
-        m_reverts.remove(job->id);
-        if (m_pending.isEmpty())
-            return; // the common case: nothing defined, nothing waiting
+        m_reverts.remove(job->id); // the common case: nothing to record
+        return;
     }
     m_pending.enqueue(job);
     processPending();

@@ -96,7 +96,10 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         m_transcript->appendText(tr("; The session was reset by %1: every definition is gone.\n").arg(origin.name),
                                  TranscriptView::Style::Note);
     });
-    connect(m_input, &ConsoleWidget::submitted, this, &LispConsole::evaluate);
+    connect(m_input, &ConsoleWidget::submitted, this, [this](const QString &code) {
+        if (!m_staged->submit(code)) // an agent's staged form runs as the person's job
+            evaluate(code);
+    });
     connect(m_input, &ConsoleWidget::interruptRequested, this, &LispConsole::interrupt);
     connect(m_input, &ConsoleWidget::escapePressed, this, [this] {
         if (m_staged->current())
@@ -242,8 +245,6 @@ void LispConsole::setProjectFiles(ProjectFiles *files)
 
 void LispConsole::evaluate(const QString &code)
 {
-    if (m_staged->submit(code))
-        return; // an agent's staged form, run as the person's job
     JobRequest request;
     request.code = code;
     request.origin = Origin::person();
