@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QSharedPointer>
 
+#include <atomic>
 #include <functional>
 
 // What a tool returns: the seeds' text for people and models, structured content for
@@ -65,7 +66,8 @@ public:
     // `trace`: the request's (McpServer's); without one (a call made in a test, or by the app
     // itself) the call has a trace of its own.
     ToolCall(const QString &tool, const QJsonObject &arguments, const Origin &origin, bool wantsProgress, RequestTracePtr trace = {})
-        : m_tool(tool), m_arguments(arguments), m_origin(origin), m_wantsProgress(wantsProgress), m_trace(std::move(trace))
+        : m_tool(tool), m_arguments(arguments), m_origin(origin), m_wantsProgress(wantsProgress), m_serial(nextSerial()),
+          m_trace(std::move(trace))
     {
         if (!m_trace)
             m_trace = RequestTracePtr::create(origin.name, QJsonObject{{QStringLiteral("method"), QStringLiteral("tools/call")},
@@ -79,6 +81,9 @@ public:
     bool wantsProgress() const { return m_wantsProgress; }
     bool isFinished() const { return m_finished; }
     bool isCancelled() const { return m_cancelled; }
+    // Unique in this process, never 0: a name for the call where a tool keeps it (stage-form's
+    // queue of forms).
+    quint64 serial() const { return m_serial; }
     // Where the tool reports what the window shows of the call: waiting for the person, the
     // job it queued in the session, the file change it proposed (RequestTrace). Never null.
     RequestTrace *trace() const { return m_trace.data(); }
@@ -127,8 +132,15 @@ private:
     bool m_wantsProgress = false;
     bool m_finished = false;
     bool m_cancelled = false;
+    quint64 m_serial;
     Asker m_asker;
     RequestTracePtr m_trace;
+
+    static quint64 nextSerial()
+    {
+        static std::atomic<quint64> last{0};
+        return ++last;
+    }
 };
 
 using ToolCallPtr = QSharedPointer<ToolCall>;
@@ -164,6 +176,10 @@ struct ToolSpec
     // Writes the project's files through ProjectFiles, which asks the person about each change
     // (with its diff) in Ask mode: the call itself is not held for approval.
     bool changesFiles = false;
+    // Hands its work to the person, who runs, edits or rejects it (stage-form): in Ask mode that
+    // choice is the approval, so the call itself is not held; Read-only refuses it like any
+    // evaluation.
+    bool personDecides = false;
     // What a call will do, in the person's words ("run the tests of system shapes"), for the
     // approval bar and the question asked through the client when the call carries no code.
     // Without one: the tool's name and its arguments.
@@ -185,6 +201,7 @@ public:
     bool changesFiles() const { return m_spec.changesFiles; }
     // What a call with these arguments will do (ToolSpec::intent), never empty.
     QString intent(const QJsonObject &arguments) const;
+    bool personDecides() const { return m_spec.personDecides; }
     // {name, title, description, inputSchema, outputSchema, annotations}
     const QJsonObject &descriptor() const { return m_descriptor; }
     // Serves the call, or finishes it with the sentence that names the bad argument.

@@ -9,7 +9,9 @@
 
 class AccessGate;
 class ClientRoots;
+class DefinitionLedger;
 class EngineClient;
+class FormStaging;
 class ProjectFiles;
 class Replayer;
 class Session;
@@ -43,6 +45,10 @@ public:
     // --access MODE: what every AppServices made afterwards starts with instead of the saved
     // mode (main() sets it once from the command line); nullopt: the saved mode.
     static void setAccessOverride(std::optional<AccessMode> mode);
+    // Who defined and redefined what (issue 21): every mode keeps it, the journal records it.
+    DefinitionLedger *ledger() const { return m_ledger; }
+    // Where stage-form finds the person: the window sets its stager; headless there is none.
+    FormStaging *formStaging() const { return m_formStaging; }
 
     // The journal (issue 6). On by default, in a new file of Journal::directory(); the previous
     // run's journal is loaded as the past transcript. Call before start().
@@ -83,6 +89,8 @@ private:
     ProjectFiles *m_projectFiles;
     ClientRoots *m_clientRoots;
     AccessGate *m_access;
+    DefinitionLedger *m_ledger;
+    FormStaging *m_formStaging;
     QString m_rootFromRootsOf; // the activity key of the client whose roots set the root, if they did
     Journal *m_journal;
     Replayer *m_replayer;

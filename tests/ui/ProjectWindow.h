@@ -60,6 +60,7 @@ public:
             return false;
         addProjectTools(&m_live->tools, &m_live->session, m_files.get());
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
+        m_window->setDefinitionLedger(&m_live->ledger);
         m_live->access.install(m_files.get());
         m_window->setProjectFiles(m_files.get());
         m_window->resize(1100, 760);

@@ -6,6 +6,7 @@
 #include <QStringList>
 
 class AccessGate;
+class DefinitionLedger;
 class DefinitionsModel;
 class DefinitionsPanel;
 class LispConsole;
@@ -39,10 +40,12 @@ public:
     ToolCallsPanel *toolCallsPanel() const { return m_toolCallsPanel; }
     DefinitionsModel *definitions() const { return m_definitions; }
     DefinitionsPanel *definitionsPanel() const { return m_definitionsPanel; }
+    // Who defined what (the app's ledger): the Definitions panel's provenance, history and Revert.
+    void setDefinitionLedger(DefinitionLedger *ledger);
     QSystemTrayIcon *trayIcon() const { return m_tray; }
 
-    // The person's project: its changes show in the transcript with Undo, File ▸ Open project… sets its root, and the title and the
-    // status bar name it.
+    // The person's project: its changes show in the transcript with Undo, File ▸ Open project…
+    // sets its root, and the title and the status bar name it.
     void setProjectFiles(ProjectFiles *files);
     ProjectFiles *projectFiles() const { return m_projectFiles; }
     // Sets the root as the person (what File ▸ Open project… does after its dialog); on
