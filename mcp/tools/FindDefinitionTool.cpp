@@ -5,6 +5,7 @@
 #include "LispFile.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "ProjectTree.h"
 #include "Session.h"
 
 #include <QJsonArray>
@@ -82,10 +83,10 @@ Tool findDefinitionTool(ProjectFiles *files, Session *session)
         }
         QStringList lines;
         QJsonArray found;
-        ProjectToolKit::Sources sources;
+        ProjectTree::Sources sources;
         if (files->root().isSet()) {
-            sources = ProjectToolKit::lispSources(files->root());
-            for (const ProjectToolKit::SourceFile &source : std::as_const(sources.files)) {
+            sources = ProjectTree::lispSources(files->root());
+            for (const ProjectTree::SourceFile &source : std::as_const(sources.files)) {
                 const LispFile file(source.text);
                 for (const TopLevelForm &form : file.forms()) {
                     const DefinedName &definition = form.definition;
@@ -105,7 +106,7 @@ Tool findDefinitionTool(ProjectFiles *files, Session *session)
             ? (lines.isEmpty() ? QStringLiteral("No form in the project's files defines %1.").arg(symbol)
                                : QStringLiteral("In the project's files:\n%1").arg(lines.join(QLatin1Char('\n'))))
             : QStringLiteral("No project root is set, so no file was searched (set-project-root sets one).");
-        if (const QString note = ProjectToolKit::skippedNote(sources); !note.isEmpty())
+        if (const QString note = ProjectTree::skippedNote(sources); !note.isEmpty())
             text += QLatin1Char('\n') + note;
         const QString package = target.package;
         const QString name = target.name;

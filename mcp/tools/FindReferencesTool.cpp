@@ -4,6 +4,7 @@
 #include "LispFile.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "ProjectTree.h"
 
 #include <QJsonArray>
 
@@ -56,16 +57,16 @@ Tool findReferencesTool(ProjectFiles *files)
             return;
         }
         const int limit = arguments.value(Limit, 200);
-        const ProjectToolKit::Sources sources = ProjectToolKit::lispSources(files->root());
+        const ProjectTree::Sources sources = ProjectTree::lispSources(files->root());
         QStringList lines;
         QJsonArray references;
         int total = 0;
-        for (const ProjectToolKit::SourceFile &source : sources.files) {
+        for (const ProjectTree::SourceFile &source : sources.files) {
             const LispFile file(source.text);
             const QList<SymbolOccurrence> occurrences = file.occurrences(symbol);
             if (occurrences.isEmpty())
                 continue;
-            const QStringList fileLines = ProjectToolKit::splitLines(source.text);
+            const QStringList fileLines = TextFile::lines(source.text);
             for (const SymbolOccurrence &occurrence : occurrences) {
                 if (++total > limit)
                     continue;
@@ -84,7 +85,7 @@ Tool findReferencesTool(ProjectFiles *files)
                                   : QStringLiteral("%1 use%2 of %3:\n%4").arg(total).arg(total == 1 ? QString() : QStringLiteral("s"), symbol, lines.join(QLatin1Char('\n')));
         if (total > limit)
             text += QStringLiteral("\n... %1 more (raise limit)").arg(total - limit);
-        if (const QString note = ProjectToolKit::skippedNote(sources); !note.isEmpty())
+        if (const QString note = ProjectTree::skippedNote(sources); !note.isEmpty())
             text += QLatin1Char('\n') + note;
         call->finish(ToolResult{text, {{QStringLiteral("references"), references}, {QStringLiteral("total"), total}}, false});
     });

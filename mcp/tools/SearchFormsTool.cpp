@@ -4,6 +4,7 @@
 #include "LispFile.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "ProjectTree.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -31,8 +32,7 @@ QJsonObject outputProperties()
 QRegularExpression nameExpression(const QString &name)
 {
     if (name.contains(QLatin1Char('*')) || name.contains(QLatin1Char('?'))) {
-        const QRegularExpression glob = ProjectToolKit::globExpression(name);
-        return QRegularExpression(glob.pattern(), QRegularExpression::CaseInsensitiveOption);
+        return ProjectTree::Glob(name, false).expression();
     }
     return QRegularExpression(name, QRegularExpression::CaseInsensitiveOption);
 }
@@ -66,11 +66,11 @@ Tool searchFormsTool(ProjectFiles *files)
             call->finish(ToolResult::error(QStringLiteral("'name' is not a valid regular expression: %1.").arg(nameMatch.errorString())));
             return;
         }
-        const ProjectToolKit::Sources sources = ProjectToolKit::lispSources(files->root());
+        const ProjectTree::Sources sources = ProjectTree::lispSources(files->root());
         QStringList lines;
         QJsonArray forms;
         int total = 0;
-        for (const ProjectToolKit::SourceFile &source : sources.files) {
+        for (const ProjectTree::SourceFile &source : sources.files) {
             const LispFile file(source.text);
             QSet<int> users;
             if (!contains.isEmpty()) {
@@ -96,7 +96,7 @@ Tool searchFormsTool(ProjectFiles *files)
                                   : QStringLiteral("%1 form%2:\n%3").arg(total).arg(total == 1 ? QString() : QStringLiteral("s"), lines.join(QLatin1Char('\n')));
         if (total > limit)
             text += QStringLiteral("\n... %1 more (raise limit, or narrow the search)").arg(total - limit);
-        if (const QString note = ProjectToolKit::skippedNote(sources); !note.isEmpty())
+        if (const QString note = ProjectTree::skippedNote(sources); !note.isEmpty())
             text += QLatin1Char('\n') + note;
         call->finish(ToolResult{text, {{QStringLiteral("forms"), forms}, {QStringLiteral("total"), total}}, false});
     });

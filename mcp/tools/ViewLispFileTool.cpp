@@ -4,6 +4,7 @@
 #include "LispFile.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "ProjectTree.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -43,7 +44,7 @@ QString shortPackage(const QString &package)
 // The outline, then the forms asked for in full.
 ToolResult view(const LispFile &file, const QString &relative, const QString &queries, const QString &pattern)
 {
-    const QStringList lines = ProjectToolKit::splitLines(file.text());
+    const QStringList lines = TextFile::lines(file.text());
     QStringList out{QStringLiteral("%1: %2 top-level forms, %3 lines").arg(relative).arg(file.forms().size()).arg(lines.size())};
     QJsonArray forms;
     QString package;
@@ -134,8 +135,8 @@ Tool viewLispFileTool(ProjectFiles *files)
             return;
         }
         files->noteSeen(call->origin().clientKey, resolved->absolute, contents.digest);
-        if (!ProjectToolKit::isLispFile(resolved->absolute)) {
-            const QStringList lines = ProjectToolKit::splitLines(contents.text);
+        if (!ProjectTree::isLispFile(resolved->absolute)) {
+            const QStringList lines = TextFile::lines(contents.text);
             QString text = QStringLiteral("%1 is not a Lisp file (.lisp, .lsp, .cl, .asd); its first lines:\n%2")
                                .arg(resolved->relative, ProjectToolKit::numbered(lines.mid(0, PlainSliceLines), 1));
             if (lines.size() > PlainSliceLines)

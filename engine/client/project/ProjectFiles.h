@@ -43,8 +43,12 @@ public:
     // proposedBy: an opaque tag of the request, carried by the change (FileChange::proposedBy).
     void propose(const QString &absolutePath, const Origin &origin, Maker make, Done done, quint64 proposedBy = 0);
 
-    // Undoes the newest change to this file that an agent made, if the file still has the text
-    // that change wrote (otherwise it says what changed since). Not gated: the person asks for it.
+    // Takes back an agent's change, by its id (FileChange::id), as `by` (the person). Only the
+    // newest change to its file can be undone, and only while the file still has the text that
+    // change wrote; anything else is refused with the whole sentence a person reads ("Could not
+    // undo claude's change to src/a.lisp: you already undid it."). Not gated: the person asks.
+    void undo(quint64 changeId, const Origin &by, Done done);
+    // The newest change to this file, if it is an agent's change that undo() would take.
     void undoLast(const QString &absolutePath, const Origin &by, Done done);
     bool canUndo(const QString &absolutePath) const;
 
@@ -75,6 +79,8 @@ private:
     void runNext(QString absolutePath);
     void finish(const QString &absolutePath, const FileChange &change, const QString &error, const Done &done);
     bool write(FileChange &change, QString *error);
+    const FileChange *change(quint64 id) const;
+    const FileChange *newestChange(const QString &absolutePath) const;
 
     ProjectRoot m_root;
     ChangeGate m_gate;
