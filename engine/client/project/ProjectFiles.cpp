@@ -43,6 +43,12 @@ bool ProjectFiles::setRoot(const QString &directory, const Origin &by, QString *
 void ProjectFiles::noteSeen(const QString &clientKey, const QString &absolutePath, const QByteArray &digest)
 {
     m_seen[clientKey].insert(absolutePath, digest);
+    m_read[clientKey].insert(absolutePath, digest);
+}
+
+QByteArray ProjectFiles::readBy(const QString &clientKey, const QString &absolutePath) const
+{
+    return m_read.value(clientKey).value(absolutePath);
 }
 
 QByteArray ProjectFiles::seenBy(const QString &clientKey, const QString &absolutePath) const

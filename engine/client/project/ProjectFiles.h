@@ -52,9 +52,12 @@ public:
     void undoLast(const QString &absolutePath, const Origin &by, Done done);
     bool canUndo(const QString &absolutePath) const;
 
-    // What a client last read of a file (the digest of the bytes it saw).
+    // What a client last read of a file (the digest of the bytes it saw). seenBy also counts
+    // the client's own changes (it knows what it wrote); readBy only its reads, for requests
+    // that name places in the file as it read them (line numbers move with its own edits).
     void noteSeen(const QString &clientKey, const QString &absolutePath, const QByteArray &digest);
     QByteArray seenBy(const QString &clientKey, const QString &absolutePath) const;
+    QByteArray readBy(const QString &clientKey, const QString &absolutePath) const;
 
     // The changes applied this run, oldest first (the newest MaxHistory).
     const QList<FileChange> &history() const { return m_history; }
@@ -89,6 +92,7 @@ private:
     // the previous change's finish must not start that change a second time.
     QSet<QString> m_inProgress;
     QHash<QString, QHash<QString, QByteArray>> m_seen; // client key -> path -> digest
+    QHash<QString, QHash<QString, QByteArray>> m_read; // the same, reads only
     QList<FileChange> m_history;
     quint64 m_nextId = 1;
 };

@@ -5,9 +5,13 @@
 #include <QString>
 
 // One top-level form of a file's text replaced, deleted, or given a neighbour, with everything
-// else kept byte for byte. The new text takes the file's line endings; an inserted form is
-// separated from its neighbour by one blank line, and a deleted form takes its own line (and
-// one of the blank lines around it) with it.
+// else kept byte for byte. The form is its TopLevelForm::start..end: exactly the text the tools
+// show for it (a comment after it on its last line included), so that replacing a form with
+// the text it was shown with changes nothing. The new text takes the form's line endings (the
+// file's for a one-line form). At the top level an inserted form is separated from its
+// neighbour by one blank line; inside a group (progn, eval-when...) it goes on a line of its own
+// with its neighbour's indentation. A deleted form takes its lines with it, and a blank line
+// beside them when only one side has one, so that an insert and a delete leave the file as it was.
 struct FormSplice
 {
     enum class Action { Replace, InsertBefore, InsertAfter, Delete };
@@ -17,6 +21,6 @@ struct FormSplice
     int lastLine = 0;
 
     static FormSplice apply(const LispFile &file, const TopLevelForm &form, Action action, const QString &newText);
-    // "\r\n" when the file's first line ends so, else "\n".
+    // "\r\n" when the text's first line ends so, else "\n".
     static QString lineEnding(const QString &text);
 };
