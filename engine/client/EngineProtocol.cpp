@@ -299,6 +299,7 @@ int TestRunReply::passed() const { return int(number("passed")); }
 int TestRunReply::failed() const { return int(number("failed")); }
 int TestRunReply::skipped() const { return int(number("skipped")); }
 QString TestRunReply::output() const { return text("output"); }
+QString TestRunReply::outcome() const { return text("outcome"); }
 QList<TestRunReply::Failure> TestRunReply::failures() const
 {
     QList<Failure> list;

@@ -210,6 +210,9 @@ public:
     int failed() const;
     int skipped() const;
     QString output() const; // the report the framework printed, as captured
+    // "passed", "failed" (a check failed, or the output tells of a failure or an unhandled
+    // error), or "unknown" (ASDF's test-op ran and nothing says how it went).
+    QString outcome() const;
 
     struct Failure
     {
