@@ -1,8 +1,10 @@
 #include "ProjectLisp.h"
 
-ProjectLisp ProjectLisp::read(const ProjectRoot &root)
+ProjectLisp ProjectLisp::read(const ProjectRoot &root, const QSet<QString> *features)
 {
     ProjectLisp project;
+    if (features)
+        project.packages.setFeatures(*features);
     project.sources = ProjectTree::lispSources(root);
     project.files.reserve(size_t(project.sources.files.size()));
     for (const ProjectTree::SourceFile &source : std::as_const(project.sources.files)) {

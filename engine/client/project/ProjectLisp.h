@@ -15,7 +15,8 @@ struct ProjectLisp
     std::vector<LispFile> files;  // one per sources.files, same order
     LispPackages packages;        // COMMON-LISP's and every file's defpackage forms
 
-    static ProjectLisp read(const ProjectRoot &root);
+    // features: the running Lisp's *features*, when known (see LispPackages::setFeatures).
+    static ProjectLisp read(const ProjectRoot &root, const QSet<QString> *features = nullptr);
     // .asd files are read in ASDF-USER, as ASDF loads them; the rest in CL-USER.
     static QString initialPackage(const QString &path);
 };

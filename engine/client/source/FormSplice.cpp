@@ -82,6 +82,17 @@ QString withLineEndings(QString text, const QString &eol)
     return text;
 }
 
+// The text without the whitespace around it, but an escaped last character (`foo\ `) kept.
+QString trimmedForm(const QString &text)
+{
+    qsizetype begin = 0, end = text.size();
+    while (begin < end && text[begin].isSpace())
+        ++begin;
+    while (end > begin && text[end - 1].isSpace() && !(end - 2 >= begin && text[end - 2] == QLatin1Char('\\')))
+        --end;
+    return text.mid(begin, end - begin);
+}
+
 // The indentation a form inside a group has: the blanks before it on its line, or as many
 // spaces as its column when something else comes first there.
 QString indentationOf(const QString &text, int start)
@@ -134,14 +145,14 @@ FormSplice FormSplice::apply(const LispFile &file, const TopLevelForm &form, Act
     // The form's own line endings when it spans lines, so that text shown with them comes back
     // the same; else the file's.
     const QString eol = region.contains(QLatin1Char('\n')) ? lineEnding(region.toString()) : lineEnding(text);
-    const QString insert = withLineEndings(newText.trimmed(), eol);
+    const QString insert = withLineEndings(trimmedForm(newText), eol);
     const bool nested = form.depth > 0;
     FormSplice splice;
     int at = 0; // where the new form starts in the result
     switch (action) {
     case Action::Replace:
         // The text it was shown with changes nothing, whatever its line endings.
-        if (withLineEndings(insert, QStringLiteral("\n")) == withLineEndings(region.toString(), QStringLiteral("\n"))) {
+        if (withLineEndings(insert, QStringLiteral("\n")) == withLineEndings(trimmedForm(region.toString()), QStringLiteral("\n"))) {
             splice.text = text;
             splice.firstLine = form.firstLine;
             splice.lastLine = form.lastLine;

@@ -103,8 +103,8 @@ int spanEnd(const SyntaxTree &tree, const SyntaxNode &node)
             return node.end();
         i = comment->end;
         end = i;
-        while (end > comment->start && text[end - 1] == QLatin1Char('\r'))
-            --end; // a ';' comment runs to the '\n': the '\r' of a CRLF is the line's end
+        while (end > comment->start && text[end - 1].isSpace())
+            --end; // a ';' comment runs to the '\n': a CRLF's '\r' and trailing blanks are the line's, not the form's
     }
 }
 
@@ -407,9 +407,10 @@ FormMatches LispFile::find(const QString &text, const LispPackages &packages) co
 {
     FormMatches result;
     result.query = text.simplified();
-    // The label an outline shows finds its forms, whatever it holds.
+    // The label an outline shows finds its forms, whatever it holds (spaces in its strings too).
+    const QString trimmed = text.trimmed();
     for (const TopLevelForm &form : m_forms) {
-        if (form.label == result.query)
+        if (form.label == text || form.label == trimmed || form.label.simplified() == result.query)
             result.forms.append(form);
     }
     if (!result.forms.isEmpty())
@@ -490,17 +491,9 @@ QList<SymbolOccurrence> LispFile::occurrences(const QString &symbol) const
     return occurrences(symbol, ownPackages());
 }
 
-QList<SymbolOccurrence> LispFile::occurrences(const QString &symbol, const LispPackages &packages) const
+QList<SymbolOccurrence> LispFile::symbolUses() const
 {
     QList<SymbolOccurrence> result;
-    const SyntaxTree wanted = SyntaxTree::read(symbol);
-    const QList<SyntaxNode> parts = wanted.topLevel();
-    if (parts.size() != 1 || !parts[0].is(SyntaxKind::Symbol) || !parts[0].isComplete())
-        return result;
-    const SymbolName target = parts[0].symbol();
-    const bool keyword = target.marker == SymbolName::Marker::Keyword;
-    const bool qualified = target.marker == SymbolName::Marker::External || target.marker == SymbolName::Marker::Internal;
-    const QString home = qualified ? packages.home(target, {}).package : QString();
     auto add = [&](const TopLevelForm &form, const SyntaxNode &node, const SymbolName &name) {
         result.append(SymbolOccurrence{node, name, form.index, form.package, node.line(), node.column()});
     };
@@ -514,14 +507,13 @@ QList<SymbolOccurrence> LispFile::occurrences(const QString &symbol, const LispP
         if (form.definition.kind == QLatin1String("package"))
             continue; // (in-package :x) names a package
         if (isDefiningPackage(form)) {
-            // (:export #:name), (:import-from :pkg "NAME"): symbols named by designators.
-            if (keyword)
-                continue;
+            // (:export #:name), (:import-from :pkg "NAME"): symbols named by designators, as
+            // uninterned names; their package is the one the option names them in.
             for (const PackageDefinition::NamedSymbol &named : PackageDefinition::namedSymbols(form.body)) {
-                if (named.name != target.name || (qualified && !packages.home(packages.canonical(named.package), named.name).mayBe(home)))
-                    continue;
-                SymbolName name = named.node.symbol();
+                SymbolName name;
                 name.name = named.name;
+                name.package = named.package;
+                name.marker = SymbolName::Marker::Internal;
                 add(form, named.node, name);
             }
             continue;
@@ -537,16 +529,43 @@ QList<SymbolOccurrence> LispFile::occurrences(const QString &symbol, const LispP
                 current = current.feature().following(); // #+sbcl: a feature, not a symbol of the program
                 continue;
             }
-            // Cheap test first: most symbols of a file are not the one looked for.
-            if (current.is(SyntaxKind::Symbol) && current.text().size() >= target.name.size()) {
-                const SymbolName name = current.symbol();
-                const bool isKeyword = name.marker == SymbolName::Marker::Keyword;
-                if (name.name == target.name && isKeyword == keyword
-                    && (!qualified || packages.home(name, form.package).mayBe(home)))
-                    add(form, current, name);
-            }
+            if (current.is(SyntaxKind::Symbol))
+                add(form, current, current.symbol());
             current = current.next();
         }
+    }
+    return result;
+}
+
+QList<SymbolOccurrence> LispFile::occurrences(const QString &symbol, const LispPackages &packages) const
+{
+    QList<SymbolOccurrence> result;
+    const SyntaxTree wanted = SyntaxTree::read(symbol);
+    const QList<SyntaxNode> parts = wanted.topLevel();
+    if (parts.size() != 1 || !parts[0].is(SyntaxKind::Symbol) || !parts[0].isComplete())
+        return result;
+    const SymbolName target = parts[0].symbol();
+    const bool keyword = target.marker == SymbolName::Marker::Keyword;
+    const bool qualified = target.marker == SymbolName::Marker::External || target.marker == SymbolName::Marker::Internal;
+    const QString home = qualified ? packages.home(target, {}).package : QString();
+    for (const SymbolOccurrence &use : symbolUses()) {
+        if (use.symbol.name != target.name)
+            continue;
+        const bool designator = !use.node.is(SyntaxKind::Symbol) || use.node.symbol().name != use.symbol.name
+            || use.node.symbol().marker != use.symbol.marker;
+        if (designator) {
+            // A defpackage's name for a symbol: a use of it, never of the keyword.
+            if (keyword || (qualified && !packages.home(packages.canonical(use.symbol.package), use.symbol.name).mayBe(home)))
+                continue;
+            SymbolOccurrence shown = use;
+            shown.symbol = use.node.symbol();
+            shown.symbol.name = use.symbol.name;
+            result.append(shown);
+            continue;
+        }
+        const bool isKeyword = use.symbol.marker == SymbolName::Marker::Keyword;
+        if (isKeyword == keyword && (!qualified || packages.home(use.symbol, use.package).mayBe(home)))
+            result.append(use);
     }
     return result;
 }

@@ -119,6 +119,10 @@ public:
     // or imports (#:name, :name, "NAME") are uses of those symbols.
     QList<SymbolOccurrence> occurrences(const QString &symbol) const;
     QList<SymbolOccurrence> occurrences(const QString &symbol, const LispPackages &packages) const;
+    // Every use of a symbol that occurrences() looks at, in order: symbols outside feature
+    // expressions and in-package forms, and the names a defpackage's options give (for those,
+    // symbol is the name with the package the option names it in, marker Internal).
+    QList<SymbolOccurrence> symbolUses() const;
     // This file's defpackage forms, with COMMON-LISP's.
     LispPackages ownPackages() const;
     // Every symbol inside node, in order, feature expressions left out.

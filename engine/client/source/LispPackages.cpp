@@ -2,16 +2,22 @@
 
 #include "DefinitionForms.h"
 
+#include <algorithm>
+
 namespace {
 const QString CommonLisp = QStringLiteral("COMMON-LISP");
 const QString CommonLispUser = QStringLiteral("COMMON-LISP-USER");
 const QString Keyword = QStringLiteral("KEYWORD");
 
-// #+sbcl x reads as x somewhere: the options of a defpackage are read in every branch.
-SyntaxNode withoutConditionals(SyntaxNode node)
+// #+sbcl x reads as x somewhere: without features every branch is read; with them, a branch
+// whose feature does not hold is nothing (an invalid node).
+SyntaxNode withoutConditionals(SyntaxNode node, const QSet<QString> *features = nullptr)
 {
-    while (node.is(SyntaxKind::FeatureConditional) && node.datum().isValid())
+    while (node.is(SyntaxKind::FeatureConditional) && node.datum().isValid()) {
+        if (features && PackageDefinition::featureHolds(node.feature(), *features) != node.featureIsPositive())
+            return {};
         node = node.datum();
+    }
     return node;
 }
 
@@ -34,16 +40,18 @@ QString designated(const SyntaxNode &node)
 
 // Each (:option values...) of a defpackage form, values with their conditionals dropped.
 template<typename Visit>
-void forEachOption(const SyntaxNode &form, Visit visit)
+void forEachOption(const SyntaxNode &form, const QSet<QString> *features, Visit visit)
 {
     const QList<SyntaxNode> parts = form.children();
     for (qsizetype i = 2; i < parts.size(); ++i) {
-        const SyntaxNode option = withoutConditionals(parts[i]);
+        const SyntaxNode option = withoutConditionals(parts[i], features);
         if (!option.is(SyntaxKind::List) || option.childCount() == 0 || !option.child(0).is(SyntaxKind::Symbol))
             continue;
         QList<SyntaxNode> values;
-        for (const SyntaxNode &value : option.children().mid(1))
-            values << withoutConditionals(value);
+        for (const SyntaxNode &value : option.children().mid(1)) {
+            if (const SyntaxNode kept = withoutConditionals(value, features); kept.isValid())
+                values << kept;
+        }
         visit(option.child(0).symbol().name.toLower(), values);
     }
 }
@@ -51,14 +59,32 @@ void forEachOption(const SyntaxNode &form, Visit visit)
 
 // --- PackageDefinition -------------------------------------------------------------------------
 
-QList<PackageDefinition::NamedSymbol> PackageDefinition::namedSymbols(const SyntaxNode &given)
+bool PackageDefinition::featureHolds(const SyntaxNode &feature, const QSet<QString> &features)
+{
+    // Feature expressions are short: the loop over their operators nests as deep as they do.
+    if (feature.is(SyntaxKind::Symbol))
+        return features.contains(feature.symbol().name);
+    if (!feature.is(SyntaxKind::List) || feature.childCount() == 0)
+        return false;
+    const QString op = feature.child(0).symbol().name;
+    const QList<SyntaxNode> parts = feature.children().mid(1);
+    if (op == QLatin1String("NOT"))
+        return parts.size() == 1 && !featureHolds(parts[0], features);
+    if (op == QLatin1String("AND"))
+        return std::all_of(parts.begin(), parts.end(), [&](const SyntaxNode &p) { return featureHolds(p, features); });
+    if (op == QLatin1String("OR"))
+        return std::any_of(parts.begin(), parts.end(), [&](const SyntaxNode &p) { return featureHolds(p, features); });
+    return false;
+}
+
+QList<PackageDefinition::NamedSymbol> PackageDefinition::namedSymbols(const SyntaxNode &given, const QSet<QString> *features)
 {
     QList<NamedSymbol> named;
     const SyntaxNode form = withoutConditionals(given);
     if (!isPackageForm(form))
         return named;
     const QString self = DefinitionForms::packageName(form.child(1));
-    forEachOption(form, [&](const QString &option, const QList<SyntaxNode> &values) {
+    forEachOption(form, features, [&](const QString &option, const QList<SyntaxNode> &values) {
         const bool fromOther = option == QLatin1String("import-from") || option == QLatin1String("shadowing-import-from");
         if (!fromOther && option != QLatin1String("export") && option != QLatin1String("shadow") && option != QLatin1String("intern"))
             return;
@@ -74,14 +100,14 @@ QList<PackageDefinition::NamedSymbol> PackageDefinition::namedSymbols(const Synt
     return named;
 }
 
-PackageDefinition PackageDefinition::read(const SyntaxNode &given)
+PackageDefinition PackageDefinition::read(const SyntaxNode &given, const QSet<QString> *features)
 {
     PackageDefinition definition;
     const SyntaxNode form = withoutConditionals(given);
     if (!isPackageForm(form))
         return definition;
     definition.name = DefinitionForms::packageName(form.child(1));
-    forEachOption(form, [&](const QString &option, const QList<SyntaxNode> &values) {
+    forEachOption(form, features, [&](const QString &option, const QList<SyntaxNode> &values) {
         QStringList names;
         for (const SyntaxNode &value : values) {
             if (const QString name = designated(value); !name.isEmpty())
@@ -94,7 +120,7 @@ PackageDefinition PackageDefinition::read(const SyntaxNode &given)
         else if (option == QLatin1String("reexport"))
             definition.uses << names, definition.reexports << names;
     });
-    for (const NamedSymbol &symbol : namedSymbols(form)) {
+    for (const NamedSymbol &symbol : namedSymbols(form, features)) {
         if (symbol.option == QLatin1String("export"))
             definition.exports.insert(symbol.name);
         else if (symbol.option == QLatin1String("shadow"))
@@ -143,7 +169,7 @@ void LispPackages::addFrom(const SyntaxTree &tree)
     while (!pending.isEmpty()) {
         const SyntaxNode form = withoutConditionals(pending.takeLast());
         if (isPackageForm(form)) {
-            add(PackageDefinition::read(form));
+            add(PackageDefinition::read(form, m_knowsFeatures ? &m_features : nullptr));
             continue;
         }
         const QString op = form.operatorName();

@@ -39,9 +39,13 @@ struct PackageDefinition
         QString package;  // where the option names it (canonical only as far as the text tells)
     };
     // (defpackage ...), (uiop:define-package ...), with or without #+/#- in front; invalid for
-    // anything else.
-    static PackageDefinition read(const SyntaxNode &form);
-    static QList<NamedSymbol> namedSymbols(const SyntaxNode &form);
+    // anything else. With `features` (the running Lisp's *features*, upper case, no colon),
+    // options and names behind a #+/#- that does not hold are left out; without, every branch
+    // counts.
+    static PackageDefinition read(const SyntaxNode &form, const QSet<QString> *features = nullptr);
+    static QList<NamedSymbol> namedSymbols(const SyntaxNode &form, const QSet<QString> *features = nullptr);
+    // Whether a feature expression (#+ ecl, #-(or sbcl (not unix))) holds for these features.
+    static bool featureHolds(const SyntaxNode &feature, const QSet<QString> &features);
 };
 
 // Where a symbol lives, as far as the text can tell.
@@ -63,6 +67,8 @@ public:
     void add(const PackageDefinition &definition);
     // Adds the defpackage forms of a text (top-level, and inside top-level progn/eval-when).
     void addFrom(const SyntaxTree &tree);
+    // The features the texts are read with (see PackageDefinition::read); none by default.
+    void setFeatures(const QSet<QString> &features) { m_features = features; m_knowsFeatures = true; }
     bool knows(const QString &package) const { return m_packages.contains(canonical(package)); }
     // The package's name as the reader interns it, nicknames resolved: "CL" -> "COMMON-LISP".
     QString canonical(const QString &name) const;
@@ -82,4 +88,6 @@ private:
 
     QHash<QString, PackageDefinition> m_packages; // by canonical name
     QHash<QString, QString> m_nicknames;          // nickname -> canonical name
+    QSet<QString> m_features;
+    bool m_knowsFeatures = false;
 };

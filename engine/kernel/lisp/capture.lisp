@@ -122,7 +122,8 @@ the job's captures, interactive input refused, the printer's limits left to the 
 ;;; descriptor of the stream it is given, or of *STANDARD-OUTPUT* for T (UIOP's :INTERACTIVE),
 ;;; and the job's captures have none ("does not have a file handle": cffi-grovel's compiler
 ;;; runs, and anything loaded with its output discarded). Such a stream gets the child's output
-;;; through a pipe instead, read as the program writes it. Gray streams ECL pipes itself.
+;;; through a pipe instead, read as the program writes it (Gray streams too: ECL's own thread
+;;; for them races with the wait). A job's input is nobody's: the child reads /dev/null.
 
 (defvar *ecl-run-program* (fdefinition 'ext:run-program))
 (defvar *engine-stderr* nil "The engine's own stderr (shown by the host), for programs left running.")
@@ -139,17 +140,15 @@ the job's captures, interactive input refused, the printer's limits left to the 
              (t (return nil)))))
 
 (defun piped-stream-p (value output)
-  (and (streamp value)
-       (not (typep value 'gray:fundamental-stream))
-       (not (stream-descriptor value output))))
+  (and (streamp value) (not (stream-descriptor value output))))
 
 (defun pump-streams (pairs)
-  "Copies each (from . to) until FROM ends, as the data comes; closes TO when it is the
+  "Copies each (from to input-p) until FROM ends, as the data comes; closes TO when it is the
 program's input."
   (loop while pairs
         do (let ((moved nil))
              (dolist (pair pairs)
-               (destructuring-bind (from to . input) pair
+               (destructuring-bind (from to input) pair
                  (loop for char = (if (open-stream-p from) (read-char-no-hang from nil :eof) :eof)
                        while (characterp char)
                        do (write-char char to) (setf moved t)
@@ -162,6 +161,7 @@ program's input."
                           &key (input :stream) (output :stream) (error :output) (wait t)
                           &allow-other-keys)
   (let* ((input (if (eq input t) *standard-input* input))
+         (input (if (typep input 'refusing-input-stream) nil input))
          (output (if (eq output t) *standard-output* output))
          (error (if (eq error t) *error-output* error))
          (pipe-input (piped-stream-p input nil))
@@ -184,9 +184,9 @@ program's input."
                :input (if pipe-input :stream input) :output (if pipe-output :stream output)
                :error (if pipe-error :stream error) :wait nil options)
       (declare (ignore stream code))
-      (pump-streams (append (and pipe-input (list (list* input (ext:external-process-input process) t)))
-                            (and pipe-output (list (cons (ext:external-process-output process) output)))
-                            (and pipe-error (list (cons (ext:external-process-error-stream process) error)))))
+      (pump-streams (append (and pipe-input (list (list input (ext:external-process-input process) t)))
+                            (and pipe-output (list (list (ext:external-process-output process) output nil)))
+                            (and pipe-error (list (list (ext:external-process-error-stream process) error nil)))))
       (values nil (nth-value 1 (ext:external-process-wait process t)) process))))
 
 (setf (fdefinition 'ext:run-program) #'run-program-piped)

@@ -95,6 +95,7 @@
     (read-ptester-line report line)
     (when (or (search "UNEXPECTED TEST FAILURE" line)
               (search "An error occurred" line)
+              (search "aborted by signalling an uncaught error" line)
               (search "unexpected error" line :test #'char-equal))
       (setf (report-alarming report) t))))
 
@@ -136,8 +137,12 @@
         ((and (report-failures report) (starts-with "     got: " line))
          (set-failure-field report :actual (after "     got: " line)))
         ((starts-with "Errors detected in this test: " line)
-         (setf (report-framework report) "ptester")
-         (incf (report-failed report) (or (leading-integer (after "Errors detected in this test: " line)) 0)))
+         ;; "Errors detected in this test: 0 UNEXPECTED: 1": a test aborted by an error counts.
+         (let ((errors (or (leading-integer (after "Errors detected in this test: " line)) 0))
+               (unexpected (let ((at (search "UNEXPECTED: " line)))
+                             (or (and at (leading-integer (subseq line (+ at 12)))) 0))))
+           (setf (report-framework report) "ptester")
+           (incf (report-failed report) (max errors unexpected))))
         ((starts-with "Successes this test:" line)
          (incf (report-passed report) (or (leading-integer (after "Successes this test:" line)) 0)))))
 
