@@ -249,6 +249,24 @@ private Q_SLOTS:
         QFile::remove(m_root.filePath(QStringLiteral("types.lisp")));
     }
 
+    // Clients often begin with a question right after initialize: it waits for the engine.
+    void introspectionAsTheFirstCallWaitsForTheEngine()
+    {
+        const QList<QPair<QString, QJsonObject>> calls{
+            {QStringLiteral("describe-symbol"), {{QStringLiteral("symbol"), QStringLiteral("mapcar")}}},
+            {QStringLiteral("apropos"), {{QStringLiteral("text"), QStringLiteral("mapc")}}},
+            {QStringLiteral("complete-symbol"), {{QStringLiteral("prefix"), QStringLiteral("mapc")}}},
+            {QStringLiteral("documentation"), {{QStringLiteral("symbol"), QStringLiteral("mapcar")}}},
+            {QStringLiteral("list-definitions"), {}}};
+        for (const auto &[tool, arguments] : calls) {
+            ToolHarness fresh; // its engine is starting
+            QVERIFY(!fresh.m_engine.isReady());
+            const QJsonObject result = fresh.call(tool, arguments);
+            QVERIFY2(!ToolHarness::text(result).contains(QStringLiteral("not running")), qPrintable(tool + QStringLiteral(": ") + ToolHarness::text(result)));
+            QVERIFY2(!ToolHarness::isError(result), qPrintable(tool + QStringLiteral(": ") + ToolHarness::text(result)));
+        }
+    }
+
     void projectInfoReadsTheSystemsOfTheAsdFile()
     {
         const QString info = text(call(QStringLiteral("project-info"), {}));
