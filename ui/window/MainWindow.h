@@ -6,6 +6,7 @@
 #include <QStringList>
 
 class AccessController;
+class DefinitionLedger;
 class DefinitionsModel;
 class DefinitionsPanel;
 class LispConsole;
@@ -38,6 +39,8 @@ public:
     ToolCallsPanel *toolCallsPanel() const { return m_toolCallsPanel; }
     DefinitionsModel *definitions() const { return m_definitions; }
     DefinitionsPanel *definitionsPanel() const { return m_definitionsPanel; }
+    // Who defined what (the app's ledger): the Definitions panel's provenance, history and Revert.
+    void setDefinitionLedger(DefinitionLedger *ledger);
     QSystemTrayIcon *trayIcon() const { return m_tray; }
 
     // The person's project: its changes pass the access controller (Ask shows the diff), show
