@@ -1,9 +1,11 @@
 #include "ProjectToolKit.h"
 
+#include "EngineProtocol.h"
 #include "ProjectFiles.h"
-
+#include "Session.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace ProjectToolKit {
 
@@ -26,6 +28,24 @@ std::optional<ProjectRoot::Resolved> resolve(ProjectFiles *files, const ToolCall
         return std::nullopt;
     }
     return resolved;
+}
+
+void readProjectLisp(ProjectFiles *files, Session *session, std::function<void(const ProjectLisp &project)> then)
+{
+    auto project = std::make_shared<ProjectLisp>(ProjectLisp::read(files->root()));
+    session->query(EngineProtocol::packages(project->packages.unknownPackages()), [project, then](const QJsonObject &json) {
+        const EngineProtocol::PackagesReply reply(json);
+        if (reply.ok()) {
+            project->packages.setFeatures(reply.features());
+            for (const LispFile &file : project->files)
+                project->packages.addFrom(file.tree()); // again, each #+/#- option as the session reads it
+            for (const PackageDefinition &package : reply.packages()) {
+                if (!project->packages.knows(package.name))
+                    project->packages.add(package);
+            }
+        }
+        then(*project);
+    });
 }
 
 QString numbered(const QStringList &lines, int firstLine)

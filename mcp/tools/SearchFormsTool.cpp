@@ -4,6 +4,7 @@
 #include "ProjectLisp.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "Session.h"
 #include "ProjectTree.h"
 
 #include <QJsonArray>
@@ -39,7 +40,7 @@ QRegularExpression nameExpression(const QString &name)
 }
 } // namespace
 
-Tool searchFormsTool(ProjectFiles *files)
+Tool searchFormsTool(ProjectFiles *files, Session *session)
 {
     ToolSpec spec{
         .name = QStringLiteral("search-forms"),
@@ -53,7 +54,7 @@ Tool searchFormsTool(ProjectFiles *files)
         .outputRequired = {QStringLiteral("forms"), QStringLiteral("total")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [files](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [files, session](const ToolCallPtr &call, const ToolArguments &arguments) {
         if (!files->root().isSet()) {
             call->finish(ToolResult::error(ProjectToolKit::noRootMessage()));
             return;
@@ -67,42 +68,43 @@ Tool searchFormsTool(ProjectFiles *files)
             call->finish(ToolResult::error(QStringLiteral("'name' is not a valid regular expression: %1.").arg(nameMatch.errorString())));
             return;
         }
-        const ProjectLisp project = ProjectLisp::read(files->root());
-        QStringList lines;
-        QJsonArray forms;
-        int total = 0;
-        for (size_t i = 0; i < project.files.size(); ++i) {
-            const ProjectTree::SourceFile &source = project.sources.files.at(qsizetype(i));
-            const LispFile &file = project.files[i];
-            QSet<int> users;
-            if (!contains.isEmpty()) {
-                // A use inside a group's form is a use by that form and by the group.
-                for (const SymbolOccurrence &occurrence : file.occurrences(contains, project.packages)) {
-                    for (int at = occurrence.formIndex; at >= 0; at = file.forms().at(at).parent)
-                        users.insert(at);
+        ProjectToolKit::readProjectLisp(files, session, [call, kind, name, contains, limit, nameMatch](const ProjectLisp &project) {
+            QStringList lines;
+            QJsonArray forms;
+            int total = 0;
+            for (size_t i = 0; i < project.files.size(); ++i) {
+                const ProjectTree::SourceFile &source = project.sources.files.at(qsizetype(i));
+                const LispFile &file = project.files[i];
+                QSet<int> users;
+                if (!contains.isEmpty()) {
+                    // A use inside a group's form is a use by that form and by the group.
+                    for (const SymbolOccurrence &occurrence : file.occurrences(contains, project.packages)) {
+                        for (int at = occurrence.formIndex; at >= 0; at = file.forms().at(at).parent)
+                            users.insert(at);
+                    }
+                }
+                for (const TopLevelForm &form : file.forms()) {
+                    if (!kind.isEmpty() && form.operatorName != kind && !DefinitionForms::isKind(kind, form.definition.kind))
+                        continue;
+                    if (!name.isEmpty() && (!form.definition.isValid() || !nameMatch.match(form.definition.name.toLower()).hasMatch()))
+                        continue;
+                    if (!contains.isEmpty() && !users.contains(form.index))
+                        continue;
+                    if (++total > limit)
+                        continue;
+                    lines << QStringLiteral("%1:%2-%3  %4").arg(source.relative, QString::number(form.firstLine), QString::number(form.lastLine), form.label);
+                    forms.append(QJsonObject{{QStringLiteral("file"), source.relative}, {QStringLiteral("first_line"), form.firstLine},
+                                             {QStringLiteral("last_line"), form.lastLine}, {QStringLiteral("label"), form.label},
+                                             {QStringLiteral("kind"), form.definition.kind}});
                 }
             }
-            for (const TopLevelForm &form : file.forms()) {
-                if (!kind.isEmpty() && form.operatorName != kind && !DefinitionForms::isKind(kind, form.definition.kind))
-                    continue;
-                if (!name.isEmpty() && (!form.definition.isValid() || !nameMatch.match(form.definition.name.toLower()).hasMatch()))
-                    continue;
-                if (!contains.isEmpty() && !users.contains(form.index))
-                    continue;
-                if (++total > limit)
-                    continue;
-                lines << QStringLiteral("%1:%2-%3  %4").arg(source.relative, QString::number(form.firstLine), QString::number(form.lastLine), form.label);
-                forms.append(QJsonObject{{QStringLiteral("file"), source.relative}, {QStringLiteral("first_line"), form.firstLine},
-                                         {QStringLiteral("last_line"), form.lastLine}, {QStringLiteral("label"), form.label},
-                                         {QStringLiteral("kind"), form.definition.kind}});
-            }
-        }
-        QString text = total == 0 ? QStringLiteral("No top-level form matches.")
-                                  : QStringLiteral("%1 form%2:\n%3").arg(total).arg(total == 1 ? QString() : QStringLiteral("s"), lines.join(QLatin1Char('\n')));
-        if (total > limit)
-            text += QStringLiteral("\n... %1 more (raise limit, or narrow the search)").arg(total - limit);
-        if (const QString note = ProjectTree::skippedNote(project.sources); !note.isEmpty())
-            text += QLatin1Char('\n') + note;
-        call->finish(ToolResult{text, {{QStringLiteral("forms"), forms}, {QStringLiteral("total"), total}}, false});
+            QString text = total == 0 ? QStringLiteral("No top-level form matches.")
+                                      : QStringLiteral("%1 form%2:\n%3").arg(total).arg(total == 1 ? QString() : QStringLiteral("s"), lines.join(QLatin1Char('\n')));
+            if (total > limit)
+                text += QStringLiteral("\n... %1 more (raise limit, or narrow the search)").arg(total - limit);
+            if (const QString note = ProjectTree::skippedNote(project.sources); !note.isEmpty())
+                text += QLatin1Char('\n') + note;
+            call->finish(ToolResult{text, {{QStringLiteral("forms"), forms}, {QStringLiteral("total"), total}}, false});
+        });
     });
 }

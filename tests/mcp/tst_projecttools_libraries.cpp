@@ -249,6 +249,24 @@ private Q_SLOTS:
         QFile::remove(m_root.filePath(QStringLiteral("types.lisp")));
     }
 
+    // A package the files use but do not declare is what the session says it is; the session's
+    // features pick the defpackage's #+/#- options (ECL's GRAY here, never SB-GRAY).
+    void packagesTheProjectDoesNotDeclareAreTheSessions()
+    {
+        write(QStringLiteral("streamy.lisp"), "(defpackage :streamy (:use :cl #+ecl :gray #+sbcl :sb-gray))\n(in-package :streamy)\n"
+                                              "(defmethod stream-read-char ((s my-stream)) (my-local-thing))\n");
+        const QJsonObject method = call(QStringLiteral("find-references"), {{QStringLiteral("symbol"), QStringLiteral("gray:stream-read-char")}});
+        QCOMPARE(ToolHarness::structured(method).value(QStringLiteral("total")).toInt(), 1);
+        // GRAY does not export MY-LOCAL-THING: it is STREAMY's own (text alone could not tell).
+        const QJsonObject local = call(QStringLiteral("find-references"), {{QStringLiteral("symbol"), QStringLiteral("gray:my-local-thing")}});
+        QCOMPARE(ToolHarness::structured(local).value(QStringLiteral("total")).toInt(), 0);
+        const QJsonObject own = call(QStringLiteral("find-references"), {{QStringLiteral("symbol"), QStringLiteral("streamy::my-local-thing")}});
+        QCOMPARE(ToolHarness::structured(own).value(QStringLiteral("total")).toInt(), 1);
+        const QJsonObject searched = call(QStringLiteral("search-forms"), {{QStringLiteral("contains"), QStringLiteral("gray:stream-read-char")}});
+        QVERIFY2(text(searched).contains(QStringLiteral("streamy.lisp:3-3  defmethod stream-read-char (my-stream)")), qPrintable(text(searched)));
+        QFile::remove(m_root.filePath(QStringLiteral("streamy.lisp")));
+    }
+
     // Clients often begin with a question right after initialize: it waits for the engine.
     void introspectionAsTheFirstCallWaitsForTheEngine()
     {
