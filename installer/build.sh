@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds Lisp Duet into ./build (or $BUILD_DIR). Extra arguments go to cmake.
 #   installer/build.sh          everything: the app, the tests, the benchmarks
-#   installer/build.sh --app    only what the app needs to run and to be packaged (lisp-duet, its
-#                               engine, the bridge, the man pages: `cd build && cpack -G DEB` works)
+#   installer/build.sh --app    only what the app needs to run (lisp-duet, its engine, the bridge)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
@@ -10,7 +9,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 targets=()
 if [ "${1:-}" = "--app" ]; then
   shift
-  targets=(--target lisp-duet lisp-duet-engine lisp-duet-bridge duet_man_pages)
+  targets=(--target lisp-duet lisp-duet-engine lisp-duet-bridge)
 fi
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)

@@ -40,8 +40,12 @@ QString text(const QList<JobPtr> &activity)
         const QString code = job->request.op == QStringLiteral("eval")
             ? job->request.code
             : QStringLiteral("%1 %2").arg(job->request.op, job->request.code);
-        lines << QStringLiteral("- %1 at %2: %3 %4")
-                     .arg(who(job->request.origin), job->finishedAt.toString(QStringLiteral("HH:mm:ss")),
+        // The description says what a job was for when its code alone does not: "revert GREET to
+        // version 1", "staged by claude-code: ...".
+        const QString why = job->request.description.isEmpty() ? QString()
+                                                                : QStringLiteral(" (%1)").arg(oneLine(job->request.description, 200));
+        lines << QStringLiteral("- %1 at %2%3: %4 %5")
+                     .arg(who(job->request.origin), job->finishedAt.toString(QStringLiteral("HH:mm:ss")), why,
                           oneLine(code, 200), summaryOf(*job));
     }
     return lines.join(QLatin1Char('\n'));
@@ -55,6 +59,7 @@ QJsonArray json(const QList<JobPtr> &activity)
                                 {QStringLiteral("kind"), job->request.origin.kindName()},
                                 {QStringLiteral("operation"), job->request.op},
                                 {QStringLiteral("code"), oneLine(job->request.code, 2000)},
+                                {QStringLiteral("description"), job->request.description},
                                 {QStringLiteral("result"), summaryOf(*job)},
                                 {QStringLiteral("ok"), job->result.ok()},
                                 {QStringLiteral("time"), job->finishedAt.toString(Qt::ISODateWithMs)}});
@@ -68,6 +73,7 @@ QJsonObject schema()
     return Schema::array(QStringLiteral("Evaluations by the person and other agents since this client's previous call"),
                          Schema::object({{QStringLiteral("who"), string}, {QStringLiteral("kind"), string},
                                          {QStringLiteral("operation"), string}, {QStringLiteral("code"), string},
+                                         {QStringLiteral("description"), string},
                                          {QStringLiteral("result"), string},
                                          {QStringLiteral("ok"), QJsonObject{{QStringLiteral("type"), QStringLiteral("boolean")}}},
                                          {QStringLiteral("time"), string}},

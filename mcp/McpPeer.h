@@ -68,6 +68,8 @@ public:
         QString logLevel;          // modern: the lowest notifications/message level it wants
         bool subscription = false; // an open subscriptions/listen stream: never answered by itself
         ToolCallPtr call;
+        QJsonObject clientCapabilities; // modern: what this request's _meta declared
+        RequestTracePtr trace;          // what the window shows of it
     };
     // Requests that wait for an answer (an open subscription waits for none).
     bool hasRequestsInFlight() const
@@ -92,13 +94,7 @@ public:
     QList<InFlight> requestsInFlight() const { return m_requests.values(); }
     // False when the request was not in flight (answered already, or abandoned).
     bool endRequest(const QJsonValue &id) { return m_requests.remove(JsonRpc::idKey(id)) > 0; }
-    QList<ToolCallPtr> endAllRequests()
-    {
-        QList<ToolCallPtr> calls;
-        for (const InFlight &request : std::exchange(m_requests, {}))
-            calls.append(request.call);
-        return calls;
-    }
+    QList<InFlight> endAllRequests() { return std::exchange(m_requests, {}).values(); }
 
     // A notification, a request of the server, or an error about the connection itself.
     // `relatedRequest` is the client's request it belongs to (progress during it), or

@@ -1,7 +1,11 @@
 #include "AppServices.h"
 
+#include "AccessGate.h"
 #include "ClientRoots.h"
 #include "CompletionProvider.h"
+#include "DefinitionLedger.h"
+#include "FormStager.h"
+#include "HandoffTools.h"
 #include "Preferences.h"
 #include "EngineClient.h"
 #include "McpServer.h"
@@ -24,7 +28,13 @@ Q_LOGGING_CATEGORY(lcServices, "duet.services")
 namespace {
 QString s_journalFile;
 bool s_journalEnabled = true;
+std::optional<AccessMode> s_accessOverride;
 } // namespace
+
+void AppServices::setAccessOverride(std::optional<AccessMode> mode)
+{
+    s_accessOverride = mode;
+}
 
 void AppServices::setJournalDefaults(const QString &file, bool enabled)
 {
@@ -40,15 +50,23 @@ AppServices::AppServices(QObject *parent)
       m_server(new McpServer(m_session, m_tools, this)),
       m_projectFiles(new ProjectFiles(this)),
       m_clientRoots(new ClientRoots(m_server, this)),
+      m_access(new AccessGate(this)),
+      m_ledger(new DefinitionLedger(m_session, this)),
+      m_formStaging(new FormStaging(this)),
       m_journal(new Journal(this)),
       m_replayer(new Replayer(m_session, this)),
       m_journalEnabled(s_journalEnabled),
       m_journalFile(s_journalFile),
       m_journalsKept(Preferences::load().journalsKept)
 {
+    // Before any transport exists: no call is ever served outside the mode the person chose.
+    m_access->install(m_server);
+    m_access->install(m_projectFiles);
+    m_access->setMode(s_accessOverride.value_or(Preferences::load().accessMode));
     m_tools->add(evaluateLispTool(m_session));
     addStandardTools(m_tools, m_session);
     addProjectTools(m_tools, m_session, m_projectFiles);
+    addHandoffTools(m_tools, m_session, m_ledger, m_formStaging);
     // Agents may read the sources of the systems the session can load, never write them.
     m_projectFiles->root().setReadOnlyRoots(ProjectRoot::systemSourceFolders());
     m_tools->add(replaySessionTool(m_replayer, [this](const QString &source, QString *error) { return journalEntries(source, error); }));
@@ -130,6 +148,7 @@ void AppServices::openJournal()
     }
     m_journal->attach(m_session);
     m_journal->attach(m_projectFiles);
+    m_journal->attach(m_ledger);
     // The data directory must not grow forever; this run's journal and the previous session
     // (shown in the window, replayable) always stay.
     Journal::prune(m_journalsKept, {m_journalPath, m_pastJournalPath});

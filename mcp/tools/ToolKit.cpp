@@ -12,8 +12,12 @@ namespace ToolKit {
 void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter)
 {
     request.origin = call->origin();
+    if (request.tool.isEmpty())
+        request.tool = call->tool(); // the ledger tells an edit-form's evaluation from evaluate-lisp's
     const quint64 id = session->submit(request);
-    call->jobId = id;
+    call->trace()->queuedAsJob(id);
+    if (const JobPtr job = session->job(id); job && job->state != Job::State::Queued)
+        call->trace()->jobStarted(); // an idle session starts it at once, before submit returns
 
     // The connections of this call live as long as its evaluation: a context owned by the call
     // itself would never go (the lambdas hold the call), and every later evaluation would run
@@ -22,6 +26,10 @@ void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFo
     session->whenFinished(id, [call, formatter, context](JobPtr job) {
         call->finish(formatter(*job));
         context->deleteLater();
+    });
+    QObject::connect(session, &Session::started, context, [call, id](const JobPtr &job) {
+        if (job->id == id)
+            call->trace()->jobStarted();
     });
     QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id] {
         session->cancel(id, QStringLiteral("The client cancelled the request before it ran."));

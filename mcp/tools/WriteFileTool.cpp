@@ -15,7 +15,7 @@ const auto Description = Arg::string(QStringLiteral("description"), QStringLiter
 
 int lineCount(const QString &text)
 {
-    return int(ProjectToolKit::splitLines(text).size());
+    return int(TextFile::lines(text).size());
 }
 } // namespace
 
@@ -57,6 +57,6 @@ Tool writeFileTool(ProjectFiles *files)
         files->propose(
             resolved->absolute, call->origin(), make,
             [call](const FileChange &applied, const QString &error) { call->finish(FileChangeResult::result(applied, error)); },
-            call->serial());
+            call.data());
     });
 }

@@ -5,7 +5,8 @@
 #include <QMainWindow>
 #include <QStringList>
 
-class AccessController;
+class AccessGate;
+class DefinitionLedger;
 class DefinitionsModel;
 class DefinitionsPanel;
 class LispConsole;
@@ -24,25 +25,27 @@ class ToolCallsPanel;
 
 // The window: the console in the middle, the definitions and tool calls docks, the toolbar
 // (interrupt, agent access, zoom, presentation), the status bar and the tray icon. It only
-// assembles; each part does its own job.
+// assembles; each part does its own job. Agent access is the app's (AppServices): the window
+// observes the gate (the approval bar decides what waits in Ask mode) and sets its mode.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    MainWindow(Session *session, McpServer *server, QWidget *parent = nullptr);
+    MainWindow(Session *session, McpServer *server, AccessGate *access, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     LispConsole *console() const { return m_console; }
-    AccessController *access() const { return m_access; }
+    AccessGate *access() const { return m_access; }
     ToolCallLog *toolCallLog() const { return m_toolCalls; }
     ToolCallsPanel *toolCallsPanel() const { return m_toolCallsPanel; }
     DefinitionsModel *definitions() const { return m_definitions; }
     DefinitionsPanel *definitionsPanel() const { return m_definitionsPanel; }
+    // Who defined what (the app's ledger): the Definitions panel's provenance, history and Revert.
+    void setDefinitionLedger(DefinitionLedger *ledger);
     QSystemTrayIcon *trayIcon() const { return m_tray; }
 
-    // The person's project: its changes pass the access controller (Ask shows the diff), show
-    // in the transcript with Undo, File ▸ Open project… sets its root, and the title and the
-    // status bar name it.
+    // The person's project: its changes show in the transcript with Undo, File ▸ Open project…
+    // sets its root, and the title and the status bar name it.
     void setProjectFiles(ProjectFiles *files);
     ProjectFiles *projectFiles() const { return m_projectFiles; }
     // Sets the root as the person (what File ▸ Open project… does after its dialog); on
@@ -87,7 +90,7 @@ private:
 
     Session *m_session;
     McpServer *m_server;
-    AccessController *m_access;
+    AccessGate *m_access;
     LispConsole *m_console;
     ToolCallLog *m_toolCalls;
     ToolCallsPanel *m_toolCallsPanel = nullptr;

@@ -1,12 +1,16 @@
 ;;;; The session's own definitions (for list-definitions and the window's Definitions
 ;;;; panel), describe-symbol and apropos. "Own" means: symbols whose home package is
 ;;;; COMMON-LISP-USER or a package created after the engine started, except packages that
-;;;; came with a system loaded by load-system (ASDF's own among them), unless asked for.
+;;;; came with a system loaded by load-system (ASDF's own among them), unless asked for;
+;;;; packages a file under the project root made are the session's own (ledger.lisp).
 
 (in-package "LISP-DUET.KERNEL")
 
 (defvar *system-packages* '()
   "Packages that appeared while load-system ran: library code, not the session's own.")
+(defvar *project-packages* '()
+  "Packages made while ASDF compiled or loaded a file under the project root (ledger.lisp):
+the session's own even when load-system made them.")
 (defvar *definition-sources* (make-hash-table :test #'equal)
   "(symbol . kind) -> (form-text . job-id) for definitions the session evaluated.")
 (defvar *definitions-lock* (mp:make-lock :name "lisp-duet definitions"))
@@ -34,13 +38,14 @@
 
 (defun user-package-p (package)
   (and package
-       (or (eq package (find-package "CL-USER"))
-           (not (member (package-name package) *boot-package-names* :test #'string=)))
-       (not (member package *system-packages*))
-       (not (member (package-name package) '("ASDF" "UIOP") :test #'string=))
-       (let ((name (package-name package)))
-         (not (or (eql 0 (search "ASDF/" name)) (eql 0 (search "UIOP/" name))
-                  (eql 0 (search "LISP-DUET" name)))))))
+       (or (member package *project-packages*)
+           (and (or (eq package (find-package "CL-USER"))
+                    (not (member (package-name package) *boot-package-names* :test #'string=)))
+                (not (member package *system-packages*))
+                (not (member (package-name package) '("ASDF" "UIOP") :test #'string=))
+                (let ((name (package-name package)))
+                  (not (or (eql 0 (search "ASDF/" name)) (eql 0 (search "UIOP/" name))
+                           (eql 0 (search "LISP-DUET" name)))))))))
 
 (defun glob-match-p (pattern name)
   "Case-insensitive: PATTERN with * matches as a glob, without it as a substring."
@@ -164,12 +169,24 @@ comment (; to the end of the line, #| |# nested)."
          "value" (if (member kind '("variable" "constant") :test #'string=)
                      (short-value symbol)
                      :null)
-         "documentation" (or (ignore-errors
-                              (documentation symbol
-                                             (cond ((member kind '("variable" "constant") :test #'string=) 'variable)
-                                                   ((member kind '("class" "structure") :test #'string=) 'type)
-                                                   (t 'function))))
+         "documentation" (or (cond ((member kind '("variable" "constant") :test #'string=)
+                                    (ignore-errors (documentation symbol 'variable)))
+                                   ((member kind '("class" "structure") :test #'string=)
+                                    (ignore-errors (documentation symbol 'type)))
+                                   (t (function-documentation symbol)))
                              :null))))
+
+(defun function-documentation (symbol)
+  "SYMBOL's function docstring and its compiler macro's, as (values function compiler-macro).
+ECL's DEFINE-COMPILER-MACRO stores its docstring where (documentation symbol 'function) finds
+it, over the function's (cl-ppcre:scan); the compiled function object keeps its own."
+  (let ((by-name (ignore-errors (documentation symbol 'function)))
+        (by-object (and (fboundp symbol) (not (macro-function symbol)) (not (special-operator-p symbol))
+                        (ignore-errors (documentation (fdefinition symbol) t))))
+        (compiler (ignore-errors (documentation symbol 'compiler-macro))))
+    (if (and (compiler-macro-function symbol) by-object (not (equal by-name by-object)))
+        (values by-object (or compiler by-name))
+        (values by-name compiler))))
 
 (defun session-definitions (package pattern)
   (let ((entries '())
@@ -246,7 +263,7 @@ evaluation, or NIL."
                     "package" (if (symbol-package symbol) (package-name (symbol-package symbol)) :null)
                     "kinds" kinds
                     "lambda_list" (or (and (fboundp symbol) (lambda-list-text symbol)) :null)
-                    "function_documentation" (or (ignore-errors (documentation symbol 'function)) :null)
+                    "function_documentation" (or (function-documentation symbol) :null)
                     "variable_documentation" (or (ignore-errors (documentation symbol 'variable)) :null)
                     "type_documentation" (or (ignore-errors (documentation symbol 'type)) :null)
                     "value" (if (boundp symbol) (short-value symbol) :null)
