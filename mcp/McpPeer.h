@@ -82,7 +82,12 @@ public:
     }
     bool isInFlight(const QJsonValue &id) const { return m_requests.contains(JsonRpc::idKey(id)); }
     void beginRequest(const InFlight &request) { m_requests.insert(JsonRpc::idKey(request.id), request); }
-    void beginRequest(const QJsonValue &id) { beginRequest(InFlight{id, {}, false, {}, false, {}}); }
+    void beginRequest(const QJsonValue &id)
+    {
+        InFlight request;
+        request.id = id;
+        beginRequest(request);
+    }
     void attachCall(const QJsonValue &id, const ToolCallPtr &call) { m_requests[JsonRpc::idKey(id)].call = call; }
     void markSubscription(const QJsonValue &id) { m_requests[JsonRpc::idKey(id)].subscription = true; }
     ToolCallPtr callOf(const QJsonValue &id) const { return m_requests.value(JsonRpc::idKey(id)).call; }

@@ -26,7 +26,11 @@ struct ToolResult
 
     static ToolResult error(const QString &text, const QJsonObject &structured = {})
     {
-        return {text, structured, true};
+        ToolResult result;
+        result.text = text;
+        result.structured = structured;
+        result.isError = true;
+        return result;
     }
     static ToolResult askFirst(const QJsonObject &inputRequired)
     {
