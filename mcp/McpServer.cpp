@@ -93,6 +93,13 @@ QJsonObject McpServer::serverInfo()
             {QStringLiteral("version"), QStringLiteral(LISP_DUET_VERSION)}};
 }
 
+QJsonObject McpServer::oversizedMessageError()
+{
+    return JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
+                          QStringLiteral("Message larger than %1 bytes; it was discarded. Send smaller messages "
+                                         "(a large file is better written in parts).").arg(MaxMessageBytes));
+}
+
 QString McpServer::statelessActivityKey(const RequestEnvelope &envelope)
 {
     const QString name = envelope.clientInfo().value(QStringLiteral("name")).toString();

@@ -41,6 +41,13 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
     connect(engine, &EngineClient::output, this, &Session::onOutput);
     connect(engine, &EngineClient::ready, this, &Session::onEngineReady);
     connect(engine, &EngineClient::died, this, &Session::onEngineDied);
+    connect(engine, &EngineClient::lineDropped, this, [this](qsizetype maxLineBytes) {
+        failCurrent(JobResult::Status::Failed, QStringLiteral("REPLY-TOO-LARGE"),
+                    QStringLiteral("The engine's reply was larger than %1 and was dropped. Lower max_output_chars or "
+                                   "print_length, or return a smaller value (the session is intact).")
+                        .arg(maxLineBytes >= 1024 * 1024 ? QStringLiteral("%1 MiB").arg(maxLineBytes / (1024 * 1024))
+                                                         : QStringLiteral("%1 KiB").arg(maxLineBytes / 1024)));
+    });
     connect(engine, &EngineClient::processOutput, this, [this](const QString &text) {
         // Output written straight to the process's descriptors belongs to whatever runs. It
         // bypasses the engine's output budget, so the host caps it (a child process writing
