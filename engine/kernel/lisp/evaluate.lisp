@@ -73,19 +73,34 @@ Close enough for a safety limit."
         (check-nesting code in))
       (read in nil eof))))
 
-(defun evaluate-forms (request)
+(defun evaluate-retryably (form debug)
+  "FORM's values; while it runs, the debugger's RETRY restart (debugger.lisp) evaluates it
+again from the start, in the session as it is by then."
+  (setf (job-debug-retryable debug) t)
+  (unwind-protect
+       (loop
+         (catch (job-debug-retry-tag debug)
+           (return (multiple-value-list (eval form)))))
+    (setf (job-debug-retryable debug) nil)))
+
+(defun evaluate-forms (request &optional (environment nil in-frame))
   "The body of an eval job: each form of the code read and evaluated in turn, then the
-values of the last one printed with the request's print settings."
+values of the last one printed with the request's print settings. With ENVIRONMENT (a parked
+frame's lexical environment, possibly NIL), the forms are evaluated there instead and
+define nothing for the session's records."
   (let* ((id (getf request :id))
          (code (or (getf request :code) ""))
          (options (getf request :options))
+         (debug *job-debug*)
          (results '()))
     (with-input-from-string (in code)
       (loop for form = (read-next-form in code in)
             until (eq form in)
             do (dolist (w (form-style-warnings form)) (note-job-warning w))
-               (setf results (multiple-value-list (eval form)))
-               (note-definition form id)))
+               (setf results (cond (in-frame (multiple-value-list (si:eval-with-env form environment)))
+                                   (debug (evaluate-retryably form debug))
+                                   (t (multiple-value-list (eval form)))))
+               (unless in-frame (note-definition form id))))
     (%stage +stage-evaluated+)
     (let ((*job-phase* "print")
           (print-length (option options :print_length *default-print-length*))

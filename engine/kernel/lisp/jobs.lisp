@@ -43,6 +43,21 @@ With the lock, INTERRUPT-JOB either sees the job running or leaves the id for th
 (defvar *job-phase* "eval" "What the running job does (read, eval or print): errors say it.")
 (defvar *job-final-package* nil "*PACKAGE* where the running job's code ended or failed.")
 
+(defstruct (job-debug (:constructor make-job-debug
+                          (id base streams &aux (outer-restarts si::*restart-clusters*))))
+  "What the debugger needs of a job that asked for it (the request's \"debug\"): its id, the
+IHS index its frames start above, its output streams, the restarts that were there before it
+began (not its own), and the catch tags its ABORT and RETRY restarts throw to (fresh objects,
+so that they land in this job even when another job runs nested above it)."
+  id base streams outer-restarts
+  (abort-tag (list :abort))
+  (retry-tag (list :retry))
+  (retryable nil))
+
+(defvar *job-debug* nil
+  "The running job's JOB-DEBUG when it asked for the debugger, else NIL. Bound per job: a job
+that runs nested in a parked one's debugger level sees its own.")
+
 (defun note-job-warning (text)
   (push text *job-warnings*))
 
@@ -81,23 +96,30 @@ session package, even when a later form fails."
            (start (%monotonic-us))
            (run-start (%run-time-us))
            (base (si::ihs-top))
+           (*job-debug* (and (getf request :debug) (make-job-debug id base streams)))
            (outcome
              (catch 'job-abort
-               (unwind-protect
-                    (progn
-                      (begin-job id)
-                      (with-job-streams (package streams)
-                        (handler-bind
-                            ((warning (lambda (c)
-                                        (note-job-warning (warning-text c))
-                                        (muffle-warning c)))
-                             (serious-condition
-                               (lambda (c) (job-failed c :base base))))
-                          (%stage +stage-job-begun+)
-                          (setf fields (funcall body)
-                                *job-final-package* *package*)))
-                      :ok)
-                 (setf *running-job* nil))))
+               ;; A job with the debugger parks on an error (PARK-OR-FAIL) instead of
+               ;; throwing; its ABORT restart throws here. Without it the tag is JOB-ABORT
+               ;; again: the same work as before, nothing more.
+               (catch (if *job-debug* (job-debug-abort-tag *job-debug*) 'job-abort)
+                 (unwind-protect
+                      (progn
+                        (begin-job id)
+                        (with-job-streams (package streams)
+                          (handler-bind
+                              ((warning (lambda (c)
+                                          (note-job-warning (warning-text c))
+                                          (muffle-warning c)))
+                               (serious-condition
+                                 (if *job-debug*
+                                     #'park-or-fail
+                                     (lambda (c) (job-failed c :base base)))))
+                            (%stage +stage-job-begun+)
+                            (setf fields (funcall body)
+                                  *job-final-package* *package*)))
+                        :ok)
+                   (setf *running-job* nil)))))
            (status (cond ((eq outcome :ok) "ok")
                          ((eq outcome :interrupted) "interrupted")
                          ((consp outcome) "error")

@@ -6,7 +6,10 @@
 (defpackage "LISP-DUET"
   (:use "CL")
   (:documentation "What user code may see of Lisp Duet: the conditions it signals.")
-  (:export "QUIT-REFUSED" "INTERACTIVE-INPUT-UNAVAILABLE" "DEBUGGER-UNAVAILABLE" "NESTING-TOO-DEEP"))
+  (:export "QUIT-REFUSED" "INTERACTIVE-INPUT-UNAVAILABLE" "DEBUGGER-UNAVAILABLE" "NESTING-TOO-DEEP"
+           ;; the debugger's restart that evaluates a failed top-level form again, and the
+           ;; condition of an evaluation the person or an agent interrupted to look at it
+           "RETRY" "EVALUATION-INTERRUPTED"))
 
 (in-package "LISP-DUET.KERNEL")
 
