@@ -268,7 +268,10 @@ the job parked in. An error here is reported, not parked."
   (let ((level (find-level request)))
     (unless level
       (return-from debugger-eval (not-parked-reply request)))
-    (multiple-value-bind (frame problem) (level-frame level (getf request :frame))
+    ;; Without a frame (or frame -1), in the parked thread's dynamic environment only.
+    (multiple-value-bind (frame problem) (if (member (getf request :frame) '(nil -1))
+                                             (values nil nil)
+                                             (level-frame level (getf request :frame)))
       (when problem
         (return-from debugger-eval (failed-reply (getf request :id) "NO-SUCH-FRAME" problem)))
       (run-job (list* :package (package-name (level-package level)) :debug nil request)
@@ -279,8 +282,7 @@ the job parked in. An error here is reported, not parked."
 (defun frame-variables (function environment)
   "(values arguments locals) of a bytecoded frame, each a list of (NAME . VALUE): the
 arguments in lambda-list order, the other variables outermost first."
-  (let* ((variables (remove-if-not (lambda (record) (and (consp record) (symbolp (car record)) (car record)))
-                                   (ignore-errors (si::decode-ihs-env environment))))
+  (let* ((variables (frame-variable-records environment))
          (name (frame-function-name function))
          (lambda-list (and name (ignore-errors (ext:function-lambda-list name))))
          (parameters (loop for item in lambda-list
@@ -288,9 +290,10 @@ arguments in lambda-list order, the other variables outermost first."
                              collect (cond ((atom item) item)
                                            ((consp (first item)) (second (first item)))
                                            (t (first item)))))
-         ;; The outermost binding of a parameter's name is the parameter.
+         ;; (A LET that rebinds a parameter's name shadows it: the value shown is the one the
+         ;; code sees.)
          (arguments (loop for parameter in parameters
-                          for cell = (find parameter variables :key #'car :from-end t)
+                          for cell = (find parameter variables :key #'car)
                           when cell collect cell))
          (locals (reverse (remove-if (lambda (cell) (member cell arguments :test #'eq)) variables))))
     (values arguments locals)))

@@ -83,6 +83,29 @@ again from the start, in the session as it is by then."
            (return (multiple-value-list (eval form)))))
     (setf (job-debug-retryable debug) nil)))
 
+(defun frame-variable-records (environment)
+  "The (NAME . VALUE) records of the lexical variables in a bytecoded frame's ENVIRONMENT,
+innermost first, one per name (the innermost shadows the others), without the compiler's
+own gensyms. Each record is the binding's storage itself."
+  (let ((seen '()) (records '()))
+    (dolist (record (if (listp environment) environment (ignore-errors (si::decode-ihs-env environment))))
+      (when (and (consp record) (symbolp (car record)) (car record) (symbol-package (car record))
+                 (not (member (car record) seen :test #'eq)))
+        (push (car record) seen)
+        (push record records)))
+    (nreverse records)))
+
+(defun in-frame-form (form environment)
+  "FORM with the frame's lexical variables in reach: each name stands for its binding's own
+record, so reading sees the frame's value and SETQ changes it. (SI:EVAL-WITH-ENV misplaces
+variables when the frame also holds a block or a tag, as RESTART-CASE makes.)"
+  (let ((records (frame-variable-records environment)))
+    (if records
+        `(symbol-macrolet ,(loop for record in records
+                                 collect `(,(car record) (cdr (quote ,record))))
+           ,form)
+        form)))
+
 (defun evaluate-forms (request &optional (environment nil in-frame))
   "The body of an eval job: each form of the code read and evaluated in turn, then the
 values of the last one printed with the request's print settings. With ENVIRONMENT (a parked
@@ -97,7 +120,7 @@ define nothing for the session's records."
       (loop for form = (read-next-form in code in)
             until (eq form in)
             do (dolist (w (form-style-warnings form)) (note-job-warning w))
-               (setf results (cond (in-frame (multiple-value-list (si:eval-with-env form environment)))
+               (setf results (cond (in-frame (multiple-value-list (eval (in-frame-form form environment))))
                                    (debug (evaluate-retryably form debug))
                                    (t (multiple-value-list (eval form)))))
                (unless in-frame (note-definition form id))))
