@@ -156,6 +156,7 @@ private:
     void updateAbandonTimer();
     void onAbandoned();
     void callAnswerable(const JobPtr &job);
+    bool isLeaving(const Job &job) const;
     quint64 submitForDebugger(const DebuggerPtr &debugger, JobRequest request);
     void onOutput(quint64 id, const QString &stream, const QString &text);
     void onEngineReady(const QJsonObject &info);

@@ -153,7 +153,7 @@ void Session::whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, i
         whenFinished(id, std::move(callback)); // done already: answered at once, if it is known
         return;
     }
-    if (job->state == Job::State::Parked) {
+    if (job->state == Job::State::Parked && !isLeaving(*job)) {
         callback(job);
         return;
     }
@@ -173,6 +173,14 @@ void Session::whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, i
         if (const JobPtr still = m_live.value(id))
             once(still);
     });
+}
+
+bool Session::isLeaving(const Job &job) const
+{
+    // After an invocation's reply the engine is leaving levels down to the one chosen (after
+    // code's own exit, it is not known how far): a job parked there is about to go on.
+    return job.state == Job::State::Parked && m_holding
+           && (!m_choosing || job.debugger->level >= m_choosing->level);
 }
 
 void Session::callAnswerable(const JobPtr &job)
@@ -285,6 +293,11 @@ void Session::onUnparked(quint64 id, const QJsonObject &json)
     m_holding = false;
     startRunning(job);
     Q_EMIT resumed(job);
+    // Those waiting for a job parked below this one, which stays parked, are answered now.
+    for (const JobPtr &below : std::as_const(m_parked)) {
+        if (m_answerableCallbacks.contains(below->id))
+            callAnswerable(below);
+    }
     updateAbandonTimer();
 }
 
