@@ -18,6 +18,9 @@ struct ToolResult
     QString text;
     QJsonObject structured;
     bool isError = false;
+    // Further text blocks after content[0], which stays exactly the tool's own text (the
+    // debugger's [Debugger] block); the activity digest comes after them.
+    QStringList moreText;
 
     static ToolResult error(const QString &text, const QJsonObject &structured = {})
     {

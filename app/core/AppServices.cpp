@@ -46,6 +46,11 @@ AppServices::AppServices(QObject *parent)
       m_journalFile(s_journalFile),
       m_journalsKept(Preferences::load().journalsKept)
 {
+    // Without a window nobody evaluates as the person: only the agents' setting matters here
+    // (WindowSetup applies all of them to a window's session).
+    const Preferences preferences = Preferences::load();
+    m_session->setDebugDefaults(false, preferences.agentErrorsDebug);
+    m_session->setAbandonAfterMs(preferences.debuggerAbandonMinutes * 60 * 1000);
     m_tools->add(evaluateLispTool(m_session));
     addStandardTools(m_tools, m_session);
     addProjectTools(m_tools, m_session, m_projectFiles);

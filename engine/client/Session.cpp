@@ -224,6 +224,8 @@ void Session::dispatchNext()
             });
         }
     }
+    if (!m_holding)
+        answerParkedWaiters();
     updateAbandonTimer();
 }
 

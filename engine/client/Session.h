@@ -110,16 +110,19 @@ public:
     // last ones closed).
     QList<DebuggerPtr> openDebuggers() const;
     DebuggerPtr debugger(int id) const;
+    // The last `count` debuggers that closed, newest first.
+    QList<DebuggerPtr> closedDebuggers(int count) const;
     // Chooses `restart` (an index or a name) of an open debugger, with `arguments` (Lisp texts)
     // for restarts that take values. Queued like all work, after whatever runs nested above
     // it; then the job goes on. The first choice wins: a later one is refused at its turn.
     // Returns the invocation's job id, or 0 with the reason in *refusal.
     quint64 invokeRestart(int debuggerId, const QJsonValue &restart, const QStringList &arguments, const Origin &by,
-                          QString *refusal = nullptr);
+                          QString *refusal = nullptr, const QString &description = {});
     // Evaluates code in a frame of an open debugger (its lexical environment where ECL has one,
     // else the parked thread's dynamic one). Queued; 0 and *refusal when it cannot be.
+    // `frame` -1: no frame, the dynamic environment only; `timeoutMs` -1: the session's limit.
     quint64 evaluateInFrame(int debuggerId, int frame, const QString &code, const Origin &by,
-                            const QString &description = {}, QString *refusal = nullptr);
+                            const QString &description = {}, QString *refusal = nullptr, int timeoutMs = -1);
     // One frame's function, arguments and locals, source: answered by the engine's service
     // thread at once, even while work runs nested. With `record`, the look is a transcript
     // entry (op "debugger-frame"), so the others see who looked at what.
@@ -157,6 +160,7 @@ private:
     void onAbandoned();
     void callAnswerable(const JobPtr &job);
     bool isLeaving(const Job &job) const;
+    void answerParkedWaiters();
     quint64 submitForDebugger(const DebuggerPtr &debugger, JobRequest request);
     void onOutput(quint64 id, const QString &stream, const QString &text);
     void onEngineReady(const QJsonObject &info);

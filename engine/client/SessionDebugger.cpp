@@ -55,6 +55,16 @@ DebuggerPtr Session::debugger(int id) const
     return m_debuggers.value(id);
 }
 
+QList<DebuggerPtr> Session::closedDebuggers(int count) const
+{
+    QList<DebuggerPtr> closed;
+    for (auto it = m_closedDebuggers.crbegin(); it != m_closedDebuggers.crend() && closed.size() < count; ++it) {
+        if (const DebuggerPtr debugger = m_debuggers.value(*it))
+            closed.append(debugger);
+    }
+    return closed;
+}
+
 quint64 Session::submitForDebugger(const DebuggerPtr &debugger, JobRequest request)
 {
     request.arguments.insert(QStringLiteral("debugger"), debugger->id);
@@ -62,7 +72,7 @@ quint64 Session::submitForDebugger(const DebuggerPtr &debugger, JobRequest reque
 }
 
 quint64 Session::invokeRestart(int debuggerId, const QJsonValue &restart, const QStringList &arguments, const Origin &by,
-                               QString *refusal)
+                               QString *refusal, const QString &description)
 {
     const DebuggerPtr debugger = m_debuggers.value(debuggerId);
     QString problem;
@@ -82,11 +92,12 @@ quint64 Session::invokeRestart(int debuggerId, const QJsonValue &restart, const 
     const DebuggerRestart *chosen = debugger->restart(restart);
     JobRequest request = EngineProtocol::restartInvocation(debugger->jobId, debugger->level, chosen->name, arguments);
     request.origin = by;
+    request.description = description;
     return submitForDebugger(debugger, request);
 }
 
 quint64 Session::evaluateInFrame(int debuggerId, int frame, const QString &code, const Origin &by, const QString &description,
-                                 QString *refusal)
+                                 QString *refusal, int timeoutMs)
 {
     const DebuggerPtr debugger = m_debuggers.value(debuggerId);
     QString problem;
@@ -106,6 +117,7 @@ quint64 Session::evaluateInFrame(int debuggerId, int frame, const QString &code,
     JobRequest request = EngineProtocol::frameEvaluation(debugger->jobId, debugger->level, frame, code);
     request.origin = by;
     request.description = description;
+    request.timeoutMs = timeoutMs;
     return submitForDebugger(debugger, request);
 }
 
@@ -293,12 +305,17 @@ void Session::onUnparked(quint64 id, const QJsonObject &json)
     m_holding = false;
     startRunning(job);
     Q_EMIT resumed(job);
-    // Those waiting for a job parked below this one, which stays parked, are answered now.
-    for (const JobPtr &below : std::as_const(m_parked)) {
-        if (m_answerableCallbacks.contains(below->id))
-            callAnswerable(below);
-    }
     updateAbandonTimer();
+}
+
+void Session::answerParkedWaiters()
+{
+    // Asked while the engine was leaving levels, they waited; the levels left are known now,
+    // and those still parked are answered as they are.
+    for (const JobPtr &job : std::as_const(m_parked)) {
+        if (m_answerableCallbacks.contains(job->id))
+            callAnswerable(job);
+    }
 }
 
 void Session::closeDebugger(const DebuggerPtr &debugger, Debugger::State state, const QString &note)
@@ -355,9 +372,5 @@ void Session::onAbandoned()
     const int minutes = m_abandonMs / 60000;
     const QString why = minutes >= 1 ? QStringLiteral("nobody answered it for %1 min").arg(minutes)
                                      : QStringLiteral("nobody answered it for %1 s").arg(m_abandonMs / 1000.0);
-    const DebuggerRestart *abort = debugger->restart(QStringLiteral("ABORT"));
-    JobRequest request = EngineProtocol::restartInvocation(debugger->jobId, debugger->level, abort ? abort->name : QStringLiteral("ABORT"), {});
-    request.origin = Origin::system(QStringLiteral("Lisp Duet"));
-    request.description = why;
-    submitForDebugger(debugger, request);
+    invokeRestart(debugger->id, QStringLiteral("ABORT"), {}, Origin::system(QStringLiteral("Lisp Duet")), nullptr, why);
 }

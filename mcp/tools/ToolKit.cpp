@@ -1,5 +1,6 @@
 #include "ToolKit.h"
 
+#include "DebuggerFormatter.h"
 #include "EvalFormatter.h"
 #include "JsonSchema.h"
 #include "Session.h"
@@ -12,19 +13,35 @@ namespace ToolKit {
 void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter)
 {
     request.origin = call->origin();
-    const quint64 id = session->submit(request);
+    follow(session, call, session->submit(request), std::move(formatter));
+}
+
+void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter formatter)
+{
     call->jobId = id;
 
     // The connections of this call live as long as its evaluation: a context owned by the call
     // itself would never go (the lambdas hold the call), and every later evaluation would run
     // every earlier call's lambda.
     QObject *context = new QObject(session);
-    session->whenFinished(id, [call, formatter, context](JobPtr job) {
-        call->finish(formatter(*job));
-        context->deleteLater();
-    });
-    QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id] {
-        session->cancel(id, QStringLiteral("The client cancelled the request before it ran."));
+    const JobPtr job = session->job(id);
+    if (job && job->request.debug) {
+        // Answered at its next point: the end, or its parking in the debugger, which a later
+        // invoke-restart formats the same way.
+        DebuggerFormatter::rememberFormatter(id, formatter);
+        session->whenAnswerable(id, [call, formatter, context, session](JobPtr job) {
+            call->finish(DebuggerFormatter::answer(*job, formatter, session));
+            context->deleteLater();
+        });
+    } else {
+        session->whenFinished(id, [call, formatter, context](JobPtr job) {
+            call->finish(formatter(*job));
+            context->deleteLater();
+        });
+    }
+    const Origin by = call->origin();
+    QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id, by] {
+        session->cancel(id, QStringLiteral("The client cancelled the request before it ran."), by);
     });
     if (!call->wantsProgress())
         return;
@@ -76,10 +93,10 @@ QJsonObject jobStatus(const JobResult &result)
 
 QJsonObject jobStatusProperties()
 {
-    return {{QStringLiteral("status"), Schema::stringEnum(QStringLiteral("How the engine job ended"),
+    return {{QStringLiteral("status"), Schema::stringEnum(QStringLiteral("How the engine job ended, or parked: it waits in the debugger"),
                                                           {QStringLiteral("ok"), QStringLiteral("error"), QStringLiteral("interrupted"),
                                                            QStringLiteral("timed-out"), QStringLiteral("engine-restarted"),
-                                                           QStringLiteral("cancelled"), QStringLiteral("failed")})},
+                                                           QStringLiteral("cancelled"), QStringLiteral("failed"), QStringLiteral("parked")})},
             {QStringLiteral("error"), Schema::object({{QStringLiteral("type"), Schema::string(QStringLiteral("Condition type"))},
                                                       {QStringLiteral("message"), Schema::string(QStringLiteral("The condition's message"))}},
                                                      {QStringLiteral("type"), QStringLiteral("message")}, false)}};
