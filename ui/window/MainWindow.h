@@ -6,6 +6,7 @@
 #include <QStringList>
 
 class AccessController;
+class DebuggerPanel;
 class DefinitionsModel;
 class DefinitionsPanel;
 class LispConsole;
@@ -39,6 +40,9 @@ public:
     DefinitionsModel *definitions() const { return m_definitions; }
     DefinitionsPanel *definitionsPanel() const { return m_definitionsPanel; }
     QSystemTrayIcon *trayIcon() const { return m_tray; }
+    // The shared debugger (issue 20): shown and raised when an evaluation parks.
+    DebuggerPanel *debuggerPanel() const { return m_debuggerPanel; }
+    QDockWidget *debuggerDock() const { return m_debuggerDock; }
 
     // The person's project: its changes pass the access controller (Ask shows the diff), show
     // in the transcript with Undo, File ▸ Open project… sets its root, and the title and the
@@ -95,6 +99,8 @@ private:
     DefinitionsPanel *m_definitionsPanel = nullptr;
     QDockWidget *m_definitionsDock = nullptr;
     QDockWidget *m_toolCallsDock = nullptr;
+    DebuggerPanel *m_debuggerPanel = nullptr;
+    QDockWidget *m_debuggerDock = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_interrupt = nullptr;
     QAction *m_openProject = nullptr;
@@ -111,5 +117,5 @@ private:
     QStringList m_endpoints;
     QString m_engineState = QStringLiteral("starting");
     bool m_keepInTray = false;
-    bool m_docksVisibleBefore[2] = {true, true};
+    bool m_docksVisibleBefore[3] = {true, true, true};
 };
