@@ -91,14 +91,9 @@ private Q_SLOTS:
 
     void thePersonsClickOnARestartAnswersAnAgentsParkedCall()
     {
-        QVERIFY(m_live->session.submit([] {
-            JobRequest r;
-            r.code = QStringLiteral("(defun parse-item (i) (restart-case (if (= i 5000) (error \"bad record ~D\" i) i) "
-                                    "(use-value (v) :report \"Use a value for this record.\" v)))"
-                                    "(defun total (n) (loop for i from 1 to n sum (parse-item i)))");
-            r.origin = Origin::system(QStringLiteral("setup"));
-            return r;
-        }()));
+        m_window->console()->evaluate(QStringLiteral("(defun parse-item (i)\n  (restart-case (if (= i 5000) (error \"bad record ~D\" i) i)\n"
+                                                     "    (use-value (v) :report \"Use a value for this record.\" v)))\n"
+                                                     "(defun total (n) (loop for i from 1 to n sum (parse-item i)))"));
         const int call = m_agent->callTool(QStringLiteral("evaluate-lisp"),
                                            {{"code", "(total 10000)"}, {"debug", true}, {"description", "sum the records"}});
         const QJsonObject parked = m_agent->response(call);
