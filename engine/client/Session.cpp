@@ -82,8 +82,10 @@ quint64 Session::submit(const JobRequest &request)
     auto job = JobPtr::create();
     job->id = m_nextId++;
     job->request = request;
+    // The defaults cover evaluations; a test run stops at its first failure only when asked
+    // (the person's Run project tests wants the whole report).
     const QString &op = request.op;
-    if (op == QStringLiteral("eval") || op == QStringLiteral("time") || op == QStringLiteral("run-tests"))
+    if (op == QStringLiteral("eval") || op == QStringLiteral("time"))
         job->request.debug = request.debug || (request.origin.isPerson() ? m_debugPerson : request.origin.isAgent() && m_debugAgents);
     job->queuedAt = QDateTime::currentDateTime();
     m_live.insert(job->id, job);

@@ -97,7 +97,7 @@ public:
 
     // ---- The shared debugger (issue 20; engine/client/README.md, "The debugger").
     // Debugging is on for every job whose request asks (JobRequest::debug), for the person's
-    // own evaluations when `person`, and for every agent's when `agents`.
+    // own evaluations (eval, time) when `person`, and for every agent's when `agents`.
     void setDebugDefaults(bool person, bool agents);
     bool debugsPerson() const { return m_debugPerson; }
     bool debugsAgents() const { return m_debugAgents; }

@@ -7,6 +7,7 @@
 
 #include "UiTestSupport.h"
 
+#include "access/AccessController.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 #include "debugger/DebuggerPanel.h"
@@ -215,6 +216,36 @@ private Q_SLOTS:
         QVERIFY(panel()->conditionText().startsWith(QStringLiteral("LISP-DUET:EVALUATION-INTERRUPTED: The person interrupted")));
         QTest::mouseClick(panel()->findChild<QPushButton *>(QStringLiteral("restart0")), Qt::LeftButton); // CONTINUE
         QVERIFY(QTest::qWaitFor([&] { return transcript().contains(QStringLiteral("=> :SLEPT")); }, 10000));
+    }
+
+    void theAccessModesApplyToTheDebuggersToolsAsToEvaluateLisp()
+    {
+        m_window->console()->evaluate(QStringLiteral("(restart-case (error \"guarded\") (use-value (v) v))"));
+        QVERIFY(waitParked());
+        const int id = panel()->shown()->id;
+        AccessController *access = m_window->access();
+
+        access->setMode(AccessMode::ReadOnly);
+        // Looking passes (debugger-frame and list-debuggers are read-only tools); choosing and
+        // evaluating are refused.
+        const QJsonObject looked = m_agent->response(m_agent->callTool(QStringLiteral("list-debuggers"), {}));
+        QVERIFY(!AgentClient::isError(looked));
+        QVERIFY2(AgentClient::resultText(looked).contains(QStringLiteral("Debugger %1, level 1").arg(id)), qPrintable(AgentClient::resultText(looked)));
+        const QJsonObject refused = m_agent->response(m_agent->callTool(QStringLiteral("invoke-restart"), {{"debugger_id", id}, {"restart", "ABORT"}}));
+        QVERIFY(AgentClient::isError(refused));
+        QVERIFY2(AgentClient::resultText(refused).contains(QStringLiteral("read-only")), qPrintable(AgentClient::resultText(refused)));
+        const QJsonObject noEval = m_agent->response(m_agent->callTool(QStringLiteral("debugger-eval"), {{"debugger_id", id}, {"code", "1"}}));
+        QVERIFY(AgentClient::resultText(noEval).contains(QStringLiteral("read-only")));
+        QVERIFY(panel()->shown() && panel()->shown()->id == id);
+
+        // Ask: the choice waits for the person, who approves it.
+        access->setMode(AccessMode::Ask);
+        const int call = m_agent->callTool(QStringLiteral("invoke-restart"), {{"debugger_id", id}, {"restart", "USE-VALUE"}, {"arguments", QJsonArray{":approved"}}});
+        QVERIFY(QTest::qWaitFor([&] { return !access->pending().isEmpty(); }, 5000));
+        QVERIFY(panel()->shown() && panel()->shown()->isOpen());
+        access->approve();
+        QCOMPARE(AgentClient::resultText(m_agent->response(call)), QStringLiteral("=> :APPROVED"));
+        access->setMode(AccessMode::Allow);
     }
 
     void aScreenshotOfAnAgentsParkedEvaluation()
