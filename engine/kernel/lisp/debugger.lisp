@@ -15,14 +15,19 @@
 
 (in-package "LISP-DUET.KERNEL")
 
-(define-condition lisp-duet:evaluation-interrupted (condition)
-  ((by :initarg :by :initform nil :reader interrupted-by))
-  (:report (lambda (c s)
-             (format s "~A interrupted this evaluation to look at it: it waits where it was. ~
-                        CONTINUE resumes it; ABORT ends it."
-                     (or (interrupted-by c) "Someone")))))
+(defun interrupted-condition (by)
+  "The condition of a break, LISP-DUET:EVALUATION-INTERRUPTED. Its class is made at the first
+break, not at every start of the engine (a condition class costs millions of instructions)."
+  (unless (find-class 'lisp-duet:evaluation-interrupted nil)
+    (eval '(define-condition lisp-duet:evaluation-interrupted (condition)
+            ((by :initarg :by :initform nil))
+            (:report (lambda (c s)
+                       (format s "~A interrupted this evaluation to look at it: it waits where it was. ~
+                                  CONTINUE resumes it; ABORT ends it."
+                               (or (slot-value c 'by) "Someone")))))))
+  (make-condition 'lisp-duet:evaluation-interrupted :by by))
 
-(defstruct level
+(define-record level
   job-id      ; the parked job's request id
   number      ; 1 for the outermost level
   restarts    ; its own restarts, in the order shown (RETRY and ABORT last)
@@ -122,7 +127,9 @@ dynamic environment of the signal."
   (unwind-protect
        (let ((*levels* (cons level *levels*))
              ;; Jobs nested here get streams of their own: the parked job's are in use.
-             (*job-streams* nil))
+             (*job-streams* nil)
+             ;; ...and are not the parked job: only one that asks for the debugger has one.
+             (*job-debug* nil))
          (flush-job-streams (job-debug-streams debug))
          (send (parked-event level condition failure break-p))
          (serve-level))
@@ -163,7 +170,7 @@ served, it is answered on the way out (\"unwound\"), so that every request gets 
 (defun break-job (by)
   "Parks the running job where an interrupt found it, with a CONTINUE restart that resumes it."
   (with-simple-restart (continue "Continue the interrupted evaluation from where it was.")
-    (park (make-condition 'lisp-duet:evaluation-interrupted :by by) :break-p t)))
+    (park (interrupted-condition by) :break-p t)))
 
 ;;; Finding levels, frames and restarts for a request
 
