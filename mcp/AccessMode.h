@@ -121,10 +121,12 @@ inline QString pausedMessage()
 }
 
 // What mode does with a call of the tool named toolName (readOnlyTool: Tool::isReadOnly(),
-// changesFiles: Tool::changesFiles()). A tool that changes files passes the call gate in Ask
-// mode: the person decides each change it proposes, with its diff (the change gate), rather
-// than a call whose effect they cannot see yet.
-inline AccessDecision decide(AccessMode mode, bool readOnlyTool, const QString &toolName, bool changesFiles = false)
+// changesFiles: Tool::changesFiles(), personDecides: Tool::personDecides()). A tool that
+// changes files passes the call gate in Ask mode: the person decides each change it proposes,
+// with its diff (the change gate), rather than a call whose effect they cannot see yet; so
+// does a tool whose work the person runs, edits or rejects (stage-form).
+inline AccessDecision decide(AccessMode mode, bool readOnlyTool, const QString &toolName, bool changesFiles = false,
+                             bool personDecides = false)
 {
     using Verdict = AccessDecision::Verdict;
     switch (mode) {
@@ -139,7 +141,8 @@ inline AccessDecision decide(AccessMode mode, bool readOnlyTool, const QString &
     case AccessMode::Ask:
         break;
     }
-    return readOnlyTool || changesFiles ? AccessDecision{Verdict::Run, {}} : AccessDecision{Verdict::AskThePerson, {}};
+    return readOnlyTool || changesFiles || personDecides ? AccessDecision{Verdict::Run, {}}
+                                                         : AccessDecision{Verdict::AskThePerson, {}};
 }
 
 } // namespace AccessModes

@@ -80,8 +80,13 @@ QString text(const QList<JobPtr> &activity)
     if (activity.size() > MaxEntries)
         lines << QStringLiteral("(%1 earlier entries not shown; the session-transcript tool lists them)").arg(activity.size() - MaxEntries);
     for (const JobPtr &job : recent(activity)) {
-        QString line = QStringLiteral("- %1 at %2: %3 %4")
-                           .arg(who(job->request.origin), timeOf(*job).toString(QStringLiteral("HH:mm:ss")), action(*job), summaryOf(*job));
+        // The description says what a job was for when its code alone does not: "revert GREET to
+        // version 1", "staged by claude-code: ...".
+        const QString why = job->request.description.isEmpty() ? QString()
+                                                                : QStringLiteral(" (%1)").arg(oneLine(job->request.description, 200));
+        QString line = QStringLiteral("- %1 at %2%3: %4 %5")
+                           .arg(who(job->request.origin), timeOf(*job).toString(QStringLiteral("HH:mm:ss")), why, action(*job),
+                                summaryOf(*job));
         // An evaluation whose debugger somebody answered says who, and how.
         if (job->state == Job::State::Done && job->debugger && !job->debugger->isOpen())
             line += QStringLiteral(" (after debugger %1: %2)").arg(job->debugger->id).arg(job->debugger->outcomeSentence());
@@ -98,6 +103,7 @@ QJsonArray json(const QList<JobPtr> &activity)
                                 {QStringLiteral("kind"), job->request.origin.kindName()},
                                 {QStringLiteral("operation"), job->request.op},
                                 {QStringLiteral("code"), oneLine(job->request.code, 2000)},
+                                {QStringLiteral("description"), job->request.description},
                                 {QStringLiteral("result"), summaryOf(*job)},
                                 {QStringLiteral("ok"), job->result.ok()},
                                 {QStringLiteral("time"), timeOf(*job).toString(Qt::ISODateWithMs)}});
@@ -111,6 +117,7 @@ QJsonObject schema()
     return Schema::array(QStringLiteral("Evaluations by the person and other agents since this client's previous call"),
                          Schema::object({{QStringLiteral("who"), string}, {QStringLiteral("kind"), string},
                                          {QStringLiteral("operation"), string}, {QStringLiteral("code"), string},
+                                         {QStringLiteral("description"), string},
                                          {QStringLiteral("result"), string},
                                          {QStringLiteral("ok"), QJsonObject{{QStringLiteral("type"), QStringLiteral("boolean")}}},
                                          {QStringLiteral("time"), string}},

@@ -38,6 +38,9 @@ const char *DefaultInstructions =
     "- load-system loads ASDF systems; configure-limits shows and sets the time, output and heap limits; "
     "reset-session starts a fresh engine (everything is lost: ask the person first); replay-session "
     "re-evaluates the session's definitions after the engine restarted.\n"
+    "- For code the person should decide on (changing their definitions, anything destructive), stage-form puts "
+    "it in their REPL input to run, edit or reject; definition-history says who defined what, revert-definition "
+    "puts an earlier version back.\n"
     "- QUIT and EXIT are disabled. Errors come back as `[ERROR] TYPE`, a message and a backtrace.";
 } // namespace
 

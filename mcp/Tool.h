@@ -125,6 +125,10 @@ struct ToolSpec
     // Writes the project's files through ProjectFiles, which asks the person about each change
     // (with its diff) in Ask mode: the call itself is not held for approval.
     bool changesFiles = false;
+    // Hands its work to the person, who runs, edits or rejects it (stage-form): in Ask mode that
+    // choice is the approval, so the call itself is not held; Read-only refuses it like any
+    // evaluation.
+    bool personDecides = false;
 };
 
 // A tool: its spec, and the code that serves a call whose arguments the spec's table has
@@ -140,6 +144,7 @@ public:
     const QString &name() const { return m_spec.name; }
     bool isReadOnly() const { return m_spec.hints.readOnly; }
     bool changesFiles() const { return m_spec.changesFiles; }
+    bool personDecides() const { return m_spec.personDecides; }
     // {name, title, description, inputSchema, outputSchema, annotations}
     const QJsonObject &descriptor() const { return m_descriptor; }
     // Serves the call, or finishes it with the sentence that names the bad argument.

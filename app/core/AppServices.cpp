@@ -2,6 +2,9 @@
 
 #include "ClientRoots.h"
 #include "CompletionProvider.h"
+#include "DefinitionLedger.h"
+#include "FormStager.h"
+#include "HandoffTools.h"
 #include "Preferences.h"
 #include "EngineClient.h"
 #include "McpServer.h"
@@ -40,6 +43,8 @@ AppServices::AppServices(QObject *parent)
       m_server(new McpServer(m_session, m_tools, this)),
       m_projectFiles(new ProjectFiles(this)),
       m_clientRoots(new ClientRoots(m_server, this)),
+      m_ledger(new DefinitionLedger(m_session, this)),
+      m_formStaging(new FormStaging(this)),
       m_journal(new Journal(this)),
       m_replayer(new Replayer(m_session, this)),
       m_journalEnabled(s_journalEnabled),
@@ -54,6 +59,7 @@ AppServices::AppServices(QObject *parent)
     m_tools->add(evaluateLispTool(m_session));
     addStandardTools(m_tools, m_session);
     addProjectTools(m_tools, m_session, m_projectFiles);
+    addHandoffTools(m_tools, m_session, m_ledger, m_formStaging);
     // Agents may read the sources of the systems the session can load, never write them.
     m_projectFiles->root().setReadOnlyRoots(ProjectRoot::systemSourceFolders());
     m_tools->add(replaySessionTool(m_replayer, [this](const QString &source, QString *error) { return journalEntries(source, error); }));
@@ -135,6 +141,7 @@ void AppServices::openJournal()
     }
     m_journal->attach(m_session);
     m_journal->attach(m_projectFiles);
+    m_journal->attach(m_ledger);
     // The data directory must not grow forever; this run's journal and the previous session
     // (shown in the window, replayable) always stay.
     Journal::prune(m_journalsKept, {m_journalPath, m_pastJournalPath});

@@ -5,7 +5,9 @@
 #include <QObject>
 
 class ClientRoots;
+class DefinitionLedger;
 class EngineClient;
+class FormStaging;
 class ProjectFiles;
 class Replayer;
 class Session;
@@ -31,6 +33,10 @@ public:
     // was set from that same client's roots (the person's or another client's choice stays).
     ProjectFiles *projectFiles() const { return m_projectFiles; }
     ClientRoots *clientRoots() const { return m_clientRoots; }
+    // Who defined and redefined what (issue 21): every mode keeps it, the journal records it.
+    DefinitionLedger *ledger() const { return m_ledger; }
+    // Where stage-form finds the person: the window sets its stager; headless there is none.
+    FormStaging *formStaging() const { return m_formStaging; }
 
     // The journal (issue 6). On by default, in a new file of Journal::directory(); the previous
     // run's journal is loaded as the past transcript. Call before start().
@@ -70,6 +76,8 @@ private:
     McpServer *m_server;
     ProjectFiles *m_projectFiles;
     ClientRoots *m_clientRoots;
+    DefinitionLedger *m_ledger;
+    FormStaging *m_formStaging;
     QString m_rootFromRootsOf; // the activity key of the client whose roots set the root, if they did
     Journal *m_journal;
     Replayer *m_replayer;

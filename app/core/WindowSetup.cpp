@@ -8,10 +8,13 @@
 #include "access/AccessController.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
+#include "console/StagedForms.h"
+#include "toolcalls/ToolCallLog.h"
 #include "console/TranscriptView.h"
 #include "highlight/LispHighlighter.h"
 #include "window/MainWindow.h"
 
+#include "FormStager.h"
 #include "ProjectFiles.h"
 #include "Session.h"
 
@@ -55,6 +58,11 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
     file->insertAction(before, m_settings);
 
     window->setProjectFiles(services->projectFiles());
+    // The hand-offs (issue 21): agents stage forms in this window's input; the Definitions
+    // panel shows the app's ledger and reverts through it.
+    services->formStaging()->setStager(window->console()->stagedForms());
+    connect(services->formStaging(), &FormStaging::awaitingPerson, window->toolCallLog(), &ToolCallLog::markAwaitingPerson);
+    window->setDefinitionLedger(services->ledger());
     // Only the person's choice in the window is remembered: not --project, an agent's
     // set-project-root or a client's roots.
     connect(window, &MainWindow::projectOpened, this, [](const QString &root) { Preferences::rememberProjectRoot(root); });

@@ -178,6 +178,15 @@ Query projectRoot(const QString &directory)
     return {QStringLiteral("project-root"), {{QStringLiteral("root"), directory}}};
 }
 
+Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditions)
+{
+    QJsonArray list;
+    for (const NameToResolve &name : names)
+        list.append(QJsonObject{{QStringLiteral("package"), name.package}, {QStringLiteral("name"), name.name}});
+    return {QStringLiteral("resolve-names"),
+            {{QStringLiteral("names"), list}, {QStringLiteral("conditions"), QJsonArray::fromStringList(conditions)}}};
+}
+
 QJsonObject queryLine(quint64 id, const Query &query)
 {
     QJsonObject line = query.fields;
@@ -383,7 +392,61 @@ bool DefinitionsReply::hasDefinitions() const { return m_json.contains(QStringLi
 QJsonValue DefinitionsReply::package() const { return field("package"); }
 QJsonArray DefinitionsReply::definitions() const { return array("definitions"); }
 QString DefinitionsReply::Entry::name() const { return json.value(QStringLiteral("name")).toString(); }
+QString DefinitionsReply::Entry::package() const { return json.value(QStringLiteral("package")).toString(); }
+QString DefinitionsReply::Entry::symbol() const { return json.value(QStringLiteral("symbol")).toString(); }
+QJsonValue DefinitionsReply::Entry::documentation() const { return json.value(QStringLiteral("documentation")); }
 QString DefinitionsReply::Entry::kind() const { return json.value(QStringLiteral("kind")).toString(); }
+
+QList<ResolveNamesReply::Name> ResolveNamesReply::names() const
+{
+    QList<Name> names;
+    for (const QJsonValue &v : array("names")) {
+        const QJsonObject o = v.toObject();
+        names.append({o.value(QStringLiteral("package")).toString(), o.value(QStringLiteral("name")).toString(),
+                      o.value(QStringLiteral("found")).toBool()});
+    }
+    return names;
+}
+
+QList<bool> ResolveNamesReply::conditions() const
+{
+    QList<bool> holds;
+    for (const QJsonValue &v : array("conditions"))
+        holds.append(v.toBool());
+    return holds;
+}
+
+namespace {
+QStringList stringList(const QJsonValue &value)
+{
+    QStringList list;
+    for (const QJsonValue &v : value.toArray())
+        list << v.toString();
+    return list;
+}
+} // namespace
+
+QString LedgerFacts::Defined::operatorName() const { return json.value(QStringLiteral("operator")).toString(); }
+QString LedgerFacts::Defined::kind() const { return json.value(QStringLiteral("kind")).toString(); }
+QString LedgerFacts::Defined::package() const { return json.value(QStringLiteral("package")).toString(); }
+QString LedgerFacts::Defined::name() const { return json.value(QStringLiteral("name")).toString(); }
+QStringList LedgerFacts::Defined::qualifiers() const { return stringList(json.value(QStringLiteral("qualifiers"))); }
+QStringList LedgerFacts::Defined::specializers() const { return stringList(json.value(QStringLiteral("specializers"))); }
+int LedgerFacts::Defined::start() const { return json.value(QStringLiteral("start")).toInt(); }
+int LedgerFacts::Defined::end() const { return json.value(QStringLiteral("end")).toInt(); }
+QString LedgerFacts::Defined::readPackage() const { return json.value(QStringLiteral("read_package")).toString(); }
+QString LedgerFacts::Defined::replacedFile() const { return json.value(QStringLiteral("replaced_file")).toString(); }
+int LedgerFacts::Defined::replacedLine() const { return json.value(QStringLiteral("replaced_line")).toInt(); }
+
+QList<LedgerFacts::Defined> LedgerFacts::defined() const
+{
+    QList<Defined> list;
+    for (const QJsonValue &v : array("defined"))
+        list.append(Defined(v));
+    return list;
+}
+
+QStringList LedgerFacts::loadedFiles() const { return stringList(field("loaded_files")); }
 QJsonValue DefinitionsReply::Entry::lambdaList() const { return json.value(QStringLiteral("lambda_list")); }
 QJsonValue DefinitionsReply::Entry::value() const { return json.value(QStringLiteral("value")); }
 QJsonValue DefinitionsReply::Entry::file() const { return json.value(QStringLiteral("file")); }

@@ -79,6 +79,15 @@ Query documentation(const QString &name, const QString &package = {});
 Query projectRoot(const QString &directory);
 // One frame of a parked job: function, arguments, locals, source. Reply: FrameReply.
 Query frameInspection(quint64 target, int level, int frame);
+// Names read in a file, resolved as the image has them (the symbol's home package), and
+// whether #+/#- conditionals as written ("#+ecl", "#+sbcl #-x86-64") hold in this image.
+// Reply: ResolveNamesReply. The ledger (DefinitionLedger) asks it for definitions loaded from files.
+struct NameToResolve
+{
+    QString package; // the package in force where the name is read
+    QString name;    // as the reader interns it: "AREA", "(SETF FOO)"
+};
+Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditions = {});
 QJsonObject queryLine(quint64 id, const Query &query);
 // Stops the running job; with `breakIn`, a job with debugging on parks where it is instead
 // (a break with a CONTINUE restart; `by` names who asked, for its message).
@@ -359,8 +368,11 @@ public:
     struct Entry
     {
         explicit Entry(const QJsonValue &v) : json(v.toObject()) {}
-        QString name() const;
+        QString name() const;    // printed relative to the session package ("SHAPES:AREA")
+        QString package() const; // the symbol's home package
+        QString symbol() const;  // the bare symbol name ("AREA")
         QString kind() const; // function, macro, generic-function, variable, constant, class, structure
+        QJsonValue documentation() const; // or null
         QJsonValue lambdaList() const;
         QJsonValue value() const;
         // Where it was defined when it came from a file (loaded or compiled); null otherwise.
@@ -368,6 +380,49 @@ public:
         int line() const; // 1-based; 0 when unknown
         QJsonObject json;
     };
+};
+
+class ResolveNamesReply : public Reply
+{
+public:
+    using Reply::Reply;
+    struct Name
+    {
+        QString package; // the symbol's home package; the package asked in when not found
+        QString name;
+        bool found = false;
+    };
+    QList<Name> names() const;       // in the order asked
+    QList<bool> conditions() const;  // in the order asked
+};
+
+// What a job defined and loaded, for the ledger: every job's reply may carry "defined" (the
+// top-level defining forms an eval evaluated) and "loaded_files" (source files loaded by LOAD
+// or ASDF while it ran). Read from JobResult::reply.
+class LedgerFacts : public Reply
+{
+public:
+    using Reply::Reply;
+    struct Defined
+    {
+        explicit Defined(const QJsonValue &v) : json(v.toObject()) {}
+        QString operatorName() const; // "defmethod"
+        QString kind() const;         // function, macro, generic-function, method, variable, constant,
+                                      // class, structure, condition, type
+        QString package() const;      // the defined symbol's home package
+        QString name() const;         // "AREA", "(SETF FOO)"
+        QStringList qualifiers() const;   // methods: ":AROUND", "AND"
+        QStringList specializers() const; // methods: "SQUARE", "(EQL :RED)"; trailing Ts left out
+        int start() const;            // where the form was read in the job's code, end exclusive
+        int end() const;
+        QString readPackage() const;  // *package* where the form was read
+        // Where the definition it replaced was loaded from, when ECL knows (functions, macros).
+        QString replacedFile() const;
+        int replacedLine() const;
+        QJsonObject json;
+    };
+    QList<Defined> defined() const;
+    QStringList loadedFiles() const;
 };
 
 class DescribeReply : public LookupReply

@@ -21,6 +21,8 @@ struct JobRequest
     QJsonObject arguments;  // further fields of the engine request, as EngineProtocol wrote them
     Origin origin = Origin::person();
     QString description;    // why an agent runs it, shown to the person
+    QString tool;           // the MCP tool that asked for it ("edit-form"), or the hand-off that
+                            // did ("stage-form", "revert-definition"); empty for the REPL
     int timeoutMs = -1;     // -1: the session's default
     // An error parks it in the debugger instead of ending it (eval, time and run-tests). The
     // Session also turns it on for the person's own work and agents' when the person says so.

@@ -1,5 +1,6 @@
 #include "Journal.h"
 
+#include "DefinitionLedger.h"
 #include "ProjectFiles.h"
 #include "Session.h"
 #include "TextLines.h"
@@ -108,6 +109,35 @@ QJsonObject JournalEntry::toJson() const
             json.insert(QStringLiteral("undoes"), double(file.undoes));
         return json;
     }
+    if (kind == Kind::Definition) {
+        const DefinitionVersion &d = definition;
+        QJsonObject json{{QStringLiteral("type"), QStringLiteral("definition")},
+                         {QStringLiteral("space"), d.key.space},
+                         {QStringLiteral("package"), d.key.package},
+                         {QStringLiteral("name"), d.key.name},
+                         {QStringLiteral("version"), d.number},
+                         {QStringLiteral("kind"), d.kind},
+                         {QStringLiteral("operator"), d.operatorName},
+                         {QStringLiteral("origin"), originJson(d.by)},
+                         {QStringLiteral("via"), d.via},
+                         {QStringLiteral("source"), d.source},
+                         {QStringLiteral("read_package"), d.readPackage},
+                         {QStringLiteral("at"), stamp(d.at)},
+                         {QStringLiteral("job"), double(d.job)}};
+        if (!d.key.qualifiers.isEmpty())
+            json.insert(QStringLiteral("qualifiers"), QJsonArray::fromStringList(d.key.qualifiers));
+        if (d.key.space == QStringLiteral("method"))
+            json.insert(QStringLiteral("specializers"), QJsonArray::fromStringList(d.key.specializers));
+        if (!d.detail.isEmpty())
+            json.insert(QStringLiteral("description"), d.detail);
+        if (!d.file.isEmpty()) {
+            json.insert(QStringLiteral("file"), d.file);
+            json.insert(QStringLiteral("line"), d.line);
+        }
+        if (d.restores > 0)
+            json.insert(QStringLiteral("restores"), d.restores);
+        return json;
+    }
     if (kind == Kind::Event) {
         QJsonObject json{{QStringLiteral("type"), QStringLiteral("event")},
                          {QStringLiteral("event"), event},
@@ -143,6 +173,8 @@ QJsonObject JournalEntry::toJson() const
                      {QStringLiteral("run_us"), double(r.runMicroseconds)}};
     if (!e.request.arguments.isEmpty())
         json.insert(QStringLiteral("arguments"), e.request.arguments);
+    if (!e.request.tool.isEmpty())
+        json.insert(QStringLiteral("tool"), e.request.tool);
     if (!r.ok() || !r.error.type.isEmpty()) {
         json.insert(QStringLiteral("error"), QJsonObject{{QStringLiteral("type"), r.error.type},
                                                          {QStringLiteral("message"), r.error.message},
@@ -201,6 +233,30 @@ bool JournalEntry::fromJson(const QJsonObject &json, JournalEntry *entry)
         *entry = result;
         return true;
     }
+    if (type == QStringLiteral("definition")) {
+        result.kind = Kind::Definition;
+        DefinitionVersion &d = result.definition;
+        d.key = {json.value(QStringLiteral("space")).toString(), json.value(QStringLiteral("package")).toString(),
+                 json.value(QStringLiteral("name")).toString(), strings(json.value(QStringLiteral("qualifiers"))),
+                 strings(json.value(QStringLiteral("specializers")))};
+        d.number = json.value(QStringLiteral("version")).toInt();
+        d.kind = json.value(QStringLiteral("kind")).toString();
+        d.operatorName = json.value(QStringLiteral("operator")).toString();
+        d.by = originFromJson(json.value(QStringLiteral("origin")).toObject());
+        d.via = json.value(QStringLiteral("via")).toString();
+        d.detail = json.value(QStringLiteral("description")).toString();
+        d.source = json.value(QStringLiteral("source")).toString();
+        d.readPackage = json.value(QStringLiteral("read_package")).toString();
+        d.file = json.value(QStringLiteral("file")).toString();
+        d.line = json.value(QStringLiteral("line")).toInt();
+        d.at = parseStamp(json.value(QStringLiteral("at")));
+        d.job = quint64(json.value(QStringLiteral("job")).toDouble());
+        d.restores = json.value(QStringLiteral("restores")).toInt();
+        if (!d.key.isValid() || d.number <= 0)
+            return false;
+        *entry = result;
+        return true;
+    }
     if (type != QStringLiteral("evaluation"))
         return false;
     Job &e = result.job;
@@ -212,6 +268,7 @@ bool JournalEntry::fromJson(const QJsonObject &json, JournalEntry *entry)
     e.request.code = json.value(QStringLiteral("code")).toString();
     e.request.package = json.value(QStringLiteral("package")).toString();
     e.request.description = json.value(QStringLiteral("description")).toString();
+    e.request.tool = json.value(QStringLiteral("tool")).toString();
     e.request.arguments = json.value(QStringLiteral("arguments")).toObject();
     e.queuedAt = parseStamp(json.value(QStringLiteral("queued_at")));
     e.startedAt = parseStamp(json.value(QStringLiteral("started_at")));
@@ -267,6 +324,14 @@ JournalEntry JournalEntry::fromFileChange(const ::FileChange &change)
     entry.file.before.clear(); // the digests and the diff tell the story; whole texts would bloat it
     entry.file.after.clear();
     entry.file.diff.lines.clear();
+    return entry;
+}
+
+JournalEntry JournalEntry::fromDefinition(const DefinitionVersion &version)
+{
+    JournalEntry entry;
+    entry.kind = Kind::Definition;
+    entry.definition = version;
     return entry;
 }
 
@@ -494,5 +559,12 @@ void Journal::attach(ProjectFiles *files)
     });
     connect(files, &ProjectFiles::rootChanged, this, [this](const QString &root, const Origin &by) {
         recordEvent(QStringLiteral("project-root"), QStringLiteral("The project root is now %1.").arg(root), by);
+    });
+}
+
+void Journal::attach(DefinitionLedger *ledger)
+{
+    connect(ledger, &DefinitionLedger::recorded, this, [this](const DefinitionVersion &version) {
+        append(JournalEntry::fromDefinition(version));
     });
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "DefinitionVersion.h"
 #include "FileChange.h"
 #include "Job.h"
 
@@ -11,15 +12,16 @@
 
 Q_DECLARE_LOGGING_CATEGORY(lcJournal)
 
+class DefinitionLedger;
 class ProjectFiles;
 class Session;
 
-// One record of a journal: a finished evaluation, a change to a project file, or something that
-// happened to the session (the app started or closed, the engine started or was restarted,
-// somebody reset the session).
+// One record of a journal: a finished evaluation, a change to a project file, a version of a
+// definition the ledger recorded, or something that happened to the session (the app started
+// or closed, the engine started or was restarted, somebody reset the session).
 struct JournalEntry
 {
-    enum class Kind { Job, Event, FileChange };
+    enum class Kind { Job, Event, FileChange, Definition };
 
     Kind kind = Kind::Job;
     bool past = false; // read from a journal file, not recorded by this run of the app
@@ -34,6 +36,10 @@ struct JournalEntry
     // (the texts themselves are not kept; the diff is cut at DiffCap characters).
     ::FileChange file;
 
+    // Kind::Definition: who defined which name, how and when, its version number and text (cut
+    // at DefinitionVersion::SourceCap), the file and line it was loaded from.
+    DefinitionVersion definition;
+
     // Kind::Event: "app-started", "app-closed", "engine-started", "engine-restarted",
     // "engine-failed", "session-reset".
     QString event;
@@ -43,8 +49,12 @@ struct JournalEntry
 
     bool isJob() const { return kind == Kind::Job; }
     bool isFileChange() const { return kind == Kind::FileChange; }
-    // When it happened: the evaluation's end, the change, or the event's time.
-    QDateTime time() const { return isJob() ? job.finishedAt : isFileChange() ? file.at : at; }
+    bool isDefinition() const { return kind == Kind::Definition; }
+    // When it happened: the evaluation's end, the change, the definition, or the event's time.
+    QDateTime time() const
+    {
+        return isJob() ? job.finishedAt : isFileChange() ? file.at : isDefinition() ? definition.at : at;
+    }
 
     QJsonObject toJson() const;
     // False (and an invalid entry) for an object that is not a journal record.
@@ -52,6 +62,7 @@ struct JournalEntry
     static JournalEntry fromJob(const Job &job, const QString &packageInEffect = {});
     static JournalEntry makeEvent(const QString &event, const QString &message, const Origin &by = {});
     static JournalEntry fromFileChange(const ::FileChange &change);
+    static JournalEntry fromDefinition(const DefinitionVersion &version);
     static constexpr int DiffCap = 64 * 1024;
 };
 
@@ -106,6 +117,8 @@ public:
     void attach(Session *session);
     // Records every change written to the project's files from now on.
     void attach(ProjectFiles *files);
+    // Records every version of a definition the ledger records from now on.
+    void attach(DefinitionLedger *ledger);
 
     bool append(const JournalEntry &entry);
     bool recordEvent(const QString &event, const QString &message, const Origin &by = {});

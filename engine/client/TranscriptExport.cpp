@@ -165,6 +165,8 @@ QString markdown(const QList<JournalEntry> &entries, const QString &title)
     QString md = QStringLiteral("# %1\n\n").arg(title.isEmpty() ? defaultTitle(entries) : title);
     md += QStringLiteral("_Exported from Lisp Duet on %1. %2 entries._\n\n").arg(timeOf(QDateTime::currentDateTime())).arg(entries.size());
     for (const JournalEntry &entry : entries) {
+        if (entry.isDefinition())
+            continue; // the evaluation or file load that made it is shown already
         if (entry.isFileChange()) {
             const FileChange &f = entry.file;
             md += QStringLiteral("### %1 · %2 (%3) %4\n\n").arg(timeOf(f.at), who(f.origin), kindLabel(f.origin), changeLine(f));
@@ -226,6 +228,8 @@ QString html(const QList<JournalEntry> &entries, const QString &title)
              .arg(escape(heading), escape(timeOf(QDateTime::currentDateTime())))
              .arg(entries.size());
     for (const JournalEntry &entry : entries) {
+        if (entry.isDefinition())
+            continue; // the evaluation or file load that made it is shown already
         if (entry.isFileChange()) {
             const FileChange &f = entry.file;
             h += QStringLiteral("<section class=\"entry %1\">\n<div class=\"head\"><span class=\"who\">%2</span>"

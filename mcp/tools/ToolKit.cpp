@@ -13,6 +13,8 @@ namespace ToolKit {
 void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter)
 {
     request.origin = call->origin();
+    if (request.tool.isEmpty())
+        request.tool = call->tool(); // the ledger tells an edit-form's evaluation from evaluate-lisp's
     follow(session, call, session->submit(request), std::move(formatter));
 }
 

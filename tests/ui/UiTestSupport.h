@@ -3,6 +3,7 @@
 // Shared by the GUI tests: the real engine, session and MCP server (what AppServices builds,
 // without the app library), and an MCP client fed with JSON-RPC messages through a real peer.
 
+#include "DefinitionLedger.h"
 #include "EngineClient.h"
 #include "McpPeer.h"
 #include "McpServer.h"
@@ -21,6 +22,7 @@ struct LiveSession
 {
     EngineClient engine;
     Session session{&engine};
+    DefinitionLedger ledger{&session}; // the window's Definitions panel reads it (setDefinitionLedger)
     ToolRegistry tools;
     McpServer server{&session, &tools};
 

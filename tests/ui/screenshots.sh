@@ -1,8 +1,9 @@
 #!/bin/sh
 # Screenshots of the main window in three states (idle after a few evaluations by the person
 # and an agent, an agent call awaiting approval, presentation mode), and of an agent's file
-# change (edit-diff.png: the diff in the transcript; approval.png: Ask mode with the diff), and of
-# the debugger (debugger.png),
+# change (edit-diff.png: the diff in the transcript; approval.png: Ask mode with the diff), of a
+# staged form and a definition's history (staging-bar.png, definition-history.png), and of the
+# debugger (debugger.png),
 # taken under Xvfb with the real xcb platform and saved as PNGs into $1 (default:
 # BUILD_DIR/screenshots).
 # Run from the source tree after building tst_windowstates and tst_projectchanges:
@@ -28,8 +29,13 @@ if [ -x "$build/bin/tst_debuggerpanel" ]; then
     xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_debuggerpanel" \
     thePersonsClickOnARestartAnswersAnAgentsParkedCall aScreenshotOfAnAgentsParkedEvaluation
 fi
+if [ -x "$build/bin/tst_handoffswindow" ]; then
+  DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
+    xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_handoffswindow"
+fi
 ls -l "$out"/*.png
 if [ "$out" = "$here/docs" ]; then
   mv "$out/1-idle.png" "$out/screenshot.png"
-  rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png" "$out/edit-diff.png" "$out/approval.png"
+  rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png" "$out/edit-diff.png" "$out/approval.png" \
+        "$out/staging-bar.png" "$out/definition-history.png"
 fi

@@ -1,65 +1,131 @@
-// The definitions panel's model: what the host read from each evaluation (DefinitionForms)
-// merged with what the engine reports.
+// The definitions panel's model: what the engine lists (read through
+// EngineProtocol::DefinitionsReply) merged with who defined what from the ledger. The ledger is
+// fed finished jobs whose replies carry the kernel's "defined" facts, as the engine sends them
+// (tst_ledgerfacts checks the kernel's side, tst_definitionledger the ledger on the real engine).
 
 #include "definitions/DefinitionsModel.h"
+
+#include "DefinitionLedger.h"
+#include "EngineClient.h"
+#include "Session.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTest>
 
+namespace {
+QJsonObject defined(const QString &kind, const QString &package, const QString &name, const QString &code,
+                    const QStringList &specializers = {})
+{
+    return {{"operator", kind == "method" ? "defmethod" : kind == "structure" ? "defstruct" : "defun"},
+            {"kind", kind}, {"package", package}, {"name", name}, {"qualifiers", QJsonArray()},
+            {"specializers", QJsonArray::fromStringList(specializers)}, {"start", 0}, {"end", int(code.size())},
+            {"read_package", package}};
+}
+
+QJsonObject entry(const QString &package, const QString &symbol, const QString &kind, const QJsonObject &more = {})
+{
+    QJsonObject o{{"name", symbol}, {"package", package}, {"symbol", symbol}, {"kind", kind}, {"lambda_list", QJsonValue::Null},
+                  {"value", QJsonValue::Null}, {"documentation", QJsonValue::Null}, {"file", QJsonValue::Null}, {"line", QJsonValue::Null}};
+    for (auto it = more.begin(); it != more.end(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
+}
+} // namespace
+
 class TestDefinitionsModel : public QObject
 {
     Q_OBJECT
 
-private Q_SLOTS:
-    void theModelGroupsByPackageAndRemembersWhoAndWhen()
+private:
+    quint64 m_nextJob = 1;
+
+    // A job of `origin` that evaluated `code`, which the kernel says defined `facts`.
+    void finish(Session &session, const Origin &origin, const QString &code, const QJsonObject &fact)
     {
-        DefinitionsModel model;
-        Job agent;
-        agent.request.code = QStringLiteral("(defun a1 (x) x)\n(in-package :tools)\n(defvar *v* 1)");
-        agent.request.origin = Origin::agent(QStringLiteral("claude-code"), QStringLiteral("k1"));
-        agent.finishedAt = QDateTime::currentDateTime();
-        model.record(agent, QStringLiteral("COMMON-LISP-USER"));
-        Job failed;
-        failed.request.code = QStringLiteral("(defun never () (error \"x\"))");
-        failed.result.status = JobResult::Status::Error;
-        model.record(failed, QStringLiteral("COMMON-LISP-USER"));
-        QCOMPARE(model.rowCount(), 2); // COMMON-LISP-USER, TOOLS
-        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("COMMON-LISP-USER"));
-        QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("TOOLS"));
-        const DefinitionsModel::Definition *a1 = model.definition(model.find("COMMON-LISP-USER", "A1"));
-        QVERIFY(a1);
-        QCOMPARE(a1->definedBy, QStringLiteral("claude-code"));
-        QVERIFY(model.find("TOOLS", "*V*").isValid());
-        QVERIFY(!model.find("COMMON-LISP-USER", "NEVER").isValid()); // failed evaluations define nothing
-        QCOMPARE(model.definitionCount(), 2);
+        auto job = JobPtr::create();
+        job->id = m_nextJob++;
+        job->request.code = code;
+        job->request.origin = origin;
+        job->finishedAt = QDateTime::currentDateTime();
+        job->result.reply = QJsonObject{{"status", "ok"}, {"defined", QJsonArray{fact}}};
+        Q_EMIT session.finished(job);
     }
 
-    void theEnginesListWinsAndKeepsTheHostsProvenance()
+private Q_SLOTS:
+    void theEnginesListGetsWhoDefinedEachNameFromTheLedger()
     {
+        EngineClient engine;
+        Session session(&engine);
+        DefinitionLedger ledger(&session);
         DefinitionsModel model;
-        Job person;
-        person.request.code = QStringLiteral("(defstruct point x y)");
-        person.finishedAt = QDateTime::currentDateTime();
-        model.record(person, QStringLiteral("COMMON-LISP-USER"));
-        QJsonObject reply{{"status", "ok"},
-                          {"definitions", QJsonArray{QJsonObject{{"name", "POINT"}, {"package", "COMMON-LISP-USER"}, {"kind", "structure"}},
-                                                     QJsonObject{{"name", "POINT-X"}, {"package", "COMMON-LISP-USER"}, {"kind", "function"},
-                                                                 {"lambda_list", "(STRUCTURE)"}},
-                                                     QJsonObject{{"name", "LOADED"}, {"package", "COMMON-LISP-USER"}, {"kind", "variable"},
-                                                                 {"value", "7"}, {"documentation", "From a file."}}}}};
-        model.setEngineReply(reply);
+        model.setLedger(&ledger);
+        const Origin claude = Origin::agent("claude-code", "k1");
+        finish(session, Origin::person(), "(defun greet (n) n)", defined("function", "COMMON-LISP-USER", "GREET", "(defun greet (n) n)"));
+        finish(session, claude, "(defun greet (n) (list n))", defined("function", "COMMON-LISP-USER", "GREET", "(defun greet (n) (list n))"));
+        finish(session, claude, "(defmethod area ((s square)) 1)", defined("method", "SHAPES", "AREA", "(defmethod area ((s square)) 1)", {"SQUARE"}));
+        model.setEngineReply({{"status", "ok"}, {"found", true},
+                              {"definitions", QJsonArray{entry("COMMON-LISP-USER", "GREET", "function", {{"lambda_list", "(N)"}}),
+                                                         entry("SHAPES", "AREA", "generic-function", {{"lambda_list", "(SHAPE)"}}),
+                                                         entry("SHAPES", "*UNIT*", "variable", {{"value", "\"cm\""}, {"documentation", "The unit."}}),
+                                                         entry("SHAPES", "PERIMETER", "generic-function")}}});
         QVERIFY(model.engineHasDefinitions());
-        QCOMPARE(model.definitionCount(), 3);
-        QCOMPARE(model.definition(model.find("COMMON-LISP-USER", "POINT-X"))->definedBy, QStringLiteral("You")); // from the defstruct
-        const DefinitionsModel::Definition *loaded = model.definition(model.find("COMMON-LISP-USER", "LOADED"));
-        QCOMPARE(loaded->definedBy, QString());
-        QCOMPARE(loaded->documentation, QStringLiteral("From a file."));
-        QCOMPARE(DefinitionsModel::displayText(*loaded), QStringLiteral("loaded = 7"));
-        // An engine without the operation: the host's own list.
+        QCOMPARE(model.packages(), (QStringList{"COMMON-LISP-USER", "SHAPES"}));
+        const DefinitionsModel::Definition *greet = model.definition(model.find("COMMON-LISP-USER", "GREET"));
+        QVERIFY(greet);
+        QCOMPARE(greet->definedBy, QStringLiteral("claude-code"));
+        QVERIFY(greet->byAgent);
+        QCOMPARE(greet->versions, 2);
+        QCOMPARE(greet->form, QStringLiteral("(defun greet (n) (list n))"));
+        QCOMPARE(model.data(model.find("COMMON-LISP-USER", "GREET").siblingAtColumn(DefinitionsModel::ByColumn)).toString(),
+                 QStringLiteral("claude-code \u00b7 v2"));
+        QCOMPARE(DefinitionsModel::displayText(*greet), QStringLiteral("greet (n)"));
+        // The generic function's method follows it, as its own row with its own history.
+        const QModelIndex shapes = model.index(1, 0);
+        QCOMPARE(model.rowCount(shapes), 4);
+        QCOMPARE(model.index(0, 0, shapes).data().toString(), QStringLiteral("area (shape)"));
+        QCOMPARE(model.index(1, 0, shapes).data().toString(), QStringLiteral("area (square)"));
+        QCOMPARE(model.index(1, DefinitionsModel::KindColumn, shapes).data().toString(), QStringLiteral("method"));
+        QCOMPARE(model.index(2, 0, shapes).data().toString(), QStringLiteral("perimeter"));
+        const DefinitionsModel::Definition *method = model.definition(model.index(1, 0, shapes));
+        QCOMPARE(method->key.text(), QStringLiteral("SHAPES::AREA (SQUARE)"));
+        QVERIFY(model.find(method->key).isValid());
+        const DefinitionsModel::Definition *unit = model.definition(model.find("SHAPES", "*UNIT*"));
+        QCOMPARE(DefinitionsModel::displayText(*unit), QStringLiteral("*unit* = \"cm\""));
+        QCOMPARE(unit->documentation, QStringLiteral("The unit."));
+        QVERIFY(unit->definedBy.isEmpty()); // the ledger never saw it defined
+    }
+
+    void aStructuresFunctionsHaveItsProvenance()
+    {
+        EngineClient engine;
+        Session session(&engine);
+        DefinitionLedger ledger(&session);
+        DefinitionsModel model;
+        model.setLedger(&ledger);
+        finish(session, Origin::person(), "(defstruct point x y)", defined("structure", "COMMON-LISP-USER", "POINT", "(defstruct point x y)"));
+        model.setEngineReply({{"status", "ok"}, {"found", true},
+                              {"definitions", QJsonArray{entry("COMMON-LISP-USER", "POINT", "structure"),
+                                                         entry("COMMON-LISP-USER", "POINT-X", "function", {{"lambda_list", "(STRUCTURE)"}})}}});
+        QCOMPARE(model.definition(model.find("COMMON-LISP-USER", "POINT-X"))->definedBy, QStringLiteral("You"));
+        QCOMPARE(model.definition(model.find("COMMON-LISP-USER", "POINT"))->versions, 1);
+    }
+
+    void withoutTheEnginesListTheLedgersLiveDefinitionsAreShown()
+    {
+        EngineClient engine;
+        Session session(&engine);
+        DefinitionLedger ledger(&session);
+        DefinitionsModel model;
+        model.setLedger(&ledger);
+        finish(session, Origin::person(), "(defun solo () 1)", defined("function", "COMMON-LISP-USER", "SOLO", "(defun solo () 1)"));
         model.setEngineReply(QJsonObject{{"status", "failed"}});
         QVERIFY(!model.engineHasDefinitions());
         QCOMPARE(model.definitionCount(), 1);
+        QCOMPARE(model.definition(model.find("COMMON-LISP-USER", "SOLO"))->definedBy, QStringLiteral("You"));
+        // Keys the kernel never sends are not read: an entry without "package" is left out.
+        model.setEngineReply({{"status", "ok"}, {"found", true}, {"definitions", QJsonArray{QJsonObject{{"symbol", "X"}, {"type", "function"}}}}});
+        QCOMPARE(model.definitionCount(), 0);
     }
 };
 

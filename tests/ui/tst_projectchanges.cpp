@@ -173,6 +173,7 @@ private Q_SLOTS:
         m_path = m_files->root().path() + QStringLiteral("/src/shapes.lisp");
         addProjectTools(&m_live->tools, &m_live->session, m_files.get());
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
+        m_window->setDefinitionLedger(&m_live->ledger);
         m_window->setProjectFiles(m_files.get());
         m_window->resize(1100, 760);
         m_window->show();

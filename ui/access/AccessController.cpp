@@ -60,7 +60,7 @@ void AccessController::decideChange(Pending pending)
 
 void AccessController::gate(McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::function<void(const QString &)> proceed)
 {
-    const AccessDecision decision = AccessModes::decide(m_mode, tool->isReadOnly(), tool->name(), tool->changesFiles());
+    const AccessDecision decision = AccessModes::decide(m_mode, tool->isReadOnly(), tool->name(), tool->changesFiles(), tool->personDecides());
     if (decision.verdict != AccessDecision::Verdict::AskThePerson) {
         proceed(decision.refusal);
         return;

@@ -140,6 +140,9 @@ void ConsoleWidget::keyPressEvent(QKeyEvent *event)
             return;
         }
         break;
+    case Qt::Key_Escape:
+        Q_EMIT escapePressed();
+        return;
     default:
         break;
     }

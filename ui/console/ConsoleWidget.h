@@ -39,6 +39,8 @@ public:
 Q_SIGNALS:
     void submitted(const QString &code);
     void interruptRequested();
+    // Esc outside a search or a completion popup (a staged form is rejected with it).
+    void escapePressed();
     void completionRequested(const SymbolPrefix &prefix);
     // A sentence for the hint line (search prompt, "no completions"); empty clears it.
     void hint(const QString &text);

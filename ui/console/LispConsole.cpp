@@ -3,6 +3,8 @@
 #include "ArglistHint.h"
 #include "ConsoleWidget.h"
 #include "ProjectActivity.h"
+#include "StagedForms.h"
+#include "StagingBar.h"
 #include "TestRunBlock.h"
 #include "TranscriptView.h"
 #include "access/AccessController.h"
@@ -60,7 +62,8 @@ QFont codeFont(const QString &family, double points)
 
 LispConsole::LispConsole(Session *session, QWidget *parent)
     : QWidget(parent), m_session(session), m_transcript(new TranscriptView(this)), m_input(new ConsoleWidget(this)),
-      m_prompt(new QLabel(this)), m_hint(new QLabel(this)), m_arglist(new ArglistHint(session, this))
+      m_prompt(new QLabel(this)), m_hint(new QLabel(this)), m_staged(new StagedForms(session, m_input, this, this)),
+      m_stagingBar(new StagingBar(m_staged, this)), m_arglist(new ArglistHint(session, this))
 {
     setObjectName(QStringLiteral("lispConsole"));
     m_transcript->setObjectName(QStringLiteral("transcript"));
@@ -93,6 +96,7 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_transcript, 1);
+    layout->addWidget(m_stagingBar);
     layout->addWidget(inputFrame);
     layout->addWidget(m_hint);
 
@@ -114,8 +118,21 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         m_transcript->appendText(tr("; The session was reset by %1: every definition is gone.\n").arg(origin.name),
                                  TranscriptView::Style::Note);
     });
-    connect(m_input, &ConsoleWidget::submitted, this, &LispConsole::evaluate);
+    connect(m_input, &ConsoleWidget::submitted, this, [this](const QString &code) {
+        if (!m_staged->submit(code)) // an agent's staged form runs as the person's job
+            evaluate(code);
+    });
     connect(m_input, &ConsoleWidget::interruptRequested, this, &LispConsole::interrupt);
+    connect(m_input, &ConsoleWidget::escapePressed, this, [this] {
+        if (m_staged->current())
+            m_stagingBar->startRejecting();
+    });
+    connect(m_stagingBar, &StagingBar::returnToInput, m_input, qOverload<>(&QWidget::setFocus));
+    connect(m_staged, &StagedForms::changed, this, [this] {
+        if (const StagedForm *form = m_staged->current())
+            m_stagingBar->setAccent(TranscriptView::laneColor(laneFor(form->origin)));
+    });
+    connect(m_staged, &StagedForms::rejected, this, &LispConsole::showRejected);
     connect(m_input, &ConsoleWidget::hint, this, &LispConsole::setHint);
     connect(m_input, &ConsoleWidget::completionRequested, this, [this](const SymbolPrefix &prefix) {
         QPointer<LispConsole> guard(this);
@@ -311,6 +328,10 @@ void LispConsole::showHeader(const JobPtr &job)
                 m_code.remove(m_codeOrder.takeFirst());
             m_transcript->appendLink(tr("Copy to input"), QStringLiteral("copy:%1").arg(job->id), lane);
         }
+    } else if (!request.description.isEmpty()) {
+        // The person's job for a hand-off says what it is: "staged by claude-code: ...", a revert.
+        m_transcript->newLine(lane);
+        m_transcript->appendText(QStringLiteral("; ") + request.description, TranscriptView::Style::Note, lane);
     }
     QString debuggerStep = debuggerAction(request);
     if (!debuggerStep.isEmpty() && request.origin.isPerson()) // the person's entries have no header line
@@ -360,6 +381,18 @@ void LispConsole::onFinished(const JobPtr &job)
         setHint(QString());
         Q_EMIT statusMessage(QString());
     }
+}
+
+void LispConsole::showRejected(const StagedForm &form, const QString &reason)
+{
+    // No job ran, so nothing else records it: the transcript says what the person refused.
+    const int lane = laneFor(Origin::person());
+    startEntry();
+    m_transcript->newLine(lane);
+    m_transcript->appendText(reason.isEmpty() ? tr("; You rejected a form %1 staged:\n").arg(form.origin.name)
+                                              : tr("; You rejected a form %1 staged (%2):\n").arg(form.origin.name, reason),
+                             TranscriptView::Style::Note, lane);
+    m_transcript->appendText(form.code.trimmed() + QLatin1Char('\n'), TranscriptView::Style::Note, lane);
 }
 
 void LispConsole::showPast(const QList<JournalEntry> &entries)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "FormStager.h"
 #include "Job.h"
 #include "Journal.h"
 
@@ -12,8 +13,11 @@ class ApprovalBar;
 class ArglistHint;
 class ConsoleWidget;
 class QLabel;
+class FormStager;
 class ProjectActivity;
 class Session;
+class StagedForms;
+class StagingBar;
 class TranscriptView;
 
 // The REPL: binds the transcript and the input to the Session. Every evaluation, the person's
@@ -34,6 +38,9 @@ public:
     TranscriptView *transcript() const { return m_transcript; }
     ConsoleWidget *input() const { return m_input; }
     ApprovalBar *approvalBar() const { return m_approvalBar; }
+    // Agents' staged forms (stage-form) in the input, and the bar above it that says whose.
+    StagedForms *stagedForms() const { return m_staged; }
+    StagingBar *stagingBar() const { return m_stagingBar; }
     QString promptText() const;
     QString hintText() const;
 
@@ -70,6 +77,7 @@ private:
     void onFinished(const JobPtr &job);
     void showHeader(const JobPtr &job);
     void showResult(const JobPtr &job, int lane);
+    void showRejected(const StagedForm &form, const QString &reason);
     void onLink(const QString &href);
     void setHint(const QString &text);
     void applyFonts();
@@ -81,6 +89,8 @@ private:
     QLabel *m_prompt;
     QLabel *m_hint;
     ApprovalBar *m_approvalBar = nullptr;
+    StagedForms *m_staged;
+    StagingBar *m_stagingBar;
     ProjectActivity *m_projectActivity = nullptr;
     ArglistHint *m_arglist;
     QHash<QString, int> m_lanes;       // client key -> lane

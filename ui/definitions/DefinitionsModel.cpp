@@ -1,37 +1,27 @@
 #include "DefinitionsModel.h"
 
-#include "DefinitionForms.h"
-#include "LispFile.h"
+#include "DefinitionLedger.h"
+#include "EngineProtocol.h"
 #include "Session.h"
 
 #include <QBrush>
 #include <QColor>
 #include <QDir>
 #include <QFont>
-#include <QJsonArray>
-#include <QPointer>
-#include <QLocale>
+
+#include <QSet>
 
 #include <algorithm>
+#include <tuple>
 
 namespace {
-// Names share a namespace per group: a defmacro replaces a defun of the same name.
-QString kindGroup(const QString &kind)
-{
-    if (kind == QStringLiteral("function") || kind == QStringLiteral("macro") || kind == QStringLiteral("generic-function")
-        || kind == QStringLiteral("method"))
-        return QStringLiteral("f");
-    if (kind == QStringLiteral("variable") || kind == QStringLiteral("constant"))
-        return QStringLiteral("v");
-    return QStringLiteral("t");
-}
-
-// The kinds the panel shows, in its order (the engine's kinds, and methods).
+// The kinds the panel shows, in its order; a generic function's methods follow it.
 const QStringList &panelKinds()
 {
     static const QStringList order{QStringLiteral("function"), QStringLiteral("generic-function"), QStringLiteral("method"),
                                    QStringLiteral("macro"),    QStringLiteral("variable"),         QStringLiteral("constant"),
-                                   QStringLiteral("class"),    QStringLiteral("structure")};
+                                   QStringLiteral("class"),    QStringLiteral("structure"),        QStringLiteral("condition"),
+                                   QStringLiteral("type")};
     return order;
 }
 
@@ -41,14 +31,25 @@ int kindOrder(const QString &kind)
     return i < 0 ? int(panelKinds().size()) : int(i);
 }
 
-QString firstString(const QJsonObject &object, std::initializer_list<const char *> keys)
+QString nullableText(const QJsonValue &value)
 {
-    for (const char *key : keys) {
-        const QJsonValue value = object.value(QLatin1String(key));
-        if (value.isString())
-            return value.toString();
-    }
-    return {};
+    return value.isString() ? value.toString() : QString();
+}
+
+// The engine lists a name once per kind; the ledger keys names by namespace.
+DefinitionKey keyOf(const DefinitionsModel::Definition &d)
+{
+    if (d.key.isValid())
+        return d.key;
+    QString space = DefinitionKey::spaceOf(d.kind);
+    return {space, d.package, d.name, {}, {}};
+}
+
+// MAKE-POINT, COPY-POINT, POINT-P and POINT-X come from (defstruct point x).
+bool madeByDefstruct(const QString &function, const QString &structure)
+{
+    return function == QStringLiteral("MAKE-") + structure || function == QStringLiteral("COPY-") + structure
+        || function == structure + QStringLiteral("-P") || function.startsWith(structure + QLatin1Char('-'));
 }
 } // namespace
 
@@ -62,15 +63,7 @@ DefinitionsModel::DefinitionsModel(QObject *parent) : QAbstractItemModel(parent)
 void DefinitionsModel::attach(Session *session)
 {
     m_session = session;
-    connect(session, &Session::started, this, [this](const JobPtr &job) {
-        m_startPackage.insert(job->id, job->request.package.isEmpty() ? m_session->currentPackage()
-                                                                                   : job->request.package);
-    });
-    connect(session, &Session::finished, this, [this](const JobPtr &job) {
-        const QString package = m_startPackage.take(job->id);
-        record(*job, package.isEmpty() ? m_session->currentPackage() : package);
-        m_refresh.start();
-    });
+    connect(session, &Session::finished, this, [this] { m_refresh.start(); });
     connect(session, &Session::sessionReset, this, [this] { clear(); });
     connect(session, &Session::engineStatus, this, [this](const QString &state) {
         if (state == QStringLiteral("restarting"))
@@ -80,93 +73,44 @@ void DefinitionsModel::attach(Session *session)
     });
 }
 
-void DefinitionsModel::record(const Job &job, const QString &startPackage)
+void DefinitionsModel::setLedger(DefinitionLedger *ledger)
 {
-    if (job.request.op != QStringLiteral("eval") || !job.result.ok())
-        return;
-    bool changed = false;
-    // LispFile follows the in-package forms: each form has the package it was read in.
-    const LispFile file(job.request.code, startPackage);
-    for (const TopLevelForm &form : file.forms()) {
-        const DefinedName &defined = form.definition;
-        if (!panelKinds().contains(defined.kind))
-            continue; // in-package, deftype, define-condition, ...: not rows of the panel
-        Definition d;
-        d.package = defined.package.isEmpty() ? form.package : defined.package;
-        d.name = defined.name;
-        d.kind = defined.kind;
-        d.lambdaList = defined.lambdaList;
-        d.value = defined.initForm;
-        d.definedBy = job.request.origin.name;
-        d.byAgent = job.request.origin.isAgent();
-        d.definedAt = job.finishedAt.isValid() ? job.finishedAt : QDateTime::currentDateTime();
-        d.form = form.node.text().toString().trimmed();
-        m_provenance.insert(provenanceKey(d.package, d.name, d.kind), d);
-        changed = true;
-    }
-    if (changed)
-        rebuild();
+    if (m_ledger)
+        disconnect(m_ledger, nullptr, this, nullptr);
+    m_ledger = ledger;
+    if (ledger)
+        connect(ledger, &DefinitionLedger::changed, this, &DefinitionsModel::rebuild);
+    rebuild();
 }
 
-void DefinitionsModel::setEngineReply(const QJsonObject &reply)
+void DefinitionsModel::setEngineReply(const QJsonObject &json)
 {
-    if (reply.value(QStringLiteral("status")).toString() != QStringLiteral("ok")) {
-        m_engineKnown = false;
-        m_engine.clear();
-        rebuild();
-        return;
-    }
+    const EngineProtocol::DefinitionsReply reply(json);
     m_engine.clear();
-    auto add = [this](const QJsonValue &value, const QString &defaultKind) {
-        Definition d;
-        if (value.isString()) {
-            d.name = value.toString();
-        } else {
-            const QJsonObject o = value.toObject();
-            d.name = firstString(o, {"name", "symbol"});
-            d.package = firstString(o, {"package"});
-            d.kind = firstString(o, {"kind", "type"});
-            d.lambdaList = firstString(o, {"lambda_list", "arglist", "lambdaList"});
-            d.value = firstString(o, {"value", "printed_value"});
-            d.documentation = firstString(o, {"documentation", "doc", "docstring"});
-            d.file = o.value(QStringLiteral("file")).toString(); // null: not from a file
-            d.line = o.value(QStringLiteral("line")).toInt();
-        }
-        if (d.kind.isEmpty())
-            d.kind = defaultKind;
-        d.kind.replace(u'_', u'-');
-        if (d.kind.endsWith(u's') && d.kind != QStringLiteral("class"))
-            d.kind.chop(1); // "functions" -> "function"
-        const int colon = d.name.indexOf(u':');
-        if (colon > 0 && d.package.isEmpty()) {
-            d.package = d.name.left(colon);
-            d.name = d.name.mid(d.name.lastIndexOf(u':') + 1);
-        }
-        d.package = d.package.isEmpty() ? QStringLiteral("COMMON-LISP-USER") : DefinitionForms::canonicalPackage(d.package);
-        if (!d.name.isEmpty())
-            m_engine.append(d);
-    };
-    const QJsonValue list = reply.value(QStringLiteral("definitions"));
-    if (list.isArray()) {
-        for (const QJsonValue &item : list.toArray())
-            add(item, QString());
-    } else {
-        // Grouped form: {"functions":[...], "variables":[...], ...}
-        const QJsonObject groups = list.isObject() ? list.toObject() : reply;
-        for (auto it = groups.begin(); it != groups.end(); ++it) {
-            if (it.value().isArray())
-                for (const QJsonValue &item : it.value().toArray())
-                    add(item, it.key());
+    m_engineKnown = reply.ok() && reply.hasDefinitions();
+    if (m_engineKnown) {
+        for (const QJsonValue &value : reply.definitions()) {
+            const EngineProtocol::DefinitionsReply::Entry entry(value);
+            Definition d;
+            d.package = entry.package();
+            d.name = entry.symbol().isEmpty() ? entry.name() : entry.symbol();
+            d.kind = entry.kind();
+            d.lambdaList = nullableText(entry.lambdaList());
+            d.value = nullableText(entry.value());
+            d.documentation = nullableText(entry.documentation());
+            d.file = nullableText(entry.file());
+            d.line = entry.line();
+            if (!d.name.isEmpty() && !d.package.isEmpty())
+                m_engine.append(d);
         }
     }
-    m_engineKnown = true;
     rebuild();
 }
 
 void DefinitionsModel::clear()
 {
-    m_provenance.clear();
     m_engine.clear();
+    m_engineKnown = false;
     rebuild();
 }
 
@@ -183,60 +127,87 @@ void DefinitionsModel::requestRefresh()
     });
 }
 
-QString DefinitionsModel::provenanceKey(const QString &package, const QString &name, const QString &kind)
+void DefinitionsModel::provenance(Definition &d) const
 {
-    return package + QLatin1Char('\x1f') + name.toUpper() + QLatin1Char('\x1f') + kindGroup(kind);
+    if (!m_ledger)
+        return;
+    const DefinitionLedger::History *history = m_ledger->history(keyOf(d));
+    if (!history && d.kind == QStringLiteral("function")) {
+        // A defstruct's functions have the structure's provenance, not a history of their own.
+        for (const DefinitionKey &key : m_ledger->keys()) {
+            const DefinitionLedger::History *structure = m_ledger->history(key);
+            if (key.space == QStringLiteral("type") && key.package == d.package && structure->latest().kind == QStringLiteral("structure")
+                && madeByDefstruct(d.name, key.name)) {
+                history = structure;
+                break;
+            }
+        }
+        if (history) {
+            const DefinitionVersion &v = history->latest();
+            d.definedBy = v.via == DefinitionVersion::Via::File ? QString() : v.by.name;
+            d.byAgent = v.by.isAgent();
+            d.definedAt = v.at;
+            d.form = v.source;
+            return;
+        }
+    }
+    if (!history)
+        return;
+    const DefinitionVersion &v = history->latest();
+    d.key = history->key;
+    d.versions = int(history->versions.size());
+    d.form = v.source;
+    d.definedAt = v.at;
+    d.byAgent = v.via != DefinitionVersion::Via::File && v.by.isAgent();
+    if (v.via == DefinitionVersion::Via::File) {
+        d.definedBy.clear();
+        if (d.file.isEmpty()) { // the engine's own record, when it has one, is the image's word
+            d.file = v.file;
+            d.line = v.line;
+        }
+    } else {
+        d.definedBy = v.by.name;
+    }
 }
 
 void DefinitionsModel::rebuild()
 {
-    // A defstruct also defines MAKE-S, COPY-S, S-P and the slot accessors S-...: they come
-    // from the same form.
-    QList<const Definition *> structures;
-    for (const Definition &p : std::as_const(m_provenance)) {
-        if (p.kind == QStringLiteral("structure"))
-            structures.append(&p);
-    }
-    auto structureFor = [&structures](const Definition &d) -> const Definition * {
-        for (const Definition *s : std::as_const(structures)) {
-            if (s->package != d.package)
-                continue;
-            const QString &n = d.name;
-            if (n == QStringLiteral("MAKE-") + s->name || n == QStringLiteral("COPY-") + s->name
-                || n == s->name + QStringLiteral("-P") || n.startsWith(s->name + QLatin1Char('-')))
-                return s;
-        }
-        return nullptr;
-    };
     QList<Definition> all;
+    QSet<QString> listed;
     if (m_engineKnown) {
-        for (Definition d : m_engine) {
-            const auto it = m_provenance.constFind(provenanceKey(d.package, d.name, d.kind));
-            const Definition *source = it != m_provenance.constEnd() ? &*it
-                                       : d.kind == QStringLiteral("function") ? structureFor(d) : nullptr;
-            if (source) {
-                d.definedBy = source->definedBy;
-                d.byAgent = source->byAgent;
-                d.definedAt = source->definedAt;
-                d.form = source->form;
-                if (d.lambdaList.isEmpty() && source->kind != QStringLiteral("structure"))
-                    d.lambdaList = source->lambdaList;
-            }
+        for (Definition d : std::as_const(m_engine)) {
+            provenance(d);
+            listed.insert(keyOf(d).id());
             all.append(d);
         }
-    } else {
-        all = m_provenance.values();
     }
-    std::sort(all.begin(), all.end(), [](const Definition &a, const Definition &b) {
-        if (a.package != b.package)
-            return a.package < b.package;
-        if (kindOrder(a.kind) != kindOrder(b.kind))
-            return kindOrder(a.kind) < kindOrder(b.kind);
-        return a.name < b.name;
-    });
+    if (m_ledger) {
+        // The methods, one row each; and, without the engine's list, every live definition.
+        for (const DefinitionKey &key : m_ledger->keys()) {
+            const DefinitionLedger::History *history = m_ledger->history(key);
+            if (!history->live || listed.contains(key.id()))
+                continue;
+            if (m_engineKnown && key.space != QStringLiteral("method"))
+                continue;
+            Definition d;
+            d.package = key.package;
+            d.name = key.name;
+            d.kind = history->latest().kind;
+            d.key = key;
+            provenance(d);
+            all.append(d);
+        }
+    }
+    // By package, then kind, then name; a generic function's methods right after it.
+    const auto order = [](const Definition &d) {
+        const bool method = d.kind == QStringLiteral("method");
+        return std::make_tuple(d.package, kindOrder(method ? QStringLiteral("generic-function") : d.kind), d.name, method ? 1 : 0,
+                               displayText(d));
+    };
+    std::sort(all.begin(), all.end(), [&order](const Definition &a, const Definition &b) { return order(a) < order(b); });
     beginResetModel();
     m_packages.clear();
-    for (const Definition &d : all) {
+    for (const Definition &d : std::as_const(all)) {
         if (m_packages.isEmpty() || m_packages.last().name != d.package)
             m_packages.append(Package{d.package, {}});
         m_packages.last().definitions.append(d);
@@ -268,12 +239,32 @@ QModelIndex DefinitionsModel::find(const QString &package, const QString &name) 
     return {};
 }
 
+QModelIndex DefinitionsModel::find(const DefinitionKey &key) const
+{
+    for (int p = 0; p < m_packages.size(); ++p) {
+        const auto &defs = m_packages.at(p).definitions;
+        for (int row = 0; row < defs.size(); ++row) {
+            if (defs.at(row).key.isValid() && defs.at(row).key == key)
+                return createIndex(row, 0, quintptr(p + 1));
+        }
+    }
+    return {};
+}
+
 int DefinitionsModel::definitionCount() const
 {
     int count = 0;
     for (const Package &p : m_packages)
         count += int(p.definitions.size());
     return count;
+}
+
+QStringList DefinitionsModel::packages() const
+{
+    QStringList names;
+    for (const Package &p : m_packages)
+        names << p.name;
+    return names;
 }
 
 QModelIndex DefinitionsModel::index(int row, int column, const QModelIndex &parent) const
@@ -326,6 +317,11 @@ QVariant DefinitionsModel::headerData(int section, Qt::Orientation orientation, 
 QString DefinitionsModel::displayText(const Definition &d)
 {
     QString name = d.name.toLower();
+    if (d.kind == QStringLiteral("method") && d.key.isValid()) {
+        for (const QString &qualifier : d.key.qualifiers)
+            name += QLatin1Char(' ') + qualifier.toLower();
+        return name + QStringLiteral(" (") + d.key.specializers.join(QLatin1Char(' ')).toLower() + QLatin1Char(')');
+    }
     if (!d.lambdaList.isEmpty())
         return name + QLatin1Char(' ') + d.lambdaList.toLower();
     if (!d.value.isEmpty()) {
@@ -358,6 +354,8 @@ QVariant DefinitionsModel::data(const QModelIndex &index, int role) const
         return {};
     if (role == Qt::ToolTipRole && index.column() == ByColumn && !d->file.isEmpty())
         return tr("Defined in %1").arg(location(*d));
+    if (role == Qt::ToolTipRole && index.column() == ByColumn && d->versions > 1)
+        return tr("%1 versions: select it to see them").arg(d->versions);
     if (role == Qt::ToolTipRole)
         return d->documentation.isEmpty() ? displayText(*d) : d->documentation;
     if (role == Qt::ForegroundRole && index.column() == ByColumn && d->byAgent)
@@ -367,10 +365,10 @@ QVariant DefinitionsModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case NameColumn: return displayText(*d);
     case KindColumn: return d->kind;
-    case ByColumn:
-        if (!d->definedBy.isEmpty())
-            return d->definedBy;
-        return d->file.isEmpty() ? QStringLiteral("\u2014") : location(*d);
+    case ByColumn: {
+        const QString who = !d->definedBy.isEmpty() ? d->definedBy : d->file.isEmpty() ? QStringLiteral("\u2014") : location(*d);
+        return d->versions > 1 ? tr("%1 \u00b7 v%2").arg(who).arg(d->versions) : who;
+    }
     case WhenColumn: return d->definedAt.isValid() ? d->definedAt.toString(QStringLiteral("HH:mm:ss")) : QString();
     }
     return {};
@@ -387,11 +385,5 @@ void DefinitionsModel::setProjectRoot(const QString &root)
 
 QString DefinitionsModel::location(const Definition &d) const
 {
-    if (d.file.isEmpty())
-        return {};
-    QString file = QDir::cleanPath(d.file);
-    const QString root = QDir::cleanPath(m_projectRoot);
-    if (!m_projectRoot.isEmpty() && file.startsWith(root + QLatin1Char('/')))
-        file = file.mid(root.size() + 1);
-    return d.line > 0 ? QStringLiteral("%1:%2").arg(file).arg(d.line) : file;
+    return d.file.isEmpty() ? QString() : DefinitionVersion::place(QDir::cleanPath(d.file), d.line, QDir::cleanPath(m_projectRoot));
 }

@@ -1,22 +1,24 @@
 #pragma once
 
-#include "Job.h"
+#include "DefinitionLedger.h"
+#include "DefinitionVersion.h"
 
 #include <QAbstractItemModel>
 #include <QDateTime>
-#include <QHash>
+#include <QPointer>
 #include <QTimer>
 
 class Session;
 
 // The session's definitions grouped by package: functions with lambda lists, macros, generic
-// functions, variables with a short printed value, classes and structures, each with who
-// defined it, when, and the form that did. Widget-free.
+// functions and their methods, variables with a short printed value, classes and structures,
+// each with who defined it, when, and the form that did. Widget-free.
 //
-// Two sources meet here. The engine knows what exists (the "definitions" operation, when the
-// engine has it). Only the host knows who and when: after every successful evaluation the
-// model reads the code's top-level forms and remembers each defined name's origin, time and
-// form. Without the engine operation the panel lists what the host saw defined.
+// Two sources meet here. The engine knows what exists (the "definitions" operation, read
+// through EngineProtocol::DefinitionsReply), in every package the session or the project
+// made. The ledger (DefinitionLedger) knows who defined each name and how, its versions, and
+// the methods of a generic function one by one. Without an engine answer the panel lists the
+// ledger's live definitions.
 class DefinitionsModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -26,34 +28,42 @@ public:
     struct Definition
     {
         QString package;
-        QString name;
-        QString kind;       // function, macro, generic-function, method, variable, constant, class, structure
+        QString name;       // the symbol's name; a method's is its generic function's
+        QString kind;       // function, macro, generic-function, method, variable, constant, class,
+                            // structure, condition, type
         QString lambdaList;
-        QString value;      // printed value (engine) or the init form as written (host)
+        QString value;      // variables: the value printed briefly (engine)
         QString documentation;
-        QString definedBy;  // "You", a client's name, or empty when unknown
+        QString definedBy;  // who made the newest version: "You", a client's name; empty when unknown
+                            // or when it was loaded from a file (then file and line say where)
         bool byAgent = false;
         QDateTime definedAt;
-        QString form;
-        QString file; // where the engine says it was defined, when it came from a file
-        int line = 0; // 1-based; 0 when unknown
+        QString form;       // the newest version's text
+        QString file;       // where it was loaded from, when a file
+        int line = 0;       // 1-based; 0 when unknown
+        DefinitionKey key;  // its history in the ledger; invalid when the ledger has none
+        int versions = 0;   // how many versions the ledger keeps
     };
 
     explicit DefinitionsModel(QObject *parent = nullptr);
 
-    // Follows the session: records provenance and refreshes after every evaluation.
+    // Asks the engine again after every evaluation, and clears on a reset or restart.
     void attach(Session *session);
-
-    // Host-side provenance of one finished evaluation, read in startPackage.
-    void record(const Job &job, const QString &startPackage);
+    // Who defined what, and the histories; without it the rows have no provenance.
+    void setLedger(DefinitionLedger *ledger);
+    DefinitionLedger *ledger() const { return m_ledger; }
     // Replaces what the engine reported (the reply of the "definitions" operation).
     void setEngineReply(const QJsonObject &reply);
     void clear();
     bool engineHasDefinitions() const { return m_engineKnown; }
 
     const Definition *definition(const QModelIndex &index) const;
+    // The row of a name (the first one: a generic function before its methods).
     QModelIndex find(const QString &package, const QString &name) const;
+    // The row of one definition the ledger knows.
+    QModelIndex find(const DefinitionKey &key) const;
     int definitionCount() const;
+    QStringList packages() const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -62,11 +72,13 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    // "greet (name)", "*unit* = \"cm\"", "area (square)" for a method.
     static QString displayText(const Definition &definition);
     // "src/shapes.lisp:12": the definition's file (relative to the project root when inside
     // it) and line; empty when it did not come from a file.
     QString location(const Definition &definition) const;
     void setProjectRoot(const QString &root);
+    QString projectRoot() const { return m_projectRoot; }
 
 Q_SIGNALS:
     void refreshed();
@@ -77,16 +89,15 @@ private:
         QString name;
         QList<Definition> definitions;
     };
-    static QString provenanceKey(const QString &package, const QString &name, const QString &kind);
     void rebuild();
     void requestRefresh();
+    void provenance(Definition &definition) const;
 
     Session *m_session = nullptr;
-    QHash<QString, Definition> m_provenance; // by provenanceKey
+    QPointer<DefinitionLedger> m_ledger;
     QList<Definition> m_engine;
     bool m_engineKnown = false;
     QList<Package> m_packages; // sorted by name; what the view shows
-    QHash<quint64, QString> m_startPackage; // evaluation id -> package when it started
     QTimer m_refresh;
     QString m_projectRoot;
 };

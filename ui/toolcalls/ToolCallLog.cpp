@@ -26,6 +26,7 @@ QString ToolCallLog::stateName(State state)
     switch (state) {
     case State::Queued: return tr("queued");
     case State::AwaitingApproval: return tr("awaiting approval");
+    case State::AwaitingPerson: return tr("waiting for the person");
     case State::Running: return tr("running");
     case State::Done: return tr("done");
     case State::Error: return tr("error");
@@ -97,7 +98,8 @@ QVariant ToolCallLog::data(const QModelIndex &index, int role) const
         switch (e.state) {
         case State::Error:
         case State::Denied: return QBrush(QColor(0xb0, 0x20, 0x20));
-        case State::AwaitingApproval: return QBrush(QColor(0xa0, 0x5a, 0x00));
+        case State::AwaitingApproval:
+        case State::AwaitingPerson: return QBrush(QColor(0xa0, 0x5a, 0x00));
         case State::Running: return QBrush(QColor(0x0b, 0x57, 0xa3));
         default: return {};
         }
@@ -211,6 +213,13 @@ void ToolCallLog::onQueued(McpPeer *peer, const QJsonValue &id, const ToolCallPt
 void ToolCallLog::markAwaitingApproval(const ToolCallPtr &call)
 {
     awaitApproval(findCall(call.data()));
+}
+
+void ToolCallLog::markAwaitingPerson(const ToolCallPtr &call)
+{
+    const int row = findCall(call.data());
+    if (row >= 0 && !m_entries[row].finished.isValid())
+        setState(row, State::AwaitingPerson);
 }
 
 void ToolCallLog::markChangeAwaitingApproval(const FileChange &change)

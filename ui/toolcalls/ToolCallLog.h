@@ -24,7 +24,7 @@ class ToolCallLog : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { TimeColumn, ClientColumn, ToolColumn, ArgumentsColumn, StateColumn, DurationColumn, ColumnCount };
-    enum class State { Queued, AwaitingApproval, Running, Done, Error, Cancelled, Denied };
+    enum class State { Queued, AwaitingApproval, AwaitingPerson, Running, Done, Error, Cancelled, Denied };
     enum Role { RequestRole = Qt::UserRole + 1, ResponseRole, StateRole };
 
     struct Entry
@@ -71,6 +71,8 @@ public:
     // A file change waits for the person: the call that proposed it (FileChange::proposedBy)
     // is awaiting approval, not queued, until it finishes.
     void markChangeAwaitingApproval(const FileChange &change);
+    // The call handed its work to the person (stage-form: FormStaging::awaitingPerson).
+    void markAwaitingPerson(const ToolCallPtr &call);
 
 private:
     int findLast(const std::function<bool(const Entry &)> &matches) const; // the newest row that matches, or -1

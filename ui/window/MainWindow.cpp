@@ -78,6 +78,11 @@ MainWindow::MainWindow(Session *session, McpServer *server, QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::setDefinitionLedger(DefinitionLedger *ledger)
+{
+    m_definitions->setLedger(ledger);
+}
+
 void MainWindow::buildActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -164,6 +169,10 @@ void MainWindow::buildActions()
 void MainWindow::buildDocks()
 {
     m_definitionsPanel = new DefinitionsPanel(m_definitions, this);
+    m_definitionsPanel->setSession(m_session); // Revert runs as the person's job
+    connect(m_definitionsPanel, &DefinitionsPanel::reverted, this, [this](quint64, const QString &summary) {
+        statusBar()->showMessage(summary, 6000);
+    });
     m_definitionsDock = new QDockWidget(tr("Definitions"), this);
     m_definitionsDock->setObjectName(QStringLiteral("definitionsDock"));
     m_definitionsDock->setWidget(m_definitionsPanel);

@@ -7,6 +7,7 @@
 
 class AccessController;
 class DebuggerPanel;
+class DefinitionLedger;
 class DefinitionsModel;
 class DefinitionsPanel;
 class LispConsole;
@@ -39,6 +40,8 @@ public:
     ToolCallsPanel *toolCallsPanel() const { return m_toolCallsPanel; }
     DefinitionsModel *definitions() const { return m_definitions; }
     DefinitionsPanel *definitionsPanel() const { return m_definitionsPanel; }
+    // Who defined what (the app's ledger): the Definitions panel's provenance, history and Revert.
+    void setDefinitionLedger(DefinitionLedger *ledger);
     QSystemTrayIcon *trayIcon() const { return m_tray; }
     // The shared debugger (issue 20): shown and raised when an evaluation parks.
     DebuggerPanel *debuggerPanel() const { return m_debuggerPanel; }

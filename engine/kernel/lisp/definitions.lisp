@@ -1,12 +1,16 @@
 ;;;; The session's own definitions (for list-definitions and the window's Definitions
 ;;;; panel), describe-symbol and apropos. "Own" means: symbols whose home package is
 ;;;; COMMON-LISP-USER or a package created after the engine started, except packages that
-;;;; came with a system loaded by load-system (ASDF's own among them), unless asked for.
+;;;; came with a system loaded by load-system (ASDF's own among them), unless asked for;
+;;;; packages a file under the project root made are the session's own (ledger.lisp).
 
 (in-package "LISP-DUET.KERNEL")
 
 (defvar *system-packages* '()
   "Packages that appeared while load-system ran: library code, not the session's own.")
+(defvar *project-packages* '()
+  "Packages made while ASDF compiled or loaded a file under the project root (ledger.lisp):
+the session's own even when load-system made them.")
 (defvar *definition-sources* (make-hash-table :test #'equal)
   "(symbol . kind) -> (form-text . job-id) for definitions the session evaluated.")
 (defvar *definitions-lock* (mp:make-lock :name "lisp-duet definitions"))
@@ -34,13 +38,14 @@
 
 (defun user-package-p (package)
   (and package
-       (or (eq package (find-package "CL-USER"))
-           (not (member (package-name package) *boot-package-names* :test #'string=)))
-       (not (member package *system-packages*))
-       (not (member (package-name package) '("ASDF" "UIOP") :test #'string=))
-       (let ((name (package-name package)))
-         (not (or (eql 0 (search "ASDF/" name)) (eql 0 (search "UIOP/" name))
-                  (eql 0 (search "LISP-DUET" name)))))))
+       (or (member package *project-packages*)
+           (and (or (eq package (find-package "CL-USER"))
+                    (not (member (package-name package) *boot-package-names* :test #'string=)))
+                (not (member package *system-packages*))
+                (not (member (package-name package) '("ASDF" "UIOP") :test #'string=))
+                (let ((name (package-name package)))
+                  (not (or (eql 0 (search "ASDF/" name)) (eql 0 (search "UIOP/" name))
+                           (eql 0 (search "LISP-DUET" name)))))))))
 
 (defun glob-match-p (pattern name)
   "Case-insensitive: PATTERN with * matches as a glob, without it as a substring."

@@ -167,7 +167,8 @@ session package, even when a later form fails."
                            :real-us (- (%monotonic-us) start)
                            :run-us (- (%run-time-us) run-start))
                 (loop for (key value) on fields by #'cddr
-                      unless (equal key "values") append (list key value)))))))
+                      unless (equal key "values") append (list key value))
+                (take-ledger-facts))))))
 
 (defun session-print (object &optional (limit 300))
   "OBJECT printed as the session would show it, briefly, relative to the session package."
