@@ -162,6 +162,7 @@ private:
     bool isLeaving(const Job &job) const;
     void answerParkedWaiters();
     quint64 submitForDebugger(const DebuggerPtr &debugger, JobRequest request);
+    DebuggerPtr openDebugger(int id, QString *problem) const;
     void onOutput(quint64 id, const QString &stream, const QString &text);
     void onEngineReady(const QJsonObject &info);
     void onEngineDied(const QString &reason);

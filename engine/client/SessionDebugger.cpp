@@ -71,25 +71,31 @@ quint64 Session::submitForDebugger(const DebuggerPtr &debugger, JobRequest reque
     return submit(request);
 }
 
+// The open debugger `id`, or null with why not in *problem.
+DebuggerPtr Session::openDebugger(int id, QString *problem) const
+{
+    const DebuggerPtr debugger = m_debuggers.value(id);
+    if (debugger && debugger->isOpen())
+        return debugger;
+    *problem = debugger ? closedSentence(*debugger) : noSuchDebugger(id);
+    return {};
+}
+
 quint64 Session::invokeRestart(int debuggerId, const QJsonValue &restart, const QStringList &arguments, const Origin &by,
                                QString *refusal, const QString &description)
 {
-    const DebuggerPtr debugger = m_debuggers.value(debuggerId);
     QString problem;
-    if (!debugger)
-        problem = noSuchDebugger(debuggerId);
-    else if (!debugger->isOpen())
-        problem = closedSentence(*debugger);
-    else if (!debugger->restart(restart))
+    const DebuggerPtr debugger = openDebugger(debuggerId, &problem);
+    const DebuggerRestart *chosen = debugger ? debugger->restart(restart) : nullptr;
+    if (debugger && !chosen)
         problem = QStringLiteral("Debugger %1 has no restart %2. Its restarts: %3.")
                       .arg(debuggerId)
                       .arg(restart.isDouble() ? QString::number(restart.toInt()) : restart.toString(), debugger->restartList());
-    if (!problem.isEmpty()) {
+    if (!chosen) {
         if (refusal)
             *refusal = problem;
         return 0;
     }
-    const DebuggerRestart *chosen = debugger->restart(restart);
     JobRequest request = EngineProtocol::restartInvocation(debugger->jobId, debugger->level, chosen->name, arguments);
     request.origin = by;
     request.description = description;
@@ -99,13 +105,9 @@ quint64 Session::invokeRestart(int debuggerId, const QJsonValue &restart, const 
 quint64 Session::evaluateInFrame(int debuggerId, int frame, const QString &code, const Origin &by, const QString &description,
                                  QString *refusal, int timeoutMs)
 {
-    const DebuggerPtr debugger = m_debuggers.value(debuggerId);
     QString problem;
-    if (!debugger)
-        problem = noSuchDebugger(debuggerId);
-    else if (!debugger->isOpen())
-        problem = closedSentence(*debugger);
-    else if (frame >= debugger->frames.size() || (frame < 0 && frame != -1))
+    const DebuggerPtr debugger = openDebugger(debuggerId, &problem);
+    if (debugger && (frame >= debugger->frames.size() || (frame < 0 && frame != -1)))
         problem = debugger->frames.isEmpty()
             ? QStringLiteral("Debugger %1 shows no frames: leave out \"frame\" to evaluate in the parked thread's dynamic environment.").arg(debuggerId)
             : QStringLiteral("Debugger %1 has frames 0 to %2.").arg(debuggerId).arg(debugger->frames.size() - 1);
@@ -123,9 +125,10 @@ quint64 Session::evaluateInFrame(int debuggerId, int frame, const QString &code,
 
 void Session::inspectFrame(int debuggerId, int frame, const Origin &by, bool record, QueryCallback callback)
 {
-    const DebuggerPtr debugger = m_debuggers.value(debuggerId);
-    if (!debugger || !debugger->isOpen()) {
-        callback(EngineProtocol::Reply::failure(debugger ? closedSentence(*debugger) : noSuchDebugger(debuggerId)));
+    QString problem;
+    const DebuggerPtr debugger = openDebugger(debuggerId, &problem);
+    if (!debugger) {
+        callback(EngineProtocol::Reply::failure(problem));
         return;
     }
     if (m_abandon.isActive() && m_abandonTarget == debuggerId)
