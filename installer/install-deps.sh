@@ -11,6 +11,10 @@ packages=(cmake g++ make pkg-config qt6-base-dev qt6-base-dev-tools libgl-dev li
           fonts-dejavu-core)
 if [ "$want_tests" = 1 ]; then
   packages+=(xvfb xauth clang libclang-rt-14-dev dpkg-dev file) # dpkg-dev, file: cpack -G DEB (package-test.sh)
+  # tests/corpus: Debian's Common Lisp libraries, the real code the project tools are tried on
+  packages+=(cl-alexandria cl-anaphora cl-babel cl-base64 cl-bordeaux-threads cl-cffi cl-flexi-streams cl-ppcre
+             cl-split-sequence cl-trivial-gray-streams cl-iterate cl-kmrcl cl-ptester cl-rt cl-trivial-features
+             cl-trivial-garbage cl-usocket cl-plus-ssl cl-closer-mop cl-puri cl-md5 cl-parse-number)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

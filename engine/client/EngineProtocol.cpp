@@ -178,6 +178,11 @@ Query projectRoot(const QString &directory)
     return {QStringLiteral("project-root"), {{QStringLiteral("root"), directory}}};
 }
 
+Query packages(const QStringList &names)
+{
+    return {QStringLiteral("packages"), {{QStringLiteral("names"), QJsonArray::fromStringList(names)}}};
+}
+
 Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditions)
 {
     QJsonArray list;
@@ -397,6 +402,35 @@ QString DefinitionsReply::Entry::symbol() const { return json.value(QStringLiter
 QJsonValue DefinitionsReply::Entry::documentation() const { return json.value(QStringLiteral("documentation")); }
 QString DefinitionsReply::Entry::kind() const { return json.value(QStringLiteral("kind")).toString(); }
 
+QSet<QString> PackagesReply::features() const
+{
+    QSet<QString> features;
+    for (const QJsonValue &v : array("features"))
+        features.insert(v.toString());
+    return features;
+}
+
+QList<PackageDefinition> PackagesReply::packages() const
+{
+    QList<PackageDefinition> packages;
+    for (const QJsonValue &v : array("packages")) {
+        const QJsonObject o = v.toObject();
+        PackageDefinition package;
+        package.name = o.value(QStringLiteral("name")).toString();
+        for (const QJsonValue &n : o.value(QStringLiteral("nicknames")).toArray())
+            package.nicknames << n.toString();
+        for (const QJsonValue &u : o.value(QStringLiteral("uses")).toArray())
+            package.uses << u.toString();
+        for (const QJsonValue &e : o.value(QStringLiteral("externals")).toArray())
+            package.exports.insert(e.toString());
+        const QJsonObject homes = o.value(QStringLiteral("homes")).toObject();
+        for (auto it = homes.begin(); it != homes.end(); ++it)
+            package.imports.insert(it.key(), it.value().toString());
+        packages << package;
+    }
+    return packages;
+}
+
 QList<ResolveNamesReply::Name> ResolveNamesReply::names() const
 {
     QList<Name> names;
@@ -459,6 +493,7 @@ int TestRunReply::passed() const { return int(number("passed")); }
 int TestRunReply::failed() const { return int(number("failed")); }
 int TestRunReply::skipped() const { return int(number("skipped")); }
 QString TestRunReply::output() const { return text("output"); }
+QString TestRunReply::outcome() const { return text("outcome"); }
 QList<TestRunReply::Failure> TestRunReply::failures() const
 {
     QList<Failure> list;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Job.h"
+#include "LispPackages.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -88,6 +89,9 @@ struct NameToResolve
     QString name;    // as the reader interns it: "AREA", "(SETF FOO)"
 };
 Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditions = {});
+// The session's *features* and what it has of these packages (names as the reader interns
+// them). Reply: PackagesReply. The project tools read names with it (LispPackages).
+Query packages(const QStringList &names);
 QJsonObject queryLine(quint64 id, const Query &query);
 // Stops the running job; with `breakIn`, a job with debugging on parks where it is instead
 // (a break with a CONTINUE restart; `by` names who asked, for its message).
@@ -307,6 +311,9 @@ public:
     int failed() const;
     int skipped() const;
     QString output() const; // the report the framework printed, as captured
+    // "passed", "failed" (a check failed, or the output tells of a failure or an unhandled
+    // error), or "unknown" (ASDF's test-op ran and nothing says how it went).
+    QString outcome() const;
 
     struct Failure
     {
@@ -380,6 +387,14 @@ public:
         int line() const; // 1-based; 0 when unknown
         QJsonObject json;
     };
+};
+
+class PackagesReply : public Reply
+{
+public:
+    using Reply::Reply;
+    QSet<QString> features() const;            // "ECL", "UNIX", ... (symbols only, no colon)
+    QList<PackageDefinition> packages() const; // those of the names asked for that exist
 };
 
 class ResolveNamesReply : public Reply

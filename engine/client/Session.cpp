@@ -30,6 +30,10 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
 {
     m_timeout.setSingleShot(true);
     m_timeout.setTimerType(Qt::PreciseTimer);
+    m_queryWait.setInterval(250);
+    connect(&m_queryWait, &QTimer::timeout, this, [this] {
+        failWaitingQueries(QStringLiteral("The Lisp engine did not become ready within %1 s.").arg(QueryReadyWaitMs / 1000), true);
+    });
     m_grace.setSingleShot(true);
     m_grace.setTimerType(Qt::PreciseTimer);
     m_abandon.setSingleShot(true);
@@ -136,6 +140,11 @@ void Session::interruptCurrent()
 
 void Session::query(const EngineProtocol::Query &query, QueryCallback callback)
 {
+    if (m_engine->state() == EngineClient::State::Starting) {
+        m_waitingQueries.append({query, std::move(callback), QDeadlineTimer(QueryReadyWaitMs)});
+        m_queryWait.start();
+        return;
+    }
     const quint64 id = m_nextId++;
     if (!m_engine->send(EngineProtocol::queryLine(id, query))) {
         callback(EngineProtocol::Reply::failure(QStringLiteral("The Lisp engine is not running right now.")));
@@ -344,6 +353,7 @@ void Session::onEngineDied(const QString &reason)
                         failed ? QStringLiteral("The Lisp engine cannot be started: %1").arg(reason)
                                : QStringLiteral("The Lisp engine stopped (%1); starting a fresh one.").arg(reason));
     if (failed) {
+        failWaitingQueries(QStringLiteral("The Lisp engine cannot be started: %1").arg(reason), false);
         // Nothing will run: tell everyone waiting instead of leaving them queued forever.
         while (!m_queue.isEmpty()) {
             JobPtr job = m_queue.dequeue();
@@ -356,6 +366,23 @@ void Session::onEngineDied(const QString &reason)
     }
 }
 
+void Session::failWaitingQueries(const QString &reason, bool onlyExpired)
+{
+    QList<WaitingQuery> failed;
+    for (auto it = m_waitingQueries.begin(); it != m_waitingQueries.end();) {
+        if (onlyExpired && !it->deadline.hasExpired()) {
+            ++it;
+            continue;
+        }
+        failed.append(std::move(*it));
+        it = m_waitingQueries.erase(it);
+    }
+    if (m_waitingQueries.isEmpty())
+        m_queryWait.stop();
+    for (const WaitingQuery &waiting : failed)
+        waiting.callback(EngineProtocol::Reply::failure(reason));
+}
+
 void Session::onEngineReady(const QJsonObject &info)
 {
     const EngineProtocol::ReadyEvent ready(info);
@@ -364,6 +391,10 @@ void Session::onEngineReady(const QJsonObject &info)
     // Before any job: the new engine knows nothing of the session's limits.
     sendLimits({});
     sendProjectRoot();
+    // The questions asked while it started, in order.
+    m_queryWait.stop();
+    for (WaitingQuery &waiting : std::exchange(m_waitingQueries, {}))
+        query(waiting.query, std::move(waiting.callback));
     Q_EMIT engineStatus(QStringLiteral("ready"), QStringLiteral("%1 %2 is ready.").arg(ready.implementation(), ready.version()));
     dispatchNext();
 }

@@ -9,6 +9,7 @@
 #include <QList>
 #include <QObject>
 #include <QQueue>
+#include <QDeadlineTimer>
 #include <QTimer>
 #include <functional>
 #include <optional>
@@ -42,8 +43,11 @@ public:
     // Interrupts whatever runs now (the person's Interrupt button).
     void interruptCurrent();
     // Asks the engine's service thread; the callback gets the reply, or a failed one
-    // (EngineProtocol::Reply::failed()) if the engine is not running or went away first.
+    // (EngineProtocol::Reply::failed()) if the engine is not running or went away first. A
+    // question asked while the engine starts waits for it, up to QueryReadyWaitMs (clients often
+    // begin with one right after initialize).
     void query(const EngineProtocol::Query &query, QueryCallback callback);
+    static constexpr int QueryReadyWaitMs = 15000;
 
     // Calls `callback` once, right after finished() is emitted for this evaluation (so that
     // the journal and the window have seen it first). Cheaper than a connection to finished()
@@ -179,6 +183,15 @@ private:
     JobPtr m_current;
     QHash<quint64, JobPtr> m_live; // queued or running, by id
     QHash<quint64, QueryCallback> m_queries;
+    struct WaitingQuery
+    {
+        EngineProtocol::Query query;
+        QueryCallback callback;
+        QDeadlineTimer deadline;
+    };
+    QList<WaitingQuery> m_waitingQueries; // asked while the engine was starting
+    QTimer m_queryWait;                    // ends the waits that outlast QueryReadyWaitMs
+    void failWaitingQueries(const QString &reason, bool onlyExpired);
     QHash<quint64, std::function<void(JobPtr)>> m_finishCallbacks;
     QMultiHash<quint64, std::function<void(JobPtr)>> m_answerableCallbacks;
     QList<JobPtr> m_transcript;

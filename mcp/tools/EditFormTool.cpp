@@ -16,9 +16,11 @@ const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("The Lisp f
                       .required(QStringLiteral("the file to edit"))
                       .notBlank(QStringLiteral("is empty; give a file path relative to the project root"));
 const auto Form = Arg::string(QStringLiteral("form"),
-                              QStringLiteral("The top-level form, by operator and name: \"defun area\", \"defmethod area :around (circle)\", \"defparameter *x*\""))
-                      .required(QStringLiteral("the form to edit, e.g. \"defun area\""))
-                      .notBlank(QStringLiteral("is empty; name the form, e.g. \"defun area\""));
+                              QStringLiteral("The top-level form, by the label view-lisp-file lists (\"defun area\", \"defmethod area :around (circle)\", "
+                                             "\"defsystem \\\"x\\\"\", \"eval-when (:compile-toplevel)\") or by operator and name. Give this or 'lines'"));
+const auto Lines = Arg::string(QStringLiteral("lines"),
+                               QStringLiteral("The form's line range as view-lisp-file lists it, e.g. \"447-460\" (\"12\" for one line): any form, named or not. "
+                                              "Only for the file as you last read it"));
 const auto Action = Arg::choice(QStringLiteral("action"), QStringLiteral("replace (default), insert-before, insert-after or delete"),
                                 {QStringLiteral("replace"), QStringLiteral("insert-before"), QStringLiteral("insert-after"), QStringLiteral("delete")});
 const auto Text = Arg::string(QStringLiteral("text"),
@@ -93,12 +95,15 @@ Tool editFormTool(ProjectFiles *files, Session *session)
         .name = QStringLiteral("edit-form"),
         .title = QStringLiteral("Edit form"),
         .description = QStringLiteral(
-            "Replace, delete, or insert before/after one top-level form of a Lisp file, named like \"defun area\" or "
-            "\"defmethod area (circle)\" (view-lisp-file lists them). Everything outside the form stays byte for byte. "
-            "The new text must read as complete forms, else nothing is written. The name must pick exactly one form; "
-            "otherwise the lines of the candidates are listed. With evaluate true the new form(s) are then evaluated in "
-            "the session, so the running image matches the file. The result is the unified diff and the new line range."),
-        .arguments = {Path, Form, Action, Text, Evaluate, Description},
+            "Replace, delete, or insert before/after one top-level form of a Lisp file (forms inside a top-level progn or "
+            "eval-when included), named by the label view-lisp-file lists (\"defun area\", \"defmethod area (circle)\") "
+            "or by its line range (lines \"12-18\"). The form is exactly the text view-lisp-file shows for it, a comment "
+            "after it on its last line included: replacing it with that text changes nothing. Everything outside the form "
+            "stays byte for byte. The new text must read as complete forms, else nothing is written. The name must pick "
+            "exactly one form; otherwise the candidates are listed with their lines. With evaluate true the new form(s) are "
+            "then evaluated in the session, so the running image matches the file. The result is the unified diff and the "
+            "new line range."),
+        .arguments = {Path, Form, Lines, Action, Text, Evaluate, Description},
         .outputProperties = outputProperties(),
         .outputRequired = FileChangeResult::outputRequired(),
         .hints = Hints::Destructive,
@@ -107,6 +112,15 @@ Tool editFormTool(ProjectFiles *files, Session *session)
     return Tool(spec, [files, session](const ToolCallPtr &call, const ToolArguments &arguments) {
         const FormSplice::Action action = actionNamed(arguments.value(Action, QStringLiteral("replace")));
         const QString text = arguments.text(Text);
+        const QString query = arguments.text(Form).trimmed();
+        const QString lines = arguments.text(Lines).trimmed();
+        if (query.isEmpty() == lines.isEmpty()) {
+            call->finish(ToolResult::error(query.isEmpty()
+                                               ? QStringLiteral("Invalid arguments: give 'form' (the label view-lisp-file lists, e.g. \"defun area\") "
+                                                                "or 'lines' (its line range, e.g. \"12-18\").")
+                                               : QStringLiteral("Invalid arguments: give 'form' or 'lines', not both.")));
+            return;
+        }
         if (action != FormSplice::Action::Delete) {
             if (text.trimmed().isEmpty()) {
                 call->finish(ToolResult::error(QStringLiteral("Invalid arguments: 'text' is required for %1: the new form(s).")
@@ -121,8 +135,9 @@ Tool editFormTool(ProjectFiles *files, Session *session)
         const auto resolved = ProjectToolKit::resolve(files, call, arguments.text(Path), ProjectRoot::Access::Write);
         if (!resolved)
             return;
-        const QString query = arguments.text(Form).trimmed();
         const QString description = arguments.text(Description);
+        const QString clientKey = call->origin().clientKey;
+        const QString absolute = resolved->absolute;
         const QString relative = resolved->relative;
         auto edited = QSharedPointer<Edited>::create();
         const bool evaluate = arguments.value(Evaluate, false) && action != FormSplice::Action::Delete;
@@ -131,8 +146,14 @@ Tool editFormTool(ProjectFiles *files, Session *session)
                 *error = QStringLiteral("%1 does not exist; create it with write-file.").arg(relative);
                 return std::nullopt;
             }
+            if (!lines.isEmpty() && files->readBy(clientKey, absolute) != current.digest) {
+                *error = QStringLiteral("Lines name a form of %1 as you last read it, and you have not read it as it is now (line numbers move "
+                                        "with every edit, yours too). View it with view-lisp-file, then give the lines it shows, or name "
+                                        "the form by its label. Nothing was changed.").arg(relative);
+                return std::nullopt;
+            }
             const LispFile file(current.text);
-            const FormMatches matches = file.find(query);
+            const FormMatches matches = lines.isEmpty() ? file.find(query) : file.findLines(lines);
             if (!matches.isUnique()) {
                 *error = QStringLiteral("%1 Nothing was changed in %2.").arg(matches.message(), relative);
                 return std::nullopt;
@@ -140,7 +161,7 @@ Tool editFormTool(ProjectFiles *files, Session *session)
             const TopLevelForm &form = matches.forms.first();
             if (!form.node.isComplete() || form.node.hasError()) {
                 *error = QStringLiteral("The form %1 at lines %2-%3 of %4 does not read (%5); fix the file with write-file.")
-                             .arg(form.label()).arg(form.firstLine).arg(form.lastLine).arg(relative, file.tree().firstError().message);
+                             .arg(form.label).arg(form.firstLine).arg(form.lastLine).arg(relative, file.tree().firstError().message);
                 return std::nullopt;
             }
             const FormSplice splice = FormSplice::apply(file, form, action, text);
@@ -152,7 +173,7 @@ Tool editFormTool(ProjectFiles *files, Session *session)
             change.after = splice.text;
             change.firstLine = splice.firstLine;
             change.lastLine = splice.lastLine;
-            change.summary = QStringLiteral("%1 (%2) at lines %3-%4").arg(pastTense(action), form.label()).arg(form.firstLine).arg(form.lastLine);
+            change.summary = QStringLiteral("%1 (%2) at lines %3-%4").arg(pastTense(action), form.label).arg(form.firstLine).arg(form.lastLine);
             if (evaluate)
                 change.followUp = form.package.isEmpty() ? QStringLiteral("then evaluates the new text in the session")
                                                          : QStringLiteral("then evaluates the new text in the session (in %1)").arg(form.package);

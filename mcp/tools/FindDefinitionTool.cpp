@@ -2,7 +2,7 @@
 
 #include "EngineProtocol.h"
 #include "JsonSchema.h"
-#include "LispFile.h"
+#include "ProjectLisp.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
 #include "Session.h"
@@ -36,8 +36,10 @@ QJsonObject outputProperties()
 
 struct Wanted
 {
-    QString name;    // as the reader interns it
-    QString package; // canonical; empty: any
+    QString symbol;         // as asked
+    QString name;           // as the reader interns it: "AREA", "(SETF POINT-X)"
+    QString writtenPackage; // the package prefix of the symbol asked for; empty: any
+    QString readIn;         // only definitions read in this package; empty: any
     QString error;
 };
 
@@ -45,9 +47,15 @@ Wanted wanted(const QString &symbol, const QString &package)
 {
     const FormQuery query = FormQuery::parse(QStringLiteral("defun ") + symbol);
     if (!query.isValid())
-        return {{}, {}, QStringLiteral("'%1' does not read as a name: %2.").arg(symbol, query.error)};
-    const QString givenPackage = package.trimmed().isEmpty() ? query.package : DefinitionForms::canonicalPackage(package.trimmed());
-    return {query.name, givenPackage, {}};
+        return {symbol, {}, {}, {}, QStringLiteral("'%1' does not read as a name: %2.").arg(symbol, query.error)};
+    const QString readIn = package.trimmed().isEmpty() ? QString() : DefinitionForms::canonicalPackage(package.trimmed());
+    return {symbol, query.name, query.package, readIn, {}};
+}
+
+// "(SETF FOO)" names the symbol FOO.
+QString symbolPart(const QString &name)
+{
+    return name.startsWith(QLatin1String("(SETF ")) ? name.mid(6, name.size() - 7) : name;
 }
 
 // The name's part after any package prefix, as the engine prints it: "SHAPES::AREA" -> "AREA".
@@ -57,6 +65,39 @@ QString bareName(const QString &printed)
         return printed.toUpper();
     return printed.section(QLatin1Char(':'), -1).toUpper();
 }
+// What the running session has under the name, after the files' part (text, found).
+void askSession(const ToolCallPtr &call, ProjectFiles *files, Session *session, const Wanted &target, const QString &text,
+                const QJsonArray &found)
+{
+    const QString package = target.readIn.isEmpty() ? target.writtenPackage : target.readIn;
+    const QString name = target.name;
+    QPointer<ProjectFiles> guard(files);
+    session->query(EngineProtocol::definitions(package, name.toLower()), [call, text, found, name, guard](const QJsonObject &json) {
+        const EngineProtocol::DefinitionsReply reply(json);
+        QStringList inSession;
+        QJsonArray entries;
+        if (!reply.failed() && reply.found()) {
+            for (const QJsonValue &value : reply.definitions()) {
+                const EngineProtocol::DefinitionsReply::Entry entry(value);
+                if (bareName(entry.name()) != name)
+                    continue;
+                const QString file = entry.file().isString() && guard ? guard->root().display(entry.file().toString()) : QString();
+                inSession << QStringLiteral("%1 (%2)%3").arg(entry.name(), entry.kind(),
+                                                             file.isEmpty() ? QStringLiteral(", not loaded from a file")
+                                                             : entry.line() > 0 ? QStringLiteral(" from %1:%2").arg(file).arg(entry.line())
+                                                                                : QStringLiteral(" from %1").arg(file));
+                entries.append(QJsonObject{{QStringLiteral("name"), entry.name()}, {QStringLiteral("kind"), entry.kind()},
+                                           {QStringLiteral("file"), file.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(file)},
+                                           {QStringLiteral("line"), entry.line()}});
+            }
+        }
+        const QString sessionPart = reply.failed() ? QStringLiteral("The session could not be asked: %1").arg(reply.errorMessage())
+            : inSession.isEmpty()              ? QStringLiteral("The session defines nothing under that name.")
+                                               : QStringLiteral("In the session:\n%1").arg(inSession.join(QLatin1Char('\n')));
+        call->finish(ToolResult{text + QStringLiteral("\n\n") + sessionPart,
+                                {{QStringLiteral("definitions"), found}, {QStringLiteral("session"), entries}}, false});
+    });
+}
 } // namespace
 
 Tool findDefinitionTool(ProjectFiles *files, Session *session)
@@ -65,9 +106,10 @@ Tool findDefinitionTool(ProjectFiles *files, Session *session)
         .name = QStringLiteral("find-definition"),
         .title = QStringLiteral("Find definition"),
         .description = QStringLiteral(
-            "Where a name is defined: every top-level form of the project's Lisp files that defines it (file, lines, kind, "
-            "and the label edit-form takes), and what the running session has under that name with the file and line "
-            "it was loaded from when known."),
+            "Where a name is defined: every top-level form of the project's Lisp files that defines it (forms inside a "
+            "top-level progn or eval-when included: file, lines, kind, and the label edit-form takes), and what the running "
+            "session has under that name with the file and line it was loaded from when known. \"pkg:name\" is the symbol "
+            "as Lisp reads it: definitions read in packages that use or import it count, through each file's defpackage."),
         .arguments = {Symbol, Package},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("definitions")},
@@ -80,60 +122,44 @@ Tool findDefinitionTool(ProjectFiles *files, Session *session)
             call->finish(ToolResult::error(target.error));
             return;
         }
-        QStringList lines;
-        QJsonArray found;
-        ProjectToolKit::Sources sources;
-        if (files->root().isSet()) {
-            sources = ProjectToolKit::lispSources(files->root());
-            for (const ProjectToolKit::SourceFile &source : std::as_const(sources.files)) {
-                const LispFile file(source.text);
-                for (const TopLevelForm &form : file.forms()) {
-                    const DefinedName &definition = form.definition;
-                    if (!definition.isValid() || definition.kind == QLatin1String("package") || definition.name != target.name)
-                        continue;
-                    const QString package = definition.package.isEmpty() ? form.package : DefinitionForms::canonicalPackage(definition.package);
-                    if (!target.package.isEmpty() && package != target.package)
-                        continue;
-                    lines << QStringLiteral("%1:%2-%3  %4  [%5]").arg(source.relative, QString::number(form.firstLine), QString::number(form.lastLine), form.label(), package);
-                    found.append(QJsonObject{{QStringLiteral("file"), source.relative}, {QStringLiteral("line"), form.firstLine},
-                                             {QStringLiteral("last_line"), form.lastLine}, {QStringLiteral("kind"), definition.kind},
-                                             {QStringLiteral("label"), form.label()}, {QStringLiteral("package"), package}});
+        auto findIn = [call, files, session, target](const ProjectLisp *project) {
+            QStringList lines;
+            QJsonArray found;
+            if (project) {
+                const LispPackages &packages = project->packages;
+                // pkg:name is a symbol: the definitions of it wherever they are read (:use, imports).
+                const QString home = target.writtenPackage.isEmpty()
+                    ? QString() : packages.home(packages.canonical(target.writtenPackage), symbolPart(target.name)).package;
+                for (size_t i = 0; i < project->files.size(); ++i) {
+                    const QString &relative = project->sources.files.at(qsizetype(i)).relative;
+                    for (const TopLevelForm &form : project->files[i].forms()) {
+                        const DefinedName &definition = form.definition;
+                        if (!definition.isValid() || definition.kind == QLatin1String("package") || definition.name != target.name)
+                            continue;
+                        const QString package = definition.package.isEmpty() ? form.package : packages.canonical(definition.package);
+                        if (!target.readIn.isEmpty() && package != packages.canonical(target.readIn))
+                            continue;
+                        if (!home.isEmpty() && !packages.home(package, symbolPart(definition.name)).mayBe(home))
+                            continue;
+                        lines << QStringLiteral("%1:%2-%3  %4  [%5]").arg(relative, QString::number(form.firstLine), QString::number(form.lastLine), form.label, package);
+                        found.append(QJsonObject{{QStringLiteral("file"), relative}, {QStringLiteral("line"), form.firstLine},
+                                                 {QStringLiteral("last_line"), form.lastLine}, {QStringLiteral("kind"), definition.kind},
+                                                 {QStringLiteral("label"), form.label}, {QStringLiteral("package"), package}});
+                    }
                 }
             }
-        }
-        QString text = files->root().isSet()
-            ? (lines.isEmpty() ? QStringLiteral("No form in the project's files defines %1.").arg(symbol)
-                               : QStringLiteral("In the project's files:\n%1").arg(lines.join(QLatin1Char('\n'))))
-            : QStringLiteral("No project root is set, so no file was searched (set-project-root sets one).");
-        if (const QString note = ProjectToolKit::skippedNote(sources); !note.isEmpty())
-            text += QLatin1Char('\n') + note;
-        const QString package = target.package;
-        const QString name = target.name;
-        QPointer<ProjectFiles> guard(files);
-        session->query(EngineProtocol::definitions(package, name.toLower()), [call, text, found, name, guard](const QJsonObject &json) {
-            const EngineProtocol::DefinitionsReply reply(json);
-            QStringList inSession;
-            QJsonArray entries;
-            if (!reply.failed() && reply.found()) {
-                for (const QJsonValue &value : reply.definitions()) {
-                    const EngineProtocol::DefinitionsReply::Entry entry(value);
-                    if (bareName(entry.name()) != name)
-                        continue;
-                    const QString file = entry.file().isString() && guard ? guard->root().display(entry.file().toString()) : QString();
-                    inSession << QStringLiteral("%1 (%2)%3").arg(entry.name(), entry.kind(),
-                                                                 file.isEmpty() ? QStringLiteral(", not loaded from a file")
-                                                                 : entry.line() > 0 ? QStringLiteral(" from %1:%2").arg(file).arg(entry.line())
-                                                                                    : QStringLiteral(" from %1").arg(file));
-                    entries.append(QJsonObject{{QStringLiteral("name"), entry.name()}, {QStringLiteral("kind"), entry.kind()},
-                                               {QStringLiteral("file"), file.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(file)},
-                                               {QStringLiteral("line"), entry.line()}});
-                }
+            QString text = project ? (lines.isEmpty() ? QStringLiteral("No form in the project's files defines %1.").arg(target.symbol)
+                                                      : QStringLiteral("In the project's files:\n%1").arg(lines.join(QLatin1Char('\n'))))
+                                   : QStringLiteral("No project root is set, so no file was searched (set-project-root sets one).");
+            if (project) {
+                if (const QString note = ProjectTree::skippedNote(project->sources); !note.isEmpty())
+                    text += QLatin1Char('\n') + note;
             }
-            const QString sessionPart = reply.failed() ? QStringLiteral("The session could not be asked: %1").arg(reply.errorMessage())
-                : inSession.isEmpty()              ? QStringLiteral("The session defines nothing under that name.")
-                                                   : QStringLiteral("In the session:\n%1").arg(inSession.join(QLatin1Char('\n')));
-            call->finish(ToolResult{text + QStringLiteral("\n\n") + sessionPart,
-                                    {{QStringLiteral("definitions"), found}, {QStringLiteral("session"), entries}}, false});
-        });
+            askSession(call, files, session, target, text, found);
+        };
+        if (files->root().isSet())
+            ProjectToolKit::readProjectLisp(files, session, [findIn](const ProjectLisp &project) { findIn(&project); });
+        else
+            findIn(nullptr);
     });
 }

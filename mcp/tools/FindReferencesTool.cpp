@@ -1,9 +1,10 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
-#include "LispFile.h"
+#include "ProjectLisp.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "Session.h"
 
 #include <QJsonArray>
 
@@ -30,7 +31,7 @@ QJsonObject outputProperties()
 }
 } // namespace
 
-Tool findReferencesTool(ProjectFiles *files)
+Tool findReferencesTool(ProjectFiles *files, Session *session)
 {
     ToolSpec spec{
         .name = QStringLiteral("find-references"),
@@ -38,13 +39,15 @@ Tool findReferencesTool(ProjectFiles *files)
         .description = QStringLiteral(
             "Where a symbol is used in the project's Lisp files, read as Lisp: strings, comments and character literals "
             "never count. Each use with file, line, column, the line, and the top-level form around it (its label and "
-            "lines, for view-lisp-file and edit-form). A name without a package matches it in every package."),
+            "lines, for view-lisp-file and edit-form). A name without a package matches it in every package; \"pkg:name\" "
+            "is that symbol wherever it is read, through :use, :import-from and prefixes, as each file's defpackage says "
+            "(the names a defpackage exports count as uses)."),
         .arguments = {Symbol, Limit},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("references"), QStringLiteral("total")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [files](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [files, session](const ToolCallPtr &call, const ToolArguments &arguments) {
         if (!files->root().isSet()) {
             call->finish(ToolResult::error(ProjectToolKit::noRootMessage()));
             return;
@@ -56,36 +59,38 @@ Tool findReferencesTool(ProjectFiles *files)
             return;
         }
         const int limit = arguments.value(Limit, 200);
-        const ProjectToolKit::Sources sources = ProjectToolKit::lispSources(files->root());
-        QStringList lines;
-        QJsonArray references;
-        int total = 0;
-        for (const ProjectToolKit::SourceFile &source : sources.files) {
-            const LispFile file(source.text);
-            const QList<SymbolOccurrence> occurrences = file.occurrences(symbol);
-            if (occurrences.isEmpty())
-                continue;
-            const QStringList fileLines = ProjectToolKit::splitLines(source.text);
-            for (const SymbolOccurrence &occurrence : occurrences) {
-                if (++total > limit)
+        ProjectToolKit::readProjectLisp(files, session, [call, symbol, limit](const ProjectLisp &project) {
+            QStringList lines;
+            QJsonArray references;
+            int total = 0;
+            for (size_t i = 0; i < project.files.size(); ++i) {
+                const ProjectTree::SourceFile &source = project.sources.files.at(qsizetype(i));
+                const LispFile &file = project.files[i];
+                const QList<SymbolOccurrence> occurrences = file.occurrences(symbol, project.packages);
+                if (occurrences.isEmpty())
                     continue;
-                const TopLevelForm &form = file.forms().at(occurrence.formIndex);
-                const QString line = fileLines.value(occurrence.line - 1).trimmed().left(MaxLineChars);
-                lines << QStringLiteral("%1:%2:%3  in %4 (%5-%6): %7")
-                             .arg(source.relative, QString::number(occurrence.line), QString::number(occurrence.column), form.label(),
-                                  QString::number(form.firstLine), QString::number(form.lastLine), line);
-                references.append(QJsonObject{{QStringLiteral("file"), source.relative}, {QStringLiteral("line"), occurrence.line},
-                                              {QStringLiteral("column"), occurrence.column}, {QStringLiteral("form"), form.label()},
-                                              {QStringLiteral("form_first_line"), form.firstLine}, {QStringLiteral("form_last_line"), form.lastLine},
-                                              {QStringLiteral("package"), occurrence.package}, {QStringLiteral("text"), line}});
+                const QStringList fileLines = TextFile::lines(source.text);
+                for (const SymbolOccurrence &occurrence : occurrences) {
+                    if (++total > limit)
+                        continue;
+                    const TopLevelForm &form = file.forms().at(occurrence.formIndex);
+                    const QString line = fileLines.value(occurrence.line - 1).trimmed().left(MaxLineChars);
+                    lines << QStringLiteral("%1:%2:%3  in %4 (%5-%6): %7")
+                                 .arg(source.relative, QString::number(occurrence.line), QString::number(occurrence.column), form.label,
+                                      QString::number(form.firstLine), QString::number(form.lastLine), line);
+                    references.append(QJsonObject{{QStringLiteral("file"), source.relative}, {QStringLiteral("line"), occurrence.line},
+                                                  {QStringLiteral("column"), occurrence.column}, {QStringLiteral("form"), form.label},
+                                                  {QStringLiteral("form_first_line"), form.firstLine}, {QStringLiteral("form_last_line"), form.lastLine},
+                                                  {QStringLiteral("package"), occurrence.package}, {QStringLiteral("text"), line}});
+                }
             }
-        }
-        QString text = total == 0 ? QStringLiteral("No use of %1 in the project's Lisp files.").arg(symbol)
-                                  : QStringLiteral("%1 use%2 of %3:\n%4").arg(total).arg(total == 1 ? QString() : QStringLiteral("s"), symbol, lines.join(QLatin1Char('\n')));
-        if (total > limit)
-            text += QStringLiteral("\n... %1 more (raise limit)").arg(total - limit);
-        if (const QString note = ProjectToolKit::skippedNote(sources); !note.isEmpty())
-            text += QLatin1Char('\n') + note;
-        call->finish(ToolResult{text, {{QStringLiteral("references"), references}, {QStringLiteral("total"), total}}, false});
+            QString text = total == 0 ? QStringLiteral("No use of %1 in the project's Lisp files.").arg(symbol)
+                                      : QStringLiteral("%1 use%2 of %3:\n%4").arg(total).arg(total == 1 ? QString() : QStringLiteral("s"), symbol, lines.join(QLatin1Char('\n')));
+            if (total > limit)
+                text += QStringLiteral("\n... %1 more (raise limit)").arg(total - limit);
+            if (const QString note = ProjectTree::skippedNote(project.sources); !note.isEmpty())
+                text += QLatin1Char('\n') + note;
+            call->finish(ToolResult{text, {{QStringLiteral("references"), references}, {QStringLiteral("total"), total}}, false});
+        });
     });
 }

@@ -3,6 +3,7 @@
 #include "JsonSchema.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "ProjectTree.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -45,13 +46,13 @@ Tool listFilesTool(ProjectFiles *files)
         }
         const QString glob = arguments.text(Glob).trimmed();
         const int limit = arguments.value(Limit, 500);
-        const QRegularExpression expression = ProjectToolKit::globExpression(glob);
-        const ProjectToolKit::Walk walked = ProjectToolKit::walk(root);
+        const ProjectTree::Glob matcher(glob);
+        const ProjectTree::Walk walked = ProjectTree::walk(root);
         QJsonArray listed;
         QStringList lines;
         int total = 0;
         for (const QString &relative : walked.files) {
-            if (!glob.isEmpty() && !ProjectToolKit::matchesGlob(expression, relative))
+            if (!glob.isEmpty() && !matcher.matches(relative))
                 continue;
             if (++total > limit)
                 continue;
@@ -66,7 +67,7 @@ Tool listFilesTool(ProjectFiles *files)
         if (total > limit)
             text += QStringLiteral("\n... %1 more (raise limit, or narrow the glob)").arg(total - limit);
         if (walked.truncated)
-            text += QStringLiteral("\nThe walk stopped after %1 files; narrow the glob to see the rest.").arg(ProjectToolKit::MaxWalkedFiles);
+            text += QStringLiteral("\nThe walk stopped after %1 files; narrow the glob to see the rest.").arg(ProjectTree::MaxWalkedFiles);
         call->finish(ToolResult{text, {{QStringLiteral("root"), root.path()}, {QStringLiteral("files"), listed}, {QStringLiteral("total"), total}}, false});
     });
 }

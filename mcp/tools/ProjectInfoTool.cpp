@@ -1,31 +1,13 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
-#include "LispFile.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "ProjectSystems.h"
 
-#include <QDir>
 #include <QJsonArray>
 
 namespace {
-// The systems an .asd file defines: (defsystem "x" ...), (asdf:defsystem #:x ...).
-QStringList systemsIn(const QString &text)
-{
-    QStringList names;
-    const LispFile file(text);
-    for (const TopLevelForm &form : file.forms()) {
-        if (form.operatorName != QLatin1String("defsystem") || form.node.childCount() < 2)
-            continue;
-        const SyntaxNode name = form.node.child(1);
-        if (name.is(SyntaxKind::String))
-            names << name.stringValue().toLower();
-        else if (name.is(SyntaxKind::Symbol))
-            names << name.symbol().name.toLower();
-    }
-    return names;
-}
-
 QJsonObject outputProperties()
 {
     using namespace Schema;
@@ -62,17 +44,12 @@ Tool projectInfoTool(ProjectFiles *files)
             lines << QStringLiteral("Read-only roots (readable, never written): %1").arg(root.readOnlyRoots().join(QStringLiteral(", ")));
         QJsonArray asdFiles;
         QStringList systems;
-        const ProjectToolKit::Walk walked = ProjectToolKit::walk(root);
-        for (const QString &relative : walked.files) {
-            if (!relative.endsWith(QLatin1String(".asd")))
-                continue;
-            const TextFileContents contents = TextFile::read(QDir(root.path()).filePath(relative));
-            const QStringList names = contents.ok() ? systemsIn(contents.text) : QStringList();
-            asdFiles.append(QJsonObject{{QStringLiteral("file"), relative}, {QStringLiteral("systems"), QJsonArray::fromStringList(names)}});
-            lines << (contents.ok() ? QStringLiteral("%1: defines %2").arg(relative, names.isEmpty() ? QStringLiteral("no system")
-                                                                                                     : QLatin1Char('"') + names.join(QStringLiteral("\", \"")) + QLatin1Char('"'))
-                                    : QStringLiteral("%1: cannot be read: %2").arg(relative, contents.error));
-            systems << names;
+        for (const AsdFile &asd : ProjectSystems::scan(root)) {
+            asdFiles.append(QJsonObject{{QStringLiteral("file"), asd.relative}, {QStringLiteral("systems"), QJsonArray::fromStringList(asd.systems)}});
+            lines << (asd.error.isEmpty() ? QStringLiteral("%1: defines %2").arg(asd.relative, asd.systems.isEmpty() ? QStringLiteral("no system")
+                                                                                                                  : QLatin1Char('"') + asd.systems.join(QStringLiteral("\", \"")) + QLatin1Char('"'))
+                                          : QStringLiteral("%1: cannot be read: %2").arg(asd.relative, asd.error));
+            systems << asd.systems;
         }
         if (asdFiles.isEmpty()) {
             lines << QStringLiteral("No .asd file under the root: load its files with evaluate-lisp, e.g. (load \"file.lisp\").");

@@ -1,11 +1,11 @@
 #include "ProjectToolKit.h"
 
+#include "EngineProtocol.h"
 #include "ProjectFiles.h"
-
-#include <QDir>
-#include <QFileInfo>
+#include "Session.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace ProjectToolKit {
 
@@ -30,110 +30,22 @@ std::optional<ProjectRoot::Resolved> resolve(ProjectFiles *files, const ToolCall
     return resolved;
 }
 
-bool isSkippedFolder(const QString &name)
+void readProjectLisp(ProjectFiles *files, Session *session, std::function<void(const ProjectLisp &project)> then)
 {
-    static const QStringList skipped{QStringLiteral(".git"), QStringLiteral("build"), QStringLiteral("_build"),
-                                     QStringLiteral("node_modules"), QStringLiteral(".cache")};
-    return skipped.contains(name);
-}
-
-bool isSkippedFile(const QString &name)
-{
-    return name.endsWith(QLatin1String(".fasl")) || name.endsWith(QLatin1String(".fas")) || name.endsWith(QLatin1String(".o"));
-}
-
-bool isLispFile(const QString &path)
-{
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    return suffix == QLatin1String("lisp") || suffix == QLatin1String("lsp") || suffix == QLatin1String("cl")
-        || suffix == QLatin1String("asd");
-}
-
-Walk walk(const ProjectRoot &root)
-{
-    Walk result;
-    if (!root.isSet())
-        return result;
-    const QDir base(root.path());
-    // A stack of folders, not a recursion; links to folders are not followed (no cycles, and a
-    // link out of the root would lead outside it).
-    QStringList folders{root.path()};
-    while (!folders.isEmpty() && !result.truncated) {
-        const QString folder = folders.takeLast();
-        const QFileInfoList entries = QDir(folder).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
-        for (const QFileInfo &entry : entries) {
-            if (entry.isDir()) {
-                if (!entry.isSymLink() && !isSkippedFolder(entry.fileName()))
-                    folders << entry.filePath();
-                continue;
-            }
-            if (isSkippedFile(entry.fileName()) || entry.fileName().contains(QLatin1Char('\n')))
-                continue;
-            if (entry.isSymLink() ? !root.contains(entry.canonicalFilePath()) || !QFileInfo(entry.canonicalFilePath()).isFile()
-                                  : !entry.isFile())
-                continue;
-            result.files << base.relativeFilePath(entry.filePath());
-            if (result.files.size() >= MaxWalkedFiles) {
-                result.truncated = true;
-                break;
+    auto project = std::make_shared<ProjectLisp>(ProjectLisp::read(files->root()));
+    session->query(EngineProtocol::packages(project->packages.unknownPackages()), [project, then](const QJsonObject &json) {
+        const EngineProtocol::PackagesReply reply(json);
+        if (reply.ok()) {
+            project->packages.setFeatures(reply.features());
+            for (const LispFile &file : project->files)
+                project->packages.addFrom(file.tree()); // again, each #+/#- option as the session reads it
+            for (const PackageDefinition &package : reply.packages()) {
+                if (!project->packages.knows(package.name))
+                    project->packages.add(package);
             }
         }
-    }
-    std::sort(result.files.begin(), result.files.end());
-    return result;
-}
-
-QRegularExpression globExpression(const QString &glob)
-{
-    QString pattern;
-    const QString trimmed = glob.trimmed();
-    if (!trimmed.contains(QLatin1Char('/')))
-        pattern = QStringLiteral("(?:.*/)?"); // a name: in any folder
-    for (qsizetype i = 0; i < trimmed.size(); ++i) {
-        const QChar c = trimmed[i];
-        if (c == QLatin1Char('*')) {
-            const bool doubleStar = i + 1 < trimmed.size() && trimmed[i + 1] == QLatin1Char('*');
-            if (!doubleStar) {
-                pattern += QStringLiteral("[^/]*");
-                continue;
-            }
-            ++i;
-            if (i + 1 < trimmed.size() && trimmed[i + 1] == QLatin1Char('/')) {
-                ++i;
-                pattern += QStringLiteral("(?:.*/)?"); // "**/": any folders, none included
-            } else {
-                pattern += QStringLiteral(".*");
-            }
-        } else if (c == QLatin1Char('?')) {
-            pattern += QStringLiteral("[^/]");
-        } else {
-            pattern += QRegularExpression::escape(QString(c));
-        }
-    }
-    return QRegularExpression(QRegularExpression::anchoredPattern(pattern));
-}
-
-bool matchesGlob(const QRegularExpression &expression, const QString &relative)
-{
-    return expression.match(relative).hasMatch();
-}
-
-QStringList splitLines(const QString &text)
-{
-    QStringList lines;
-    qsizetype start = 0;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (c != QLatin1Char('\n') && c != QLatin1Char('\r'))
-            continue;
-        lines << text.mid(start, i - start);
-        if (c == QLatin1Char('\r') && i + 1 < text.size() && text[i + 1] == QLatin1Char('\n'))
-            ++i;
-        start = i + 1;
-    }
-    if (start < text.size())
-        lines << text.mid(start);
-    return lines;
+        then(*project);
+    });
 }
 
 QString numbered(const QStringList &lines, int firstLine)
@@ -143,36 +55,6 @@ QString numbered(const QStringList &lines, int firstLine)
     for (qsizetype i = 0; i < lines.size(); ++i)
         out += QStringLiteral("%1│%2\n").arg(firstLine + int(i), std::max(width, 4)).arg(lines[i]);
     return out;
-}
-
-Sources lispSources(const ProjectRoot &root)
-{
-    Sources sources;
-    const Walk walked = walk(root);
-    sources.truncated = walked.truncated;
-    for (const QString &relative : walked.files) {
-        if (!isLispFile(relative))
-            continue;
-        const QString absolute = QDir(root.path()).filePath(relative);
-        const TextFileContents contents = TextFile::read(absolute);
-        if (!contents.ok()) {
-            sources.skipped << QStringLiteral("%1 (%2)").arg(relative, contents.error);
-            continue;
-        }
-        sources.files.append(SourceFile{absolute, relative, contents.text});
-    }
-    return sources;
-}
-
-QString skippedNote(const Sources &sources)
-{
-    QString note;
-    if (!sources.skipped.isEmpty())
-        note += QStringLiteral("Not searched: %1.").arg(sources.skipped.join(QStringLiteral("; ")));
-    if (sources.truncated)
-        note += QStringLiteral("%1Only the first %2 files of the project were searched.")
-                    .arg(note.isEmpty() ? QString() : QStringLiteral(" ")).arg(MaxWalkedFiles);
-    return note;
 }
 
 } // namespace ProjectToolKit

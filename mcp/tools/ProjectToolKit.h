@@ -1,19 +1,22 @@
 #pragma once
 
+#include "ProjectLisp.h"
 #include "ProjectRoot.h"
 #include "TextFile.h"
 #include "Tool.h"
 
-#include <QRegularExpression>
 #include <QStringList>
 
 #include <optional>
 
+#include <functional>
+
 class ProjectFiles;
+class Session;
 
 // What the project tools share: the refusal when no root is set, path resolution that finishes
-// the call with the confinement's sentence, the walk over the project's files (the usual build
-// and VCS folders skipped), globs, and numbered lines.
+// the call with the confinement's sentence, and numbered lines. The walk over the project's
+// files, globs and the .asd files are engine/client/project's (ProjectTree, ProjectSystems).
 namespace ProjectToolKit {
 
 // "No project root is set..." with the four ways to set one.
@@ -24,46 +27,12 @@ QString noRootMessage();
 std::optional<ProjectRoot::Resolved> resolve(ProjectFiles *files, const ToolCallPtr &call, const QString &path,
                                              ProjectRoot::Access access);
 
-// Folders never walked (.git, build/, _build/, node_modules/, .cache/) and files never listed
-// (*.fasl, *.fas, *.o).
-bool isSkippedFolder(const QString &name);
-bool isSkippedFile(const QString &name);
-bool isLispFile(const QString &path); // .lisp .lsp .cl .asd
-
-struct Walk
-{
-    QStringList files; // relative to the root, sorted
-    bool truncated = false; // stopped after MaxWalkedFiles
-};
-constexpr int MaxWalkedFiles = 20000;
-// Every regular file under the root (links that lead out of it are left out).
-Walk walk(const ProjectRoot &root);
-
-// A glob over paths relative to the root: `*` and `?` stay inside one folder, `**` crosses
-// folders ("src/**/*.lisp"); a glob without '/' matches the file's name in any folder.
-QRegularExpression globExpression(const QString &glob);
-bool matchesGlob(const QRegularExpression &expression, const QString &relative);
+// The project's Lisp files read as the session reads them: its *features* decide the #+/#-
+// options of defpackage forms, and the packages the files use but do not declare (a loaded
+// library's, ECL's own) come from it. Without an answer (no engine), the text alone says.
+// `then` runs once, from the session's answer.
+void readProjectLisp(ProjectFiles *files, Session *session, std::function<void(const ProjectLisp &project)> then);
 
 // Lines numbered like `cat -n`: the number right-aligned, then "│", then the text.
 QString numbered(const QStringList &lines, int firstLine);
-// The lines of a text without their line endings (CRLF, LF or CR).
-QStringList splitLines(const QString &text);
-
-// A project Lisp file read whole, for the tools that read every one of them.
-struct SourceFile
-{
-    QString absolute;
-    QString relative;
-    QString text;
-};
-struct Sources
-{
-    QList<SourceFile> files;
-    QStringList skipped; // "big.lisp (too large)", "x.lisp (invalid UTF-8...)"
-    bool truncated = false;
-};
-Sources lispSources(const ProjectRoot &root);
-// A sentence about what lispSources() left out, or empty.
-QString skippedNote(const Sources &sources);
-
 } // namespace ProjectToolKit

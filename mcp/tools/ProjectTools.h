@@ -17,8 +17,8 @@ Tool writeFileTool(ProjectFiles *files);
 Tool viewLispFileTool(ProjectFiles *files);
 Tool editFormTool(ProjectFiles *files, Session *session);
 Tool findDefinitionTool(ProjectFiles *files, Session *session);
-Tool findReferencesTool(ProjectFiles *files);
-Tool searchFormsTool(ProjectFiles *files);
+Tool findReferencesTool(ProjectFiles *files, Session *session);
+Tool searchFormsTool(ProjectFiles *files, Session *session);
 
 // Registers them, in this order, after the standard tools.
 void addProjectTools(ToolRegistry *tools, Session *session, ProjectFiles *files);

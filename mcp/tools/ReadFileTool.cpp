@@ -67,7 +67,7 @@ Tool readFileTool(ProjectFiles *files)
                 call->finish(ToolResult::error(contents.error));
                 return;
             }
-            const QStringList all = ProjectToolKit::splitLines(contents.text);
+            const QStringList all = TextFile::lines(contents.text);
             total = int(all.size());
             lines = all.mid(offset - 1, limit);
             digest = contents.digest;

@@ -24,11 +24,15 @@ QJsonObject outputProperties()
 {
     using namespace Schema;
     QJsonObject properties = ToolKit::jobStatusProperties();
-    properties.insert(QStringLiteral("framework"), stringEnum(QStringLiteral("fiveam: counts and failures in structure; asdf: only the test-op's output"),
-                                                              {QStringLiteral("fiveam"), QStringLiteral("asdf")}));
+    properties.insert(QStringLiteral("framework"), stringEnum(QStringLiteral("fiveam: every check in structure; rt, ptester: their printed summary "
+                                                                             "read into counts and failures; asdf: only the test-op's output"),
+                                                              {QStringLiteral("fiveam"), QStringLiteral("rt"), QStringLiteral("ptester"), QStringLiteral("asdf")}));
+    properties.insert(QStringLiteral("outcome"), stringEnum(QStringLiteral("passed; failed (a check failed, or the output tells of a failure or an "
+                                                                           "unhandled error: status is then \"failed\" too); unknown"),
+                                                            {QStringLiteral("passed"), QStringLiteral("failed"), QStringLiteral("unknown")}));
     properties.insert(QStringLiteral("system"), string(QStringLiteral("The system asked for")));
     properties.insert(QStringLiteral("test"), nullableString(QStringLiteral("The one test or suite asked for, or null for all")));
-    properties.insert(QStringLiteral("passed"), integer(QStringLiteral("Checks that passed (FiveAM); -1 when the framework does not say"), -1, 2147483647));
+    properties.insert(QStringLiteral("passed"), integer(QStringLiteral("Checks (FiveAM, ptester) or tests (RT) that passed; -1 when the framework does not say"), -1, 2147483647));
     properties.insert(QStringLiteral("failed"), integer(QStringLiteral("Checks that failed, errors included; -1 when unknown"), -1, 2147483647));
     properties.insert(QStringLiteral("skipped"), integer(QStringLiteral("Checks skipped; -1 when unknown"), -1, 2147483647));
     properties.insert(QStringLiteral("failures"),
@@ -81,18 +85,30 @@ ToolResult reported(const Job &job, const QString &system)
     if (!job.result.ok())
         return ToolKit::jobError(job, structured);
 
-    for (const char *field : {"framework", "test", "passed", "failed", "skipped", "failures", "output"})
+    for (const char *field : {"framework", "test", "passed", "failed", "skipped", "failures", "output", "outcome"})
         structured.insert(QLatin1String(field), reply.json().value(QLatin1String(field)));
+    // The job ran; whether the tests passed is the run's status too.
+    if (reply.outcome() == QLatin1String("failed"))
+        structured.insert(QStringLiteral("status"), QStringLiteral("failed"));
 
     const QString which = reply.test().isEmpty() ? system : QStringLiteral("%1 (%2)").arg(system, reply.test());
     QString text;
-    if (reply.framework() == QStringLiteral("fiveam")) {
-        text = QStringLiteral("Tests of %1: %2 passed, %3 failed, %4 skipped (FiveAM checks)")
-                   .arg(which, countText(reply.passed()), countText(reply.failed()), countText(reply.skipped()));
+    const QString framework = reply.framework();
+    if (framework == QLatin1String("fiveam") || framework == QLatin1String("rt") || framework == QLatin1String("ptester")) {
+        const QString counted = framework == QLatin1String("fiveam") ? QStringLiteral("FiveAM checks")
+            : framework == QLatin1String("rt")                       ? QStringLiteral("RT tests, from its summary")
+                                                                     : QStringLiteral("ptester checks, from its summary");
+        text = QStringLiteral("Tests of %1: %2 passed, %3 failed, %4 skipped (%5)")
+                   .arg(which, countText(reply.passed()), countText(reply.failed()), countText(reply.skipped()), counted);
+        if (reply.outcome() == QLatin1String("failed") && reply.failed() == 0)
+            text += QStringLiteral("\nThe output tells of an unexpected error: read it.");
         for (const auto &failure : reply.failures())
             text += QLatin1String("\n\n") + failureText(failure);
+    } else if (reply.outcome() == QLatin1String("failed")) {
+        text = QStringLiteral("Tests of %1 ran through ASDF's test-op, and the output tells of a failure or an unexpected error "
+                              "(no framework summary Lisp Duet reads, so no counts): read the output.").arg(which);
     } else {
-        text = QStringLiteral("Tests of %1 ran through ASDF's test-op: no FiveAM results, so no counts; read the output.").arg(which);
+        text = QStringLiteral("Tests of %1 ran through ASDF's test-op: no summary of FiveAM, RT or ptester, so no counts; read the output.").arg(which);
     }
     if (!job.result.warnings.isEmpty())
         text += QStringLiteral("\n\n[warnings] %1\n%2").arg(job.result.warnings.size()).arg(job.result.warnings.join(QLatin1Char('\n')));
@@ -112,9 +128,11 @@ Tool runTestsTool(Session *session)
             "Run an ASDF system's tests in the shared session (it runs the project's code: loads the system and its test "
             "system, then ASDF's test-op, or one FiveAM test or suite alone with `test`). With FiveAM the result is "
             "structured: passed/failed/skipped counts of checks and every failure with the test, the failing form, the "
-            "expected and actual values and FiveAM's reason (an unexpected error is a failure with reason \"error: ...\"). "
-            "Other frameworks: the test-op's captured output, counts -1. The first run that needs FiveAM compiles it (tens "
-            "of seconds). Systems are found under the project root and ASDF's usual places."),
+            "expected and actual values and FiveAM's reason (an unexpected error is a failure with reason \"error: ...\"); "
+            "only the run's own tests count, not tests run inside tests. RT and ptester: their printed summary read into "
+            "counts and failures. Other frameworks: the test-op's captured output, counts -1. status is \"failed\" when a "
+            "check failed or the output tells of an unexpected error. The first run that needs FiveAM compiles it (tens of "
+            "seconds). Systems are found under the project root and ASDF's usual places."),
         .arguments = {System, Test, Timeout, Description, Debug},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("status"), QStringLiteral("system")},

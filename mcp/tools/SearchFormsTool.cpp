@@ -1,16 +1,19 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
-#include "LispFile.h"
+#include "ProjectLisp.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "Session.h"
+#include "ProjectTree.h"
 
 #include <QJsonArray>
 #include <QSet>
 
 namespace {
 const auto Kind = Arg::string(QStringLiteral("kind"),
-                              QStringLiteral("The operator or kind: \"defun\", \"defmethod\", \"defclass\", \"deftest\", or a kind such as \"function\", \"method\", \"class\""));
+                              QStringLiteral("The operator or kind: \"defun\", \"defmethod\", \"defclass\", \"deftest\", or a kind such as \"function\", \"method\", "
+                                             "\"class\" (defclass, defstruct and define-condition)"));
 const auto Name = Arg::string(QStringLiteral("name"),
                               QStringLiteral("The defined name: a regular expression (case-insensitive, \"^make-\"), or a glob when it has * or ? (\"make-*\")"));
 const auto Contains = Arg::string(QStringLiteral("contains"), QStringLiteral("Only forms that use this symbol, e.g. \"radius\" (strings and comments do not count)"));
@@ -31,28 +34,27 @@ QJsonObject outputProperties()
 QRegularExpression nameExpression(const QString &name)
 {
     if (name.contains(QLatin1Char('*')) || name.contains(QLatin1Char('?'))) {
-        const QRegularExpression glob = ProjectToolKit::globExpression(name);
-        return QRegularExpression(glob.pattern(), QRegularExpression::CaseInsensitiveOption);
+        return ProjectTree::Glob(name, false).expression();
     }
     return QRegularExpression(name, QRegularExpression::CaseInsensitiveOption);
 }
 } // namespace
 
-Tool searchFormsTool(ProjectFiles *files)
+Tool searchFormsTool(ProjectFiles *files, Session *session)
 {
     ToolSpec spec{
         .name = QStringLiteral("search-forms"),
         .title = QStringLiteral("Search forms"),
         .description = QStringLiteral(
-            "Find top-level forms across the project's Lisp files by kind (defun, defmethod, defclass...), by defined "
-            "name (regular expression or glob), and/or by a symbol they use. Lists file, lines and the label edit-form "
-            "and view-lisp-file take."),
+            "Find top-level forms across the project's Lisp files (forms inside a top-level progn or eval-when included) by "
+            "kind (defun, defmethod, defclass...), by defined name (regular expression or glob), and/or by a symbol they use "
+            "(\"pkg:name\" resolved as Lisp reads it). Lists file, lines and the label edit-form and view-lisp-file take."),
         .arguments = {Kind, Name, Contains, Limit},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("forms"), QStringLiteral("total")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [files](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [files, session](const ToolCallPtr &call, const ToolArguments &arguments) {
         if (!files->root().isSet()) {
             call->finish(ToolResult::error(ProjectToolKit::noRootMessage()));
             return;
@@ -66,38 +68,43 @@ Tool searchFormsTool(ProjectFiles *files)
             call->finish(ToolResult::error(QStringLiteral("'name' is not a valid regular expression: %1.").arg(nameMatch.errorString())));
             return;
         }
-        const ProjectToolKit::Sources sources = ProjectToolKit::lispSources(files->root());
-        QStringList lines;
-        QJsonArray forms;
-        int total = 0;
-        for (const ProjectToolKit::SourceFile &source : sources.files) {
-            const LispFile file(source.text);
-            QSet<int> users;
-            if (!contains.isEmpty()) {
-                for (const SymbolOccurrence &occurrence : file.occurrences(contains))
-                    users.insert(occurrence.formIndex);
+        ProjectToolKit::readProjectLisp(files, session, [call, kind, name, contains, limit, nameMatch](const ProjectLisp &project) {
+            QStringList lines;
+            QJsonArray forms;
+            int total = 0;
+            for (size_t i = 0; i < project.files.size(); ++i) {
+                const ProjectTree::SourceFile &source = project.sources.files.at(qsizetype(i));
+                const LispFile &file = project.files[i];
+                QSet<int> users;
+                if (!contains.isEmpty()) {
+                    // A use inside a group's form is a use by that form and by the group.
+                    for (const SymbolOccurrence &occurrence : file.occurrences(contains, project.packages)) {
+                        for (int at = occurrence.formIndex; at >= 0; at = file.forms().at(at).parent)
+                            users.insert(at);
+                    }
+                }
+                for (const TopLevelForm &form : file.forms()) {
+                    if (!kind.isEmpty() && form.operatorName != kind && !DefinitionForms::isKind(kind, form.definition.kind))
+                        continue;
+                    if (!name.isEmpty() && (!form.definition.isValid() || !nameMatch.match(form.definition.name.toLower()).hasMatch()))
+                        continue;
+                    if (!contains.isEmpty() && !users.contains(form.index))
+                        continue;
+                    if (++total > limit)
+                        continue;
+                    lines << QStringLiteral("%1:%2-%3  %4").arg(source.relative, QString::number(form.firstLine), QString::number(form.lastLine), form.label);
+                    forms.append(QJsonObject{{QStringLiteral("file"), source.relative}, {QStringLiteral("first_line"), form.firstLine},
+                                             {QStringLiteral("last_line"), form.lastLine}, {QStringLiteral("label"), form.label},
+                                             {QStringLiteral("kind"), form.definition.kind}});
+                }
             }
-            for (const TopLevelForm &form : file.forms()) {
-                if (!kind.isEmpty() && form.operatorName != kind && form.definition.kind != kind)
-                    continue;
-                if (!name.isEmpty() && (!form.definition.isValid() || !nameMatch.match(form.definition.name.toLower()).hasMatch()))
-                    continue;
-                if (!contains.isEmpty() && !users.contains(form.index))
-                    continue;
-                if (++total > limit)
-                    continue;
-                lines << QStringLiteral("%1:%2-%3  %4").arg(source.relative, QString::number(form.firstLine), QString::number(form.lastLine), form.label());
-                forms.append(QJsonObject{{QStringLiteral("file"), source.relative}, {QStringLiteral("first_line"), form.firstLine},
-                                         {QStringLiteral("last_line"), form.lastLine}, {QStringLiteral("label"), form.label()},
-                                         {QStringLiteral("kind"), form.definition.kind}});
-            }
-        }
-        QString text = total == 0 ? QStringLiteral("No top-level form matches.")
-                                  : QStringLiteral("%1 form%2:\n%3").arg(total).arg(total == 1 ? QString() : QStringLiteral("s"), lines.join(QLatin1Char('\n')));
-        if (total > limit)
-            text += QStringLiteral("\n... %1 more (raise limit, or narrow the search)").arg(total - limit);
-        if (const QString note = ProjectToolKit::skippedNote(sources); !note.isEmpty())
-            text += QLatin1Char('\n') + note;
-        call->finish(ToolResult{text, {{QStringLiteral("forms"), forms}, {QStringLiteral("total"), total}}, false});
+            QString text = total == 0 ? QStringLiteral("No top-level form matches.")
+                                      : QStringLiteral("%1 form%2:\n%3").arg(total).arg(total == 1 ? QString() : QStringLiteral("s"), lines.join(QLatin1Char('\n')));
+            if (total > limit)
+                text += QStringLiteral("\n... %1 more (raise limit, or narrow the search)").arg(total - limit);
+            if (const QString note = ProjectTree::skippedNote(project.sources); !note.isEmpty())
+                text += QLatin1Char('\n') + note;
+            call->finish(ToolResult{text, {{QStringLiteral("forms"), forms}, {QStringLiteral("total"), total}}, false});
+        });
     });
 }

@@ -4,8 +4,11 @@
 #include "LispFile.h"
 #include "ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "ProjectTree.h"
 
 #include <QJsonArray>
+
+#include <algorithm>
 #include <QRegularExpression>
 
 namespace {
@@ -24,11 +27,12 @@ QJsonObject outputProperties()
     const QJsonObject form{{QStringLiteral("first_line"), integer(QStringLiteral("1-based"), 1, 2147483647)},
                            {QStringLiteral("last_line"), integer(QStringLiteral("1-based"), 1, 2147483647)},
                            {QStringLiteral("label"), string(QStringLiteral("Kind and name, e.g. \"defun area\""))},
-                           {QStringLiteral("package"), string(QStringLiteral("The package in force where it is read"))}};
+                           {QStringLiteral("package"), string(QStringLiteral("The package in force where it is read"))},
+                           {QStringLiteral("depth"), integer(QStringLiteral("0 for a form of the file, 1 inside a top-level progn or eval-when..."), 0, 2147483647)}};
     const QJsonObject shown{{QStringLiteral("first_line"), integer(QStringLiteral("1-based"), 1, 2147483647)},
                             {QStringLiteral("last_line"), integer(QStringLiteral("1-based"), 1, 2147483647)},
                             {QStringLiteral("label"), string(QStringLiteral("Kind and name"))},
-                            {QStringLiteral("text"), string(QStringLiteral("The form's text"))}};
+                            {QStringLiteral("text"), string(QStringLiteral("The form's text: exactly what edit-form replaces"))}};
     return {{QStringLiteral("path"), string(QStringLiteral("Relative to the root"))},
             {QStringLiteral("forms"), objectArray(QStringLiteral("Every top-level form in order"), form, {QStringLiteral("first_line"), QStringLiteral("label")})},
             {QStringLiteral("shown"), objectArray(QStringLiteral("The forms asked for, in full"), shown, {QStringLiteral("first_line"), QStringLiteral("text")})},
@@ -40,11 +44,61 @@ QString shortPackage(const QString &package)
     return package == QLatin1String("COMMON-LISP-USER") ? QStringLiteral("CL-USER") : package;
 }
 
+// The form's lines, numbered, holding exactly its text: what shares its first line before it is
+// blanked out and what follows it on its last line is cut, so that what is shown is what
+// edit-form replaces. *partial says whether anything was left out.
+QString formInFull(const LispFile &file, const QStringList &lines, const TopLevelForm &form, bool *partial)
+{
+    QStringList shown = lines.mid(form.firstLine - 1, form.lastLine - form.firstLine + 1);
+    if (shown.isEmpty())
+        return {};
+    *partial = false;
+    const int startColumn = file.tree().columnAt(form.start) - 1;
+    QString &first = shown.first();
+    if (!first.left(startColumn).trimmed().isEmpty()) {
+        first.replace(0, startColumn, QString(startColumn, QLatin1Char(' ')));
+        *partial = true;
+    }
+    const int endColumn = form.end > form.start ? file.tree().columnAt(form.end - 1) : 0;
+    QString &last = shown.last();
+    if (!last.mid(endColumn).trimmed().isEmpty()) {
+        last.truncate(endColumn);
+        *partial = true;
+    }
+    return ProjectToolKit::numbered(shown, form.firstLine).chopped(1);
+}
+
+// The queries of `forms`: by lines, each a label or comma-separated names (a label holding a
+// comma is taken whole).
+QStringList queriesIn(const LispFile &file, const QString &forms)
+{
+    QStringList queries;
+    for (const QString &line : forms.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QString simplified = line.simplified();
+        const bool isLabel = std::any_of(file.forms().begin(), file.forms().end(),
+                                         [&](const TopLevelForm &form) { return form.label == simplified; });
+        if (isLabel) {
+            queries << simplified;
+            continue;
+        }
+        for (const QString &part : line.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            if (!part.trimmed().isEmpty())
+                queries << part.trimmed();
+        }
+    }
+    return queries;
+}
+
 // The outline, then the forms asked for in full.
 ToolResult view(const LispFile &file, const QString &relative, const QString &queries, const QString &pattern)
 {
-    const QStringList lines = ProjectToolKit::splitLines(file.text());
-    QStringList out{QStringLiteral("%1: %2 top-level forms, %3 lines").arg(relative).arg(file.forms().size()).arg(lines.size())};
+    const QStringList lines = TextFile::lines(file.text());
+    const qsizetype topLevel = std::count_if(file.forms().begin(), file.forms().end(), [](const TopLevelForm &f) { return f.depth == 0; });
+    const qsizetype nested = file.forms().size() - topLevel;
+    QStringList out{QStringLiteral("%1: %2 top-level forms%3, %4 lines")
+                        .arg(relative).arg(topLevel)
+                        .arg(nested == 0 ? QString() : QStringLiteral(" (and %1 inside their progn, eval-when... groups, indented)").arg(nested))
+                        .arg(lines.size())};
     QJsonArray forms;
     QString package;
     for (const TopLevelForm &form : file.forms()) {
@@ -54,9 +108,11 @@ ToolResult view(const LispFile &file, const QString &relative, const QString &qu
         }
         const QString range = form.firstLine == form.lastLine ? QString::number(form.firstLine)
                                                               : QStringLiteral("%1-%2").arg(form.firstLine).arg(form.lastLine);
-        out << QStringLiteral("%1  %2%3").arg(range, -9).arg(form.label(), form.node.isComplete() ? QString() : QStringLiteral("   [not closed]"));
+        out << QStringLiteral("%1  %2%3%4").arg(range, -9).arg(QString(2 * form.depth, QLatin1Char(' ')), form.label,
+                                                 form.node.isComplete() ? QString() : QStringLiteral("   [not closed]"));
         forms.append(QJsonObject{{QStringLiteral("first_line"), form.firstLine}, {QStringLiteral("last_line"), form.lastLine},
-                                 {QStringLiteral("label"), form.label()}, {QStringLiteral("package"), form.package}});
+                                 {QStringLiteral("label"), form.label}, {QStringLiteral("package"), form.package},
+                                 {QStringLiteral("depth"), form.depth}});
     }
     QStringList problems;
     const ReadError error = file.tree().firstError();
@@ -64,10 +120,8 @@ ToolResult view(const LispFile &file, const QString &relative, const QString &qu
         problems << QStringLiteral("The file does not read cleanly: %1 The outline shows what was read.").arg(error.message);
 
     QList<TopLevelForm> wanted;
-    for (const QString &query : queries.split(QRegularExpression(QStringLiteral("[,\\n]")), Qt::SkipEmptyParts)) {
-        if (query.trimmed().isEmpty())
-            continue;
-        const FormMatches matches = file.find(query.trimmed());
+    for (const QString &query : queriesIn(file, queries)) {
+        const FormMatches matches = file.find(query);
         if (matches.forms.isEmpty())
             problems << matches.message();
         wanted << matches.forms; // several forms of one name are all shown
@@ -79,7 +133,7 @@ ToolResult view(const LispFile &file, const QString &relative, const QString &qu
         } else {
             int matched = 0;
             for (const TopLevelForm &form : file.forms()) {
-                if (expression.match(form.label()).hasMatch()) {
+                if (expression.match(form.label).hasMatch()) {
                     wanted << form;
                     ++matched;
                 }
@@ -94,11 +148,16 @@ ToolResult view(const LispFile &file, const QString &relative, const QString &qu
         if (seen.contains(form.index))
             continue;
         seen << form.index;
-        const QStringList formLines = lines.mid(form.firstLine - 1, form.lastLine - form.firstLine + 1);
-        out << QString() << QStringLiteral("%1 (lines %2-%3, package %4):").arg(form.label(), QString::number(form.firstLine), QString::number(form.lastLine), shortPackage(form.package))
-            << ProjectToolKit::numbered(formLines, form.firstLine).chopped(1);
+        bool partial = false;
+        const QString numbered = formInFull(file, lines, form, &partial);
+        out << QString()
+            << QStringLiteral("%1 (lines %2-%3, package %4%5):")
+                   .arg(form.label, QString::number(form.firstLine), QString::number(form.lastLine), shortPackage(form.package),
+                        partial ? QStringLiteral("; the other text on its lines is left out") : QString())
+            << numbered;
         shown.append(QJsonObject{{QStringLiteral("first_line"), form.firstLine}, {QStringLiteral("last_line"), form.lastLine},
-                                 {QStringLiteral("label"), form.label()}, {QStringLiteral("text"), form.node.text().toString()}});
+                                 {QStringLiteral("label"), form.label},
+                                 {QStringLiteral("text"), file.text().mid(form.start, form.end - form.start)}});
     }
     if (!problems.isEmpty())
         out << QString() << problems;
@@ -115,10 +174,12 @@ Tool viewLispFileTool(ProjectFiles *files)
         .name = QStringLiteral("view-lisp-file"),
         .title = QStringLiteral("View Lisp file"),
         .description = QStringLiteral(
-            "Outline of a Lisp file: one line per top-level form with its line range and what it is (\"12-18  defun "
-            "area\"), and the package in force where it changes. Forms named in `forms` (\"defun area, defmethod area "
-            "(circle)\") or whose label matches `pattern` are shown in full with line numbers. Use it before edit-form. "
-            "A file that does not read is outlined up to the problem, which is named with its line."),
+            "Outline of a Lisp file: one line per top-level form with its line range and its label (\"12-18  defun "
+            "area\"; forms inside a top-level progn or eval-when indented under it), and the package in force where it "
+            "changes. edit-form takes a label exactly as listed, or the line range. Forms named in `forms` (\"defun area, "
+            "defmethod area (circle)\") or whose label matches `pattern` are shown in full with line numbers: exactly the "
+            "text edit-form replaces (a comment after a form on its last line is part of it). A file that does not read is "
+            "outlined up to the problem, which is named with its line."),
         .arguments = {Path, Forms, Pattern},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("path")},
@@ -134,8 +195,8 @@ Tool viewLispFileTool(ProjectFiles *files)
             return;
         }
         files->noteSeen(call->origin().clientKey, resolved->absolute, contents.digest);
-        if (!ProjectToolKit::isLispFile(resolved->absolute)) {
-            const QStringList lines = ProjectToolKit::splitLines(contents.text);
+        if (!ProjectTree::isLispFile(resolved->absolute)) {
+            const QStringList lines = TextFile::lines(contents.text);
             QString text = QStringLiteral("%1 is not a Lisp file (.lisp, .lsp, .cl, .asd); its first lines:\n%2")
                                .arg(resolved->relative, ProjectToolKit::numbered(lines.mid(0, PlainSliceLines), 1));
             if (lines.size() > PlainSliceLines)

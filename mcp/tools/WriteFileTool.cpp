@@ -15,7 +15,7 @@ const auto Description = Arg::string(QStringLiteral("description"), QStringLiter
 
 int lineCount(const QString &text)
 {
-    return int(ProjectToolKit::splitLines(text).size());
+    return int(TextFile::lines(text).size());
 }
 } // namespace
 

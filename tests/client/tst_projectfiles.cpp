@@ -387,6 +387,33 @@ private Q_SLOTS:
         QVERIFY(again.error.contains(QStringLiteral("No change by an agent")));
     }
 
+    // The rules of undo live in ProjectFiles: by the change's id, only the newest change of a
+    // file, and only once; each refusal is the whole sentence the window shows.
+    void onlyTheNewestChangeOfAFileIsUndoneAndOnlyOnce()
+    {
+        ProjectFiles files;
+        QVERIFY(files.setRoot(m_root, Origin::person()));
+        Outcome first, second, older, newest, again;
+        files.propose(at(QStringLiteral("src/main.lisp")), agent(), replacing(QStringLiteral("42"), QStringLiteral("43")), first.callback());
+        files.propose(at(QStringLiteral("src/main.lisp")), agent(), replacing(QStringLiteral("43"), QStringLiteral("44")), second.callback());
+        QVERIFY(QTest::qWaitFor([&] { return second.done; }, 2000));
+        files.undo(first.change.id, Origin::person(), older.callback());
+        QVERIFY(QTest::qWaitFor([&] { return older.done; }, 2000));
+        QVERIFY2(older.error.startsWith(QStringLiteral("Could not undo claude-code's change to src/main.lisp: the file changed after it (claude-code's edit at "))
+                     && older.error.endsWith(QStringLiteral("Only the newest change to a file can be undone.")),
+                 qPrintable(older.error));
+        files.undo(second.change.id, Origin::person(), newest.callback());
+        QVERIFY(QTest::qWaitFor([&] { return newest.done; }, 2000));
+        QVERIFY2(newest.error.isEmpty(), qPrintable(newest.error));
+        QCOMPARE(bytesOf(at(QStringLiteral("src/main.lisp"))), QByteArray("(defun main ()\n  43)\n"));
+        files.undo(second.change.id, Origin::person(), again.callback());
+        QVERIFY(QTest::qWaitFor([&] { return again.done; }, 2000));
+        QCOMPARE(again.error, QStringLiteral("Could not undo claude-code's change to src/main.lisp: you already undid it."));
+        Outcome gone;
+        files.undo(99999, Origin::person(), gone.callback());
+        QVERIFY(gone.error.contains(QStringLiteral("no longer in this run's history")));
+    }
+
     // The window undoes a change it finds in history(): the path it passes lives in the list
     // the undo is appended to. The file's queue must still move on afterwards.
     void anUndoGivenAPathFromTheHistoryLeavesTheQueueWorking()

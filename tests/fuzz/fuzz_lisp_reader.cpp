@@ -2,15 +2,17 @@
 // person's project, read as UTF-8 (invalid sequences become U+FFFD, as QString::fromUtf8 makes
 // them). It checks the tree's shape (spans nested and in order, every non-blank character in a
 // top-level node or a comment, lines and columns in range), that check-parens and the reader
-// agree, that every definition's label finds its form again, and LispSource's editor
+// agree, that every definition's label finds its form again, that a form put back as the
+// tools show it (FormSplice) leaves the text as it was, and LispSource's editor
 // questions at a few cursors. Also the ASan/UBSan checks: no crash, no overflow, whatever
 // the nesting (there is no recursion to overflow).
 //
-// FUZZ_SOURCES: engine/client/source/LispScanner.cpp engine/client/source/LispReader.cpp engine/client/source/SyntaxTree.cpp engine/client/source/LispSource.cpp engine/client/source/DefiningOperators.cpp engine/client/source/DefinitionForms.cpp engine/client/source/LispFile.cpp
+// FUZZ_SOURCES: engine/client/source/LispScanner.cpp engine/client/source/LispReader.cpp engine/client/source/SyntaxTree.cpp engine/client/source/LispSource.cpp engine/client/source/DefiningOperators.cpp engine/client/source/DefinitionForms.cpp engine/client/source/LispFile.cpp engine/client/source/LispPackages.cpp engine/client/source/CommonLispSymbols.cpp engine/client/source/FormSplice.cpp
 // FUZZ_PKGS: Qt6Core
 // FUZZ_CORPUS: lispreader
 // FUZZ_DICT: lisp.dict
 
+#include "FormSplice.h"
 #include "LispFile.h"
 #include "LispReader.h"
 #include "LispSource.h"
@@ -101,6 +103,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)LispSource::checkParens(text); // brackets too
     check(LispSource::isComplete(text) == tree.isComplete(), "isComplete", text);
 
+    // A complete form put back as the tools show it leaves the text as it was.
+    for (const TopLevelForm &form : file.forms()) {
+        if (form.node.isComplete())
+            check(FormSplice::apply(file, form, FormSplice::Action::Replace, text.mid(form.start, form.end - form.start)).text == text,
+                  "a form put back as shown changed the text", text);
+        check(form.start <= form.node.start() && form.end >= form.node.end() && form.firstLine <= form.lastLine, "form span", text);
+    }
     // A definition that reads without error is found again by the label the file view shows.
     for (const TopLevelForm &form : file.forms()) {
         bool readsCleanly = form.node.isComplete();
@@ -112,9 +121,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!form.definition.isValid() || !readsCleanly)
             continue;
         bool found = false;
-        for (const TopLevelForm &match : file.find(form.label()).forms)
+        for (const TopLevelForm &match : file.find(form.label).forms)
             found = found || match.index == form.index;
-        check(found, "a label that does not find its form", form.label());
+        check(found, "a label that does not find its form", form.label);
         (void)file.tree().leadingComments(form.node);
         for (const SyntaxNode &symbol : LispFile::symbolsIn(form.node))
             check(symbol.is(SyntaxKind::Symbol), "symbolsIn", text);

@@ -257,6 +257,25 @@ private Q_SLOTS:
         QVERIFY(builtIn.note().toString().contains(QStringLiteral("built-in")));
     }
 
+    void aFrameWithALocalFunctionKeepsTheErrorAndItsLocals()
+    {
+        // The frame's environment holds HELPER's closure beside X: reading it must not fail
+        // (it did, and the user's error became a kernel failure).
+        QVERIFY(m_lisp->result("(defun outer (x) (flet ((helper () (car x))) (helper)))").ok());
+        const JobResult plain = m_lisp->result("(outer 1)");
+        QCOMPARE(plain.status, JobResult::Status::Error);
+        QCOMPARE(plain.error.type, QStringLiteral("SIMPLE-TYPE-ERROR"));
+        QCOMPARE(plain.error.backtrace.first(), QStringLiteral("0: (CAR 1)"));
+        QVERIFY(plain.error.backtrace.contains(QStringLiteral("2: (OUTER 1)")));
+        const quint64 id = m_lisp->debugEval(QStringLiteral("(outer 1)"));
+        const DebuggerPtr debugger = m_lisp->waitParked(id);
+        QVERIFY(debugger);
+        const int outerFrame = int(frameTexts(*debugger).indexOf(QStringLiteral("(OUTER 1)")));
+        QVERIFY(outerFrame > 0);
+        QCOMPARE(variables(EngineProtocol::FrameReply(frame(debugger, outerFrame)).arguments()).value("X"), QStringLiteral("1"));
+        QVERIFY(choose(debugger, QStringLiteral("ABORT")));
+    }
+
     void debuggerEvalSeesTheFramesLocalsAndCanChangeThem()
     {
         QVERIFY(m_lisp->result("(defun scale (x y) (let ((z (* x 2))) (restart-case (/ z y) (use-value (v) (+ z v)))))").ok());

@@ -89,6 +89,16 @@ private Q_SLOTS:
                           "(test erroring (is (= 1 1)) (error \"boom ~A\" 42))\n"
                           "(test chatty (dotimes (i 20000) (write-line \"0123456789\")) (is (= 1 1)))\n"
                           "(test never-negative (for-all ((n (gen-integer :min 1 :max 10))) (is (< n 0))))\n"));
+        // cl-ppcre:scan's shape: a compiled function and a compiler macro, each with a docstring;
+        // and a form the compiler warns about on line 4.
+        QVERIFY(writeFile(m_root.filePath(QStringLiteral("scanner/scanner.asd")),
+                          "(asdf:defsystem \"scanner\" :components ((:file \"scanner\")))\n"));
+        QVERIFY(writeFile(m_root.filePath(QStringLiteral("scanner/scanner.lisp")),
+                          "(defpackage #:scanner (:use #:cl) (:export #:scan))\n(in-package #:scanner)\n"
+                          "(defgeneric scan (regex target) (:documentation \"Searches TARGET for REGEX.\"))\n"
+                          "(defmethod scan (regex target) (list regex target))\n"
+                          "(define-compiler-macro scan (&whole form regex target)\n"
+                          "  \"Compiles constant REGEX at load time.\" (declare (ignore regex target)) form)\n"));
         m_lisp = std::make_unique<EngineHarness>();
         QVERIFY2(m_lisp->waitReady(), "the engine did not start");
         m_lisp->session.setProjectRoot(m_root.path());
@@ -284,6 +294,31 @@ private Q_SLOTS:
         const EngineProtocol::DocumentationReply badPackage(ask(EngineProtocol::documentation(QStringLiteral("x"), QStringLiteral("no-such-package"))));
         QVERIFY(!badPackage.found());
         QVERIFY(badPackage.message().contains(QStringLiteral("does not exist")));
+    }
+
+    // ECL stores a compiler macro's docstring where the function's is asked for; the generic
+    // function object keeps its own (issue 18: cl-ppcre:scan).
+    void aCompilerMacrosDocstringIsNotTheFunctions()
+    {
+        const JobPtr loaded = m_lisp->run(EngineProtocol::systemLoad(QStringLiteral("scanner"), false, false), 120000);
+        QVERIFY2(loaded->result.ok(), qPrintable(loaded->result.error.message));
+        const EngineProtocol::DocumentationReply scan(ask(EngineProtocol::documentation(QStringLiteral("scanner:scan"))));
+        QVERIFY(scan.found());
+        QCOMPARE(scan.documentation().value(QStringLiteral("function")).toString(), QStringLiteral("Searches TARGET for REGEX."));
+        QCOMPARE(scan.documentation().value(QStringLiteral("compiler-macro")).toString(), QStringLiteral("Compiles constant REGEX at load time."));
+    }
+
+    // ECL's compiler says where a form is as a file offset before the blank lines and comments
+    // in front of it; the warning says the form's line.
+    void compilerWarningsSayTheLine()
+    {
+        QVERIFY(writeFile(m_root.filePath(QStringLiteral("warned.lisp")),
+                          "(defun fine () 1)\n\n;; a comment\n(defun typed (x) (declare (fixnum x)) (car x))\n"));
+        const QString texts = value(QStringLiteral(
+            "(let ((texts nil)) (handler-bind ((warning (lambda (c) (push (lisp-duet.kernel::load-warning-text c) texts) (muffle-warning c))))"
+            " (compile-file \"%1\" :output-file \"%2\")) (format nil \"~{~A~^|~}\" texts))")
+                                        .arg(m_root.filePath(QStringLiteral("warned.lisp")), m_root.filePath(QStringLiteral("warned.fas"))));
+        QVERIFY2(texts.contains(QStringLiteral("in file warned.lisp, line 4")) && !texts.contains(QStringLiteral("position")), qPrintable(texts));
     }
 
     void definitionsFromFilesHaveFileAndLine()

@@ -380,7 +380,9 @@ private Q_SLOTS:
         const QByteArray before = contents(QStringLiteral("dup.lisp"));
         const QJsonObject twice = edit(QStringLiteral("dup.lisp"), QStringLiteral("defun dup"), QStringLiteral("replace"), QStringLiteral("(defun dup () 3)"));
         QVERIFY(ToolHarness::isError(twice));
-        QVERIFY2(text(twice).contains(QStringLiteral("matches 2 top-level forms")), qPrintable(text(twice)));
+        QVERIFY2(text(twice).contains(QStringLiteral("\"defun dup\" is the label of 2 forms: defun dup at line 1; defun dup at line 3. "
+                                                     "Name the one you mean by its lines (lines: \"1\").")),
+                 qPrintable(text(twice)));
         QVERIFY2(text(twice).contains(QStringLiteral("1")) && text(twice).contains(QStringLiteral("3")), qPrintable(text(twice)));
         const QJsonObject missing = edit(QStringLiteral("dup.lisp"), QStringLiteral("defmethod area (square)"), QStringLiteral("delete"));
         QVERIFY(ToolHarness::isError(missing));

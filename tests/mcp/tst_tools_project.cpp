@@ -66,7 +66,8 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("Did 6 checks.")));
 
         const QJsonObject structured = ToolHarness::structured(result);
-        QCOMPARE(structured.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(structured.value(QStringLiteral("status")).toString(), QStringLiteral("failed")); // one check failed
+        QCOMPARE(structured.value(QStringLiteral("outcome")).toString(), QStringLiteral("failed"));
         QCOMPARE(structured.value(QStringLiteral("framework")).toString(), QStringLiteral("fiveam"));
         QCOMPARE(structured.value(QStringLiteral("passed")).toInt(), 5);
         QCOMPARE(structured.value(QStringLiteral("failed")).toInt(), 1);
@@ -98,7 +99,7 @@ private Q_SLOTS:
     {
         const QJsonObject result = runTests({{QStringLiteral("system"), QStringLiteral("plain")}});
         QVERIFY2(!ToolHarness::isError(result), qPrintable(ToolHarness::text(result)));
-        QCOMPARE(ToolHarness::text(result), QStringLiteral("Tests of plain ran through ASDF's test-op: no FiveAM results, so no counts; read the output.\n\n"
+        QCOMPARE(ToolHarness::text(result), QStringLiteral("Tests of plain ran through ASDF's test-op: no summary of FiveAM, RT or ptester, so no counts; read the output.\n\n"
                                                            "[output]\nplain: all good"));
         const QJsonObject structured = ToolHarness::structured(result);
         QCOMPARE(structured.value(QStringLiteral("framework")).toString(), QStringLiteral("asdf"));

@@ -57,37 +57,10 @@ void ProjectActivity::showChange(const FileChange &change)
 
 void ProjectActivity::undo(quint64 changeId)
 {
-    const FileChange *change = findChange(changeId);
-    if (!change) {
-        showNote(tr("That change is no longer in this run's history, so it cannot be undone from here."), true);
-        return;
-    }
-    // undoLast takes back the newest change to the file: only offer it for that one.
-    const FileChange *newest = nullptr;
-    for (const FileChange &c : m_files->history()) {
-        if (c.absolutePath == change->absolutePath)
-            newest = &c;
-    }
-    if (newest && newest->kind == FileChange::Kind::Undo && newest->undoes == change->id) {
-        showNote(tr("Could not undo %1's change to %2: you already undid it.").arg(change->origin.name, change->path), true);
-        return;
-    }
-    if (newest && newest->id != change->id) {
-        const QString whose = newest->origin.isPerson() ? tr("your") : tr("%1's").arg(newest->origin.name);
-        showNote(tr("Could not undo %1's change to %2: the file changed after it (%3 %4 at %5). Only the newest change to a file can be undone.")
-                     .arg(change->origin.name, change->path, whose, FileChange::kindName(newest->kind),
-                          newest->at.toString(QStringLiteral("HH:mm:ss"))),
-                 true);
-        return;
-    }
-    // Copies: the history the change lives in grows when the undo is written.
-    const QString who = change->origin.name;
-    const QString path = change->path;
-    const QString absolutePath = change->absolutePath;
     QPointer<ProjectActivity> guard(this);
-    m_files->undoLast(absolutePath, Origin::person(), [guard, who, path](const FileChange &, const QString &error) {
+    m_files->undo(changeId, Origin::person(), [guard](const FileChange &, const QString &error) {
         if (guard && !error.isEmpty())
-            guard->showNote(tr("Could not undo %1's change to %2: %3").arg(who, path, error), true);
+            guard->showNote(error, true);
     });
 }
 

@@ -2,10 +2,10 @@
 
 #include "EngineProtocol.h"
 #include "ProjectFiles.h"
+#include "ProjectSystems.h"
 #include "Session.h"
 
 #include <QDir>
-#include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QWidget>
@@ -35,11 +35,7 @@ QStringList RunTestsAction::systems() const
 {
     if (!m_files || !m_files->root().isSet())
         return {};
-    QStringList names;
-    const QFileInfoList definitions = QDir(m_files->root().path()).entryInfoList({QStringLiteral("*.asd")}, QDir::Files | QDir::Readable, QDir::Name);
-    for (const QFileInfo &definition : definitions)
-        names.append(definition.completeBaseName());
-    return names;
+    return ProjectSystems::primarySystems(ProjectSystems::scan(m_files->root()));
 }
 
 quint64 RunTestsAction::run(const QString &system)

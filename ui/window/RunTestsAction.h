@@ -17,7 +17,7 @@ public:
     RunTestsAction(Session *session, QObject *parent);
 
     void setProjectFiles(ProjectFiles *files);
-    // The systems the project's folder defines: the names of its .asd files, sorted.
+    // The primary systems the .asd files under the project root define (ProjectSystems), in path order.
     QStringList systems() const;
     // Runs the system's tests as the person, with run-tests' time limit; returns the job's id.
     quint64 run(const QString &system);

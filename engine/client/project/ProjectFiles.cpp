@@ -43,6 +43,12 @@ bool ProjectFiles::setRoot(const QString &directory, const Origin &by, QString *
 void ProjectFiles::noteSeen(const QString &clientKey, const QString &absolutePath, const QByteArray &digest)
 {
     m_seen[clientKey].insert(absolutePath, digest);
+    m_read[clientKey].insert(absolutePath, digest);
+}
+
+QByteArray ProjectFiles::readBy(const QString &clientKey, const QString &absolutePath) const
+{
+    return m_read.value(clientKey).value(absolutePath);
 }
 
 QByteArray ProjectFiles::seenBy(const QString &clientKey, const QString &absolutePath) const
@@ -55,31 +61,68 @@ void ProjectFiles::propose(const QString &absolutePath, const Origin &origin, Ma
     enqueue(absolutePath, {origin, std::move(make), std::move(done), false, proposedBy});
 }
 
-bool ProjectFiles::canUndo(const QString &absolutePath) const
+const FileChange *ProjectFiles::change(quint64 id) const
+{
+    for (const FileChange &change : m_history) {
+        if (change.id == id)
+            return &change;
+    }
+    return nullptr;
+}
+
+const FileChange *ProjectFiles::newestChange(const QString &absolutePath) const
 {
     for (auto it = m_history.crbegin(); it != m_history.crend(); ++it) {
         if (it->absolutePath == absolutePath)
-            return it->kind != FileChange::Kind::Undo && !it->origin.isPerson();
+            return &*it;
     }
-    return false;
+    return nullptr;
+}
+
+bool ProjectFiles::canUndo(const QString &absolutePath) const
+{
+    const FileChange *newest = newestChange(absolutePath);
+    return newest && newest->kind != FileChange::Kind::Undo && !newest->origin.isPerson();
 }
 
 void ProjectFiles::undoLast(const QString &absolutePath, const Origin &by, Done done)
 {
-    const FileChange *last = nullptr;
-    for (auto it = m_history.crbegin(); it != m_history.crend() && !last; ++it) {
-        if (it->absolutePath == absolutePath)
-            last = &*it;
-    }
-    if (!last || last->kind == FileChange::Kind::Undo || last->origin.isPerson()) {
+    if (!canUndo(absolutePath)) {
         done({}, QStringLiteral("No change by an agent to %1 is left to undo.").arg(m_root.display(absolutePath)));
         return;
     }
-    const FileChange original = *last;
-    Maker make = [original](const TextFileContents &current, bool exists, QString *error) -> std::optional<FileChange> {
+    undo(newestChange(absolutePath)->id, by, std::move(done));
+}
+
+void ProjectFiles::undo(quint64 changeId, const Origin &by, Done done)
+{
+    const FileChange *found = change(changeId);
+    if (!found) {
+        done({}, QStringLiteral("That change is no longer in this run's history, so it cannot be undone."));
+        return;
+    }
+    const QString refused = QStringLiteral("Could not undo %1's change to %2: ").arg(found->origin.name, found->path);
+    if (found->kind == FileChange::Kind::Undo || found->origin.isPerson()) {
+        done({}, refused + QStringLiteral("only an agent's change can be undone."));
+        return;
+    }
+    const FileChange *newest = newestChange(found->absolutePath);
+    if (newest && newest->kind == FileChange::Kind::Undo && newest->undoes == found->id) {
+        done({}, refused + QStringLiteral("you already undid it."));
+        return;
+    }
+    if (newest && newest->id != found->id) {
+        const QString whose = newest->origin.isPerson() ? QStringLiteral("your") : QStringLiteral("%1's").arg(newest->origin.name);
+        done({}, refused + QStringLiteral("the file changed after it (%1 %2 at %3). Only the newest change to a file can be undone.")
+                               .arg(whose, FileChange::kindName(newest->kind), newest->at.toString(QStringLiteral("HH:mm:ss"))));
+        return;
+    }
+    // A copy: the history the change lives in grows when the undo is written.
+    const FileChange original = *found;
+    Maker make = [original, refused](const TextFileContents &current, bool exists, QString *error) -> std::optional<FileChange> {
         const bool unchanged = original.deleted ? !exists : (exists && current.digest == original.afterDigest);
         if (!unchanged) {
-            *error = QStringLiteral("%1 changed after %2's %3 (%4); undoing it now would lose those later changes, so nothing was changed.")
+            *error = refused + QStringLiteral("%1 changed after %2's %3 (%4); undoing it now would lose those later changes, so nothing was changed.")
                          .arg(original.path, original.origin.name, FileChange::kindName(original.kind),
                               original.at.toString(QStringLiteral("HH:mm:ss")));
             return std::nullopt;
@@ -93,7 +136,7 @@ void ProjectFiles::undoLast(const QString &absolutePath, const Origin &by, Done 
         undo.summary = QStringLiteral("took back %1's change (%2)").arg(original.origin.name, original.summary);
         return undo;
     };
-    enqueue(absolutePath, {by, std::move(make), std::move(done), true});
+    enqueue(original.absolutePath, {by, std::move(make), std::move(done), true});
 }
 
 // By value: a caller's path may live in m_history (undo's does), which writing changes.

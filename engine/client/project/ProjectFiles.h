@@ -43,14 +43,21 @@ public:
     // proposedBy: an opaque tag of the request, carried by the change (FileChange::proposedBy).
     void propose(const QString &absolutePath, const Origin &origin, Maker make, Done done, quint64 proposedBy = 0);
 
-    // Undoes the newest change to this file that an agent made, if the file still has the text
-    // that change wrote (otherwise it says what changed since). Not gated: the person asks for it.
+    // Takes back an agent's change, by its id (FileChange::id), as `by` (the person). Only the
+    // newest change to its file can be undone, and only while the file still has the text that
+    // change wrote; anything else is refused with the whole sentence a person reads ("Could not
+    // undo claude's change to src/a.lisp: you already undid it."). Not gated: the person asks.
+    void undo(quint64 changeId, const Origin &by, Done done);
+    // The newest change to this file, if it is an agent's change that undo() would take.
     void undoLast(const QString &absolutePath, const Origin &by, Done done);
     bool canUndo(const QString &absolutePath) const;
 
-    // What a client last read of a file (the digest of the bytes it saw).
+    // What a client last read of a file (the digest of the bytes it saw). seenBy also counts
+    // the client's own changes (it knows what it wrote); readBy only its reads, for requests
+    // that name places in the file as it read them (line numbers move with its own edits).
     void noteSeen(const QString &clientKey, const QString &absolutePath, const QByteArray &digest);
     QByteArray seenBy(const QString &clientKey, const QString &absolutePath) const;
+    QByteArray readBy(const QString &clientKey, const QString &absolutePath) const;
 
     // The changes applied this run, oldest first (the newest MaxHistory).
     const QList<FileChange> &history() const { return m_history; }
@@ -75,6 +82,8 @@ private:
     void runNext(QString absolutePath);
     void finish(const QString &absolutePath, const FileChange &change, const QString &error, const Done &done);
     bool write(FileChange &change, QString *error);
+    const FileChange *change(quint64 id) const;
+    const FileChange *newestChange(const QString &absolutePath) const;
 
     ProjectRoot m_root;
     ChangeGate m_gate;
@@ -83,6 +92,7 @@ private:
     // the previous change's finish must not start that change a second time.
     QSet<QString> m_inProgress;
     QHash<QString, QHash<QString, QByteArray>> m_seen; // client key -> path -> digest
+    QHash<QString, QHash<QString, QByteArray>> m_read; // the same, reads only
     QList<FileChange> m_history;
     quint64 m_nextId = 1;
 };

@@ -37,6 +37,10 @@ constexpr qint64 MaxWholeFileBytes = 8 * 1024 * 1024;
 QByteArray digest(const QByteArray &bytes);
 QString shortDigest(const QByteArray &digest); // the first 12 hex digits, for people
 
+// The lines of a text without their line endings (CRLF, LF or CR); a last line without an
+// ending counts, an empty text has none.
+QStringList lines(const QString &text);
+
 // The whole file; an error for binary data, invalid UTF-8 (with the offset) or a file larger
 // than maxBytes (with what to do instead).
 TextFileContents read(const QString &path, qint64 maxBytes = MaxWholeFileBytes);

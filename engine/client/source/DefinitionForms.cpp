@@ -50,7 +50,26 @@ bool readName(const DefiningOperator &op, SyntaxNode node, DefinedName &result)
             result.name = node.stringValue();
             return !result.name.isEmpty();
         }
-        [[fallthrough]];
+        if (node.is(SyntaxKind::List)) {
+            // ("SSL_new" ssl-new), (lisp-name "c_name" :option x): the Lisp name is the first
+            // symbol that is no keyword; failing one, the first string.
+            SyntaxNode string;
+            for (const SyntaxNode &element : node.children()) {
+                if (element.is(SyntaxKind::Symbol) && element.symbol().marker != SymbolName::Marker::Keyword) {
+                    result.nameNode = element;
+                    readSymbol(element, result);
+                    return !result.name.isEmpty();
+                }
+                if (element.is(SyntaxKind::String) && !string.isValid())
+                    string = element;
+            }
+            if (!string.isValid())
+                return false;
+            result.nameNode = string;
+            result.name = string.stringValue();
+            return !result.name.isEmpty();
+        }
+        break;
     case Op::Name::SymbolOrList:
         if (node.is(SyntaxKind::List))
             node = result.nameNode = node.child(0); // (defstruct (point (:include base)) ...)
@@ -73,6 +92,14 @@ bool readName(const DefiningOperator &op, SyntaxNode node, DefinedName &result)
         return false;
     readSymbol(node, result);
     return !result.name.isEmpty();
+}
+
+// (), nil, (:since "1.1.0"): a list that is empty or starts with a keyword holds options, not a name.
+bool isOptionList(const SyntaxNode &node)
+{
+    if (isSymbolNamed(node, QLatin1String("NIL")) && node.symbol().marker == SymbolName::Marker::None)
+        return true;
+    return node.is(SyntaxKind::List) && (node.childCount() == 0 || node.child(0).symbol().marker == SymbolName::Marker::Keyword);
 }
 
 bool isLambdaList(const SyntaxNode &node)
@@ -155,6 +182,13 @@ QString DefinitionForms::specializerName(const SyntaxNode &specializer)
     return specializer.plainText();
 }
 
+bool DefinitionForms::isKind(const QString &asked, const QString &kind)
+{
+    if (asked == kind)
+        return true;
+    return asked == QLatin1String("class") && (kind == QLatin1String("structure") || kind == QLatin1String("condition"));
+}
+
 QString DefinitionForms::packageName(const SyntaxNode &designator)
 {
     if (designator.is(SyntaxKind::String))
@@ -178,12 +212,16 @@ DefinedName DefinitionForms::read(const SyntaxNode &form)
     if (!op.isValid() || form.isDotted())
         return result; // (defun f . body) is no definition the macro would accept
     const QList<SyntaxNode> parts = form.children();
-    if (parts.size() < 2 || !readName(op, parts[1], result))
+    qsizetype next = 1; // the name, then the first part after the name (and lambda list)
+    // (define-x (:since "1.1") name ...), (define-x () name ...): options before the name.
+    if (op.nameShape == Op::Name::FirstArgument && parts.size() > 2 && isOptionList(parts[1]))
+        next = 2;
+    if (parts.size() <= next || !readName(op, parts[next], result))
         return {};
+    ++next;
     result.kind = op.kind;
     result.operatorName = op.name;
 
-    qsizetype next = 2; // the first part after the name (and lambda list)
     switch (op.then) {
     case Op::Then::Nothing:
         break;

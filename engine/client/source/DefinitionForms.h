@@ -40,6 +40,9 @@ QString canonicalPackage(const QString &designator);
 QString qualifierName(const SyntaxNode &qualifier);
 // A specializer as DefinedName::specializers lists it: "circle", "(eql :red)".
 QString specializerName(const SyntaxNode &specializer);
+// Whether a kind asked for ("class") covers a form's kind: the same kind, and "class" also the
+// classes defstruct and define-condition make.
+bool isKind(const QString &asked, const QString &kind);
 // A package designator as read: a string's characters or a symbol's name, made canonical;
 // empty when the node designates no package.
 QString packageName(const SyntaxNode &designator);

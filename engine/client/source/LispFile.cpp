@@ -4,12 +4,16 @@
 #include "TextLines.h"
 
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
+#include <limits>
 
 namespace {
 
 using TextLines::shortened;
+
+constexpr qsizetype LabelArgumentChars = 60;
 
 // Trailing T specializers say nothing: (circle) and (circle t) name one method.
 QStringList withoutTrailingT(QStringList specializers)
@@ -25,28 +29,127 @@ QString lines(const TopLevelForm &form)
                                            : QStringLiteral("lines %1-%2").arg(form.firstLine).arg(form.lastLine);
 }
 
+QString range(const TopLevelForm &form)
+{
+    return form.firstLine == form.lastLine ? QString::number(form.firstLine)
+                                           : QStringLiteral("%1-%2").arg(form.firstLine).arg(form.lastLine);
+}
+
 QString listed(const QList<TopLevelForm> &forms)
 {
     QStringList items;
     for (const TopLevelForm &form : forms)
-        items << QStringLiteral("%1 at %2").arg(form.label(), lines(form));
+        items << QStringLiteral("%1 at %2").arg(form.label, lines(form));
     return items.join(QStringLiteral("; "));
 }
-} // namespace
 
-// --- TopLevelForm ----------------------------------------------------------------------------
-
-QString TopLevelForm::label() const
+bool isBlank(QChar c)
 {
-    const QString prefix = condition.isEmpty() ? QString() : condition + QLatin1Char(' ');
-    const QList<SyntaxNode> parts = body.children();
+    return c == QLatin1Char(' ') || c == QLatin1Char('\t');
+}
+
+bool isLineBreak(QChar c)
+{
+    return c == QLatin1Char('\n') || c == QLatin1Char('\r');
+}
+
+// The comment that starts exactly at offset, or that ends exactly there; null if none.
+const SyntaxComment *commentStartingAt(const QList<SyntaxComment> &comments, int offset)
+{
+    const auto it = std::lower_bound(comments.begin(), comments.end(), offset,
+                                     [](const SyntaxComment &c, int at) { return c.start < at; });
+    return it != comments.end() && it->start == offset ? &*it : nullptr;
+}
+const SyntaxComment *commentEndingAt(const QList<SyntaxComment> &comments, int offset)
+{
+    const auto it = std::lower_bound(comments.begin(), comments.end(), offset,
+                                     [](const SyntaxComment &c, int at) { return c.end < at; });
+    return it != comments.end() && it->end == offset ? &*it : nullptr;
+}
+
+// Where a form's text starts for the tools: before the block comments that precede it on its
+// line when nothing else does (#| note |# (defun f ...)), else at the node.
+int spanStart(const SyntaxTree &tree, const SyntaxNode &node)
+{
+    const QString &text = tree.text();
+    int start = node.start();
+    int i = start;
+    for (;;) {
+        while (i > 0 && isBlank(text[i - 1]))
+            --i;
+        if (i == 0 || isLineBreak(text[i - 1]))
+            return start;
+        const SyntaxComment *comment = commentEndingAt(tree.comments(), i);
+        if (!comment || !comment->block)
+            return node.start(); // another form shares the line: the node alone
+        start = i = comment->start;
+    }
+}
+
+// Where it ends: after the comments that follow it on its last line when nothing else does
+// ((defgeneric f (x)) ; exported), else at the node's end.
+int spanEnd(const SyntaxTree &tree, const SyntaxNode &node)
+{
+    const QString &text = tree.text();
+    int end = node.end();
+    int i = end;
+    for (;;) {
+        while (i < text.size() && isBlank(text[i]))
+            ++i;
+        if (i == text.size() || isLineBreak(text[i]))
+            return end;
+        const SyntaxComment *comment = commentStartingAt(tree.comments(), i);
+        if (!comment)
+            return node.end();
+        i = comment->end;
+        end = i;
+        while (end > comment->start && text[end - 1].isSpace())
+            --end; // a ';' comment runs to the '\n': a CRLF's '\r' and trailing blanks are the line's, not the form's
+    }
+}
+
+// Where a group's forms start among its children: (progn . forms), (eval-when situations .
+// forms), (macrolet bindings . forms), (symbol-macrolet bindings . forms), (locally . forms),
+// declarations skipped; 0 when the form is no group.
+int groupBodyStart(const SyntaxNode &body, const QString &op)
+{
+    if (!body.is(SyntaxKind::List) || body.isDotted())
+        return 0;
+    int start = 0;
+    if (op == QLatin1String("progn") || op == QLatin1String("locally"))
+        start = 1;
+    else if (op == QLatin1String("eval-when") || op == QLatin1String("macrolet") || op == QLatin1String("symbol-macrolet"))
+        start = 2;
+    if (start == 0 || body.childCount() < start)
+        return 0;
+    while (start < body.childCount() && body.child(start).operatorName() == QLatin1String("declare"))
+        ++start;
+    return start;
+}
+
+// The arguments after the operator as one line, as far as a label shows them.
+QString argumentsText(const QList<SyntaxNode> &parts, qsizetype from, qsizetype to)
+{
+    QString text;
+    for (qsizetype i = from; i < to && text.size() <= LabelArgumentChars; ++i)
+        text += (text.isEmpty() ? QString() : QStringLiteral(" ")) + parts[i].plainText();
+    return shortened(text, LabelArgumentChars);
+}
+
+QString makeLabel(const TopLevelForm &form)
+{
+    const QString prefix = form.condition.isEmpty() ? QString() : form.condition + QLatin1Char(' ');
+    const QList<SyntaxNode> parts = form.body.children();
+    if (form.operatorName.isEmpty() || parts.isEmpty())
+        return prefix + shortened(form.body.plainText(), LabelArgumentChars);
     // The operator as it reads back, without its package: "defun", |define-odd(name|.
-    SymbolName head = parts.isEmpty() ? SymbolName() : parts[0].symbol();
+    SymbolName head = parts[0].symbol();
     head.package.clear();
     head.marker = SymbolName::Marker::None;
-    const QString operatorText = head.printed();
-    if (definition.isValid() && parts.size() >= 2) {
-        QString label = prefix + operatorText + QLatin1Char(' ') + definition.nameNode.plainText();
+    const QString op = prefix + head.printed();
+    const DefinedName &definition = form.definition;
+    if (definition.isValid() && definition.nameNode.isValid()) {
+        QString label = op + QLatin1Char(' ') + definition.nameNode.plainText();
         if (definition.kind == QLatin1String("method")) {
             for (const QString &qualifier : definition.qualifiers)
                 label += QLatin1Char(' ') + qualifier;
@@ -54,36 +157,93 @@ QString TopLevelForm::label() const
         }
         return label;
     }
-    if (!operatorName.isEmpty() && parts.size() >= 2 && (parts[1].is(SyntaxKind::Symbol) || parts[1].is(SyntaxKind::String)))
-        return prefix + operatorText + QLatin1Char(' ') + shortened(parts[1].plainText(), 60);
-    return prefix + shortened(body.plainText(), 40);
+    if (form.isGroup())
+        return form.groupBody > 1 ? op + QLatin1Char(' ') + argumentsText(parts, 1, form.groupBody) : op;
+    if (parts.size() == 1)
+        return op;
+    // (defsystem "x" ...), (def-suite :x), (defalias path:dirname ...), (defcfun ("f" f) ...):
+    // the name as written; other forms, their first words.
+    const SyntaxNode &first = parts[1];
+    if (first.is(SyntaxKind::Symbol) || first.is(SyntaxKind::String)
+        || (first.is(SyntaxKind::List) && form.operatorName.startsWith(QLatin1String("def"))))
+        return op + QLatin1Char(' ') + shortened(first.plainText(), LabelArgumentChars);
+    // The form on one line without "(operator" and its ")".
+    QString plain = form.body.plainText();
+    const qsizetype afterOperator = plain.indexOf(QLatin1Char(' '));
+    plain = afterOperator < 0 ? QString() : plain.mid(afterOperator + 1);
+    if (form.body.isComplete() && plain.endsWith(QLatin1Char(')')))
+        plain.chop(1);
+    return op + QLatin1Char(' ') + shortened(plain, LabelArgumentChars);
 }
+
+// "(SETF FOO)" names the symbol FOO.
+QString symbolPart(const QString &name)
+{
+    if (name.startsWith(QLatin1String("(SETF ")) && name.endsWith(QLatin1Char(')')))
+        return name.mid(6, name.size() - 7);
+    return name;
+}
+
+bool sameText(const QString &a, const QString &b)
+{
+    return a.compare(b, Qt::CaseInsensitive) == 0;
+}
+
+// "#+sbcl #-x86-64" from the conditionals in front of a datum; the datum itself in *datum.
+QString conditionsOf(SyntaxNode node, SyntaxNode *datum)
+{
+    QString condition;
+    while (node.is(SyntaxKind::FeatureConditional) && node.datum().isValid()) {
+        const SyntaxNode feature = node.feature();
+        condition += (condition.isEmpty() ? QString() : QStringLiteral(" ")) + (node.featureIsPositive() ? QStringLiteral("#+") : QStringLiteral("#-"))
+            + (feature.isValid() ? feature.plainText() : QString());
+        node = node.datum();
+    }
+    *datum = node;
+    return condition;
+}
+
+// A name as a designator: a symbol's name, a string's characters.
+QString designatorName(const SyntaxNode &node)
+{
+    if (node.is(SyntaxKind::String))
+        return node.stringValue();
+    return node.is(SyntaxKind::Symbol) ? node.symbol().name : QString();
+}
+
+bool isDefiningPackage(const TopLevelForm &form)
+{
+    return form.operatorName == QLatin1String("defpackage") || form.operatorName == QLatin1String("define-package");
+}
+} // namespace
 
 // --- FormQuery -------------------------------------------------------------------------------
 
 FormQuery FormQuery::parse(const QString &text)
 {
     FormQuery query;
-    // "#+ecl defun note": the conditionals written before the operator, as the form has them.
-    QString rest = text.trimmed();
-    static const QRegularExpression conditional(QStringLiteral(R"(^#[+-](\([^()]*\)|[^\s()]+)\s+)"));
-    for (QRegularExpressionMatch m = conditional.match(rest); m.hasMatch(); m = conditional.match(rest)) {
-        query.condition += (query.condition.isEmpty() ? QString() : QStringLiteral(" ")) + m.captured(0).trimmed();
-        rest = rest.mid(m.capturedLength());
-    }
-    const SyntaxTree tree = SyntaxTree::read(rest);
+    const SyntaxTree tree = SyntaxTree::read(text.trimmed());
     const ReadError error = tree.firstError();
     if (error.isValid()) {
         query.error = error.message;
         return query;
     }
-    const QList<SyntaxNode> parts = tree.topLevel();
+    QList<SyntaxNode> parts = tree.topLevel();
+    // "#+(and sbcl (not win32)) defun note": the conditionals written before the operator, as
+    // the form has them; the reader reads them, nested parentheses and all.
+    if (!parts.isEmpty())
+        query.condition = conditionsOf(parts[0], &parts[0]);
     if (parts.size() < 2 || !parts[0].is(SyntaxKind::Symbol)) {
         query.error = QStringLiteral("A form is named by its operator and name, e.g. \"defun foo\" or "
                                      "\"defmethod area :around (circle)\"");
         return query;
     }
     query.what = parts[0].symbol().name.toLower();
+    const SyntaxNode &part = parts[1];
+    query.argumentIsString = part.is(SyntaxKind::String);
+    query.argument = part.is(SyntaxKind::Symbol) ? part.symbol() : SymbolName{};
+    if (query.argumentIsString)
+        query.argument.name = part.stringValue();
     const DefiningOperator op = DefiningOperators::find(query.what);
     // The name is read as the operator reads it: a table entry by itself, any define-... as
     // define-x does (its own name may need escapes), a kind ("function") or an operator that
@@ -91,22 +251,23 @@ FormQuery FormQuery::parse(const QString &text)
     const QString reader = !op.isValid() ? QStringLiteral("defun")
         : op.nameShape == DefiningOperator::Name::FirstArgument ? QStringLiteral("define-x")
                                                                 : op.name;
-    const DefinedName name = DefinitionForms::read(QStringLiteral("(%1 %2)").arg(reader, parts[1].text()));
-    if (!name.isValid()) {
-        query.error = QStringLiteral("'%1' is not a name a form defines").arg(parts[1].text());
+    const DefinedName name = DefinitionForms::read(QStringLiteral("(%1 %2)").arg(reader, part.text()));
+    if (name.isValid()) {
+        query.name = name.name;
+        query.package = name.package;
+    } else if (op.definesName() || (!part.is(SyntaxKind::Symbol) && !query.argumentIsString)) {
+        query.error = QStringLiteral("'%1' is not a name a form defines").arg(part.text());
         return query;
     }
-    query.name = name.name;
-    query.package = name.package;
     for (qsizetype i = 2; i < parts.size(); ++i) {
-        const SyntaxNode &part = parts[i];
-        if (!part.is(SyntaxKind::List) && part.symbol().name != QLatin1String("NIL")) {
-            query.qualifiers << DefinitionForms::qualifierName(part);
+        const SyntaxNode &next = parts[i];
+        if (!next.is(SyntaxKind::List) && next.symbol().name != QLatin1String("NIL")) {
+            query.qualifiers << DefinitionForms::qualifierName(next);
             continue;
         }
         // The specializers: "(circle)", "(circle (eql :red))", or the lambda list "((c circle))".
         query.hasSpecializers = true;
-        for (const SyntaxNode &element : part.children()) {
+        for (const SyntaxNode &element : next.children()) {
             // (c circle), as in a lambda list, gives CIRCLE; (eql :red) is a specializer itself.
             const bool pair = element.is(SyntaxKind::List) && element.childCount() == 2
                 && element.child(0).symbol().name != QLatin1String("EQL");
@@ -120,36 +281,44 @@ FormQuery FormQuery::parse(const QString &text)
     return query;
 }
 
-bool FormQuery::matches(const TopLevelForm &form) const
+bool FormQuery::matches(const TopLevelForm &form, const LispPackages &packages) const
 {
     if (!isValid())
         return false;
-    if (!condition.isEmpty() && condition.compare(form.condition, Qt::CaseInsensitive) != 0)
+    if (!condition.isEmpty() && !sameText(condition, form.condition))
         return false;
     const DefinedName &d = form.definition;
-    if (!d.isValid()) {
-        // (deftest foo ...), (5am:test foo ...): the operator and the symbol after it.
-        const SyntaxNode first = form.body.child(1);
-        return what == form.operatorName && qualifiers.isEmpty() && !hasSpecializers && package.isEmpty()
-            && first.is(SyntaxKind::Symbol) && first.symbol().name == name;
+    if (d.isValid() && !name.isEmpty() && (what == form.operatorName || DefinitionForms::isKind(what, d.kind))) {
+        if (d.name != name)
+            return false;
+        if (!package.isEmpty()) {
+            const QString written = d.package.isEmpty() ? form.package : packages.canonical(d.package);
+            const SymbolHome wanted = packages.home(package, symbolPart(name));
+            if (!packages.home(written, symbolPart(d.name)).mayBe(wanted.package))
+                return false;
+        }
+        if (qualifiers.isEmpty() && !hasSpecializers)
+            return true; // "defmethod area": every method of AREA
+        // Both sides are printed Lisp text ("(eql :red)" as written): compared without case.
+        auto same = [](const QStringList &a, const QStringList &b) {
+            return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), sameText);
+        };
+        if (!same(d.qualifiers, qualifiers))
+            return false;
+        return !hasSpecializers || same(withoutTrailingT(specializers), withoutTrailingT(d.specializers));
     }
-    if (d.name != name)
+    // (defsystem "x"), (deftest foo), (5am:test foo), (def-suite :x): the operator and the name
+    // after it, as a designator ("x", :x, #:x and x name the same thing).
+    if (what != form.operatorName || !qualifiers.isEmpty() || hasSpecializers || form.body.childCount() < 2)
         return false;
-    if (what != form.operatorName && what != d.kind)
+    const SyntaxNode first = form.body.child(1);
+    if (argumentIsString || first.is(SyntaxKind::String))
+        return !argument.name.isEmpty() && sameText(argument.name, designatorName(first));
+    if (!first.is(SyntaxKind::Symbol) || first.symbol().name != argument.name)
         return false;
-    if (!package.isEmpty() && package != (d.package.isEmpty() ? form.package : d.package))
-        return false;
-    if (qualifiers.isEmpty() && !hasSpecializers)
-        return true; // "defmethod area": every method of AREA
-    // Both sides are printed Lisp text ("(eql :red)" as written): compared without case.
-    auto same = [](const QStringList &a, const QStringList &b) {
-        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const QString &x, const QString &y) {
-                   return x.compare(y, Qt::CaseInsensitive) == 0;
-               });
-    };
-    if (!same(d.qualifiers, qualifiers))
-        return false;
-    return !hasSpecializers || same(withoutTrailingT(specializers), withoutTrailingT(d.specializers));
+    if (argument.marker != SymbolName::Marker::External && argument.marker != SymbolName::Marker::Internal)
+        return true;
+    return packages.home(first.symbol(), form.package).mayBe(packages.home(argument, form.package).package);
 }
 
 // --- FormMatches -----------------------------------------------------------------------------
@@ -159,6 +328,12 @@ QString FormMatches::message() const
     if (!queryError.isEmpty())
         return QStringLiteral("The form \"%1\" cannot be looked for: %2.").arg(query, queryError);
     if (forms.isEmpty()) {
+        if (byLines) {
+            QString message = QStringLiteral("No form is exactly at lines %1.").arg(query);
+            if (!sameName.isEmpty())
+                message += QStringLiteral(" The forms there: %1.").arg(listed(sameName));
+            return message;
+        }
         QString message = QStringLiteral("No top-level form is \"%1\".").arg(query);
         if (!sameName.isEmpty())
             message += QStringLiteral(" Forms with that name: %1.").arg(listed(sameName));
@@ -166,9 +341,15 @@ QString FormMatches::message() const
     }
     if (forms.size() == 1)
         return {};
+    if (byLines)
+        return QStringLiteral("Lines %1 hold %2 forms: %3. Name the one you mean by its label.").arg(query).arg(forms.size()).arg(listed(forms));
+    const bool sameLabel = std::all_of(forms.begin(), forms.end(), [&](const TopLevelForm &f) { return f.label == forms.first().label; });
+    if (sameLabel)
+        return QStringLiteral("\"%1\" is the label of %2 forms: %3. Name the one you mean by its lines (lines: \"%4\").")
+            .arg(query).arg(forms.size()).arg(listed(forms), range(forms.first()));
     return QStringLiteral("\"%1\" matches %2 top-level forms: %3. Name one exactly as listed "
-                          "(for a method, with its qualifiers and specializers).")
-        .arg(query).arg(forms.size()).arg(listed(forms));
+                          "(for a method, with its qualifiers and specializers), or by its lines (lines: \"%4\").")
+        .arg(query).arg(forms.size()).arg(listed(forms), range(forms.first()));
 }
 
 // --- LispFile --------------------------------------------------------------------------------
@@ -176,51 +357,114 @@ QString FormMatches::message() const
 LispFile::LispFile(const QString &text, const QString &initialPackage)
     : m_tree(SyntaxTree::read(text))
 {
+    struct Pending
+    {
+        SyntaxNode node;
+        int parent;
+        int depth;
+    };
+    // Document order without recursion: a stack, each group's forms pushed in reverse.
+    QList<Pending> pending;
+    const QList<SyntaxNode> topLevel = m_tree.forms();
+    for (auto it = topLevel.crbegin(); it != topLevel.crend(); ++it)
+        pending.append({*it, -1, 0});
     QString package = DefinitionForms::canonicalPackage(initialPackage);
-    for (const SyntaxNode &node : m_tree.forms()) {
+    while (!pending.isEmpty()) {
+        const Pending next = pending.takeLast();
         TopLevelForm form;
         form.index = int(m_forms.size());
-        form.node = node;
-        form.body = node;
+        form.parent = next.parent;
+        form.depth = next.depth;
+        form.node = next.node;
         // #+ecl (defun ...) defines what its datum defines, where the feature holds.
-        while (form.body.is(SyntaxKind::FeatureConditional) && form.body.datum().isValid()) {
-            const SyntaxNode feature = form.body.feature();
-            form.condition += (form.condition.isEmpty() ? QString() : QStringLiteral(" "))
-                + (form.body.featureIsPositive() ? QStringLiteral("#+") : QStringLiteral("#-"))
-                + (feature.isValid() ? feature.plainText() : QString());
-            form.body = form.body.datum();
-        }
+        form.condition = conditionsOf(next.node, &form.body);
         form.operatorName = form.body.operatorName();
         form.definition = DefinitionForms::read(form.body);
         form.package = package;
-        form.start = node.start();
-        form.end = node.end();
-        form.firstLine = node.line();
-        form.lastLine = node.lastLine();
+        form.start = spanStart(m_tree, form.node);
+        form.end = spanEnd(m_tree, form.node);
+        form.firstLine = m_tree.lineAt(form.start);
+        form.lastLine = m_tree.lineAt(std::max(form.start, form.end - 1));
+        form.groupBody = groupBodyStart(form.body, form.operatorName);
+        form.label = makeLabel(form);
         if (form.definition.kind == QLatin1String("package"))
             package = form.definition.name; // the forms after it are read in that package
+        if (form.isGroup()) {
+            const QList<SyntaxNode> children = form.body.children();
+            for (qsizetype i = children.size() - 1; i >= form.groupBody; --i)
+                pending.append({children[i], form.index, form.depth + 1});
+        }
         m_forms.append(form);
     }
 }
 
 FormMatches LispFile::find(const QString &text) const
 {
+    return find(text, ownPackages());
+}
+
+FormMatches LispFile::find(const QString &text, const LispPackages &packages) const
+{
     FormMatches result;
     result.query = text.simplified();
+    // The label an outline shows finds its forms, whatever it holds (spaces in its strings too).
+    const QString trimmed = text.trimmed();
+    for (const TopLevelForm &form : m_forms) {
+        if (form.label == text || form.label == trimmed || form.label.simplified() == result.query)
+            result.forms.append(form);
+    }
+    if (!result.forms.isEmpty())
+        return result;
     const FormQuery query = FormQuery::parse(text);
     if (!query.isValid()) {
         result.queryError = query.error;
         return result;
     }
     for (const TopLevelForm &form : m_forms) {
-        if (query.matches(form))
+        if (query.matches(form, packages))
             result.forms.append(form);
-        else if (form.definition.isValid() && form.definition.name == query.name)
+        else if (!query.name.isEmpty() && form.definition.isValid() && form.definition.name == query.name)
             result.sameName.append(form);
     }
     if (!result.forms.isEmpty())
         result.sameName.clear();
     return result;
+}
+
+FormMatches LispFile::findLines(const QString &text) const
+{
+    FormMatches result;
+    result.byLines = true;
+    result.query = text.simplified();
+    static const QRegularExpression pattern(QStringLiteral(R"(^\s*(\d{1,9})\s*(?:-\s*(\d{1,9}))?\s*$)"));
+    const QRegularExpressionMatch match = pattern.match(text);
+    if (!match.hasMatch()) {
+        result.queryError = QStringLiteral("lines must be a range as view-lisp-file shows it, e.g. \"12-18\" (or \"12\" for a form on one line)");
+        return result;
+    }
+    const int first = match.captured(1).toInt();
+    const int last = match.captured(2).isEmpty() ? first : match.captured(2).toInt();
+    int depth = std::numeric_limits<int>::max();
+    for (const TopLevelForm &form : m_forms) {
+        if (form.firstLine == first && form.lastLine == last) {
+            if (form.depth < depth)
+                result.forms.clear(), depth = form.depth;
+            if (form.depth == depth)
+                result.forms.append(form);
+        } else if (form.depth == 0 && form.firstLine <= last && form.lastLine >= first) {
+            result.sameName.append(form); // what is there instead
+        }
+    }
+    if (!result.forms.isEmpty())
+        result.sameName.clear();
+    return result;
+}
+
+LispPackages LispFile::ownPackages() const
+{
+    LispPackages packages;
+    packages.addFrom(m_tree);
+    return packages;
 }
 
 QList<SyntaxNode> LispFile::symbolsIn(const SyntaxNode &node)
@@ -244,6 +488,57 @@ QList<SyntaxNode> LispFile::symbolsIn(const SyntaxNode &node)
 
 QList<SymbolOccurrence> LispFile::occurrences(const QString &symbol) const
 {
+    return occurrences(symbol, ownPackages());
+}
+
+QList<SymbolOccurrence> LispFile::symbolUses() const
+{
+    QList<SymbolOccurrence> result;
+    auto add = [&](const TopLevelForm &form, const SyntaxNode &node, const SymbolName &name) {
+        result.append(SymbolOccurrence{node, name, form.index, form.package, node.line(), node.column()});
+    };
+    // The nodes of groups' forms, which are visited as forms of their own.
+    QSet<int> nested;
+    for (const TopLevelForm &form : m_forms) {
+        if (form.parent >= 0)
+            nested.insert(form.node.index());
+    }
+    for (const TopLevelForm &form : m_forms) {
+        if (form.definition.kind == QLatin1String("package"))
+            continue; // (in-package :x) names a package
+        if (isDefiningPackage(form)) {
+            // (:export #:name), (:import-from :pkg "NAME"): symbols named by designators, as
+            // uninterned names; their package is the one the option names them in.
+            for (const PackageDefinition::NamedSymbol &named : PackageDefinition::namedSymbols(form.body)) {
+                SymbolName name;
+                name.name = named.name;
+                name.package = named.package;
+                name.marker = SymbolName::Marker::Internal;
+                add(form, named.node, name);
+            }
+            continue;
+        }
+        const int end = form.node.subtreeEnd();
+        SyntaxNode current = form.node;
+        while (current.isValid() && current.index() < end) {
+            if (current != form.node && nested.contains(current.index())) {
+                current = current.following();
+                continue;
+            }
+            if (current.is(SyntaxKind::FeatureConditional) && current.feature().isValid()) {
+                current = current.feature().following(); // #+sbcl: a feature, not a symbol of the program
+                continue;
+            }
+            if (current.is(SyntaxKind::Symbol))
+                add(form, current, current.symbol());
+            current = current.next();
+        }
+    }
+    return result;
+}
+
+QList<SymbolOccurrence> LispFile::occurrences(const QString &symbol, const LispPackages &packages) const
+{
     QList<SymbolOccurrence> result;
     const SyntaxTree wanted = SyntaxTree::read(symbol);
     const QList<SyntaxNode> parts = wanted.topLevel();
@@ -251,22 +546,26 @@ QList<SymbolOccurrence> LispFile::occurrences(const QString &symbol) const
         return result;
     const SymbolName target = parts[0].symbol();
     const bool keyword = target.marker == SymbolName::Marker::Keyword;
-    const QString targetPackage = target.package.isEmpty() ? QString() : DefinitionForms::canonicalPackage(target.package);
-    for (const TopLevelForm &form : m_forms) {
-        for (const SyntaxNode &node : symbolsIn(form.node)) {
-            // Cheap test first: most symbols of a file are not the one looked for.
-            if (node.text().size() < target.name.size())
+    const bool qualified = target.marker == SymbolName::Marker::External || target.marker == SymbolName::Marker::Internal;
+    const QString home = qualified ? packages.home(target, {}).package : QString();
+    for (const SymbolOccurrence &use : symbolUses()) {
+        if (use.symbol.name != target.name)
+            continue;
+        const bool designator = !use.node.is(SyntaxKind::Symbol) || use.node.symbol().name != use.symbol.name
+            || use.node.symbol().marker != use.symbol.marker;
+        if (designator) {
+            // A defpackage's name for a symbol: a use of it, never of the keyword.
+            if (keyword || (qualified && !packages.home(packages.canonical(use.symbol.package), use.symbol.name).mayBe(home)))
                 continue;
-            const SymbolName name = node.symbol();
-            if (name.name != target.name || (name.marker == SymbolName::Marker::Keyword) != keyword)
-                continue;
-            if (!targetPackage.isEmpty()) {
-                const QString package = name.package.isEmpty() ? form.package : DefinitionForms::canonicalPackage(name.package);
-                if (package != targetPackage)
-                    continue;
-            }
-            result.append(SymbolOccurrence{node, name, form.index, form.package, node.line(), node.column()});
+            SymbolOccurrence shown = use;
+            shown.symbol = use.node.symbol();
+            shown.symbol.name = use.symbol.name;
+            result.append(shown);
+            continue;
         }
+        const bool isKeyword = use.symbol.marker == SymbolName::Marker::Keyword;
+        if (isKeyword == keyword && (!qualified || packages.home(use.symbol, use.package).mayBe(home)))
+            result.append(use);
     }
     return result;
 }

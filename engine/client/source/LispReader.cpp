@@ -111,6 +111,7 @@ private:
     SyntaxKind classifyAtom(QStringView token);
     void closeList(const LispLexeme &closer);
     void checkDots(int list);
+    bool isInConditionalDatum(int index);
     void finish(int textEnd);
     int error(const QString &kind, int offset, const QString &message, int node = -1);
 
@@ -264,6 +265,12 @@ void Builder::addAtom(const LispLexeme &lexeme, bool insideBars)
         int argument = -1;
         const int k = token.front() == u'#' ? dispatchDigits(token, &argument) : 0;
         const QChar sub = k < token.size() ? token[k].toLower() : QChar();
+        // Where the feature does not hold, the reader reads with *read-suppress* true and takes
+        // such tokens as they come ("..." in a #+sbcl branch reads everywhere but on SBCL).
+        if (k < token.size() && sub != u'<' && isInConditionalDatum(index)) {
+            at(index).kind = token.front() == u'#' ? SyntaxKind::Number : SyntaxKind::Symbol;
+            break;
+        }
         if (token.front() != u'#')
             error(QStringLiteral("dots"), lexeme.start,
                   QStringLiteral("'%1' at %2: a token of dots only cannot be read").arg(token, where()), index);
@@ -295,6 +302,16 @@ void Builder::addAtom(const LispLexeme &lexeme, bool insideBars)
         break;
     }
     completeDatum(index);
+}
+
+bool Builder::isInConditionalDatum(int index)
+{
+    // Up the parents: inside a #+/#- whose first child (the feature expression) is not on the way.
+    for (int child = index, parent = at(index).parent; parent >= 0; child = parent, parent = at(parent).parent) {
+        if (at(parent).kind == SyntaxKind::FeatureConditional && at(parent).firstChild != child)
+            return true;
+    }
+    return false;
 }
 
 void Builder::checkDots(int list)

@@ -117,3 +117,76 @@ the job's captures, interactive input refused, the printer's limits left to the 
             (*print-length* nil)
             (*print-level* nil))
        ,@body)))
+
+;;; Programs a job runs (EXT:RUN-PROGRAM, under UIOP:RUN-PROGRAM): ECL hands the child the file
+;;; descriptor of the stream it is given, or of *STANDARD-OUTPUT* for T (UIOP's :INTERACTIVE),
+;;; and the job's captures have none ("does not have a file handle": cffi-grovel's compiler
+;;; runs, and anything loaded with its output discarded). Such a stream gets the child's output
+;;; through a pipe instead, read as the program writes it (Gray streams too: ECL's own thread
+;;; for them races with the wait). A job's input is nobody's: the child reads /dev/null.
+
+(defvar *ecl-run-program* (fdefinition 'ext:run-program))
+(defvar *engine-stderr* nil "The engine's own stderr (shown by the host), for programs left running.")
+
+(defun stream-descriptor (stream output)
+  "The descriptor ECL would give a child for STREAM (as its ecl_stream_to_handle finds it), or NIL."
+  (loop repeat 16
+        do (typecase stream
+             (synonym-stream (setf stream (symbol-value (synonym-stream-symbol stream))))
+             (two-way-stream (setf stream (if output
+                                              (two-way-stream-output-stream stream)
+                                              (two-way-stream-input-stream stream))))
+             (file-stream (return (ignore-errors (ext:file-stream-fd stream))))
+             (t (return nil)))))
+
+(defun piped-stream-p (value output)
+  (and (streamp value) (not (stream-descriptor value output))))
+
+(defun pump-streams (pairs)
+  "Copies each (from to input-p) until FROM ends, as the data comes; closes TO when it is the
+program's input."
+  (loop while pairs
+        do (let ((moved nil))
+             (dolist (pair pairs)
+               (destructuring-bind (from to input) pair
+                 (loop for char = (if (open-stream-p from) (read-char-no-hang from nil :eof) :eof)
+                       while (characterp char)
+                       do (write-char char to) (setf moved t)
+                       finally (when (eq char :eof)
+                                 (setf pairs (remove pair pairs))
+                                 (if input (close to) (finish-output to))))))
+             (unless moved (sleep 0.002)))))
+
+(defun run-program-piped (command argv &rest options
+                          &key (input :stream) (output :stream) (error :output) (wait t)
+                          &allow-other-keys)
+  (let* ((input (if (eq input t) *standard-input* input))
+         (input (if (typep input 'refusing-input-stream) nil input))
+         (output (if (eq output t) *standard-output* output))
+         (error (if (eq error t) *error-output* error))
+         (pipe-input (piped-stream-p input nil))
+         (pipe-output (piped-stream-p output t))
+         (pipe-error (and (not (eq error :output)) (piped-stream-p error t))))
+    (unless (or pipe-input pipe-output pipe-error)
+      (return-from run-program-piped
+        (apply *ecl-run-program* command argv :input input :output output :error error options)))
+    (unless wait
+      ;; Left running, it may write after the job is over: to the engine's own stderr.
+      (let ((stderr (or *engine-stderr* (setf *engine-stderr* (ext:make-stream-from-fd 2 :output)))))
+        (return-from run-program-piped
+          (apply *ecl-run-program* command argv
+                 :input (if pipe-input nil input)
+                 :output (if pipe-output stderr output)
+                 :error (if pipe-error stderr error)
+                 options))))
+    (multiple-value-bind (stream code process)
+        (apply *ecl-run-program* command argv
+               :input (if pipe-input :stream input) :output (if pipe-output :stream output)
+               :error (if pipe-error :stream error) :wait nil options)
+      (declare (ignore stream code))
+      (pump-streams (append (and pipe-input (list (list input (ext:external-process-input process) t)))
+                            (and pipe-output (list (list (ext:external-process-output process) output nil)))
+                            (and pipe-error (list (list (ext:external-process-error-stream process) error nil)))))
+      (values nil (nth-value 1 (ext:external-process-wait process t)) process))))
+
+(setf (fdefinition 'ext:run-program) #'run-program-piped)

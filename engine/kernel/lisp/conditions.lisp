@@ -125,7 +125,10 @@ the function's name first among the format arguments (CHECK-TYPE's first one is 
               (let* ((variable (if (consp item)
                                    (if (consp (first item)) (second (first item)) (first item))
                                    item))
-                     (cell (assoc variable environment)))
+                     ;; Not ASSOC: a frame's environment also holds local functions (a
+                     ;; method's NEXT-METHOD-P), which are not conses.
+                     (cell (find-if (lambda (record) (and (consp record) (eq (car record) variable)))
+                                    environment)))
                 (when cell
                   (case mode
                     ((:required &optional) (push (cdr cell) result))

@@ -169,12 +169,24 @@ comment (; to the end of the line, #| |# nested)."
          "value" (if (member kind '("variable" "constant") :test #'string=)
                      (short-value symbol)
                      :null)
-         "documentation" (or (ignore-errors
-                              (documentation symbol
-                                             (cond ((member kind '("variable" "constant") :test #'string=) 'variable)
-                                                   ((member kind '("class" "structure") :test #'string=) 'type)
-                                                   (t 'function))))
+         "documentation" (or (cond ((member kind '("variable" "constant") :test #'string=)
+                                    (ignore-errors (documentation symbol 'variable)))
+                                   ((member kind '("class" "structure") :test #'string=)
+                                    (ignore-errors (documentation symbol 'type)))
+                                   (t (function-documentation symbol)))
                              :null))))
+
+(defun function-documentation (symbol)
+  "SYMBOL's function docstring and its compiler macro's, as (values function compiler-macro).
+ECL's DEFINE-COMPILER-MACRO stores its docstring where (documentation symbol 'function) finds
+it, over the function's (cl-ppcre:scan); the compiled function object keeps its own."
+  (let ((by-name (ignore-errors (documentation symbol 'function)))
+        (by-object (and (fboundp symbol) (not (macro-function symbol)) (not (special-operator-p symbol))
+                        (ignore-errors (documentation (fdefinition symbol) t))))
+        (compiler (ignore-errors (documentation symbol 'compiler-macro))))
+    (if (and (compiler-macro-function symbol) by-object (not (equal by-name by-object)))
+        (values by-object (or compiler by-name))
+        (values by-name compiler))))
 
 (defun session-definitions (package pattern)
   (let ((entries '())
@@ -251,7 +263,7 @@ evaluation, or NIL."
                     "package" (if (symbol-package symbol) (package-name (symbol-package symbol)) :null)
                     "kinds" kinds
                     "lambda_list" (or (and (fboundp symbol) (lambda-list-text symbol)) :null)
-                    "function_documentation" (or (ignore-errors (documentation symbol 'function)) :null)
+                    "function_documentation" (or (function-documentation symbol) :null)
                     "variable_documentation" (or (ignore-errors (documentation symbol 'variable)) :null)
                     "type_documentation" (or (ignore-errors (documentation symbol 'type)) :null)
                     "value" (if (boundp symbol) (short-value symbol) :null)

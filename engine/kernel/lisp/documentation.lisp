@@ -14,11 +14,16 @@
   "The documentation types asked for a symbol, as the reply names them.")
 
 (defun symbol-documentation (symbol)
-  "(kind text) for each documentation type of SYMBOL that has a docstring."
-  (loop for (kind . doc-type) in *documentation-types*
-        for text = (ignore-errors (documentation symbol doc-type))
-        when (and (stringp text) (plusp (length text)))
-          collect (list kind (string-trim '(#\Newline #\Space) text))))
+  "(kind text) for each documentation type of SYMBOL that has a docstring; a function's and its
+compiler macro's told apart (FUNCTION-DOCUMENTATION)."
+  (multiple-value-bind (function compiler-macro) (function-documentation symbol)
+    (loop for (kind . doc-type) in *documentation-types*
+          for text = (case doc-type
+                       (function function)
+                       (compiler-macro compiler-macro)
+                       (t (ignore-errors (documentation symbol doc-type))))
+          when (and (stringp text) (plusp (length text)))
+            collect (list kind (string-trim '(#\Newline #\Space) text)))))
 
 (defun named-package (text)
   (let ((name (string-left-trim ":" text)))

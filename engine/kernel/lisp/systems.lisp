@@ -54,6 +54,42 @@ appeared since (the person just wrote it) is found after a new scan."
   (let ((version (ignore-errors (funcall (asdf-symbol "COMPONENT-VERSION") system))))
     (if (and (stringp version) (plusp (length version))) version nil)))
 
+(defun compiler-message-place (condition)
+  "(file . offset) of an ECL compiler message (its FILE and POSITION slots), or NIL."
+  (let* ((slots (ignore-errors (mapcar #'clos:slot-definition-name (clos:class-slots (class-of condition)))))
+         (file (find "FILE" slots :key #'symbol-name :test #'string=))
+         (position (find "POSITION" slots :key #'symbol-name :test #'string=)))
+    (when (and file position (slot-boundp condition file) (slot-boundp condition position)
+               (slot-value condition file) (integerp (slot-value condition position)))
+      (cons (slot-value condition file) (slot-value condition position)))))
+
+(defun line-of-offset (file offset)
+  "The 1-based line of the form at byte OFFSET in FILE, or NIL. ECL's offset is where the reader
+started: before the blank lines and comments in front of the form."
+  (ignore-errors
+   (with-open-file (in file :element-type '(unsigned-byte 8))
+     (let ((line (1+ (loop repeat offset for byte = (read-byte in nil) while byte count (= byte 10)))))
+       (loop for byte = (read-byte in nil)
+             do (case byte
+                  ((32 9 13) nil)
+                  (10 (incf line))
+                  (59 (loop for b = (read-byte in nil) until (or (null b) (= b 10)))
+                   (incf line))
+                  (t (return))))
+       line))))
+
+(defun load-warning-text (condition)
+  "A load warning as people read it: ECL says where the form is as \"position 2041\" (a file
+offset); the line is what an editor shows."
+  (let* ((text (warning-text condition))
+         (place (compiler-message-place condition))
+         (mark (and place (format nil "position ~D" (cdr place))))
+         (at (and mark (search mark text)))
+         (line (and at (line-of-offset (car place) (cdr place)))))
+    (if line
+        (concatenate 'string (subseq text 0 at) (format nil "line ~D" line) (subseq text (+ at (length mark))))
+        text)))
+
 (defun load-system-op (request)
   (let ((name (string-downcase (string-trim " " (or (getf request :system) ""))))
         (force (eq (getf request :force) t))
@@ -74,7 +110,7 @@ appeared since (the person just wrote it) is found after a new scan."
                              (unless system
                                (error (asdf-symbol "MISSING-COMPONENT") :requires name)))
                            (handler-bind ((warning (lambda (c)
-                                                     (push (warning-text c) load-warnings)
+                                                     (push (load-warning-text c) load-warnings)
                                                      (muffle-warning c))))
                              (funcall (asdf-symbol "LOAD-SYSTEM") name :force force)))))
                  (setf *system-packages* (union *system-packages*

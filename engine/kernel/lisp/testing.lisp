@@ -1,40 +1,13 @@
 ;;;; run-tests: a system's tests, loaded through ASDF and run in the worker as a job (time
 ;;;; limits and interrupts as for evaluations). When the tests use FiveAM, every check's
-;;;; result comes back in structure: FiveAM hands its result objects to EXPLAIN, and a
-;;;; failed check goes through PROCESS-FAILURE with the values it compared; the kernel
-;;;; listens at both places (hooks installed once FiveAM is loaded, active only while
-;;;; run-tests runs). Any other framework runs through ASDF's test-op with its output.
-;;;; FiveAM is not a dependency of the kernel: its symbols are looked up at run time.
+;;;; result comes back in structure: each check makes a TEST-RESULT object, and a failed
+;;;; check goes through PROCESS-FAILURE with the values it compared; the kernel listens at
+;;;; both places (hooks installed once FiveAM is loaded, active only while run-tests runs).
+;;;; RT's and ptester's printed summaries are read (test-reports.lisp); any other framework
+;;;; runs through ASDF's test-op with its output. FiveAM is not a dependency of the kernel:
+;;;; its symbols are looked up at run time.
 
 (in-package "LISP-DUET.KERNEL")
-
-;;; A capture of what the tests print, for the reply: a string with a ceiling, so that a
-;;; test printing in a loop never piles up memory. Past the ceiling it counts and drops.
-
-(defclass capped-output (gray:fundamental-character-output-stream)
-  ((text :initform (make-array 256 :element-type 'character :adjustable t :fill-pointer 0)
-         :reader capped-text)
-   (room :initarg :room :accessor capped-room)
-   (dropped :initform 0 :accessor capped-dropped)
-   (column :initform 0 :accessor capped-column)))
-
-(defmethod gray:stream-write-char ((stream capped-output) char)
-  (setf (capped-column stream) (if (char= char #\Newline) 0 (1+ (capped-column stream))))
-  (if (plusp (capped-room stream))
-      (progn (vector-push-extend char (capped-text stream))
-             (decf (capped-room stream)))
-      (incf (capped-dropped stream)))
-  char)
-
-(defmethod gray:stream-line-column ((stream capped-output))
-  (capped-column stream))
-
-(defun capped-output-string (stream)
-  (let ((text (coerce (capped-text stream) 'simple-string)))
-    (if (plusp (capped-dropped stream))
-        (format nil "~A~&... [~:D more characters not kept: the output budget is spent]"
-                text (capped-dropped stream))
-        text)))
 
 ;;; FiveAM, seen from outside.
 
@@ -50,29 +23,47 @@
 (defun fiveam-call (name &rest arguments)
   (apply (fiveam-function name) arguments))
 
+;; Each check FiveAM makes is a TEST-RESULT object; the kernel notes those of the tests the run
+;; itself runs. FiveAM's own tests run tests inside their tests (RUN and RUN! within a test
+;; body): the results of those inner tests are the inner tests' business, not the run's. A
+;; method around RUN-TEST-LAMBDA (a generic function, so FiveAM's own calls reach it) tells
+;; how deep the running test is.
 (defvar *fiveam-listening* nil
-  "True while run-tests runs FiveAM tests: the hooks below record only then.")
-(defvar *explained-results* '()
-  "Each list of results FiveAM's EXPLAIN was given during this run, newest first.")
-(defvar *explain-count* 0 "How often EXPLAIN was called during this run.")
+  "True while run-tests runs tests: the hooks below record only then.")
+(defvar *fiveam-test-depth* 0 "How many tests are running, one inside the other.")
+(defvar *run-results* '() "The results of the run's own tests, newest first.")
+(defvar *fiveam-ran* nil "True once the run ran a FiveAM test.")
 (defvar *failure-values* '()
-  "(test-expr expected actual) of every failed check of this run, newest first, from
+  "(test-expr expected actual) of every failed check of the run's own tests, newest first, from
 PROCESS-FAILURE's arguments: FiveAM's failure objects keep only the reason text.")
-(defvar *hooked-explain* nil "The EXPLAIN generic function our :AROUND method is on.")
+(defvar *hooked-fiveam* nil "The RUN-TEST-LAMBDA generic function our methods are on.")
 (defvar *failure-recorder* nil "Our wrapper of PROCESS-FAILURE, while it is in place.")
 
-(defvar *explaining* nil
-  "True inside EXPLAIN: FiveAM explains a FOR-ALL failure's own results from within, and
-those are already among the outer results.")
+(defun run-result-list ()
+  "FiveAM's list of the running run's results (its special RESULT-LIST), or :NONE."
+  (let ((symbol (find-symbol "RESULT-LIST" (fiveam-package))))
+    (if (and symbol (boundp symbol)) (symbol-value symbol) :none)))
 
-(defun call-explained (results next)
-  (if *explaining*
-      (funcall next)
-      (let ((*explaining* t))
-        (when *fiveam-listening*
-          (incf *explain-count*)
-          (push results *explained-results*))
-        (funcall next))))
+(defun call-test-lambda (next)
+  "Runs a test; for a test the run runs itself, notes the results it adds to the run's list
+(not those of tests it runs inside, nor the trials of a FOR-ALL, which it sums up in one)."
+  (if (or (not *fiveam-listening*) (plusp *fiveam-test-depth*))
+      (let ((*fiveam-test-depth* (1+ *fiveam-test-depth*)))
+        (funcall next))
+      (let* ((before (run-result-list))
+             (known (if (listp before) (length before) 0)))
+        (setf *fiveam-ran* t)
+        (multiple-value-prog1 (let ((*fiveam-test-depth* 1))
+                                (funcall next))
+          (let ((after (run-result-list)))
+            (when (listp after)
+              (dolist (result (nthcdr known after))
+                (push result *run-results*))))))))
+
+(defun note-fiveam-result (result)
+  "A result made outside any test: the run's own skip of a test whose dependency failed."
+  (when (and *fiveam-listening* (zerop *fiveam-test-depth*))
+    (push result *run-results*)))
 
 (defun compared-values (reason-format arguments)
   "Expected and actual values of a failed IS check, from FiveAM's default reason arguments:
@@ -86,24 +77,28 @@ predicate) for (predicate value). Null when the check gave its own reason."
 
 (defun make-failure-recorder (original)
   (lambda (test-expr &optional reason-format &rest arguments)
-    (when *fiveam-listening*
+    (when (and *fiveam-listening* (= *fiveam-test-depth* 1))
       (multiple-value-bind (expected actual) (compared-values reason-format arguments)
         (push (list test-expr expected actual) *failure-values*)))
     (apply original test-expr reason-format arguments)))
 
 (defun install-fiveam-hooks ()
   "Puts the listeners in place, once per FiveAM image (again if FiveAM was reloaded)."
-  (let ((explain (find-symbol "EXPLAIN" (fiveam-package)))
+  (let ((run-test-lambda (find-symbol "RUN-TEST-LAMBDA" (fiveam-package)))
+        (test-result (find-symbol "TEST-RESULT" (fiveam-package)))
         (process-failure (find-symbol "PROCESS-FAILURE" (fiveam-package))))
-    (unless (and explain (fboundp explain) process-failure (fboundp process-failure))
-      (error "This FiveAM has no EXPLAIN or PROCESS-FAILURE: Lisp Duet knows FiveAM 1.4."))
-    (unless (eq *hooked-explain* (fdefinition explain))
-      ;; FiveAM was not there when the kernel was compiled: the method is made now.
+    (unless (and run-test-lambda (fboundp run-test-lambda) test-result (find-class test-result nil)
+                 process-failure (fboundp process-failure))
+      (error "This FiveAM has no RUN-TEST-LAMBDA, TEST-RESULT or PROCESS-FAILURE: Lisp Duet knows FiveAM 1.4."))
+    (unless (eq *hooked-fiveam* (fdefinition run-test-lambda))
+      ;; FiveAM was not there when the kernel was compiled: the methods are made now.
       (let ((*package* (find-package "LISP-DUET.KERNEL")))
-        (eval `(defmethod ,explain :around (explainer results &optional stream depth)
-                 (declare (ignore explainer stream depth))
-                 (call-explained results (lambda () (call-next-method))))))
-      (setf *hooked-explain* (fdefinition explain)))
+        (eval `(defmethod ,run-test-lambda :around (test)
+                 (declare (ignore test))
+                 (call-test-lambda (lambda () (call-next-method)))))
+        (eval `(defmethod initialize-instance :after ((result ,test-result) &key)
+                 (note-fiveam-result result))))
+      (setf *hooked-fiveam* (fdefinition run-test-lambda)))
     (unless (and *failure-recorder* (eq (fdefinition process-failure) *failure-recorder*))
       (setf *failure-recorder* (make-failure-recorder (fdefinition process-failure))
             (fdefinition process-failure) *failure-recorder*))))
@@ -184,16 +179,16 @@ UNCLAIMED is a one-element list holding the recorded entries, oldest first."
 ;;; Which systems hold the tests, and loading them.
 
 (defun test-op-systems (system)
-  "The systems SYSTEM's test-op depends on (:in-order-to ((test-op (test-op \"x/tests\")))),
-and SYSTEM itself."
+  "The systems SYSTEM's test-op depends on, whatever the operation (:in-order-to ((test-op
+(test-op \"x/tests\"))) or cl+ssl's ((test-op (load-op :cl+ssl.test)))), and SYSTEM itself:
+loaded before the run, so that FiveAM is there to be listened to and a test can be named."
   (let* ((test-op (asdf-symbol "TEST-OP"))
          (depends (ignore-errors
                    (funcall (asdf-symbol "COMPONENT-DEPENDS-ON")
                             (funcall (asdf-symbol "MAKE-OPERATION") test-op) system))))
     (cons system
-          (loop for (operation . components) in depends
-                when (or (eq operation test-op) (ignore-errors (typep operation test-op)))
-                  append (loop for component in components
+          (loop for (nil . components) in depends
+                append (loop for component in components
                                for found = (ignore-errors
                                             (funcall (asdf-symbol "FIND-SYSTEM") component nil))
                                when found collect found)))))
@@ -269,8 +264,9 @@ that one test or suite of any package has."
                         (*standard-output* (make-broadcast-stream *standard-output* capture))
                         (*error-output* (make-broadcast-stream *error-output* capture))
                         (*fiveam-listening* t)
-                        (*explained-results* '())
-                        (*explain-count* 0)
+                        (*fiveam-test-depth* 0)
+                        (*run-results* '())
+                        (*fiveam-ran* nil)
                         (*failure-values* '()))
                    ;; With the debugger, FiveAM lets the first error or failed check through
                    ;; to the job's handler, which parks it in its frame (debugger.lisp).
@@ -279,13 +275,21 @@ that one test or suite of any package has."
                        (if test
                            (fiveam-call "RUN!" (find-fiveam-test test))
                            (funcall (asdf-symbol "TEST-SYSTEM") system))))
-                   (append (list "system" name "test" (or test :null)
-                                 "output" (capped-output-string capture))
-                           (if (plusp *explain-count*)
-                               (list* "framework" "fiveam"
-                                      (fiveam-fields (reverse (apply #'append *explained-results*))))
-                               ;; Unknown counts: ASDF's test-op only says what was printed.
-                               (list "framework" "asdf" "passed" -1 "failed" -1 "skipped" -1
-                                     "failures" '())))))))))
+                   (let* ((report (finished-report capture))
+                          (fields (if *fiveam-ran*
+                                      (list* "framework" "fiveam" (fiveam-fields (reverse *run-results*)))
+                                      (report-fields report)))
+                          (failed (loop for (key value) on fields by #'cddr
+                                        when (equal key "failed") return value))
+                          ;; FiveAM's own tests print their inner runs' failures on purpose.
+                          (alarming (and (not *fiveam-ran*) (report-alarming report))))
+                     (append (list "system" name "test" (or test :null)
+                                   "output" (capped-output-string capture)
+                                   ;; How the tests went: ASDF's test-op alone says nothing,
+                                   ;; unless the output tells of a failure or an unhandled error.
+                                   "outcome" (cond ((or (plusp failed) alarming) "failed")
+                                                   ((minusp failed) "unknown")
+                                                   (t "passed")))
+                             fields))))))))
 
 (define-operation "run-tests" :worker #'run-tests-op)

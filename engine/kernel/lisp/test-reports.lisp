@@ -1,0 +1,165 @@
+;;;; What a test run prints: kept for the reply under a ceiling, and read line by line for the
+;;;; summaries that test frameworks other than FiveAM print. RT prints a fixed summary ("No
+;;;; tests failed." or "2 out of 40 total tests failed: A, B.") and a block for each failure;
+;;;; ptester prints "Errors detected in this test: 1" and "Successes this test:12". Lines are
+;;;; read as they are written, so a summary past the output ceiling still counts.
+
+(in-package "LISP-DUET.KERNEL")
+
+(defstruct (printed-report (:conc-name report-))
+  (framework nil)            ; "rt" or "ptester" once its lines are seen
+  (passed 0) (failed 0)
+  (pending 0)                ; RT: the tests the running DO-TESTS does
+  (failures '())             ; plists, newest first
+  (field nil)                ; the failure field that continuation lines extend
+  (suite nil)                ; ptester: the name WITH-TESTS gave
+  (alarming nil))            ; a line that says a test failed or an error went unhandled
+
+(defconstant +longest-kept-line+ 2000)
+
+(defclass capped-output (gray:fundamental-character-output-stream)
+  ((text :initform (make-array 256 :element-type 'character :adjustable t :fill-pointer 0)
+         :reader capped-text)
+   (room :initarg :room :accessor capped-room)
+   (dropped :initform 0 :accessor capped-dropped)
+   (column :initform 0 :accessor capped-column)
+   (line :initform (make-array 80 :element-type 'character :adjustable t :fill-pointer 0)
+         :reader capped-line)
+   (report :initform (make-printed-report) :reader capped-report)))
+
+(defmethod gray:stream-write-char ((stream capped-output) char)
+  (cond ((char= char #\Newline)
+         (setf (capped-column stream) 0)
+         (read-report-line (capped-report stream) (capped-line stream))
+         (setf (fill-pointer (capped-line stream)) 0))
+        (t (incf (capped-column stream))
+           (when (< (fill-pointer (capped-line stream)) +longest-kept-line+)
+             (vector-push-extend char (capped-line stream)))))
+  (if (plusp (capped-room stream))
+      (progn (vector-push-extend char (capped-text stream))
+             (decf (capped-room stream)))
+      (incf (capped-dropped stream)))
+  char)
+
+(defmethod gray:stream-line-column ((stream capped-output))
+  (capped-column stream))
+
+(defun capped-output-string (stream)
+  (let ((text (coerce (capped-text stream) 'simple-string)))
+    (if (plusp (capped-dropped stream))
+        (format nil "~A~&... [~:D more characters not kept: the output budget is spent]"
+                text (capped-dropped stream))
+        text)))
+
+(defun finished-report (stream)
+  "The report once the run is over (a last line without a newline read too)."
+  (let ((report (capped-report stream)))
+    (when (plusp (fill-pointer (capped-line stream)))
+      (read-report-line report (capped-line stream))
+      (setf (fill-pointer (capped-line stream)) 0))
+    report))
+
+;;; Reading lines.
+
+(defun starts-with (prefix line)
+  (and (>= (length line) (length prefix)) (string= prefix line :end2 (length prefix))))
+
+(defun after (prefix line)
+  (string-trim " " (subseq line (length prefix))))
+
+(defun leading-integer (text)
+  (parse-integer text :junk-allowed t))
+
+(defun new-failure (report &rest fields)
+  (push fields (report-failures report))
+  (setf (report-field report) nil))
+
+(defun set-failure-field (report key text)
+  (let ((failure (first (report-failures report))))
+    (when failure
+      (setf (getf (first (report-failures report)) key) text
+            (report-field report) key))))
+
+(defun extend-failure-field (report line)
+  "A continuation line of a multi-line value, indented under its field."
+  (let ((key (report-field report))
+        (failure (first (report-failures report))))
+    (when (and key failure (plusp (length line)) (char= (char line 0) #\Space))
+      (setf (getf (first (report-failures report)) key)
+            (concatenate 'string (getf failure key) " " (string-trim " " line)))
+      t)))
+
+(defun read-report-line (report line)
+  (let ((line (string-right-trim '(#\Return) line)))
+    (read-rt-line report line)
+    (read-ptester-line report line)
+    (when (or (search "UNEXPECTED TEST FAILURE" line)
+              (search "An error occurred" line)
+              (search "aborted by signalling an uncaught error" line)
+              (search "unexpected error" line :test #'char-equal))
+      (setf (report-alarming report) t))))
+
+(defun read-rt-line (report line)
+  (cond ((and (starts-with "Doing " line) (search " pending test" line))
+         (setf (report-framework report) "rt"
+               (report-pending report) (or (leading-integer (after "Doing " line)) 0)))
+        ((and (starts-with "Test " line) (>= (length line) 12)
+              (string= " failed" line :start2 (- (length line) 7)))
+         (new-failure report :test (subseq line 5 (- (length line) 7))))
+        ((and (report-failures report) (starts-with "Form: " line))
+         (set-failure-field report :form (after "Form: " line)))
+        ((and (report-failures report) (starts-with "Expected value" line))
+         (set-failure-field report :expected (after ":" (subseq line (position #\: line)))))
+        ((and (report-failures report) (starts-with "Actual value" line))
+         (set-failure-field report :actual
+                            (string-right-trim "." (after ":" (subseq line (position #\: line))))))
+        ((and (equal (report-framework report) "rt") (starts-with "No tests failed." line))
+         (incf (report-passed report) (report-pending report))
+         (setf (report-pending report) 0))
+        ((and (equal (report-framework report) "rt") (search " total tests failed" line))
+         (let ((failed (or (leading-integer line) 0)))
+           (incf (report-failed report) failed)
+           (incf (report-passed report) (max 0 (- (report-pending report) failed)))
+           (setf (report-pending report) 0 (report-field report) nil)))
+        (t (extend-failure-field report line))))
+
+(defun read-ptester-line (report line)
+  (cond ((and (starts-with "Begin " line) (search " test" line))
+         (setf (report-framework report) "ptester"
+               (report-suite report) (subseq line 6 (search " test" line :from-end t))))
+        ((starts-with "Test failed: " line)
+         (new-failure report :test (or (report-suite report) "ptester")
+                      :form (after "Test failed: " line)))
+        ((and (report-failures report) (starts-with "Reason: " line))
+         (set-failure-field report :reason (after "Reason: " line)))
+        ((and (report-failures report) (starts-with "  wanted: " line))
+         (set-failure-field report :expected (after "  wanted: " line)))
+        ((and (report-failures report) (starts-with "     got: " line))
+         (set-failure-field report :actual (after "     got: " line)))
+        ((starts-with "Errors detected in this test: " line)
+         ;; "Errors detected in this test: 0 UNEXPECTED: 1": a test aborted by an error counts.
+         (let ((errors (or (leading-integer (after "Errors detected in this test: " line)) 0))
+               (unexpected (let ((at (search "UNEXPECTED: " line)))
+                             (or (and at (leading-integer (subseq line (+ at 12)))) 0))))
+           (setf (report-framework report) "ptester")
+           (incf (report-failed report) (max errors unexpected))))
+        ((starts-with "Successes this test:" line)
+         (incf (report-passed report) (or (leading-integer (after "Successes this test:" line)) 0)))))
+
+(defun report-fields (report)
+  "The reply's counts and failures from a printed report; framework \"asdf\" and unknown
+counts (-1) when no framework's lines were seen."
+  (let ((framework (report-framework report)))
+    (if (null framework)
+        (list "framework" "asdf" "passed" -1 "failed" -1 "skipped" -1 "failures" '())
+        (list "framework" framework
+              "passed" (report-passed report) "failed" (report-failed report) "skipped" 0
+              "failures" (loop for failure in (reverse (report-failures report))
+                               collect (obj "test" (or (getf failure :test) :null)
+                                            "form" (or (getf failure :form) :null)
+                                            "expected" (or (getf failure :expected) :null)
+                                            "actual" (or (getf failure :actual) :null)
+                                            "reason" (or (getf failure :reason)
+                                                         (if (equal framework "rt")
+                                                             "the form's values differ from the expected ones"
+                                                             "the test failed"))))))))

@@ -1,0 +1,172 @@
+// FormSplice, the byte-exact edit behind edit-form, on its own: what a form is (its text with
+// the comment that ends its line), replacing a form with the text it was shown with changes
+// nothing, inserts and deletes undo each other, forms inside groups keep their indentation and
+// the group's closing parentheses, and line endings follow the file.
+
+#include "FormSplice.h"
+
+#include <QTest>
+
+namespace {
+const TopLevelForm &formLabelled(const LispFile &file, const QString &label)
+{
+    for (const TopLevelForm &form : file.forms()) {
+        if (form.label == label)
+            return form;
+    }
+    qFatal("no form labelled %s", qPrintable(label));
+}
+
+QString applied(const QString &text, const QString &label, FormSplice::Action action, const QString &newText = {})
+{
+    const LispFile file(text);
+    return FormSplice::apply(file, formLabelled(file, label), action, newText).text;
+}
+
+QString shown(const LispFile &file, const TopLevelForm &form)
+{
+    return file.text().mid(form.start, form.end - form.start);
+}
+
+const char *const Sample = "(in-package :cl-user)\n"
+                           "\n"
+                           ";; the host's byte order\n"
+                           "(defgeneric host-byte-order (address)) ; exported\n"
+                           "(defun adjacent () 1)\n"
+                           "\n"
+                           "#| a note |# (defun noted () 2)\n"
+                           "\n"
+                           "(eval-when (:compile-toplevel :load-toplevel :execute)\n"
+                           "  (defun inner (x)\n"
+                           "    x)\n"
+                           "  (defun last-inner () 3))\n"
+                           "(a) (b) (c)\n"
+                           "(defun final () 4)";
+} // namespace
+
+class TestFormSplice : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void aFormIsItsTextWithTheCommentsThatShareOnlyItsLines()
+    {
+        const LispFile file(QString::fromLatin1(Sample));
+        QCOMPARE(shown(file, formLabelled(file, QStringLiteral("defgeneric host-byte-order"))),
+                 QStringLiteral("(defgeneric host-byte-order (address)) ; exported"));
+        QCOMPARE(shown(file, formLabelled(file, QStringLiteral("defun noted"))), QStringLiteral("#| a note |# (defun noted () 2)"));
+        QCOMPARE(shown(file, formLabelled(file, QStringLiteral("defun last-inner"))), QStringLiteral("(defun last-inner () 3)"));
+        QCOMPARE(shown(file, formLabelled(file, QStringLiteral("b"))), QStringLiteral("(b)"));
+        const TopLevelForm &inner = formLabelled(file, QStringLiteral("defun inner"));
+        QCOMPARE(inner.firstLine, 10);
+        QCOMPARE(inner.lastLine, 11);
+        QCOMPARE(inner.depth, 1);
+        QCOMPARE(file.forms().at(inner.parent).label, QStringLiteral("eval-when (:compile-toplevel :load-toplevel :execute)"));
+    }
+
+    void replacingEveryFormWithTheTextItIsShownWithChangesNothing_data()
+    {
+        QTest::addColumn<QString>("text");
+        const QString sample = QString::fromLatin1(Sample);
+        QTest::newRow("LF") << sample;
+        QTest::newRow("CRLF") << QString(sample).replace(QStringLiteral("\n"), QStringLiteral("\r\n"));
+        QTest::newRow("a CRLF form in an LF file") << sample + QStringLiteral("\n(defun windows ()\r\n  5)\n");
+    }
+    void replacingEveryFormWithTheTextItIsShownWithChangesNothing()
+    {
+        QFETCH(QString, text);
+        const LispFile file(text);
+        for (const TopLevelForm &form : file.forms()) {
+            // As edit-form gets it back from a client: with its line endings made LF.
+            const QString given = shown(file, form).replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
+            QCOMPARE(FormSplice::apply(file, form, FormSplice::Action::Replace, given).text, text);
+            // And with the lines read-file shows (the indentation of its first line included).
+            const int lineStart = form.start == 0 ? 0 : int(text.lastIndexOf(QLatin1Char('\n'), form.start - 1)) + 1;
+            if (text.mid(lineStart, form.start - lineStart).trimmed().isEmpty())
+                QCOMPARE(FormSplice::apply(file, form, FormSplice::Action::Replace, text.mid(lineStart, form.end - lineStart)).text, text);
+        }
+    }
+
+    void aReplacementTouchesOnlyTheFormsLines()
+    {
+        const QString before = QString::fromLatin1(Sample);
+        const QString after = applied(before, QStringLiteral("defgeneric host-byte-order"), FormSplice::Action::Replace,
+                                      QStringLiteral("(defgeneric host-byte-order (address)) ; exported"));
+        QCOMPARE(after, before); // the comment is not doubled
+        const QString changed = applied(before, QStringLiteral("defgeneric host-byte-order"), FormSplice::Action::Replace,
+                                        QStringLiteral("(defgeneric host-byte-order (address))"));
+        QCOMPARE(changed, QString(before).replace(QStringLiteral("(defgeneric host-byte-order (address)) ; exported"),
+                                                  QStringLiteral("(defgeneric host-byte-order (address))")));
+    }
+
+    void anInsertThenADeleteLeaveTheFileAsItWas_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<int>("action");
+        const QString sample = QString::fromLatin1(Sample);
+        const QStringList labels{QStringLiteral("in-package :cl-user"), QStringLiteral("defgeneric host-byte-order"),
+                                 QStringLiteral("defun adjacent"), QStringLiteral("defun noted"), QStringLiteral("defun inner"),
+                                 QStringLiteral("defun last-inner"), QStringLiteral("defun final")};
+        for (const QString &label : labels) {
+            for (const auto action : {FormSplice::Action::InsertBefore, FormSplice::Action::InsertAfter}) {
+                const QByteArray name = (label + (action == FormSplice::Action::InsertBefore ? QStringLiteral(" before") : QStringLiteral(" after"))).toUtf8();
+                QTest::newRow(name.constData()) << sample << label << int(action);
+                QTest::newRow((name + " (CRLF, final newline)").constData())
+                    << QString(sample).replace(QStringLiteral("\n"), QStringLiteral("\r\n")) + QStringLiteral("\r\n") << label << int(action);
+            }
+        }
+    }
+    void anInsertThenADeleteLeaveTheFileAsItWas()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, label);
+        QFETCH(int, action);
+        const QString inserted = applied(text, label, FormSplice::Action(action), QStringLiteral("(defun added ()\n  :new)"));
+        QVERIFY(inserted != text);
+        QVERIFY2(inserted.contains(text.contains(QStringLiteral("\r\n")) ? QStringLiteral("(defun added ()\r\n") : QStringLiteral("(defun added ()\n")),
+                 qPrintable(inserted));
+        QCOMPARE(applied(inserted, QStringLiteral("defun added"), FormSplice::Action::Delete), text);
+    }
+
+    void formsInsideAGroupKeepItsIndentationAndItsClosingParentheses()
+    {
+        const QString text = QStringLiteral("(eval-when (:execute)\n  (defun a () 1)\n  (defun b () 2))\n");
+        QCOMPARE(applied(text, QStringLiteral("defun b"), FormSplice::Action::InsertAfter, QStringLiteral("(defun c () 3)")),
+                 QStringLiteral("(eval-when (:execute)\n  (defun a () 1)\n  (defun b () 2)\n  (defun c () 3))\n"));
+        QCOMPARE(applied(text, QStringLiteral("defun a"), FormSplice::Action::InsertBefore, QStringLiteral("(defun z () 0)")),
+                 QStringLiteral("(eval-when (:execute)\n  (defun z () 0)\n  (defun a () 1)\n  (defun b () 2))\n"));
+        QCOMPARE(applied(text, QStringLiteral("defun b"), FormSplice::Action::Delete),
+                 QStringLiteral("(eval-when (:execute)\n  (defun a () 1))\n"));
+        QCOMPARE(applied(text, QStringLiteral("defun a"), FormSplice::Action::Delete), QStringLiteral("(eval-when (:execute)\n  (defun b () 2))\n"));
+        QCOMPARE(applied(QStringLiteral("(progn (defun a () 1)\n       (defun b () 2))"), QStringLiteral("defun a"), FormSplice::Action::Delete),
+                 QStringLiteral("(progn\n       (defun b () 2))"));
+    }
+
+    void aFormThatSharesItsLineGoesAloneWithItsBlanks()
+    {
+        const QString text = QString::fromLatin1(Sample);
+        QVERIFY(applied(text, QStringLiteral("b"), FormSplice::Action::Delete).contains(QStringLiteral("\n(a) (c)\n")));
+        QVERIFY(applied(text, QStringLiteral("a"), FormSplice::Action::Delete).contains(QStringLiteral("\n(b) (c)\n")));
+    }
+
+    void deletingAFormBetweenBlankLinesKeepsOne()
+    {
+        QCOMPARE(applied(QStringLiteral("(a)\n\n(x)\n\n(b)\n"), QStringLiteral("x"), FormSplice::Action::Delete), QStringLiteral("(a)\n\n(b)\n"));
+        QCOMPARE(applied(QStringLiteral("(x)\n\n(b)\n"), QStringLiteral("x"), FormSplice::Action::Delete), QStringLiteral("(b)\n"));
+        QCOMPARE(applied(QStringLiteral("(a)\n(x)\n(b)\n"), QStringLiteral("x"), FormSplice::Action::Delete), QStringLiteral("(a)\n(b)\n"));
+    }
+
+    void theNewTextTakesTheFilesLineEndingsAndItsLinesAreReported()
+    {
+        const QString text = QStringLiteral("(defun a ()\r\n  1)\r\n");
+        const LispFile file(text);
+        const FormSplice splice = FormSplice::apply(file, file.forms().first(), FormSplice::Action::InsertAfter, QStringLiteral("(defun b ()\n  2)\n"));
+        QCOMPARE(splice.text, QStringLiteral("(defun a ()\r\n  1)\r\n\r\n(defun b ()\r\n  2)\r\n"));
+        QCOMPARE(splice.firstLine, 4);
+        QCOMPARE(splice.lastLine, 5);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFormSplice)
+#include "tst_formsplice.moc"
