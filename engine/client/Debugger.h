@@ -64,6 +64,7 @@ struct Debugger
     State state = State::Open;
     DebuggerChoice choice; // set when it stops being open by somebody's choice
     QString endNote;       // why it ended without a choice of its own ("the engine restarted", ...)
+    QString notice;        // while open: a choice that did not leave it ("USE-VALUE returned without leaving the level.")
     QDateTime endedAt;
 
     bool isOpen() const { return state == State::Open; }

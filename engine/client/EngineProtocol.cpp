@@ -231,6 +231,8 @@ Incoming Incoming::decode(const QByteArray &line)
         incoming.m_kind = Kind::Parked;
     else if (event == QStringLiteral("unparked"))
         incoming.m_kind = Kind::Unparked;
+    else if (event == QStringLiteral("still-parked"))
+        incoming.m_kind = Kind::StillParked;
     else if (event.isEmpty() && incoming.m_json.contains(QStringLiteral("id")))
         incoming.m_kind = Kind::Reply;
     else

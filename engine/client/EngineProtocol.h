@@ -101,7 +101,7 @@ QJsonObject interruptLine(quint64 runningJob, bool breakIn = false, const QStrin
 class Incoming
 {
 public:
-    enum class Kind { Ready, Output, Reply, Parked, Unparked, OtherEvent, Unreadable };
+    enum class Kind { Ready, Output, Reply, Parked, Unparked, StillParked, OtherEvent, Unreadable };
     static Incoming decode(const QByteArray &line);
 
     Kind kind() const { return m_kind; }
@@ -171,6 +171,10 @@ public:
 private:
     QJsonObject m_json;
 };
+
+// {"event":"still-parked","id","level","restart","message"}: after an invocation said it was
+// continuing, the restart's function returned (or failed) without leaving the level: job `id`
+// still waits there. UnparkedEvent reads id, level and restart; `message` says what happened.
 
 // A reply to a job or a query. Nullable fields are QJsonValues (a string or null), so that
 // structured tool results can pass them on as they came.

@@ -43,6 +43,7 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
     connect(engine, &EngineClient::reply, this, &Session::onReply);
     connect(engine, &EngineClient::parked, this, &Session::onParked);
     connect(engine, &EngineClient::unparked, this, &Session::onUnparked);
+    connect(engine, &EngineClient::stillParked, this, &Session::onStillParked);
     connect(engine, &EngineClient::output, this, &Session::onOutput);
     connect(engine, &EngineClient::ready, this, &Session::onEngineReady);
     connect(engine, &EngineClient::died, this, &Session::onEngineDied);

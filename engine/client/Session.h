@@ -149,6 +149,9 @@ Q_SIGNALS:
     void debuggerClosed(DebuggerPtr debugger);
     // A parked job runs again (its debugger closed by a restart of its own).
     void resumed(JobPtr job);
+    // A restart was chosen but its function returned (or failed) without leaving the level:
+    // the debugger stays open; `message` says what happened.
+    void restartDidNotLeave(DebuggerPtr debugger, const QString &message);
 
 private:
     void dispatchNext();
@@ -157,6 +160,7 @@ private:
     void onReply(quint64 id, const QJsonObject &reply);
     void onParked(quint64 id, const QJsonObject &event);
     void onUnparked(quint64 id, const QJsonObject &event);
+    void onStillParked(quint64 id, const QJsonObject &event);
     void noteRestartChosen(const Job &invocation, const QJsonObject &reply);
     void closeDebugger(const DebuggerPtr &debugger, Debugger::State state, const QString &note = {});
     void endParkedJobs(const QString &reason);

@@ -311,6 +311,20 @@ void Session::onUnparked(quint64 id, const QJsonObject &json)
     updateAbandonTimer();
 }
 
+void Session::onStillParked(quint64 id, const QJsonObject &json)
+{
+    const auto at = std::find_if(m_parked.cbegin(), m_parked.cend(), [id](const JobPtr &job) { return job->id == id; });
+    if (at == m_parked.cend())
+        return;
+    const DebuggerPtr debugger = (*at)->debugger;
+    debugger->choice = {};
+    debugger->notice = json.value(QStringLiteral("message")).toString();
+    m_choosing.reset();
+    m_holding = false; // the worker serves the level again
+    Q_EMIT restartDidNotLeave(debugger, json.value(QStringLiteral("message")).toString());
+    dispatchNext();
+}
+
 void Session::answerParkedWaiters()
 {
     // Asked while the engine was leaving levels, they waited; the levels left are known now,

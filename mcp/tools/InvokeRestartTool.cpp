@@ -61,7 +61,10 @@ ToolResult outcome(const Session *session, const Job &job, const Debugger &answe
                                .arg(answered.id)
                                .arg(answered.outcomeSentence(),
                                     yourChoice.isEmpty() ? QString() : QStringLiteral(" Your choice (%1) was not used.").arg(yourChoice));
-    if (job.state == Job::State::Done)
+    if (job.state == Job::State::Parked && job.debugger && job.debugger->id == answered.id && answered.isOpen())
+        note = QStringLiteral("Debugger %1: %2 (a restart whose function does not transfer control). The evaluation still "
+                              "waits there:").arg(answered.id).arg(answered.notice);
+    else if (job.state == Job::State::Done)
         note += QStringLiteral(" The evaluation is over: its outcome is above.");
     else if (job.state == Job::State::Parked)
         note += QStringLiteral(" The evaluation parked again, in debugger %1:").arg(job.debugger->id);

@@ -358,6 +358,24 @@ private Q_SLOTS:
         QCOMPARE(m_lisp->result("(+ 2 2)").values, QStringList{"4"});
     }
 
+    void aRestartWhoseFunctionReturnsLeavesTheJobParkedAndSaysSo()
+    {
+        const quint64 id = m_lisp->debugEval(QStringLiteral(
+            "(restart-bind ((look (lambda () (princ :looked)) :report-function (lambda (s) (princ \"Look only.\" s)))) (error \"stay\"))"));
+        const DebuggerPtr debugger = m_lisp->waitParked(id);
+        QVERIFY(debugger);
+        QCOMPARE(debugger->restarts.first().name, QStringLiteral("LOOK"));
+        QSignalSpy stayed(&session(), &Session::restartDidNotLeave);
+        QVERIFY(choose(debugger, QStringLiteral("LOOK")));
+        QVERIFY(stayed.size() == 1 || stayed.wait(10000));
+        QVERIFY(debugger->isOpen());
+        QCOMPARE(debugger->notice, QStringLiteral("LOOK returned without leaving the level."));
+        // The session serves again, and the debugger still answers.
+        QCOMPARE(m_lisp->result("(+ 1 1)").values, QStringList{"2"});
+        QVERIFY(choose(debugger, QStringLiteral("ABORT")));
+        QCOMPARE(m_lisp->waitFor(id)->result.error.message, QStringLiteral("stay"));
+    }
+
     void interruptWithDebuggingParksABreakThatContinueResumes()
     {
         QVERIFY(m_lisp->result("(defvar *k* 0) (defun spin () (let ((k 0)) (loop (incf k) (setf *k* k))))").ok());

@@ -122,6 +122,9 @@ DebuggerPanel::DebuggerPanel(Session *session, QWidget *parent)
         Q_EMIT debuggerOpened(job->debugger);
     });
     connect(session, &Session::debuggerClosed, this, [this](const DebuggerPtr &debugger) { onClosed(debugger); });
+    connect(session, &Session::restartDidNotLeave, this, [this](const DebuggerPtr &debugger, const QString &message) {
+        say(tr("Debugger %1: %2 It still waits.").arg(debugger->id).arg(message), true);
+    });
     connect(m_levels, &QComboBox::activated, this, [this](int row) {
         m_picked = true;
         showDebugger(m_levels->itemData(row).toInt());

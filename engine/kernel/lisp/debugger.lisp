@@ -264,7 +264,18 @@ the job's own reply or its next parking."
         (send (ok-reply request "restart" (restart-name-text restart)
                         "level" (level-number level) "continuing" t))
         (setf *request-answered* t)
-        (apply #'invoke-restart restart values)))))
+        ;; A restart made with RESTART-BIND may run a function that returns, or fails, without
+        ;; leaving the level: then the job still waits, and the host must hear it.
+        (let ((problem (handler-case (progn (apply #'invoke-restart restart values) nil)
+                         (serious-condition (c) c))))
+          (setf (level-ended-by level) nil)
+          (send-event "still-parked" "id" (level-job-id level) "level" (level-number level)
+                      "restart" (restart-name-text restart)
+                      "message" (if problem
+                                    (format nil "~A failed: ~A: ~A" (restart-name-text restart)
+                                            (condition-type-name problem) (one-line (condition-message problem)))
+                                    (format nil "~A returned without leaving the level." (restart-name-text restart))))
+          nil)))))
 
 (define-operation "invoke-restart" :worker #'invoke-restart-op)
 
