@@ -1,6 +1,7 @@
 // lisp-duet: the app. Without flags it opens the window; with --headless --stdio it is a plain
 // MCP server on stdin/stdout.
 
+#include "AccessGate.h"
 #include "AccessToken.h"
 #include "AppServices.h"
 #include "ClientConfigCommand.h"
@@ -40,12 +41,24 @@ bool openCommandLineProject(AppServices &services, const CommandLine &options)
     return false;
 }
 
+// Without a window, nothing else shows the person which access agents have: say it when it is
+// not the default.
+void sayAccessMode(const AppServices &services)
+{
+    const AccessMode mode = services.access()->mode();
+    if (mode == AccessMode::Allow)
+        return;
+    std::fprintf(stderr, "lisp-duet: agent access: %s. %s%s\n", qPrintable(AccessModes::name(mode)), qPrintable(AccessModes::description(mode)),
+                 mode == AccessMode::Ask ? " Without a window, agents' clients ask you (MCP elicitation)." : "");
+}
+
 int runStdio(int argc, char **argv, const CommandLine &options)
 {
     QCoreApplication app(argc, argv);
     AppServices services;
     if (!openCommandLineProject(services, options))
         return 2;
+    sayAccessMode(services);
     StdioTransport transport(services.server());
     // At end of input, calls already made still get their answers (a client may pipe its
     // requests and close stdin); then the app stops. Time limits bound the wait.
@@ -112,6 +125,7 @@ int runHeadless(int argc, char **argv, const CommandLine &options)
                      options.noAuth ? "" : " (bearer token: lisp-duet --print-token)");
     if (!endpoints.socketPath().isEmpty())
         std::fprintf(stderr, "lisp-duet: MCP over the local socket %s (lisp-duet-bridge)\n", qPrintable(endpoints.socketPath()));
+    sayAccessMode(services);
     return app.exec();
 }
 
@@ -121,7 +135,7 @@ int runWindow(int argc, char **argv, const CommandLine &options)
     QApplication::setDesktopFileName(QStringLiteral("lisp-duet"));
     const bool firstRun = FirstRun::ensureConfig();
     AppServices services;
-    MainWindow window(services.session(), services.server());
+    MainWindow window(services.session(), services.server(), services.access());
     QSettings settings;
     window.setKeepInTray(options.tray || settings.value(QStringLiteral("window/keepInTray"), false).toBool());
     // The same endpoints as --headless, so agents reach the session the person watches.
@@ -208,6 +222,7 @@ int main(int argc, char **argv)
     if (!options.exportJournal.isEmpty())
         return exportJournalCommand(options);
     AppServices::setJournalDefaults(options.journalFile, !options.noJournal);
+    AppServices::setAccessOverride(options.accessMode);
     if (options.headless && options.stdio)
         return runStdio(argc, argv, options);
     if (options.headless)

@@ -18,6 +18,9 @@ foreach(page lisp-duet.1 lisp-duet-bridge.1)
   list(APPEND _duet_man_pages ${_out})
 endforeach()
 add_custom_target(duet_man_pages ALL DEPENDS ${_duet_man_pages})
+# `installer/build.sh --app` (what setup.sh runs) builds only the programs: the man pages come
+# with the app, so `cpack` after it finds every file it installs.
+add_dependencies(lisp-duet duet_man_pages)
 install(FILES ${_duet_man_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 # The metainfo lives with the .desktop entry it names (resources/); installed from here so the

@@ -1,13 +1,16 @@
 #pragma once
 
-// Agent access to the shared session, as the person sets it (toolbar, tray, settings): a plain
-// value that headless code and the window use alike. What a mode does with one tool call is
-// decide(); ui/access's AccessController applies it through McpServer's call gate and keeps
-// the calls that wait for the person.
+// Agent access to the shared session, as the person sets it (toolbar, tray, settings,
+// `--access MODE`): a plain value that headless code and the window use alike. What a mode does
+// with one tool call is decide(); AccessGate applies it in every mode of the app, through
+// McpServer's call gate and ProjectFiles' change gate.
 
 #include <QCoreApplication>
 #include <QList>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 enum class AccessMode {
     Allow,    // every call runs; the person sees each as it runs
@@ -71,13 +74,27 @@ inline QString settingsKey(AccessMode mode) // "allow", "ask", "read-only", "pau
     return QStringLiteral("allow");
 }
 
-inline AccessMode fromSettingsKey(const QString &key) // unknown: Allow
+inline std::optional<AccessMode> parseSettingsKey(const QString &key) // unknown: nullopt
 {
     for (AccessMode mode : all()) {
         if (settingsKey(mode) == key)
             return mode;
     }
-    return AccessMode::Allow;
+    return std::nullopt;
+}
+
+inline AccessMode fromSettingsKey(const QString &key) // unknown: Allow
+{
+    return parseSettingsKey(key).value_or(AccessMode::Allow);
+}
+
+inline QString settingsKeys() // "allow, ask, read-only or paused", for messages
+{
+    QStringList keys;
+    for (AccessMode mode : all())
+        keys << settingsKey(mode);
+    const QString last = keys.takeLast();
+    return keys.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
 }
 
 // The sentences agents read when a call is refused.
@@ -112,6 +129,25 @@ inline QString changeReadOnlyMessage(const QString &path)
 {
     return translate("Agent access to this Lisp session is read-only, so your change to %1 was not written. "
               "Ask the person to switch agent access to Allow or Ask.").arg(path);
+}
+
+// Ask without a window: the person is asked through the agent's client (MCP elicitation), and
+// this client cannot ask them. `what`: "nothing was evaluated", "your change to PATH was not
+// written".
+inline QString askUnavailableMessage(const QString &what)
+{
+    return translate("Agent access to this Lisp session is Ask: each evaluation and file change waits for the person's "
+              "approval, but no Lisp Duet window is open and this client cannot ask them (it does not declare MCP "
+              "elicitation in form mode), so %1. To allow it, the person can start Lisp Duet with --access allow "
+              "(or choose Allow under Agent access in the window), or connect a client that supports elicitation, "
+              "such as Claude Code.").arg(what);
+}
+
+// Ask without a window, and the person's answer never came (`problem`: why).
+inline QString unansweredMessage(const QString &what, const QString &problem)
+{
+    return translate("The person sharing this Lisp session was asked through your client but gave no answer (%1), so %2. "
+              "Try again when they are there.").arg(problem, what);
 }
 
 inline QString pausedMessage()

@@ -64,10 +64,6 @@ public:
     void setStager(FormStager *stager) { m_stager = stager; }
     FormStager *stager() const { return m_stager; }
 
-Q_SIGNALS:
-    // A call now waits for the person (the Tool calls panel says so).
-    void awaitingPerson(const ToolCallPtr &call);
-
 private:
     QPointer<FormStager> m_stager;
 };

@@ -68,6 +68,8 @@ public:
         QString logLevel;          // modern: the lowest notifications/message level it wants
         bool subscription = false; // an open subscriptions/listen stream: never answered by itself
         ToolCallPtr call;
+        QJsonObject clientCapabilities; // modern: what this request's _meta declared
+        RequestTracePtr trace;          // what the window shows of it
     };
     // Requests that wait for an answer (an open subscription waits for none).
     bool hasRequestsInFlight() const
@@ -80,7 +82,12 @@ public:
     }
     bool isInFlight(const QJsonValue &id) const { return m_requests.contains(JsonRpc::idKey(id)); }
     void beginRequest(const InFlight &request) { m_requests.insert(JsonRpc::idKey(request.id), request); }
-    void beginRequest(const QJsonValue &id) { beginRequest(InFlight{id, {}, false, {}, false, {}}); }
+    void beginRequest(const QJsonValue &id)
+    {
+        InFlight request;
+        request.id = id;
+        beginRequest(request);
+    }
     void attachCall(const QJsonValue &id, const ToolCallPtr &call) { m_requests[JsonRpc::idKey(id)].call = call; }
     void markSubscription(const QJsonValue &id) { m_requests[JsonRpc::idKey(id)].subscription = true; }
     ToolCallPtr callOf(const QJsonValue &id) const { return m_requests.value(JsonRpc::idKey(id)).call; }
@@ -92,13 +99,7 @@ public:
     QList<InFlight> requestsInFlight() const { return m_requests.values(); }
     // False when the request was not in flight (answered already, or abandoned).
     bool endRequest(const QJsonValue &id) { return m_requests.remove(JsonRpc::idKey(id)) > 0; }
-    QList<ToolCallPtr> endAllRequests()
-    {
-        QList<ToolCallPtr> calls;
-        for (const InFlight &request : std::exchange(m_requests, {}))
-            calls.append(request.call);
-        return calls;
-    }
+    QList<InFlight> endAllRequests() { return std::exchange(m_requests, {}).values(); }
 
     // A notification, a request of the server, or an error about the connection itself.
     // `relatedRequest` is the client's request it belongs to (progress during it), or

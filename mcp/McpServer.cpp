@@ -62,6 +62,7 @@ McpServer::McpServer(Session *session, ToolRegistry *tools, QObject *parent)
     addMethod(QStringLiteral("subscriptions/listen"), [this](const McpResponder &responder, const QJsonObject &params) {
         onListen(responder, params);
     }, Eras::Modern);
+    m_methods[QStringLiteral("subscriptions/listen")].streams = true; // its notifications are its stream
     addMethod(QStringLiteral("ping"), [](const McpResponder &responder, const QJsonObject &) { responder.result({}); }, Eras::Legacy);
     addMethod(QStringLiteral("tools/list"), [this](const McpResponder &responder, const QJsonObject &) {
         responder.result({{QStringLiteral("tools"), m_tools->descriptors()}});
@@ -105,7 +106,7 @@ QString McpServer::statelessActivityKey(const RequestEnvelope &envelope)
 
 void McpServer::addMethod(const QString &method, MethodHandler handler, Eras eras)
 {
-    m_methods.insert(method, {std::move(handler), eras});
+    m_methods.insert(method, {std::move(handler), eras, false});
 }
 
 void McpServer::addNotification(const QString &method, NotificationHandler handler)
@@ -144,9 +145,11 @@ void McpServer::closePeer(McpPeer *peer)
     m_peers.removeAll(peer);
     m_subscriptions.removePeer(peer);
     m_outgoing.dropPeer(peer);
-    for (const ToolCallPtr &call : peer->endAllRequests()) {
-        if (call)
-            call->cancel(); // a client that went away does not need its evaluation any more
+    for (const McpPeer::InFlight &request : peer->endAllRequests()) {
+        if (request.trace)
+            request.trace->cancel();
+        if (request.call)
+            request.call->cancel(); // a client that went away does not need its evaluation any more
     }
     m_session->forgetClient(peer->key()); // a stateless request's peer keeps its client's digest
     Q_EMIT peerClosed(peer);
@@ -174,37 +177,101 @@ JsonRpc::Message McpServer::parse(const QByteArray &bytes)
 
 McpServer::Received McpServer::receive(McpPeer *peer, const QByteArray &bytes)
 {
-    const auto answered = [peer](const Received &received) {
-        if (received.isRefused())
-            peer->send(received.refusal); // on a stream, every answer goes the same way
-        return received;
-    };
     const JsonRpc::Message message = parse(bytes);
     if (message.kind() != JsonRpc::Message::Kind::Batch)
-        return answered(dispatch(peer, message));
+        return take(peer, message);
     // Batches existed only in 2025-03-26; each element is handled on its own.
     for (const JsonRpc::Message &element : message.batch())
-        answered(dispatch(peer, element));
+        take(peer, element);
     Received batch;
     batch.kind = JsonRpc::Message::Kind::Batch;
+    batch.httpStatus = 202;
     return batch;
 }
 
-McpServer::Received McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &message)
+McpServer::Received McpServer::take(McpPeer *peer, const JsonRpc::Message &message)
 {
-    return dispatch(peer, message, RequestEnvelope::of(message));
+    const RequestEnvelope envelope = RequestEnvelope::of(message);
+    const Received received = admit(message, envelope, peer);
+    if (received.isRefused())
+        peer->send(received.refusal); // on a stream, every answer goes the same way
+    else
+        dispatch(peer, message, envelope);
+    return received;
 }
 
-McpServer::Received McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope)
+namespace {
+// 2026-07-28's standard headers: the parameter that names what a request is about, which
+// Mcp-Name repeats.
+const char *nameParameterOf(const QString &method)
 {
-    Received received{message.kind(), message.id(), message.method(), message.refusal()};
+    if (method == QLatin1String("tools/call") || method == QLatin1String("prompts/get"))
+        return "name";
+    if (method == QLatin1String("resources/read"))
+        return "uri";
+    return nullptr;
+}
+} // namespace
+
+McpServer::Received McpServer::admit(const JsonRpc::Message &message, const RequestEnvelope &envelope, const McpPeer *peer) const
+{
+    Received received;
+    received.kind = message.kind();
+    received.id = message.id();
+    received.stateless = envelope.isModern();
+    const auto refuse = [&received](const QJsonObject &refusal, int status = 400) {
+        received.refusal = refusal;
+        received.httpStatus = status;
+        return received;
+    };
     switch (message.kind()) {
     case JsonRpc::Message::Kind::Invalid:
-        break;
+        return refuse(message.refusal());
     case JsonRpc::Message::Kind::Batch:
-        received.refusal = JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
-                                          QStringLiteral("Invalid Request: send one JSON-RPC message at a time (batches are not supported here)"));
+        return refuse(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
+                                     QStringLiteral("Invalid Request: send one JSON-RPC message at a time (batches are not supported here)")));
+    case JsonRpc::Message::Kind::Response:
+    case JsonRpc::Message::Kind::Notification:
+        // A 2026-07-28 notification carries no envelope to judge; a legacy one may come with a
+        // version its transport declared and we do not speak.
+        if (!envelope.isModern() && envelope.problem() != RequestEnvelope::Problem::None)
+            return refuse(envelope.refusal(QJsonValue(QJsonValue::Null)));
+        received.httpStatus = 202; // nothing will answer it
+        return received;
+    case JsonRpc::Message::Kind::Request:
         break;
+    }
+    // A request is judged whole before it is accepted: its envelope (the 2026-07-28 _meta, or
+    // a version the transport declared beside it), then its method.
+    const QJsonObject envelopeRefusal = envelope.refusal(message.id());
+    if (!envelopeRefusal.isEmpty())
+        return refuse(envelopeRefusal);
+    const auto method = m_methods.constFind(message.method());
+    if (envelope.isModern() && !hasMethod(message.method(), envelope.era()))
+        return refuse(JsonRpc::error(message.id(), JsonRpc::MethodNotFound,
+                                     QStringLiteral("Method not found: %1 (not part of protocol revision %2)")
+                                         .arg(message.method(), envelope.protocolVersion())),
+                      404);
+    // Answered on the request's own channel (HTTP: its POST), which the first one holds.
+    if (peer && peer->isInFlight(message.id()))
+        return refuse(JsonRpc::error(message.id(), JsonRpc::InvalidRequest, QStringLiteral("A request with this id is still in progress")));
+    received.opensSession = !envelope.isModern() && message.method() == QLatin1String("initialize");
+    received.needsStream = !message.progressToken().isUndefined() || !envelope.logLevel().isEmpty()
+        || (method != m_methods.constEnd() && method->streams);
+    if (const char *parameter = nameParameterOf(message.method())) {
+        const QJsonValue name = message.params().toObject().value(QLatin1String(parameter));
+        if (name.isString())
+            received.name = name.toString();
+    }
+    return received;
+}
+
+void McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope)
+{
+    switch (message.kind()) {
+    case JsonRpc::Message::Kind::Invalid:
+    case JsonRpc::Message::Kind::Batch:
+        break; // refused by admit()
     case JsonRpc::Message::Kind::Response:
         m_outgoing.settle(peer, message.object()); // an answer to nothing we asked is ignored
         break;
@@ -212,36 +279,26 @@ McpServer::Received McpServer::dispatch(McpPeer *peer, const JsonRpc::Message &m
         onNotification(peer, message);
         break;
     case JsonRpc::Message::Kind::Request:
-        // A 2026-07-28 request is judged whole before it is accepted: its envelope, then its
-        // method (HTTP answers these with 400 and 404).
-        if (envelope.isModern()) {
-            received.refusal = envelope.refusal(message.id());
-            if (received.isRefused())
-                break;
-            if (!hasMethod(message.method(), envelope.era())) {
-                received.refusal = JsonRpc::error(message.id(), JsonRpc::MethodNotFound,
-                                                  QStringLiteral("Method not found: %1 (not part of protocol revision %2)")
-                                                      .arg(message.method(), envelope.protocolVersion()));
-                break;
-            }
-        }
-        // Answered on the request's own channel (HTTP: its POST), which the first one holds.
-        if (peer->isInFlight(message.id())) {
-            received.refusal = JsonRpc::error(message.id(), JsonRpc::InvalidRequest, QStringLiteral("A request with this id is still in progress"));
-            break;
-        }
         onRequest(peer, message, envelope);
         break;
     }
-    return received;
 }
 
 void McpServer::onRequest(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope)
 {
-    peer->beginRequest(McpPeer::InFlight{message.id(), message.method(), envelope.isModern(), envelope.logLevel(), false, {}});
     if (envelope.isModern())
         peer->noteClientInfo(envelope.clientInfo()); // before the window logs it by that name
+    // initialize names its client before the peer knows it.
+    const QString client = message.method() == QLatin1String("initialize")
+        ? message.params().toObject().value(QStringLiteral("clientInfo")).toObject().value(QStringLiteral("name")).toString(peer->clientName())
+        : peer->clientName();
+    const auto trace = RequestTracePtr::create(client, message.object());
+    peer->beginRequest(McpPeer::InFlight{message.id(), message.method(), envelope.isModern(), envelope.logLevel(), false, {},
+                                         envelope.clientCapabilities(), trace});
     Q_EMIT requestReceived(peer, message.object());
+    Q_EMIT requestTraced(trace);
+    if (message.method() != QLatin1String("tools/call"))
+        trace->run(); // a tool call runs once access lets it (onToolsCall)
     const McpResponder responder(this, peer, message.id());
     if (!message.params().isUndefined() && !message.params().isObject()) {
         responder.error(JsonRpc::InvalidParams, QStringLiteral("\"params\" must be an object"));
@@ -269,6 +326,11 @@ void McpServer::respond(McpPeer *peer, const QJsonValue &id, const QJsonObject &
     if (!request)
         return; // answered already, or abandoned when the client cancelled it
     const QJsonObject answer = request->modern ? modernized(*request, response) : response;
+    if (const RequestTracePtr trace = request->trace) {
+        if (trace->client() == QLatin1String("agent"))
+            trace->nameClient(peer->clientName()); // the peer may know its name by now
+        trace->answer(answer);
+    }
     peer->endRequest(id);
     Q_EMIT responseSent(peer, id, answer);
     peer->sendResponse(answer, id);
@@ -361,7 +423,10 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
     }
     const QJsonValue progressToken = params.value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
     const bool wantsProgress = progressToken.isString() || progressToken.isDouble();
-    auto call = ToolCallPtr::create(tool->name(), arguments.toObject(), peer->origin(), wantsProgress);
+    const McpPeer::InFlight *request = peer->inFlight(responder.id());
+    auto call = ToolCallPtr::create(tool->name(), arguments.toObject(), peer->origin(), wantsProgress, request ? request->trace : RequestTracePtr());
+    const bool modern = request && request->modern;
+    call->setAsker(m_elicitation.askerFor(responder, modern, modern ? request->clientCapabilities : QJsonObject(), params));
     peer->attachCall(responder.id(), call);
 
     // The responder holds the peer weakly and the call not at all: holding the shared pointer
@@ -381,19 +446,21 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
             responder.notify(JsonRpc::notification(QStringLiteral("notifications/progress"), params));
         });
     }
-    Q_EMIT toolCallQueued(peer, responder.id(), call);
-
-    if (!m_gate) {
+    const auto run = [tool, call] {
         tool->call(call);
+        call->trace()->run();
+    };
+    if (!m_gate) {
+        run();
         return;
     }
-    m_gate(peer, tool, call, [this, responder, tool, call](const QString &refusal) {
+    m_gate(peer, tool, call, [responder, call, run](const QString &refusal) {
         if (!responder.peer() || call->isFinished() || call->isCancelled())
             return;
         if (refusal.isEmpty()) {
-            tool->call(call);
+            run();
         } else {
-            Q_EMIT toolCallRefused(responder.peer(), responder.id(), refusal);
+            call->trace()->refuse(refusal);
             call->finish(ToolResult::error(refusal));
         }
     });
@@ -401,6 +468,8 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
 
 QJsonObject McpServer::toolResultJson(McpPeer *peer, const ToolResult &result)
 {
+    if (!result.inputRequired.isEmpty())
+        return result.inputRequired; // not an answer yet: the activity digest waits for the retry's
     const auto textBlock = [](const QString &text) {
         return QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}};
     };
@@ -428,6 +497,8 @@ void McpServer::onCancelled(McpPeer *peer, const QJsonObject &params)
     if (!JsonRpc::isValidId(requestId))
         return;
     const McpPeer::InFlight *request = peer->inFlight(requestId);
+    if (request && request->trace)
+        request->trace->cancel();
     if (request && request->subscription) { // the client ends its subscriptions/listen stream
         m_subscriptions.remove(peer, requestId);
         peer->endRequest(requestId);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClientElicitation.h"
 #include "JsonRpc.h"
 #include "ListenSubscriptions.h"
 #include "McpPeer.h"
@@ -11,6 +12,7 @@
 #include <QObject>
 #include <QPointer>
 #include <functional>
+#include <optional>
 
 class Session;
 class ToolRegistry;
@@ -60,30 +62,36 @@ public:
     void closePeer(McpPeer *peer); // cancels its calls; deletes it later
     QList<McpPeer *> peers() const;
 
-    // What a received message was, and whether the server refused it as a whole.
+    // What a received message is and what it needs, decided once at the entry, before anything
+    // handles it: everything a transport that answers each request on a channel of its own
+    // (HTTP) must know, so that it never reads the message itself.
     struct Received
     {
         JsonRpc::Message::Kind kind = JsonRpc::Message::Kind::Invalid;
         QJsonValue id = QJsonValue::Undefined; // requests and responses
-        QString method;  // requests and notifications
-        // The error answer when the message itself was refused (not JSON-RPC, or a request
-        // whose id is still in flight); empty otherwise. Accepted requests are answered through
-        // the peer, now or later.
+        bool opensSession = false; // a handshake's initialize: a new peer serves it (HTTP: a new Mcp-Session-Id)
+        bool stateless = false;    // 2026-07-28: no session (HTTP: a request is a peer of its own)
+        bool needsStream = false;  // notifications of this request come before its answer
+        std::optional<QString> name; // what the request is about (a tool, a prompt, a URI): Mcp-Name's value
+        // The error answer when the message is refused as a whole (not JSON-RPC, a batch, a bad
+        // envelope, a method its revision lacks, an id still in flight); empty otherwise.
+        // Accepted requests are answered through the peer, now or later.
         QJsonObject refusal;
+        int httpStatus = 200; // 200: a request waits for its answer; 202: nothing answers it; 400, 404: refused
         bool isRefused() const { return !refusal.isEmpty(); }
     };
 
     // The entry of every message a client sends, as bytes. A stream transport (stdio, local
     // socket) calls receive(): a refusal goes to the peer like any answer, and a 2025-03-26
-    // batch is taken apart. HTTP calls the two steps itself: it must look at a message before
-    // it has a peer (an initialize without Mcp-Session-Id makes one), and a refusal is its
-    // POST's 400 response. parse() is the one place where a client's bytes are parsed.
+    // batch is taken apart. HTTP takes the steps itself: parse() (the one place where a
+    // client's bytes are parsed), admit() with the envelope it read (the body's _meta and the
+    // MCP-Protocol-Version header), before it has a peer (an initialize makes one) and again on
+    // the peer it chose, then binds the POST to the request and calls dispatch().
     Received receive(McpPeer *peer, const QByteArray &bytes);
     static JsonRpc::Message parse(const QByteArray &bytes);
-    // The era comes from the message (its `_meta`); HTTP passes the envelope it read with the
-    // MCP-Protocol-Version header beside the body.
-    Received dispatch(McpPeer *peer, const JsonRpc::Message &message);
-    Received dispatch(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope);
+    Received admit(const JsonRpc::Message &message, const RequestEnvelope &envelope, const McpPeer *peer = nullptr) const;
+    // Handles a message admit() accepted: a request is answered through the peer, now or later.
+    void dispatch(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope);
 
     // notifications/message to every initialized peer whose level lets it through, and to
     // every 2026-07-28 request in flight that asked for that level (on its own stream).
@@ -114,11 +122,14 @@ Q_SIGNALS:
     void peerCreated(McpPeer *peer);
     void peerInitialized(McpPeer *peer);
     void peerClosed(McpPeer *peer);
-    // For the window's tool-call log: every accepted request, and the response it got.
+    // Every accepted request, and the response it got.
     void requestReceived(McpPeer *peer, const QJsonObject &request);
     void responseSent(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
-    void toolCallQueued(McpPeer *peer, const QJsonValue &id, const ToolCallPtr &call);
-    void toolCallRefused(McpPeer *peer, const QJsonValue &id, const QString &reason);
+    // For an inspector (the window's Tool calls panel): every accepted request as one trace,
+    // which the server, the access gate and the tools keep up to date until it ends. A signal
+    // rather than a registered interface, so that an inspector that goes first (the window
+    // closes before the app's services) leaves nothing dangling.
+    void requestTraced(const RequestTracePtr &trace);
 
 private:
     friend class McpResponder;
@@ -128,6 +139,7 @@ private:
     // older revisions said -32002.
     QJsonObject modernized(const McpPeer::InFlight &request, QJsonObject response) const;
     bool hasMethod(const QString &method, RequestEnvelope::Era era) const;
+    Received take(McpPeer *peer, const JsonRpc::Message &message); // admit on a stream's peer, then dispatch
     void onRequest(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope);
     void onNotification(McpPeer *peer, const JsonRpc::Message &message);
     void onInitialize(const McpResponder &responder, const QJsonObject &params);
@@ -141,6 +153,7 @@ private:
     {
         MethodHandler handler;
         Eras eras = Eras::Both;
+        bool streams = false; // its answer is a stream of notifications (subscriptions/listen)
     };
     struct CacheHint
     {
@@ -159,5 +172,6 @@ private:
     QList<QPointer<McpPeer>> m_peers;
     ListenSubscriptions m_subscriptions;
     OutgoingRequests m_outgoing;
+    ClientElicitation m_elicitation{this};
     quint64 m_nextPeer = 1;
 };

@@ -26,8 +26,15 @@ RequestEnvelope RequestEnvelope::of(const JsonRpc::Message &message, const QStri
     const QJsonValue metaValue = message.params().toObject().value(QStringLiteral("_meta"));
     const QJsonObject meta = metaValue.toObject();
     envelope.m_claimsVersion = meta.contains(QLatin1String(ProtocolVersionKey));
-    if (!envelope.m_claimsVersion && !isModernVersion(declaredVersion))
-        return envelope; // legacy: the initialize handshake's era
+    if (!envelope.m_claimsVersion && !isModernVersion(declaredVersion)) {
+        // Legacy: the initialize handshake's era. Absent, the version is 2025-03-26's default.
+        if (!declaredVersion.isEmpty() && !legacyVersions().contains(declaredVersion)) {
+            envelope.m_problem = Problem::UnsupportedDeclaredVersion;
+            envelope.m_problemText = QStringLiteral("Unsupported MCP-Protocol-Version '%1'; supported: %2")
+                                         .arg(declaredVersion, (modernVersions() + legacyVersions()).join(QStringLiteral(", ")));
+        }
+        return envelope;
+    }
     envelope.m_era = Era::Modern;
 
     const auto malformed = [&envelope](const QString &text) {
@@ -82,6 +89,8 @@ QJsonObject RequestEnvelope::refusal(const QJsonValue &id) const
         return JsonRpc::error(id, JsonRpc::UnsupportedProtocolVersion, m_problemText,
                               QJsonObject{{QStringLiteral("supported"), QJsonArray::fromStringList(modernVersions())},
                                           {QStringLiteral("requested"), m_protocolVersion}});
+    case Problem::UnsupportedDeclaredVersion:
+        return JsonRpc::error(id, JsonRpc::InvalidRequest, m_problemText);
     case Problem::Malformed:
     case Problem::BadLogLevel:
         break;

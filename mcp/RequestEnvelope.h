@@ -13,12 +13,13 @@
 //   declared a modern version (HTTP's MCP-Protocol-Version header);
 // - legacy (2025-11-25 and older): everything else; the peer's initialize handshake applies.
 // A modern request is checked in the spec's order: required fields (-32602), the version
-// (-32022, listing the modern versions we serve), the log level (-32602).
+// (-32022, listing the modern versions we serve), the log level (-32602). A legacy message whose
+// transport declared a version we do not speak (HTTP's MCP-Protocol-Version) is refused too.
 class RequestEnvelope
 {
 public:
     enum class Era { Legacy, Modern };
-    enum class Problem { None, Malformed, UnsupportedVersion, BadLogLevel };
+    enum class Problem { None, Malformed, UnsupportedVersion, BadLogLevel, UnsupportedDeclaredVersion };
 
     static constexpr auto ProtocolVersionKey = "io.modelcontextprotocol/protocolVersion";
     static constexpr auto ClientInfoKey = "io.modelcontextprotocol/clientInfo";
@@ -42,7 +43,7 @@ public:
     Era era() const { return m_era; }
     bool isModern() const { return m_era == Era::Modern; }
     Problem problem() const { return m_problem; }
-    // The error answer for a modern request whose envelope is not acceptable; empty otherwise.
+    // The error answer for a message whose envelope is not acceptable; empty otherwise.
     QJsonObject refusal(const QJsonValue &id) const;
 
     bool claimsVersion() const { return m_claimsVersion; } // the body's protocolVersion key is there

@@ -3,6 +3,9 @@
 #include "ActivityDigest.h"
 #include "JsonSchema.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+
 Tool::Tool(ToolSpec spec, Serve serve) : m_spec(std::move(spec)), m_serve(std::move(serve))
 {
     QJsonObject output = m_spec.outputProperties;
@@ -28,4 +31,23 @@ void Tool::call(const ToolCallPtr &call) const
         return;
     }
     m_serve(call, ToolArguments(call->arguments()));
+}
+
+QString Tool::intent(const QJsonObject &arguments) const
+{
+    if (m_spec.intent) {
+        const QString text = m_spec.intent(arguments);
+        if (!text.isEmpty())
+            return text;
+    }
+    // The arguments as given; the description is shown apart, as the agent's reason.
+    QStringList parts;
+    for (auto it = arguments.begin(); it != arguments.end(); ++it) {
+        if (it.key() == QLatin1String("description"))
+            continue;
+        const QJsonValue value = it.value();
+        parts << it.key() + QLatin1Char('=')
+                + (value.isString() ? value.toString() : QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
+    }
+    return parts.isEmpty() ? QStringLiteral("call %1").arg(name()) : QStringLiteral("call %1 with %2").arg(name(), parts.join(QStringLiteral(", ")));
 }

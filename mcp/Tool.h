@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Origin.h"
+#include "RequestTrace.h"
 #include "ToolArguments.h"
 
 #include <QJsonObject>
@@ -21,11 +22,40 @@ struct ToolResult
     // Further text blocks after content[0], which stays exactly the tool's own text (the
     // debugger's [Debugger] block); the activity digest comes after them.
     QStringList moreText;
+    // 2026-07-28: instead of a result, what the client must ask its user before it retries the
+    // call (a whole InputRequiredResult: resultType "input_required", inputRequests,
+    // requestState). Empty for every ordinary result.
+    QJsonObject inputRequired;
 
     static ToolResult error(const QString &text, const QJsonObject &structured = {})
     {
-        return {text, structured, true};
+        ToolResult result;
+        result.text = text;
+        result.structured = structured;
+        result.isError = true;
+        return result;
     }
+    static ToolResult askFirst(const QJsonObject &inputRequired)
+    {
+        ToolResult result;
+        result.inputRequired = inputRequired;
+        return result;
+    }
+};
+
+// What the person at an agent's client answered when asked whether a call may go on (agent
+// access in Ask mode without a window: MCP elicitation).
+struct PersonsAnswer
+{
+    enum class Kind {
+        Accepted,
+        Declined,     // declined or cancelled
+        CannotAsk,    // the client does not declare elicitation (form mode)
+        NoAnswer,     // asked, but no answer came (`problem` says why)
+        AskedOnRetry, // 2026-07-28: the call ended with an input_required result; its retry decides
+    };
+    Kind kind = Kind::CannotAsk;
+    QString problem;
 };
 
 // One tools/call in flight. The tool calls finish() exactly once (later calls are ignored);
@@ -35,8 +65,22 @@ class ToolCall : public QObject
 {
     Q_OBJECT
 public:
-    ToolCall(const QString &tool, const QJsonObject &arguments, const Origin &origin, bool wantsProgress)
-        : m_tool(tool), m_arguments(arguments), m_origin(origin), m_wantsProgress(wantsProgress), m_serial(nextSerial()) {}
+    using Answered = std::function<void(const PersonsAnswer &answer)>;
+    // How to ask the person at this call's client (McpServer sets it; mcp/ClientElicitation).
+    // `subject` identifies what is asked about (the same question on a retry has the same one).
+    using Asker = std::function<void(ToolCall *call, const QString &subject, const QString &message, Answered answered)>;
+
+    // `trace`: the request's (McpServer's); without one (a call made in a test, or by the app
+    // itself) the call has a trace of its own.
+    ToolCall(const QString &tool, const QJsonObject &arguments, const Origin &origin, bool wantsProgress, RequestTracePtr trace = {})
+        : m_tool(tool), m_arguments(arguments), m_origin(origin), m_wantsProgress(wantsProgress), m_serial(nextSerial()),
+          m_trace(std::move(trace))
+    {
+        if (!m_trace)
+            m_trace = RequestTracePtr::create(origin.name, QJsonObject{{QStringLiteral("method"), QStringLiteral("tools/call")},
+                                                                       {QStringLiteral("params"), QJsonObject{{QStringLiteral("name"), tool},
+                                                                                                              {QStringLiteral("arguments"), arguments}}}});
+    }
 
     QString tool() const { return m_tool; }
     const QJsonObject &arguments() const { return m_arguments; }
@@ -44,9 +88,13 @@ public:
     bool wantsProgress() const { return m_wantsProgress; }
     bool isFinished() const { return m_finished; }
     bool isCancelled() const { return m_cancelled; }
-    // Unique in this process, never 0: what a file change this call proposes carries
-    // (FileChange::proposedBy), so the window can find the call's row.
+    // Unique in this process, never 0: a name for the call where a tool keeps it (stage-form's
+    // queue of forms).
     quint64 serial() const { return m_serial; }
+    // Where the tool reports what the window shows of the call: waiting for the person, the
+    // job it queued in the session, the file change it proposed (RequestTrace). Never null.
+    RequestTrace *trace() const { return m_trace.data(); }
+    const RequestTracePtr &traceRef() const { return m_trace; }
 
     void finish(const ToolResult &result)
     {
@@ -60,6 +108,17 @@ public:
         if (!m_finished && m_wantsProgress)
             Q_EMIT progress(value, message);
     }
+    // Asks the person at the client whether this call may go on; without a way to ask (a call
+    // made without a client), the answer is CannotAsk.
+    void askThePerson(const QString &subject, const QString &message, Answered answered)
+    {
+        if (m_asker)
+            m_asker(this, subject, message, std::move(answered));
+        else
+            answered(PersonsAnswer{});
+    }
+    void setAsker(Asker asker) { m_asker = std::move(asker); }
+
     void cancel()
     {
         if (m_finished || m_cancelled)
@@ -67,9 +126,6 @@ public:
         m_cancelled = true;
         Q_EMIT cancelled();
     }
-
-    // Set by the tool when it submits work to the session, so the window can link them.
-    quint64 jobId = 0;
 
 Q_SIGNALS:
     void finished(const ToolResult &result);
@@ -84,6 +140,8 @@ private:
     bool m_finished = false;
     bool m_cancelled = false;
     quint64 m_serial;
+    Asker m_asker;
+    RequestTracePtr m_trace;
 
     static quint64 nextSerial()
     {
@@ -129,6 +187,10 @@ struct ToolSpec
     // choice is the approval, so the call itself is not held; Read-only refuses it like any
     // evaluation.
     bool personDecides = false;
+    // What a call will do, in the person's words ("run the tests of system shapes"), for the
+    // approval bar and the question asked through the client when the call carries no code.
+    // Without one: the tool's name and its arguments.
+    std::function<QString(const QJsonObject &arguments)> intent;
 };
 
 // A tool: its spec, and the code that serves a call whose arguments the spec's table has
@@ -144,6 +206,8 @@ public:
     const QString &name() const { return m_spec.name; }
     bool isReadOnly() const { return m_spec.hints.readOnly; }
     bool changesFiles() const { return m_spec.changesFiles; }
+    // What a call with these arguments will do (ToolSpec::intent), never empty.
+    QString intent(const QJsonObject &arguments) const;
     bool personDecides() const { return m_spec.personDecides; }
     // {name, title, description, inputSchema, outputSchema, annotations}
     const QJsonObject &descriptor() const { return m_descriptor; }

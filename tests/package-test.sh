@@ -65,6 +65,10 @@ scratch=$(mktemp -d)
 trap 'remove; rm -rf "$scratch"' EXIT
 export XDG_CONFIG_HOME="$scratch/config" XDG_DATA_HOME="$scratch/data" XDG_RUNTIME_DIR="$scratch/run"
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+# The machine-wide /run/user/UID and /tmp the programs meet in, a desktop's (issue 23): the
+# tests never depend on, or touch, this machine's.
+export LISP_DUET_RUNTIME_ROOT="$scratch/machine"
+mkdir -p "$LISP_DUET_RUNTIME_ROOT/tmp" && mkdir -p -m 700 "$LISP_DUET_RUNTIME_ROOT/run/user/$(id -u)"
 
 # The smallest session: initialize, then evaluate (+ 1 2), over stdio.
 out="$scratch/stdio.out"

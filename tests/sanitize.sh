@@ -4,7 +4,9 @@
 # runs the unit suites (client, mcp, kernel, app) and, when `npm ci` has run in tests/, the
 # end-to-end suites, with leak detection on. Any sanitizer report fails the run.
 #
-#   tests/sanitize.sh [BUILD_DIR]      (default: <repo>/build-asan; JOBS=N to set parallelism)
+#   tests/sanitize.sh [BUILD_DIR]      (default: <repo>/build-asan; JOBS=N to set parallelism;
+#                                       LISP_CACHE=DIR: the tests' compiled FiveAM, e.g. the main
+#                                       build's build/test-lisp-cache, which run-all.sh passes)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$here/build-asan}"
@@ -15,7 +17,9 @@ command -v ninja >/dev/null 2>&1 && [ ! -f "$build/CMakeCache.txt" ] && generato
 # -O1 -g1 (line tables, enough for the sanitizers' stack traces): with ASan+UBSan, g++ 12 takes
 # about 2.7 times as long per file at -O2 -g (46 s against 17 s for DefinitionsModel.cpp), and
 # this build was most of the test command's time.
-cmake -S "$here" -B "$build" "${generator[@]}" -DLISP_DUET_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cache=()
+[ -n "${LISP_CACHE:-}" ] && cache=("-DLISP_DUET_TEST_LISP_CACHE=$LISP_CACHE")
+cmake -S "$here" -B "$build" "${generator[@]}" "${cache[@]}" -DLISP_DUET_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" >/dev/null
 # Only what the suites below run: the three programs and the unit tests of those labels (the GUI
 # tests and the benchmarks are not run here, so they are not built here either).

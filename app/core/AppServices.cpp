@@ -1,5 +1,6 @@
 #include "AppServices.h"
 
+#include "AccessGate.h"
 #include "ClientRoots.h"
 #include "CompletionProvider.h"
 #include "DefinitionLedger.h"
@@ -27,7 +28,13 @@ Q_LOGGING_CATEGORY(lcServices, "duet.services")
 namespace {
 QString s_journalFile;
 bool s_journalEnabled = true;
+std::optional<AccessMode> s_accessOverride;
 } // namespace
+
+void AppServices::setAccessOverride(std::optional<AccessMode> mode)
+{
+    s_accessOverride = mode;
+}
 
 void AppServices::setJournalDefaults(const QString &file, bool enabled)
 {
@@ -43,6 +50,7 @@ AppServices::AppServices(QObject *parent)
       m_server(new McpServer(m_session, m_tools, this)),
       m_projectFiles(new ProjectFiles(this)),
       m_clientRoots(new ClientRoots(m_server, this)),
+      m_access(new AccessGate(this)),
       m_ledger(new DefinitionLedger(m_session, this)),
       m_formStaging(new FormStaging(this)),
       m_journal(new Journal(this)),
@@ -51,9 +59,13 @@ AppServices::AppServices(QObject *parent)
       m_journalFile(s_journalFile),
       m_journalsKept(Preferences::load().journalsKept)
 {
+    const Preferences preferences = Preferences::load();
+    // Before any transport exists: no call is ever served outside the mode the person chose.
+    m_access->install(m_server);
+    m_access->install(m_projectFiles);
+    m_access->setMode(s_accessOverride.value_or(preferences.accessMode));
     // Without a window nobody evaluates as the person: only the agents' setting matters here
     // (WindowSetup applies all of them to a window's session).
-    const Preferences preferences = Preferences::load();
     m_session->setDebugDefaults(false, preferences.agentErrorsDebug);
     m_session->setAbandonAfterMs(preferences.debuggerAbandonMinutes * 60 * 1000);
     m_tools->add(evaluateLispTool(m_session));

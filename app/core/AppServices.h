@@ -1,9 +1,13 @@
 #pragma once
 
+#include "AccessMode.h"
 #include "Journal.h"
 
 #include <QObject>
 
+#include <optional>
+
+class AccessGate;
 class ClientRoots;
 class DefinitionLedger;
 class EngineClient;
@@ -16,7 +20,8 @@ class McpPeer;
 class McpServer;
 
 // The objects every mode of the app shares, built and wired once: the engine, the session,
-// the tools, the MCP server and the project's files. Transports and the window attach to them.
+// the tools, the MCP server, the project's files and agent access. Transports and the window
+// attach to them.
 class AppServices : public QObject
 {
     Q_OBJECT
@@ -33,6 +38,13 @@ public:
     // was set from that same client's roots (the person's or another client's choice stays).
     ProjectFiles *projectFiles() const { return m_projectFiles; }
     ClientRoots *clientRoots() const { return m_clientRoots; }
+    // Agent access (issue 19): the call gate and the change gate of every mode, in the mode the
+    // settings say (agents/accessMode), or the one --access gave. The window observes it and
+    // sets its mode; without a window the person is asked through the agent's client.
+    AccessGate *access() const { return m_access; }
+    // --access MODE: what every AppServices made afterwards starts with instead of the saved
+    // mode (main() sets it once from the command line); nullopt: the saved mode.
+    static void setAccessOverride(std::optional<AccessMode> mode);
     // Who defined and redefined what (issue 21): every mode keeps it, the journal records it.
     DefinitionLedger *ledger() const { return m_ledger; }
     // Where stage-form finds the person: the window sets its stager; headless there is none.
@@ -76,6 +88,7 @@ private:
     McpServer *m_server;
     ProjectFiles *m_projectFiles;
     ClientRoots *m_clientRoots;
+    AccessGate *m_access;
     DefinitionLedger *m_ledger;
     FormStaging *m_formStaging;
     QString m_rootFromRootsOf; // the activity key of the client whose roots set the root, if they did

@@ -30,8 +30,13 @@ CommandLine CommandLine::parse(const QStringList &arguments)
                                            QStringLiteral("The folder of your Lisp project: agents' file tools work inside it "
                                                           "(for this run; the window remembers File > Open project... instead)."),
                                            QStringLiteral("DIR"));
+    const QCommandLineOption accessOption(QStringLiteral("access"),
+                                          QStringLiteral("Agent access for this run: allow, ask, read-only or paused (beats the "
+                                                         "saved setting, which stays). Without a window, Ask asks you through the "
+                                                         "agent's client (MCP elicitation)."),
+                                          QStringLiteral("MODE"));
     parser.addOptions({helpOption, versionOption, headlessOption, stdioOption, portOption, socketOption, noAuthOption,
-                       printTokenOption, listenOption, trayOption, projectOption});
+                       printTokenOption, listenOption, trayOption, projectOption, accessOption});
 
     const QCommandLineOption journalOption(QStringLiteral("journal"),
                                            QStringLiteral("Open this journal: show its entries as the past transcript and append to it."),
@@ -83,6 +88,13 @@ CommandLine CommandLine::parse(const QStringList &arguments)
     if (parser.isSet(projectOption) && result.projectRoot.isEmpty()) {
         result.error = QStringLiteral("--project needs the folder of your project.");
         return result;
+    }
+    if (parser.isSet(accessOption)) {
+        result.accessMode = AccessModes::parseSettingsKey(parser.value(accessOption));
+        if (!result.accessMode) {
+            result.error = QStringLiteral("--access must be %1, not '%2'.").arg(AccessModes::settingsKeys(), parser.value(accessOption));
+            return result;
+        }
     }
     result.journalFile = parser.value(journalOption);
     result.noJournal = parser.isSet(noJournalOption);

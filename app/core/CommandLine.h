@@ -1,7 +1,11 @@
 #pragma once
 
+#include "AccessMode.h"
+
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 // What the command line asked for. Parsing never exits the process; main() decides.
 struct CommandLine
@@ -23,6 +27,7 @@ struct CommandLine
     QString exportFormat;     // --format md|html (default md)
     QString exportOutput;     // -o FILE (default stdout)
     QString projectRoot;      // --project DIR: the project's root for this run (not remembered)
+    std::optional<AccessMode> accessMode; // --access MODE: agent access for this run (not remembered)
     QString error;    // a sentence for stderr when the arguments make no sense
     QString helpText;
 

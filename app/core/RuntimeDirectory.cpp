@@ -9,9 +9,21 @@
 
 RuntimeDirectory::Roots RuntimeDirectory::Roots::ofThisProcess()
 {
+    return of(qEnvironmentVariable("XDG_RUNTIME_DIR"), qEnvironmentVariable("LISP_DUET_RUNTIME_ROOT"), getuid());
+}
+
+RuntimeDirectory::Roots RuntimeDirectory::Roots::of(const QString &xdgRuntimeDir, const QString &machineRoot, uid_t uid)
+{
     Roots roots;
-    roots.xdgRuntimeDir = qEnvironmentVariable("XDG_RUNTIME_DIR");
-    roots.uid = getuid();
+    roots.xdgRuntimeDir = xdgRuntimeDir;
+    roots.uid = uid;
+    // Relative would mean "wherever the process was started": the app and a bridge started by a
+    // client would not meet. Such a root is ignored, as a relative XDG_RUNTIME_DIR is.
+    if (!machineRoot.isEmpty() && QDir::isAbsolutePath(machineRoot)) {
+        const QDir root(QDir::cleanPath(machineRoot));
+        roots.runUser = root.filePath(QStringLiteral("run/user"));
+        roots.tmp = root.filePath(QStringLiteral("tmp"));
+    }
     return roots;
 }
 

@@ -17,6 +17,10 @@
 // in the first one and, when that is not the fallback, leaves a link to its socket in the
 // fallback, so a bridge whose environment names another directory (or none) still finds it.
 // Never asks QStandardPaths (which warns when XDG_RUNTIME_DIR is unset) and never reads TMPDIR.
+//
+// LISP_DUET_RUNTIME_ROOT=DIR (absolute) puts the two machine-wide places under DIR: DIR/run/user
+// and DIR/tmp stand for /run/user and /tmp. The app and the bridge both honour it, so tests
+// choose the machine they meet on (with or without a run/user/UID) and never touch this one's.
 class RuntimeDirectory
 {
 public:
@@ -27,6 +31,8 @@ public:
         QString tmp = QStringLiteral("/tmp");
         uid_t uid = 0;
         static Roots ofThisProcess();
+        // The roots for this environment: XDG_RUNTIME_DIR and LISP_DUET_RUNTIME_ROOT as given.
+        static Roots of(const QString &xdgRuntimeDir, const QString &machineRoot, uid_t uid);
     };
 
     explicit RuntimeDirectory(const Roots &roots = Roots::ofThisProcess()) : m_roots(roots) {}

@@ -5,11 +5,9 @@
 #include "AppTheme.h"
 #include "Preferences.h"
 #include "SettingsDialog.h"
-#include "access/AccessController.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/StagedForms.h"
-#include "toolcalls/ToolCallLog.h"
 #include "console/TranscriptView.h"
 #include "highlight/LispHighlighter.h"
 #include "window/MainWindow.h"
@@ -61,7 +59,6 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
     // The hand-offs (issue 21): agents stage forms in this window's input; the Definitions
     // panel shows the app's ledger and reverts through it.
     services->formStaging()->setStager(window->console()->stagedForms());
-    connect(services->formStaging(), &FormStaging::awaitingPerson, window->toolCallLog(), &ToolCallLog::markAwaitingPerson);
     window->setDefinitionLedger(services->ledger());
     // Only the person's choice in the window is remembered: not --project, an agent's
     // set-project-root or a client's roots.
@@ -69,7 +66,7 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
 
     // The previous session's transcript (the journal), greyed, above this session's work.
     window->console()->showPast(services->pastEntries());
-    apply(Preferences::load(), true);
+    apply(Preferences::load());
 }
 
 QList<ConnectDialog::Client> WindowSetup::clients() const
@@ -80,7 +77,7 @@ QList<ConnectDialog::Client> WindowSetup::clients() const
     return list;
 }
 
-void WindowSetup::apply(const Preferences &p, bool atStart)
+void WindowSetup::apply(const Preferences &p)
 {
     Session::LimitsChange change;
     change.timeoutMs = p.timeoutSeconds * 1000;
@@ -99,8 +96,7 @@ void WindowSetup::apply(const Preferences &p, bool atStart)
     // Attaching again to the input's document only switches the theme of its highlighter.
     SyntaxHighlighting::attach(console->input()->document(), dark ? SyntaxHighlighting::Theme::Dark : SyntaxHighlighting::Theme::Light);
     m_window->setKeepInTray(m_keepInTray || p.closeToTray);
-    if (atStart)
-        m_window->access()->setMode(p.accessMode);
+    // The access mode is only the one each start begins with: AppServices set it.
 }
 
 QString WindowSetup::openStartProject(const QString &commandLineRoot)
@@ -145,7 +141,7 @@ SettingsDialog *WindowSetup::openSettings()
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(Preferences::load(), m_window);
         m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(m_settingsDialog, &SettingsDialog::applied, this, [this](const Preferences &p) { apply(p, false); });
+        connect(m_settingsDialog, &SettingsDialog::applied, this, [this](const Preferences &p) { apply(p); });
     }
     m_settingsDialog->show();
     m_settingsDialog->raise();

@@ -31,8 +31,9 @@ public:
     // transcript.
     QString openStartProject(const QString &commandLineRoot);
 
-    // Applies the stored preferences; atStart also sets the agent access mode.
-    void apply(const Preferences &preferences, bool atStart);
+    // Applies the stored preferences (all but the agent access mode, which AppServices set at
+    // start: a change in the dialog is for the next start).
+    void apply(const Preferences &preferences);
     void showWelcome();
     QList<ConnectDialog::Client> clients() const;
 

@@ -72,6 +72,13 @@ Tool configureLimitsTool(Session *session)
         .outputRequired = {QStringLiteral("timeout_seconds"), QStringLiteral("max_output_chars"), QStringLiteral("print_length"),
                            QStringLiteral("print_level")},
         .hints = Hints::Idempotent,
+        .intent = [](const QJsonObject &arguments) {
+            QStringList changes;
+            for (auto it = arguments.begin(); it != arguments.end(); ++it)
+                changes << QStringLiteral("%1 %2").arg(it.key(), QString::number(it.value().toDouble()));
+            return changes.isEmpty() ? QStringLiteral("show the session's limits")
+                                     : QStringLiteral("change the session's limits: %1").arg(changes.join(QStringLiteral(", ")));
+        },
     };
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
         Session::LimitsChange change;

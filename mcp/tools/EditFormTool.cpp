@@ -190,6 +190,6 @@ Tool editFormTool(ProjectFiles *files, Session *session)
             const QString package = edited->package;
             ToolKit::submit(session, call, request, [result, package](const Job &job) { return withEvaluation(result, job, package); });
         };
-        files->propose(resolved->absolute, call->origin(), make, done, call->serial());
+        files->propose(resolved->absolute, call->origin(), make, done, call.data());
     });
 }

@@ -83,7 +83,11 @@ QJsonObject structured(const JobResult &result)
 
 ToolResult result(const JobResult &evaluation)
 {
-    return {text(evaluation), structured(evaluation), isErrorResult(evaluation)};
+    ToolResult result;
+    result.text = text(evaluation);
+    result.structured = structured(evaluation);
+    result.isError = isErrorResult(evaluation);
+    return result;
 }
 
 QStringList outputRequired()

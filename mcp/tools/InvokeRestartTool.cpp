@@ -5,6 +5,7 @@
 #include "EvalFormatter.h"
 #include "JsonSchema.h"
 #include "Session.h"
+#include "ToolKit.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -152,8 +153,10 @@ Tool invokeRestartTool(Session *session)
             call->finish(refused(QStringLiteral("NO-SUCH-RESTART"), refusal, debuggerId, debugger));
             return;
         }
-        call->jobId = invocation;
-        session->whenFinished(invocation, [session, call, debugger, yourChoice](JobPtr done) {
+        QObject *context = new QObject(session); // the trace's connection, until the invocation is over
+        ToolKit::traceJob(session, call, invocation, context);
+        session->whenFinished(invocation, [session, call, debugger, yourChoice, context](JobPtr done) {
+            context->deleteLater();
             if (done->result.error.type == QStringLiteral("DEBUGGER-CLOSED"))
                 answerAtNextPoint(session, call, debugger, false, yourChoice);
             else if (!done->result.ok())

@@ -97,6 +97,11 @@ Tool loadSystemTool(Session *session)
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("status"), QStringLiteral("system")},
         .hints = Hints::Idempotent,
+        .intent = [](const QJsonObject &arguments) {
+            const QString system = arguments.value(QStringLiteral("system")).toString();
+            return arguments.value(QStringLiteral("force")).toBool() ? QStringLiteral("load system %1, recompiling its own files").arg(system)
+                                                                    : QStringLiteral("load system %1").arg(system);
+        },
     };
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
         const QString system = arguments.text(System).trimmed();

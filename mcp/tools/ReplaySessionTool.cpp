@@ -37,6 +37,11 @@ Tool replaySessionTool(Replayer *replayer, JournalSource journal)
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("replayed"), QStringLiteral("failed"), QStringLiteral("skipped")},
         .hints = Hints::Destructive,
+        .intent = [](const QJsonObject &arguments) {
+            return arguments.value(QStringLiteral("source")).toString() == QStringLiteral("previous")
+                ? QStringLiteral("re-evaluate the definitions of the previous session's journal")
+                : QStringLiteral("re-evaluate the definitions of this session's journal");
+        },
     };
     return Tool(spec, [replayer, journal](const ToolCallPtr &call, const ToolArguments &arguments) {
         if (replayer->isRunning()) {

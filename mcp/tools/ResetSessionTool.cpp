@@ -26,6 +26,7 @@ Tool resetSessionTool(Session *session)
                              {QStringLiteral("ready_ms"), Schema::integer(QStringLiteral("Milliseconds until the new engine was ready"), 0, 2147483647)}},
         .outputRequired = {QStringLiteral("reset")},
         .hints = Hints::Destructive,
+        .intent = [](const QJsonObject &) { return QStringLiteral("reset the session: a fresh Lisp engine, every definition lost"); },
     };
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &) {
         auto clock = QSharedPointer<QElapsedTimer>::create();

@@ -97,6 +97,6 @@ void revert(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call,
         result.structured.insert(QStringLiteral("from_file"), fromFile);
         return result;
     });
-    ledger->expectRevert(call->jobId, key, number);
+    ledger->expectRevert(call->trace()->jobId(), key, number);
 }
 } // namespace

@@ -137,6 +137,12 @@ Tool runTestsTool(Session *session)
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("status"), QStringLiteral("system")},
         .hints = Hints::Destructive,
+        .intent = [](const QJsonObject &arguments) {
+            const QString system = arguments.value(QStringLiteral("system")).toString();
+            const QString test = arguments.value(QStringLiteral("test")).toString();
+            return test.isEmpty() ? QStringLiteral("run the tests of system %1").arg(system)
+                                  : QStringLiteral("run test %1 of system %2").arg(test, system);
+        },
     };
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
         const QString system = arguments.text(System).trimmed();

@@ -35,6 +35,9 @@ Tool setProjectRootTool(ProjectFiles *files)
                              {QStringLiteral("previous"), Schema::nullableString(QStringLiteral("The root before, if any"))}},
         .outputRequired = {QStringLiteral("root")},
         .hints = Hints::Idempotent,
+        .intent = [](const QJsonObject &arguments) {
+            return QStringLiteral("make %1 the project root").arg(arguments.value(QStringLiteral("path")).toString());
+        },
     };
     return Tool(spec, [files](const ToolCallPtr &call, const ToolArguments &arguments) {
         const QString given = arguments.text(Path).trimmed();

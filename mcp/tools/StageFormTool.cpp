@@ -108,7 +108,10 @@ Tool stageFormTool(FormStaging *staging)
             });
             timer->start(ProgressEveryMs);
         }
-        Q_EMIT staging->awaitingPerson(call);
-        stager->stage(form, [call](const StagingOutcome &outcome) { call->finish(outcomeResult(outcome)); });
+        call->trace()->awaitPerson(RequestTrace::Waiting::ForThePerson); // the Tool calls panel says so
+        stager->stage(form, [call](const StagingOutcome &outcome) {
+            call->trace()->personDecided();
+            call->finish(outcomeResult(outcome));
+        });
     });
 }

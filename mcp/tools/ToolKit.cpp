@@ -18,14 +18,26 @@ void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFo
     follow(session, call, session->submit(request), std::move(formatter));
 }
 
+void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *context)
+{
+    call->trace()->queuedAsJob(id);
+    if (const JobPtr job = session->job(id); job && job->state != Job::State::Queued) {
+        call->trace()->jobStarted(); // an idle session starts it at once, before submit returns
+        return;
+    }
+    QObject::connect(session, &Session::started, context, [call, id](const JobPtr &job) {
+        if (job->id == id)
+            call->trace()->jobStarted();
+    });
+}
+
 void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter formatter)
 {
-    call->jobId = id;
-
     // The connections of this call live as long as its evaluation: a context owned by the call
     // itself would never go (the lambdas hold the call), and every later evaluation would run
     // every earlier call's lambda.
     QObject *context = new QObject(session);
+    traceJob(session, call, id, context);
     const JobPtr job = session->job(id);
     if (job && job->request.debug) {
         // Answered at its next point: the end, or its parking in the debugger, which a later

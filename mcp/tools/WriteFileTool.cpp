@@ -57,6 +57,6 @@ Tool writeFileTool(ProjectFiles *files)
         files->propose(
             resolved->absolute, call->origin(), make,
             [call](const FileChange &applied, const QString &error) { call->finish(FileChangeResult::result(applied, error)); },
-            call->serial());
+            call.data());
     });
 }

@@ -46,8 +46,6 @@ void HttpPeer::bindRequest(const QJsonValue &id, HttpConnection *connection, boo
             head.setHeader(header.first, header.second);
         connection->startStream(head);
     }
-    for (const Outgoing &outgoing : m_unbound.take(key))
-        deliver(key, outgoing);
 }
 
 void HttpPeer::watch(HttpConnection *connection)
@@ -71,9 +69,7 @@ void HttpPeer::watch(HttpConnection *connection)
 
 void HttpPeer::abandon(const QJsonValue &id)
 {
-    const QString key = JsonRpc::idKey(id);
-    m_unbound.remove(key);
-    const Pending pending = m_pending.take(key);
+    const Pending pending = m_pending.take(JsonRpc::idKey(id));
     if (pending.connection) {
         if (pending.eventStream) {
             pending.connection->endStream();
@@ -129,7 +125,6 @@ void HttpPeer::end()
             pending.connection->close();
     }
     m_pending.clear();
-    m_unbound.clear();
 }
 
 void HttpPeer::route(const QJsonObject &message, const QJsonValue &relatedRequest, bool endsRequest)
@@ -145,14 +140,11 @@ void HttpPeer::route(const QJsonObject &message, const QJsonValue &relatedReques
         // A notification without a GET stream has nowhere to go; the client did not ask for it.
         return;
     }
+    // The transport bound the request's POST before the server saw the request: a request
+    // that is not pending any more was answered, or its client gave up on it.
     const QString key = JsonRpc::idKey(relatedRequest);
-    if (!m_pending.contains(key)) {
-        // Answered while the server was still handling the POST (ping, initialize): the
-        // transport binds the POST to the request as soon as the server has returned.
-        m_unbound[key].append({message, endsRequest});
-        return;
-    }
-    deliver(key, {message, endsRequest});
+    if (m_pending.contains(key))
+        deliver(key, {message, endsRequest});
 }
 
 void HttpPeer::deliver(const QString &key, const Outgoing &outgoing)

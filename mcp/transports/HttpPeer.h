@@ -32,9 +32,9 @@ public:
     bool isIdleFor(qint64 ms) const;
     qint64 idleMs() const { return m_lastUsed.elapsed(); }
 
-    // The POST that waits for the answer to request `id`, once the server has accepted it.
-    // With `eventStream` it answers as Server-Sent Events (progress, then the response).
-    // Whatever the peer sent for the request before (an answer given at once) goes out now.
+    // The POST that waits for the answer to request `id`: bound once the server has admitted
+    // the request and before it handles it, so that an answer given at once finds it. With
+    // `eventStream` it answers as Server-Sent Events (progress, then the response).
     void bindRequest(const QJsonValue &id, HttpConnection *connection, bool eventStream, const HttpHeaders &extraHeaders = {});
 
     void setEventStream(HttpConnection *connection);
@@ -72,7 +72,6 @@ private:
     QByteArray m_sessionId;
     QPointer<McpPeer> m_peer;
     QHash<QString, Pending> m_pending;                // by JsonRpc::idKey
-    QHash<QString, QList<Outgoing>> m_unbound;        // sent before the request's POST was bound
     QSet<HttpConnection *> m_watched;                 // connections whose closing we listen for
     QPointer<HttpConnection> m_stream;
     QList<QJsonObject> m_heldRequests; // the server's requests, until a GET stream opens

@@ -233,93 +233,78 @@ void HttpTransport::onPost(HttpConnection *connection, const HttpRequest &reques
         connection->respond(errorResponse(415, QStringLiteral("Unsupported Media Type: the body must be application/json")));
         return;
     }
+    // The server reads the message and says what it needs; HTTP only finds its peer, binds this
+    // POST to it and sends the status.
     const JsonRpc::Message message = McpServer::parse(request.body);
-    if (message.kind() == JsonRpc::Message::Kind::Invalid) {
-        connection->respond(jsonResponse(400, message.refusal()));
-        return;
-    }
-    const QString version = QString::fromLatin1(request.header("MCP-Protocol-Version").trimmed());
-    const RequestEnvelope envelope = RequestEnvelope::of(message, version);
-    if (envelope.isModern()) {
-        onStatelessPost(connection, request, message, envelope, accepts.eventStream, accepts.json);
-        return;
-    }
-    if (request.hasHeader("MCP-Protocol-Version") && !McpServer::supportedProtocolVersions().contains(version)) {
-        connection->respond(errorResponse(400, QStringLiteral("Unsupported MCP-Protocol-Version '%1'; supported: %2")
-                                                   .arg(version, McpServer::supportedProtocolVersions().join(QStringLiteral(", ")))));
-        return;
-    }
-
-    HttpPeer *peer = nullptr;
-    const bool creates = message.isRequest() && message.method() == QStringLiteral("initialize") && request.header(SessionHeader).isEmpty();
-    if (creates) {
-        peer = createPeer();
-        if (!peer) {
-            connection->respond(errorResponse(503, QStringLiteral("Too many MCP sessions are busy; end one (DELETE) or try again later")));
-            return;
-        }
-    } else {
-        peer = requirePeer(connection, request);
-        if (!peer)
-            return;
-    }
-
-    const McpServer::Received received = m_server->dispatch(peer->peer(), message);
-    if (received.isRefused()) {
-        connection->respond(jsonResponse(400, received.refusal));
-    } else if (received.kind == JsonRpc::Message::Kind::Request) {
-        // Progress can only travel on an event stream; everything else is a plain JSON answer.
-        const bool eventStream = accepts.eventStream && (!accepts.json || !message.progressToken().isUndefined());
-        HttpHeaders extraHeaders;
-        if (creates)
-            extraHeaders.append({SessionHeader, peer->sessionId()});
-        peer->bindRequest(received.id, connection, eventStream, extraHeaders);
-    } else {
-        HttpResponse accepted; // a notification, or a response to us
-        accepted.status = 202;
-        connection->respond(accepted);
-    }
-    if (creates && !peer->peer()->isInitialized())
-        endPeer(peer); // initialize failed: no client to keep
-}
-
-void HttpTransport::onStatelessPost(HttpConnection *connection, const HttpRequest &request, const JsonRpc::Message &message,
-                                    const RequestEnvelope &envelope, bool eventStreamAccepted, bool jsonAccepted)
-{
-    if (!message.isRequest()) {
-        // 2026-07-28 defines no client notification over HTTP (closing a response cancels its
-        // request) and no responses from clients: accepted, nothing to do.
-        HttpResponse accepted;
-        accepted.status = 202;
-        connection->respond(accepted);
-        return;
-    }
-    // A body whose _meta is malformed gets the -32602 that says so before its headers are judged.
-    if (envelope.problem() != RequestEnvelope::Problem::Malformed) {
-        const QString mismatch = McpRequestHeaders::mismatch(request, message, envelope);
+    const RequestEnvelope envelope = RequestEnvelope::of(message, QString::fromLatin1(request.header("MCP-Protocol-Version").trimmed()));
+    McpServer::Received admission = m_server->admit(message, envelope);
+    // 2026-07-28: a request's standard headers must agree with its body (a malformed _meta says
+    // so first: there is nothing to agree with).
+    if (admission.stateless && admission.kind == JsonRpc::Message::Kind::Request
+        && envelope.problem() != RequestEnvelope::Problem::Malformed) {
+        const QString mismatch = McpRequestHeaders::mismatch(request, message.method(), envelope, admission.name);
         if (!mismatch.isEmpty()) {
             connection->respond(jsonResponse(400, JsonRpc::error(message.id(), JsonRpc::HeaderMismatch, mismatch)));
             return;
         }
     }
+    if (admission.isRefused()) {
+        connection->respond(jsonResponse(admission.httpStatus, admission.refusal));
+        return;
+    }
+    if (admission.stateless && admission.kind != JsonRpc::Message::Kind::Request) {
+        // 2026-07-28 has no session for a notification or a response to reach (closing a
+        // response is how a client cancels its request): accepted, nothing to do.
+        respondAccepted(connection);
+        return;
+    }
+
+    // An initialize that names a session is that session's again (the client re-initializes it).
+    const bool creates = admission.opensSession && request.header(SessionHeader).isEmpty();
+    HttpPeer *peer = creates ? createPeer() : admission.stateless ? createRequestPeer(envelope) : requirePeer(connection, request);
+    if (!peer) {
+        if (creates)
+            connection->respond(errorResponse(503, QStringLiteral("Too many MCP sessions are busy; end one (DELETE) or try again later")));
+        return; // requirePeer answered 400 or 404
+    }
+    if (!creates && !admission.stateless) {
+        admission = m_server->admit(message, envelope, peer->peer()); // an id still in flight on this session
+        if (admission.isRefused()) {
+            connection->respond(jsonResponse(admission.httpStatus, admission.refusal));
+            return;
+        }
+    }
+    if (admission.kind == JsonRpc::Message::Kind::Request) {
+        // Notifications of the request (progress...) can only travel on an event stream.
+        const bool eventStream = accepts.eventStream && (!accepts.json || admission.needsStream);
+        HttpHeaders extraHeaders;
+        if (creates)
+            extraHeaders.append({SessionHeader, peer->sessionId()});
+        peer->bindRequest(admission.id, connection, eventStream, extraHeaders);
+    } else {
+        respondAccepted(connection); // a notification, or a response to us
+    }
+    m_server->dispatch(peer->peer(), message, envelope);
+    if (creates && !peer->peer()->isInitialized())
+        endPeer(peer); // initialize failed: no client to keep
+}
+
+void HttpTransport::respondAccepted(HttpConnection *connection)
+{
+    HttpResponse accepted;
+    accepted.status = 202;
+    connection->respond(accepted);
+}
+
+HttpPeer *HttpTransport::createRequestPeer(const RequestEnvelope &envelope)
+{
     // No session: a peer for this request alone, which ends with its answer, or when the
     // client closes the response (which cancels the request).
     McpPeer *mcpPeer = m_server->createPeer(QStringLiteral("http"), McpServer::statelessActivityKey(envelope));
     auto *peer = new HttpPeer({}, mcpPeer, this);
     m_requestPeers.insert(peer);
     connect(peer, &HttpPeer::idle, this, [this, peer] { endRequestPeer(peer); }, Qt::QueuedConnection);
-
-    const McpServer::Received received = m_server->dispatch(mcpPeer, message, envelope);
-    if (received.isRefused()) {
-        const int code = received.refusal.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt();
-        connection->respond(jsonResponse(code == JsonRpc::MethodNotFound ? 404 : 400, received.refusal));
-        endRequestPeer(peer);
-        return;
-    }
-    // Progress, log messages and a subscription's notifications need an event stream.
-    const bool streams = !message.progressToken().isUndefined() || !envelope.logLevel().isEmpty()
-        || message.method() == QStringLiteral("subscriptions/listen");
-    peer->bindRequest(received.id, connection, eventStreamAccepted && (!jsonAccepted || streams));
+    return peer;
 }
 
 void HttpTransport::endRequestPeer(HttpPeer *peer)

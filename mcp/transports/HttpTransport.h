@@ -21,8 +21,10 @@ class QTcpServer;
 // served by a peer of its own that ends with its answer; closing the response cancels the
 // request. Checks Host, Origin and the bearer token before anything else, and never blocks:
 // every call is answered when the Lisp session finishes it, while other connections go on
-// being served. Only HTTP lives here: McpServer parses and judges each message, and its answer
-// gives the status code.
+// being served. Only HTTP lives here: McpServer parses and admits each message and says what
+// it needs (a new session, a peer of its own, an event stream, the status code); the transport
+// finds or makes the peer, binds the POST to the request, then has the server dispatch it. It
+// names no MCP method.
 class HttpTransport : public QObject
 {
     Q_OBJECT
@@ -54,8 +56,8 @@ private:
     void onNewConnection();
     void onRequest(HttpConnection *connection, const HttpRequest &request);
     void onPost(HttpConnection *connection, const HttpRequest &request);
-    void onStatelessPost(HttpConnection *connection, const HttpRequest &request, const JsonRpc::Message &message,
-                         const RequestEnvelope &envelope, bool eventStreamAccepted, bool jsonAccepted);
+    static void respondAccepted(HttpConnection *connection); // 202, no body
+    HttpPeer *createRequestPeer(const RequestEnvelope &envelope); // a stateless request's own peer
     void endRequestPeer(HttpPeer *peer);
     void onGet(HttpConnection *connection, const HttpRequest &request);
     void onDelete(HttpConnection *connection, const HttpRequest &request);

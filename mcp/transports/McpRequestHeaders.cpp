@@ -42,21 +42,7 @@ std::optional<QString> decoded(const QByteArray &raw)
     return text;
 }
 
-std::optional<QString> nameSource(const JsonRpc::Message &message)
-{
-    const QString method = message.method();
-    const char *field = method == QLatin1String("tools/call") || method == QLatin1String("prompts/get") ? "name"
-        : method == QLatin1String("resources/read")                                                   ? "uri"
-                                                                                                      : nullptr;
-    if (!field)
-        return std::nullopt;
-    const QJsonValue value = message.params().toObject().value(QLatin1String(field));
-    if (!value.isString())
-        return std::nullopt;
-    return value.toString();
-}
-
-QString mismatch(const HttpRequest &request, const JsonRpc::Message &message, const RequestEnvelope &envelope)
+QString mismatch(const HttpRequest &request, const QString &method, const RequestEnvelope &envelope, const std::optional<QString> &name)
 {
     const QByteArray version = request.header("MCP-Protocol-Version");
     if (version.isNull())
@@ -65,24 +51,23 @@ QString mismatch(const HttpRequest &request, const JsonRpc::Message &message, co
         return QStringLiteral("Header mismatch: MCP-Protocol-Version header value '%1' does not match body value '%2'")
             .arg(QString::fromLatin1(version.trimmed()), envelope.protocolVersion());
 
-    const QByteArray method = request.header("Mcp-Method");
-    if (method.isNull())
-        return QStringLiteral("Header mismatch: Mcp-Method is required (here %1, the body's method)").arg(message.method());
-    if (QString::fromLatin1(method.trimmed()) != message.method())
+    const QByteArray methodHeader = request.header("Mcp-Method");
+    if (methodHeader.isNull())
+        return QStringLiteral("Header mismatch: Mcp-Method is required (here %1, the body's method)").arg(method);
+    if (QString::fromLatin1(methodHeader.trimmed()) != method)
         return QStringLiteral("Header mismatch: Mcp-Method header value '%1' does not match body value '%2'")
-            .arg(QString::fromLatin1(method.trimmed()), message.method());
+            .arg(QString::fromLatin1(methodHeader.trimmed()), method);
 
-    const std::optional<QString> source = nameSource(message);
-    const QByteArray name = request.header("Mcp-Name");
-    if (!source)
+    if (!name)
         return {};
-    if (name.isNull())
-        return QStringLiteral("Header mismatch: Mcp-Name is required for %1 (here '%2')").arg(message.method(), *source);
-    const std::optional<QString> value = decoded(name);
+    const QByteArray nameHeader = request.header("Mcp-Name");
+    if (nameHeader.isNull())
+        return QStringLiteral("Header mismatch: Mcp-Name is required for %1 (here '%2')").arg(method, *name);
+    const std::optional<QString> value = decoded(nameHeader);
     if (!value)
         return QStringLiteral("Header mismatch: Mcp-Name is neither plain text nor valid =?base64?...?=");
-    if (*value != *source)
-        return QStringLiteral("Header mismatch: Mcp-Name header value '%1' does not match body value '%2'").arg(*value, *source);
+    if (*value != *name)
+        return QStringLiteral("Header mismatch: Mcp-Name header value '%1' does not match body value '%2'").arg(*value, *name);
     return {};
 }
 

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "HttpRequestParser.h"
-#include "JsonRpc.h"
 #include "RequestEnvelope.h"
 
 #include <QString>
@@ -18,12 +17,9 @@ namespace McpRequestHeaders {
 // control characters.
 std::optional<QString> decoded(const QByteArray &raw);
 
-// Where Mcp-Name comes from: params.name (tools/call, prompts/get) or params.uri
-// (resources/read); nullopt for other methods, or when the body has no such string.
-std::optional<QString> nameSource(const JsonRpc::Message &message);
-
 // Why the headers do not fit the request (a sentence that names the header), or an empty
-// string. `envelope` is the body's, already read.
-QString mismatch(const HttpRequest &request, const JsonRpc::Message &message, const RequestEnvelope &envelope);
+// string. `method` is the body's; `envelope` the body's, already read; `name` what the server
+// says the request is about (McpServer::Received::name), which Mcp-Name must repeat.
+QString mismatch(const HttpRequest &request, const QString &method, const RequestEnvelope &envelope, const std::optional<QString> &name);
 
 } // namespace McpRequestHeaders

@@ -176,7 +176,7 @@ private Q_SLOTS:
         QCoreApplication::setOrganizationName(QStringLiteral("lisp-duet"));
         QCoreApplication::setApplicationName(QStringLiteral("lisp-duet"));
         m_services = std::make_unique<AppServices>();
-        m_window = std::make_unique<MainWindow>(m_services->session(), m_services->server());
+        m_window = std::make_unique<MainWindow>(m_services->session(), m_services->server(), m_services->access());
         ClientConfig::Target target;
         target.token = Token;
         m_setup = std::make_unique<WindowSetup>(m_window.get(), m_services.get(), target, false);

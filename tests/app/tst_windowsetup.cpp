@@ -12,7 +12,7 @@
 #include "McpServer.h"
 #include "Session.h"
 #include "WindowSetup.h"
-#include "access/AccessController.h"
+#include "AccessGate.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "highlight/LispHighlighter.h"
@@ -105,12 +105,16 @@ private Q_SLOTS:
         QVERIFY(QSettings().fileName().startsWith(scratch()->path()));
     }
 
-    void theFirstStartStoresTheSettingsAndTheTokenOnce()
+    void theFirstStartStoresTheSettingsAndTheTokenOnceKeepingWhatWasSetBefore()
     {
         QVERIFY(!Preferences::isStored());
+        // Set by hand (or by an installer) before the first start: the first start keeps it.
+        QSettings().setValue(QStringLiteral("agents/accessMode"), QStringLiteral("read-only"));
         QVERIFY(FirstRun::ensureConfig());
         QVERIFY(Preferences::isStored());
         QCOMPARE(QSettings().value(QStringLiteral("http/port")).toInt(), 7878);
+        QCOMPARE(QSettings().value(QStringLiteral("agents/accessMode")).toString(), QStringLiteral("read-only"));
+        QSettings().remove(QStringLiteral("agents/accessMode"));
         QVERIFY(QFile::exists(scratch()->filePath(QStringLiteral("config/lisp-duet/lisp-duet/token"))));
         QVERIFY(!FirstRun::ensureConfig());
     }
@@ -246,7 +250,7 @@ private Q_SLOTS:
         p.save();
 
         AppServices services;
-        MainWindow window(services.session(), services.server());
+        MainWindow window(services.session(), services.server(), services.access());
         WindowSetup setup(&window, &services, target(), false);
         QVERIFY(allActions(window.menuBar()).contains(setup.connectAction()));
         QVERIFY(allActions(window.menuBar()).contains(setup.settingsAction()));
@@ -302,7 +306,7 @@ private Q_SLOTS:
     void trayFromTheCommandLineStaysOn()
     {
         AppServices services;
-        MainWindow window(services.session(), services.server());
+        MainWindow window(services.session(), services.server(), services.access());
         WindowSetup setup(&window, &services, target(), true);
         QVERIFY(window.keepInTray());
     }
@@ -314,7 +318,7 @@ private Q_SLOTS:
         const QString shapes = QFileInfo(dir.filePath(QStringLiteral("shapes"))).canonicalFilePath();
         {
             AppServices services;
-            MainWindow window(services.session(), services.server());
+            MainWindow window(services.session(), services.server(), services.access());
             WindowSetup setup(&window, &services, target(), false);
             QVERIFY(window.openProjectAction()->isEnabled());
             QVERIFY(allActions(window.menuBar()).contains(window.openProjectAction()));
@@ -335,7 +339,7 @@ private Q_SLOTS:
         }
         // The next start reopens it.
         AppServices services;
-        MainWindow window(services.session(), services.server());
+        MainWindow window(services.session(), services.server(), services.access());
         WindowSetup setup(&window, &services, target(), false);
         QCOMPARE(setup.openStartProject(QString()), QString());
         QCOMPARE(services.projectFiles()->root().path(), shapes);
@@ -359,7 +363,7 @@ private Q_SLOTS:
         QVERIFY(!CommandLine::parse({QStringLiteral("lisp-duet"), QStringLiteral("--project")}).error.isEmpty());
 
         AppServices services;
-        MainWindow window(services.session(), services.server());
+        MainWindow window(services.session(), services.server(), services.access());
         WindowSetup setup(&window, &services, target(), false);
         QCOMPARE(setup.openStartProject(options.projectRoot), QString());
         QCOMPARE(services.projectFiles()->root().path(), given);
@@ -369,7 +373,7 @@ private Q_SLOTS:
         // A --project that cannot be the root is an error for main() to print; a remembered one
         // that is gone is a note in the transcript.
         AppServices other;
-        MainWindow otherWindow(other.session(), other.server());
+        MainWindow otherWindow(other.session(), other.server(), other.access());
         WindowSetup otherSetup(&otherWindow, &other, target(), false);
         const QString error = otherSetup.openStartProject(dir.filePath(QStringLiteral("nowhere")));
         QVERIFY2(error.contains(QStringLiteral("nowhere")), qPrintable(error));

@@ -14,6 +14,7 @@
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 #include "window/MainWindow.h"
+#include "AccessGate.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -57,7 +58,9 @@ int main(int argc, char **argv)
     ToolRegistry tools;
     tools.add(evaluateLispTool(&session));
     McpServer server(&session, &tools);
-    MainWindow window(&session, &server);
+    AccessGate access;
+    access.install(&server);
+    MainWindow window(&session, &server, &access);
     window.console()->transcript()->setScrollback(scrollback);
     window.show();
     engine.start();

@@ -3,14 +3,16 @@
 
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { startHeadless, uniqueSocketName } from './headless.mjs';
-import { binary, evaluate, isolatedEnv, textOf } from './lib.mjs';
+import { binary, evaluate, isolatedEnv, isRunning, testMachine, textOf } from './lib.mjs';
 
 async function connectBridge(server, name) {
   const transport = new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', server.socketName],
@@ -103,63 +105,84 @@ function appsOn(name) {
   }
 }
 
+// Stops them and waits until they are gone (at most 15 s), not a fixed time.
 async function stopApps(name) {
-  for (const pid of appsOn(name))
-    process.kill(Number(pid), 'SIGTERM');
-  await new Promise(r => setTimeout(r, 1500));
+  const pids = appsOn(name).map(Number);
+  for (const pid of pids)
+    process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 15000;
+  while (pids.some(isRunning) && Date.now() < deadline)
+    await new Promise(r => setTimeout(r, 50));
+  assert.ok(!pids.some(isRunning), `lisp-duet on ${name} still runs 15 s after SIGTERM`);
 }
 
 // The environment a client gives the bridge is not the app's: the bridge must still find the
-// app the person runs, and never start a second one (issue 12).
-describe('lisp-duet-bridge finds the app whatever its environment', () => {
-  let server;
-  let viaHttp;
-  let sessionPid;
-  before(async () => {
-    server = await startHeadless();
-    viaHttp = new Client({ name: 'window-side', version: '1.0.0' });
-    await viaHttp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }));
-    sessionPid = await enginePid(viaHttp);
-  });
-  after(async () => {
-    await viaHttp?.close();
-    await server?.stop();
-    await stopApps(server.socketName); // only a regression would have launched one
-  });
+// app the person runs, and never start a second one (issue 12). Both on a desktop, where the app
+// listens in run/user/UID whatever XDG_RUNTIME_DIR says, and on a machine without it (a
+// container, CI), where it listens in XDG_RUNTIME_DIR and leaves a link in tmp/lisp-duet-UID
+// (issue 23: tests choose the machine, through LISP_DUET_RUNTIME_ROOT, and never use this one's).
+for (const shape of [{ name: 'a desktop (run/user/UID private)', runUser: true },
+                     { name: 'a machine without run/user/UID', runUser: false }]) {
+  describe(`lisp-duet-bridge finds the app whatever its environment, on ${shape.name}`, () => {
+    const machine = testMachine({ runUser: shape.runUser });
+    let server;
+    let viaHttp;
+    let sessionPid;
+    before(async () => {
+      server = await startHeadless({ env: machine.env });
+      viaHttp = new Client({ name: 'window-side', version: '1.0.0' });
+      await viaHttp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }));
+      sessionPid = await enginePid(viaHttp);
+    });
+    after(async () => {
+      await viaHttp?.close();
+      await server?.stop();
+      await stopApps(server.socketName); // only a regression would have launched one
+    });
 
-  async function joinsTheSession(transport) {
-    let stderr = '';
-    transport.stderr.on('data', chunk => { stderr += chunk; });
-    const client = new Client({ name: 'claude-desktop', version: '1.0.0' });
-    try {
-      await client.connect(transport);
-      assert.equal(await enginePid(client), sessionPid, `the bridge joined another engine:\n${stderr}`);
-      assert.match(stderr, new RegExp(`joined Lisp Duet \\(process ${server.child.pid}\\) on .*${server.socketName}`));
-      assert.deepEqual(appsOn(server.socketName), [], 'a second app was launched');
-    } finally {
-      await client.close();
+    async function joinsTheSession(transport) {
+      let stderr = '';
+      transport.stderr.on('data', chunk => { stderr += chunk; });
+      const client = new Client({ name: 'claude-desktop', version: '1.0.0' });
+      try {
+        await client.connect(transport);
+        assert.equal(await enginePid(client), sessionPid, `the bridge joined another engine:\n${stderr}`);
+        assert.match(stderr, new RegExp(`joined Lisp Duet \\(process ${server.child.pid}\\) on .*${server.socketName}`));
+        assert.deepEqual(appsOn(server.socketName), [], 'a second app was launched');
+      } finally {
+        await client.close();
+      }
     }
-  }
 
-  test("with the SDK's default environment (no XDG_RUNTIME_DIR)", async () => {
-    // No env option: the SDK passes only HOME, LOGNAME, PATH, SHELL, TERM and USER. (No --launch
-    // here: a regression would start an app in the real HOME.)
-    await joinsTheSession(new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', server.socketName],
-                                                     stderr: 'pipe' }));
-  });
+    test('the app listens where RuntimeDirectory says', () => {
+      const expected = shape.runUser ? join(machine.root, 'run', 'user', String(process.getuid())) : server.env.XDG_RUNTIME_DIR;
+      assert.equal(server.socketPath, join(expected, server.socketName));
+      const link = join(machine.root, 'tmp', `lisp-duet-${process.getuid()}`, server.socketName);
+      assert.equal(readlinkSync(link), server.socketPath, 'no link in the fallback directory');
+    });
 
-  test('with another XDG_RUNTIME_DIR than the app has, and --launch', async () => {
-    const other = isolatedEnv();
-    try {
-      await joinsTheSession(new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', server.socketName, '--launch'],
-                                                       env: other.env, stderr: 'pipe' }));
-    } finally {
-      other.cleanup();
-    }
-  });
+    test("with the SDK's default environment (no XDG_RUNTIME_DIR)", async () => {
+      // Only what the SDK passes by default (HOME, LOGNAME, PATH, SHELL, TERM, USER), plus the
+      // test's machine. (No --launch here: a regression would start an app in the real HOME.)
+      await joinsTheSession(new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', server.socketName],
+                                                       env: { ...getDefaultEnvironment(), ...machine.env }, stderr: 'pipe' }));
+    });
 
-  test('with no environment at all', async () => {
-    await joinsTheSession(new StdioClientTransport({ command: '/usr/bin/env', args: ['-i', binary('lisp-duet-bridge'), '--socket', server.socketName],
-                                                     stderr: 'pipe' }));
+    test('with another XDG_RUNTIME_DIR than the app has, and --launch', async () => {
+      const other = isolatedEnv(machine.env);
+      try {
+        await joinsTheSession(new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', server.socketName, '--launch'],
+                                                         env: other.env, stderr: 'pipe' }));
+      } finally {
+        other.cleanup();
+      }
+    });
+
+    test('with no environment at all (but the machine)', async () => {
+      await joinsTheSession(new StdioClientTransport({ command: '/usr/bin/env',
+                                                       args: ['-i', `LISP_DUET_RUNTIME_ROOT=${machine.root}`, binary('lisp-duet-bridge'),
+                                                              '--socket', server.socketName],
+                                                       stderr: 'pipe' }));
+    });
   });
-});
+}

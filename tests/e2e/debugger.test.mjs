@@ -16,7 +16,7 @@ import Ajv from 'ajv';
 
 import { binDir, connectStdio, testsDir } from './lib.mjs';
 
-const fasls = join(binDir(), '..', 'e2e-lisp-cache'); // FiveAM compiled once (project.test.mjs)
+const fasls = process.env.XDG_CACHE_HOME || join(binDir(), '..', 'e2e-lisp-cache'); // FiveAM compiled once (project.test.mjs)
 
 describe('the shared debugger through the SDK client', { timeout: 540000 }, () => {
   let server;

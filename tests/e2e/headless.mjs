@@ -22,9 +22,10 @@ export function uniqueSocketName() {
   return `lisp-duet-e2e-${process.pid}-${Date.now()}-${counter++}`;
 }
 
-// Starts the app and resolves once it says where it serves. `noAuth` passes --no-auth.
-export async function startHeadless({ noAuth = false, args = [] } = {}) {
-  const isolated = isolatedEnv();
+// Starts the app and resolves once it says where it serves. `noAuth` passes --no-auth; `env`
+// is added to its environment (e.g. another machine's LISP_DUET_RUNTIME_ROOT).
+export async function startHeadless({ noAuth = false, args = [], env = {} } = {}) {
+  const isolated = isolatedEnv(env);
   const port = await freePort();
   const socketName = uniqueSocketName();
   const token = noAuth ? '' : execFileSync(binary('lisp-duet'), ['--print-token'], { env: isolated.env }).toString().trim();
@@ -33,10 +34,13 @@ export async function startHeadless({ noAuth = false, args = [] } = {}) {
                       { env: isolated.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', chunk => { stderr += chunk; });
+  let socketPath;
   await new Promise((resolveReady, reject) => {
     const timer = setTimeout(() => reject(new Error(`lisp-duet --headless did not start:\n${stderr}`)), 15000);
     const check = () => {
-      if (/MCP over the local socket/.test(stderr)) {
+      const listening = /MCP over the local socket (\/.+?) \(lisp-duet-bridge\)\n/.exec(stderr);
+      if (listening) {
+        socketPath = listening[1];
         clearTimeout(timer);
         child.stderr.off('data', check);
         resolveReady();
@@ -51,6 +55,7 @@ export async function startHeadless({ noAuth = false, args = [] } = {}) {
     port,
     url: `http://127.0.0.1:${port}/mcp`,
     socketName,
+    socketPath, // where the app chose to listen (RuntimeDirectory), as it printed it
     token,
     env: isolated.env,
     stderr: () => stderr,

@@ -36,8 +36,9 @@ describe('the MCP Inspector CLI', () => {
   });
 
   test('a Lisp error through the bridge is an isError result (exit code 5)', async () => {
-    // The Inspector spawns the bridge with an environment of its own: name the socket by its path.
-    const run = await inspector([binary('lisp-duet-bridge'), '--socket', join(server.env.XDG_RUNTIME_DIR, server.socketName),
+    // The Inspector spawns the bridge with an environment of its own: name the socket by the
+    // path the app printed (on a machine with run/user/UID it is not in XDG_RUNTIME_DIR).
+    const run = await inspector([binary('lisp-duet-bridge'), '--socket', server.socketPath,
                                  '--method', 'tools/call', '--tool-name', 'evaluate-lisp', '--tool-arg', 'code=(car 1)'], server.env);
     assert.equal(run.code, 5, run.stdout + run.stderr);
     assert.match(run.stdout, /\[ERROR\] SIMPLE-TYPE-ERROR/);

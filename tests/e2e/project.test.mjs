@@ -15,8 +15,9 @@ import Ajv from 'ajv';
 import { binDir, connectStdio, testsDir, textOf } from './lib.mjs';
 
 // FiveAM and its dependencies are compiled by ECL on first use (tens of seconds); the cache is
-// kept beside the build so that later runs load them at once.
-const fasls = join(binDir(), '..', 'e2e-lisp-cache');
+// kept beside the build so that later runs load them at once. Under CTest it is the one every
+// suite of the build shares (XDG_CACHE_HOME, tests/CMakeLists.txt).
+const fasls = process.env.XDG_CACHE_HOME || join(binDir(), '..', 'e2e-lisp-cache');
 
 describe('pair on a project', { timeout: 540000 }, () => {
   let server;

@@ -209,6 +209,20 @@ private Q_SLOTS:
         QCOMPARE(reply.json().value("result").toObject().value("protocolVersion").toString(), QStringLiteral("2025-11-25"));
     }
 
+    // An initialize that names its session re-initializes that session; only one without opens
+    // another.
+    void anInitializeWithASessionIdKeepsThatSession()
+    {
+        Client client(m_port);
+        QVERIFY(client.initialize(QStringLiteral("first-name")));
+        const int sessions = m_transport->peerCount();
+        const Reply again = client.post(Mcp::initialize(2, QStringLiteral("second-name")));
+        QCOMPARE(again.status, 200);
+        QVERIFY(again.header("Mcp-Session-Id").isEmpty());
+        QCOMPARE(m_transport->peerCount(), sessions);
+        QCOMPARE(again.json().value("result").toObject().value("serverInfo").toObject().value("name").toString(), QStringLiteral("lisp-duet"));
+    }
+
     void refusesAForeignOrigin()
     {
         Client client(m_port);

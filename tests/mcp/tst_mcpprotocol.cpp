@@ -342,39 +342,90 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<int>("kind");
         QTest::addColumn<QJsonValue>("id");
-        QTest::addColumn<QString>("method");
+        QTest::addColumn<int>("httpStatus");
         QTest::addColumn<int>("refusedWith"); // 0: not refused
-        QTest::newRow("a request") << QByteArray(R"({"jsonrpc":"2.0","id":"r1","method":"ping"})") << int(Kind::Request) << QJsonValue("r1") << "ping" << 0;
+        QTest::newRow("a request") << QByteArray(R"({"jsonrpc":"2.0","id":"r1","method":"ping"})") << int(Kind::Request) << QJsonValue("r1") << 200 << 0;
         QTest::newRow("an unknown method is answered, not refused")
-            << QByteArray(R"({"jsonrpc":"2.0","id":2,"method":"nope"})") << int(Kind::Request) << QJsonValue(2) << "nope" << 0;
+            << QByteArray(R"({"jsonrpc":"2.0","id":2,"method":"nope"})") << int(Kind::Request) << QJsonValue(2) << 200 << 0;
         QTest::newRow("a notification") << QByteArray(R"({"jsonrpc":"2.0","method":"notifications/initialized"})")
-                                        << int(Kind::Notification) << QJsonValue(QJsonValue::Undefined) << "notifications/initialized" << 0;
-        QTest::newRow("a response") << QByteArray(R"({"jsonrpc":"2.0","id":99,"result":{}})") << int(Kind::Response) << QJsonValue(99) << "" << 0;
+                                        << int(Kind::Notification) << QJsonValue(QJsonValue::Undefined) << 202 << 0;
+        QTest::newRow("a response") << QByteArray(R"({"jsonrpc":"2.0","id":99,"result":{}})") << int(Kind::Response) << QJsonValue(99) << 202 << 0;
         QTest::newRow("a batch") << QByteArray(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])")
-                                 << int(Kind::Batch) << QJsonValue(QJsonValue::Undefined) << "" << 0;
-        QTest::newRow("not JSON") << QByteArray("{not json") << int(Kind::Invalid) << QJsonValue(QJsonValue::Null) << "" << -32700;
-        QTest::newRow("jsonrpc 1.0") << QByteArray(R"({"jsonrpc":"1.0","id":3,"method":"ping"})") << int(Kind::Invalid) << QJsonValue(3) << "" << -32600;
-        QTest::newRow("id a boolean") << QByteArray(R"({"jsonrpc":"2.0","id":true,"method":"ping"})") << int(Kind::Invalid) << QJsonValue(QJsonValue::Null) << "" << -32600;
+                                 << int(Kind::Batch) << QJsonValue(QJsonValue::Undefined) << 202 << 0;
+        QTest::newRow("not JSON") << QByteArray("{not json") << int(Kind::Invalid) << QJsonValue(QJsonValue::Null) << 400 << -32700;
+        QTest::newRow("jsonrpc 1.0") << QByteArray(R"({"jsonrpc":"1.0","id":3,"method":"ping"})") << int(Kind::Invalid) << QJsonValue(3) << 400 << -32600;
+        QTest::newRow("id a boolean") << QByteArray(R"({"jsonrpc":"2.0","id":true,"method":"ping"})") << int(Kind::Invalid) << QJsonValue(QJsonValue::Null) << 400 << -32600;
     }
     void theEntrySaysWhatEachMessageWasAndWhatItRefused()
     {
         QFETCH(QByteArray, bytes);
         QFETCH(int, kind);
         QFETCH(QJsonValue, id);
-        QFETCH(QString, method);
+        QFETCH(int, httpStatus);
         QFETCH(int, refusedWith);
         initialize();
         const qsizetype before = m_sent.size();
         const McpServer::Received received = m_server->receive(m_peer, bytes);
         QCOMPARE(int(received.kind), kind);
         QCOMPARE(received.id, id);
-        QCOMPARE(received.method, method);
+        QCOMPARE(received.httpStatus, httpStatus);
         QCOMPARE(received.isRefused() ? received.refusal.value("error").toObject().value("code").toInt() : 0, refusedWith);
         if (received.isRefused()) // a stream transport writes the refusal like any answer
             QCOMPARE(m_sent.mid(before), QList<QJsonObject>{received.refusal});
         // Parsing alone (HTTP's first step) sees the same.
         const JsonRpc::Message parsed = McpServer::parse(bytes);
         QCOMPARE(int(parsed.kind()), kind);
+    }
+
+    // What HTTP learns of a message before it has a peer for it, so that it never reads the
+    // message itself: whether it opens a session, needs an event stream, what it is about.
+    void admissionSaysWhatARequestNeedsBeforeAnyPeerExists_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("declaredVersion"); // HTTP's MCP-Protocol-Version
+        QTest::addColumn<bool>("opensSession");
+        QTest::addColumn<bool>("stateless");
+        QTest::addColumn<bool>("needsStream");
+        QTest::addColumn<QString>("name"); // "-": none
+        QTest::addColumn<int>("httpStatus");
+        const QByteArray modern = R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{})";
+        QTest::newRow("initialize") << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})") << QString()
+                                    << true << false << false << "-" << 200;
+        QTest::newRow("a call with a progress token")
+            << QByteArray(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"evaluate-lisp","_meta":{"progressToken":7}}})")
+            << QString() << false << false << true << "evaluate-lisp" << 200;
+        QTest::newRow("a call without") << QByteArray(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"apropos"}})")
+                                        << QString() << false << false << false << "apropos" << 200;
+        QTest::newRow("a modern call") << QByteArray(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"apropos",)" + modern + "}}}")
+                                       << QStringLiteral("2026-07-28") << false << true << false << "apropos" << 200;
+        QTest::newRow("a modern listen") << QByteArray(R"({"jsonrpc":"2.0","id":4,"method":"subscriptions/listen","params":{)" + modern + "}}}")
+                                         << QStringLiteral("2026-07-28") << false << true << true << "-" << 200;
+        QTest::newRow("modern initialize is not found") << QByteArray(R"({"jsonrpc":"2.0","id":5,"method":"initialize","params":{)" + modern + "}}}")
+                                                        << QStringLiteral("2026-07-28") << false << true << false << "-" << 404;
+        QTest::newRow("a version nobody speaks") << QByteArray(R"({"jsonrpc":"2.0","id":6,"method":"ping"})") << QStringLiteral("1999-01-01")
+                                                 << false << false << false << "-" << 400;
+        QTest::newRow("a notification") << QByteArray(R"({"jsonrpc":"2.0","method":"notifications/initialized"})") << QString()
+                                        << false << false << false << "-" << 202;
+    }
+    void admissionSaysWhatARequestNeedsBeforeAnyPeerExists()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, declaredVersion);
+        QFETCH(bool, opensSession);
+        QFETCH(bool, stateless);
+        QFETCH(bool, needsStream);
+        QFETCH(QString, name);
+        QFETCH(int, httpStatus);
+        const JsonRpc::Message message = McpServer::parse(bytes);
+        const McpServer::Received admission = m_server->admit(message, RequestEnvelope::of(message, declaredVersion));
+        QCOMPARE(admission.httpStatus, httpStatus);
+        QCOMPARE(admission.isRefused(), httpStatus >= 400);
+        if (admission.isRefused())
+            return;
+        QCOMPARE(admission.opensSession, opensSession);
+        QCOMPARE(admission.stateless, stateless);
+        QCOMPARE(admission.needsStream, needsStream);
+        QCOMPARE(admission.name.value_or(QStringLiteral("-")), name);
     }
 
     void notificationsGetNoResponse()
@@ -518,9 +569,12 @@ private Q_SLOTS:
         // A call kept alive by its own connections would also leave its Session::finished
         // handler connected, and every later evaluation would run all of them.
         initialize();
-        QList<QWeakPointer<ToolCall>> calls;
-        connect(m_server.get(), &McpServer::toolCallQueued, this,
-                [&calls](McpPeer *, const QJsonValue &, const ToolCallPtr &call) { calls << call.toWeakRef(); });
+        // The call holds its trace: a trace that is gone is a call that is gone.
+        QList<QWeakPointer<RequestTrace>> calls;
+        connect(m_server.get(), &McpServer::requestTraced, this, [&calls](const RequestTracePtr &trace) {
+            if (!trace->tool().isEmpty())
+                calls << trace.toWeakRef();
+        });
         QVERIFY(call(request(40, "tools/call", callParams({{"code", "(+ 1 2)"}}))).contains("result"));
         QVERIFY(call(request(41, "tools/call", callParams({{"code", "(/ 1 0)"}}))).contains("result"));
         QVERIFY(call(request(42, "tools/call", callParams({{"code", 42}}))).contains("result"));
@@ -530,7 +584,7 @@ private Q_SLOTS:
         send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":44}})");
         QCOMPARE(calls.size(), 5);
         const bool released = QTest::qWaitFor([&calls] {
-            return std::all_of(calls.begin(), calls.end(), [](const QWeakPointer<ToolCall> &call) { return call.isNull(); });
+            return std::all_of(calls.begin(), calls.end(), [](const QWeakPointer<RequestTrace> &call) { return call.isNull(); });
         }, 10000);
         QStringList alive;
         for (qsizetype i = 0; i < calls.size(); ++i) {

@@ -144,12 +144,18 @@ private Q_SLOTS:
 
     void aFormThePersonRunsReturnsRanWithEvaluateLispsResult()
     {
-        QSignalSpy waiting(m_staging.get(), &FormStaging::awaitingPerson);
+        RequestTracePtr trace; // what the Tool calls panel shows of the call
+        QObject guard;
+        connect(&m_h->m_server, &McpServer::requestTraced, &guard, [&trace](const RequestTracePtr &traced) {
+            if (traced->tool() == QStringLiteral("stage-form"))
+                trace = traced;
+        });
         quint64 id = 0;
         const int call = stage({{QStringLiteral("code"), QStringLiteral("(* 6 7)")},
                                 {QStringLiteral("description"), QStringLiteral("check the arithmetic")}}, &id);
         QVERIFY(id != 0);
-        QCOMPARE(waiting.size(), 1);
+        QVERIFY(trace);
+        QCOMPARE(trace->state(), RequestTrace::State::AwaitingPerson);
         const StagedForm &form = m_person->staged.last();
         QCOMPARE(form.code, QStringLiteral("(* 6 7)"));
         QCOMPARE(form.description, QStringLiteral("check the arithmetic"));
@@ -159,6 +165,8 @@ private Q_SLOTS:
         m_person->run(id, form.code);
         const QJsonObject ran = result(call);
         QVERIFY(!ToolHarness::isError(ran));
+        QCOMPARE(trace->state(), RequestTrace::State::Done);
+        QVERIFY(trace->waitedMs() >= 50); // the person's time, apart from the run
         QCOMPARE(ToolHarness::text(ran), QStringLiteral("ran: the person ran the form as staged.\n\n=> 42"));
         QCOMPARE(ToolHarness::structured(ran).value(QStringLiteral("outcome")).toString(), QStringLiteral("ran"));
         QCOMPARE(ToolHarness::structured(ran).value(QStringLiteral("values")).toArray(), QJsonArray{QStringLiteral("42")});

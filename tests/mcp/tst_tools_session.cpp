@@ -69,10 +69,13 @@ private Q_SLOTS:
 
     void resetSessionLeavesNoCallBehind()
     {
-        QWeakPointer<ToolCall> weak;
+        // The call holds its trace: a trace that is gone is a call that is gone.
+        QWeakPointer<RequestTrace> weak;
         QObject guard;
-        QObject::connect(&m_h->m_server, &McpServer::toolCallQueued, &guard,
-                         [&weak](McpPeer *, const QJsonValue &, const ToolCallPtr &call) { weak = call.toWeakRef(); });
+        QObject::connect(&m_h->m_server, &McpServer::requestTraced, &guard, [&weak](const RequestTracePtr &trace) {
+            if (trace->tool() == QStringLiteral("reset-session"))
+                weak = trace.toWeakRef();
+        });
         QCOMPARE(ToolHarness::text(m_h->call(QStringLiteral("reset-session"))), QStringLiteral("Session reset. All definitions cleared."));
         QVERIFY(QTest::qWaitFor([&weak] { return weak.isNull(); }, 5000));
     }

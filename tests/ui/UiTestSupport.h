@@ -1,8 +1,10 @@
 #pragma once
 
-// Shared by the GUI tests: the real engine, session and MCP server (what AppServices builds,
-// without the app library), and an MCP client fed with JSON-RPC messages through a real peer.
+// Shared by the GUI tests: the real engine, session, ledger, MCP server and agent access (what
+// AppServices builds, without the app library), and an MCP client fed with JSON-RPC messages
+// through a real peer.
 
+#include "AccessGate.h"
 #include "DefinitionLedger.h"
 #include "EngineClient.h"
 #include "McpPeer.h"
@@ -25,9 +27,11 @@ struct LiveSession
     DefinitionLedger ledger{&session}; // the window's Definitions panel reads it (setDefinitionLedger)
     ToolRegistry tools;
     McpServer server{&session, &tools};
+    AccessGate access;
 
     LiveSession()
     {
+        access.install(&server);
         tools.add(evaluateLispTool(&session));
         QSignalSpy ready(&engine, &EngineClient::ready);
         engine.start();

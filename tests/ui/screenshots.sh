@@ -1,9 +1,9 @@
 #!/bin/sh
-# Screenshots of the main window in three states (idle after a few evaluations by the person
-# and an agent, an agent call awaiting approval, presentation mode), and of an agent's file
-# change (edit-diff.png: the diff in the transcript; approval.png: Ask mode with the diff), of a
-# staged form and a definition's history (staging-bar.png, definition-history.png), and of the
-# debugger (debugger.png),
+# Screenshots of the main window in four states (idle after a few evaluations by the person
+# and an agent, an agent call awaiting approval, one without code, presentation mode), and of an
+# agent's file change (edit-diff.png: the diff in the transcript; approval.png: Ask mode with the
+# diff), of a staged form and a definition's history (staging-bar.png, definition-history.png),
+# and of the debugger (debugger.png, kept in docs/ for the README),
 # taken under Xvfb with the real xcb platform and saved as PNGs into $1 (default:
 # BUILD_DIR/screenshots).
 # Run from the source tree after building tst_windowstates and tst_projectchanges:
@@ -36,6 +36,6 @@ fi
 ls -l "$out"/*.png
 if [ "$out" = "$here/docs" ]; then
   mv "$out/1-idle.png" "$out/screenshot.png"
-  rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png" "$out/edit-diff.png" "$out/approval.png" \
-        "$out/staging-bar.png" "$out/definition-history.png"
+  rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png" "$out/4-awaiting-approval-without-code.png" \
+        "$out/edit-diff.png" "$out/approval.png" "$out/staging-bar.png" "$out/definition-history.png"
 fi

@@ -3,7 +3,7 @@
 
 #include "UiTestSupport.h"
 
-#include "access/AccessController.h"
+#include "AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
@@ -43,7 +43,7 @@ private:
         return QTest::qWaitFor([&] { return transcript().contains(text); }, timeoutMs);
     }
     int lastRow() const { return m_window->toolCallLog()->rowCount() - 1; }
-    ToolCallLog::State lastState() const { return m_window->toolCallLog()->entry(lastRow()).state; }
+    ToolCallLog::State lastState() const { return m_window->toolCallLog()->entry(lastRow()).state(); }
 
 private Q_SLOTS:
     void initTestCase()
@@ -51,7 +51,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
-        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
+        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
         m_window->setDefinitionLedger(&m_live->ledger);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -99,15 +99,15 @@ private Q_SLOTS:
     {
         ToolCallLog *log = m_window->toolCallLog();
         QVERIFY(log->rowCount() >= 2); // initialize, tools/call
-        const ToolCallLog::Entry &entry = log->entry(lastRow());
-        QCOMPARE(entry.client, QStringLiteral("claude-code"));
-        QCOMPARE(entry.tool, QStringLiteral("evaluate-lisp"));
-        QCOMPARE(entry.summary, QStringLiteral("(* 6 7)"));
-        QCOMPARE(entry.state, ToolCallLog::State::Done);
-        QVERIFY(entry.finished.isValid());
+        const RequestTrace &entry = log->entry(lastRow());
+        QCOMPARE(entry.client(), QStringLiteral("claude-code"));
+        QCOMPARE(entry.tool(), QStringLiteral("evaluate-lisp"));
+        QCOMPARE(ToolCallLog::summarize(entry.arguments()), QStringLiteral("(* 6 7)"));
+        QCOMPARE(entry.state(), ToolCallLog::State::Done);
+        QVERIFY(entry.isOver());
         QCOMPARE(log->index(lastRow(), ToolCallLog::StateColumn).data().toString(), QStringLiteral("done"));
         QVERIFY(log->index(lastRow(), ToolCallLog::DurationColumn).data().toString().endsWith(QStringLiteral(" ms")));
-        QCOMPARE(log->entry(0).method, QStringLiteral("initialize"));
+        QCOMPARE(log->entry(0).method(), QStringLiteral("initialize"));
 
         m_window->toolCallsPanel()->table()->selectRow(lastRow());
         const QString details = m_window->toolCallsPanel()->detailText();
@@ -206,6 +206,29 @@ private Q_SLOTS:
         QVERIFY(waitForTranscript(QStringLiteral("=> 123")));
         QVERIFY(!bar->isVisible());
         QCOMPARE(lastState(), ToolCallLog::State::Done);
+        // The panel counts the person's 300 ms apart from the evaluation's own time.
+        const RequestTrace &call = m_window->toolCallLog()->entry(lastRow());
+        QVERIFY2(call.waitedMs() >= 300, qPrintable(QString::number(call.waitedMs())));
+        QCOMPARE(call.waitedMs() + call.ranMs(), call.elapsedMs());
+        QVERIFY(m_window->toolCallLog()->index(lastRow(), ToolCallLog::DurationColumn).data().toString().contains(QStringLiteral("waited")));
+    }
+
+    // A call without code (run-tests, load-system, reset-session...) says what it will do.
+    void theApprovalBarSaysWhatACallWithoutCodeWillDo()
+    {
+        m_live->tools.add(runTestsTool(&m_live->session));
+        m_window->access()->setMode(AccessMode::Ask);
+        const int id = m_agent->callTool(QStringLiteral("run-tests"), {{"system", "shapes"}, {"description", "checking the fix"}});
+        ApprovalBar *bar = m_window->console()->approvalBar();
+        QVERIFY(QTest::qWaitFor([&] { return bar->isVisible(); }, 2000));
+        QVERIFY(bar->headline().contains(QStringLiteral("run-tests")));
+        QCOMPARE(bar->summary(), QStringLiteral("It will run the tests of system shapes."));
+        for (QWidget *child : bar->findChildren<QWidget *>()) {
+            if (auto *label = qobject_cast<QLabel *>(child))
+                QVERIFY(!label->text().contains(QStringLiteral("(no code)")));
+        }
+        QTest::mouseClick(bar->denyButton(), Qt::LeftButton);
+        QVERIFY(AgentClient::isError(m_agent->response(id)));
     }
 
     void askModeDenialTellsTheAgentThePersonDeniedIt()
@@ -225,7 +248,7 @@ private Q_SLOTS:
         const QJsonObject denied = m_agent->response(first);
         QVERIFY(AgentClient::isError(denied));
         QVERIFY2(AgentClient::resultText(denied).contains(QStringLiteral("denied")), qPrintable(AgentClient::resultText(denied)));
-        QCOMPARE(m_window->toolCallLog()->entry(lastRow() - 1).state, ToolCallLog::State::Denied);
+        QCOMPARE(m_window->toolCallLog()->entry(lastRow() - 1).state(), ToolCallLog::State::Denied);
         QTest::mouseClick(bar->approveButton(), Qt::LeftButton);
         QVERIFY(AgentClient::resultText(m_agent->response(second)).contains(QStringLiteral("=> 2")));
         QVERIFY(!transcript().contains(QStringLiteral("(defun risky")));

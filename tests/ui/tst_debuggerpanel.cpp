@@ -7,7 +7,7 @@
 
 #include "UiTestSupport.h"
 
-#include "access/AccessController.h"
+#include "AccessGate.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 #include "debugger/DebuggerPanel.h"
@@ -62,7 +62,7 @@ private Q_SLOTS:
                                  debuggerEvalTool(&m_live->session), invokeRestartTool(&m_live->session)})
             m_live->tools.add(tool);
         session().setDebugDefaults(true, false); // as the app's settings have it by default
-        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
+        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
         m_window->resize(1400, 860);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -223,7 +223,7 @@ private Q_SLOTS:
         m_window->console()->evaluate(QStringLiteral("(restart-case (error \"guarded\") (use-value (v) v))"));
         QVERIFY(waitParked());
         const int id = panel()->shown()->id;
-        AccessController *access = m_window->access();
+        AccessGate *access = m_window->access();
 
         access->setMode(AccessMode::ReadOnly);
         // Looking passes (debugger-frame and list-debuggers are read-only tools); choosing and

@@ -64,7 +64,7 @@ private:
     {
         const ToolCallLog *log = m_window->toolCallLog();
         for (int row = log->rowCount() - 1; row >= 0; --row) {
-            if (log->entry(row).tool == tool)
+            if (log->entry(row).tool() == tool)
                 return log->data(log->index(row, ToolCallLog::StateColumn)).toString();
         }
         return {};
@@ -93,10 +93,9 @@ private Q_SLOTS:
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
         m_staging = std::make_unique<FormStaging>();
         addHandoffTools(&m_live->tools, &m_live->session, &m_live->ledger, m_staging.get());
-        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
+        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
         m_window->setDefinitionLedger(&m_live->ledger);
         m_staging->setStager(m_window->console()->stagedForms());
-        connect(m_staging.get(), &FormStaging::awaitingPerson, m_window->toolCallLog(), &ToolCallLog::markAwaitingPerson);
         m_window->resize(1200, 780);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));

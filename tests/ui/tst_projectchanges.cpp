@@ -2,35 +2,21 @@
 // files in a QTemporaryDir, changes proposed through ProjectFiles::propose exactly as the file
 // tools do, the real window offscreen. A change shows as a coloured diff block; in Ask mode
 // nothing is written before Approve; Deny and Read-only leave the file alone and tell the agent;
-// Paused holds the change; Undo gives the file its bytes back.
+// Paused holds the change; Undo gives the file its bytes back. (Test runs in the window:
+// tst_projecttestruns; where definitions came from: tst_projectdefinitions.)
 //
-// With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh), edit-diff.png, approval.png,
-// approval-evaluate.png and test-run.png are saved there.
+// With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh), edit-diff.png, approval.png and
+// approval-evaluate.png are saved there.
 
-#include "UiTestSupport.h"
+#include "ProjectWindow.h"
 
-#include "ProjectFiles.h"
-#include "ProjectTools.h"
-#include "access/AccessController.h"
+#include "AccessGate.h"
 #include "access/ApprovalBar.h"
-#include "console/LispConsole.h"
-#include "console/TestRunBlock.h"
-#include "console/TranscriptView.h"
-#include "definitions/DefinitionsModel.h"
 #include "toolcalls/ToolCallLog.h"
-#include "window/RunTestsAction.h"
-#include "window/MainWindow.h"
 
-#include <QDir>
-#include <QDirIterator>
-#include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QPushButton>
 #include <QStatusBar>
-#include <QStandardPaths>
-#include <QTemporaryDir>
-#include <QTextBlock>
 
 namespace {
 const QString Original = QStringLiteral(
@@ -49,24 +35,6 @@ QString edited(QString text)
                         QStringLiteral("(defun area (shape)\r\n  \"The area of SHAPE.\"\r\n  (* (shape-width shape) (shape-height shape)))"));
 }
 
-QByteArray bytesOf(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<cannot read>");
-}
-
-bool copyTree(const QString &from, const QString &to)
-{
-    QDirIterator it(from, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString source = it.next();
-        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(source);
-        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
-            return false;
-    }
-    return true;
-}
-
 struct Outcome
 {
     bool done = false;
@@ -80,19 +48,18 @@ class TestProjectChanges : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<LiveSession> m_live;
-    std::unique_ptr<ProjectFiles> m_files;
-    std::unique_ptr<MainWindow> m_window;
-    QTemporaryDir m_dir;
+    ProjectWindow m_project;
+    // m_project's, for short.
+    LiveSession *m_live = nullptr;
+    ProjectFiles *m_files = nullptr;
+    MainWindow *m_window = nullptr;
     QString m_path;
     const Origin m_claude = Origin::agent(QStringLiteral("claude"), QStringLiteral("claude#1"));
 
-    TranscriptView *view() const { return m_window->console()->transcript(); }
-    QString transcript() const
-    {
-        view()->flushNow();
-        return view()->toPlainText();
-    }
+    TranscriptView *view() const { return m_project.view(); }
+    QString transcript() const { return m_project.transcript(); }
+    QTextBlock blockStartingWith(const QString &prefix) const { return m_project.blockStartingWith(prefix); }
+    void saveScreenshot(const QString &name) { QVERIFY2(m_project.saveScreenshot(name), qPrintable(name)); }
 
     // What edit-form does: computes the new text from the file as it is when its turn comes.
     std::shared_ptr<Outcome> propose(const QString &after, const QString &description = QStringLiteral("document area"))
@@ -117,16 +84,6 @@ private:
         return outcome;
     }
 
-    QTextBlock blockStartingWith(const QString &prefix) const
-    {
-        view()->flushNow();
-        for (QTextBlock block = view()->document()->lastBlock(); block.isValid(); block = block.previous()) {
-            if (block.text().startsWith(prefix))
-                return block;
-        }
-        return {};
-    }
-
     // Evaluates as the person and waits: the first value, or the error's message.
     QString evaluateNow(const QString &code)
     {
@@ -142,50 +99,24 @@ private:
     {
         const ToolCallLog *log = m_window->toolCallLog();
         for (int row = log->rowCount() - 1; row >= 0; --row) {
-            if (log->entry(row).tool == tool)
+            if (log->entry(row).tool() == tool)
                 return log->data(log->index(row, ToolCallLog::StateColumn)).toString();
         }
         return QStringLiteral("(no %1 row)").arg(tool);
     }
 
-    void saveScreenshot(const QString &name)
-    {
-        const QString dir = qEnvironmentVariable("DUET_SCREENSHOT_DIR");
-        if (dir.isEmpty())
-            return;
-        view()->flushNow();
-        QTest::qWait(300);
-        const QString path = QDir(dir).filePath(name);
-        QVERIFY2(m_window->grab().save(path), qPrintable(path));
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY(m_dir.isValid());
-        QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("shapes/src")));
-        m_live = std::make_unique<LiveSession>();
-        QVERIFY2(m_live->engine.isReady(), "the engine did not start");
-        m_files = std::make_unique<ProjectFiles>();
         QString error;
-        QVERIFY2(m_files->setRoot(m_dir.filePath(QStringLiteral("shapes")), Origin::person(), &error), qPrintable(error));
+        QVERIFY2(m_project.open(&error), qPrintable(error));
+        m_live = m_project.live();
+        m_files = m_project.files();
+        m_window = m_project.window();
         m_path = m_files->root().path() + QStringLiteral("/src/shapes.lisp");
-        addProjectTools(&m_live->tools, &m_live->session, m_files.get());
-        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
-        m_window->setDefinitionLedger(&m_live->ledger);
-        m_window->setProjectFiles(m_files.get());
-        m_window->resize(1100, 760);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
-    void cleanupTestCase()
-    {
-        m_window.reset();
-        m_files.reset();
-        m_live.reset();
-    }
+    void cleanupTestCase() { m_project.close(); }
 
     void init()
     {
@@ -464,137 +395,6 @@ private Q_SLOTS:
         Q_EMIT view()->linkActivated(QStringLiteral("undo:%1").arg(first->change.id));
         QTRY_VERIFY2(transcript().contains(QStringLiteral("Only the newest change to a file can be undone.")), qPrintable(transcript()));
         QCOMPARE(bytesOf(m_path), now);
-    }
-
-    void aTestRunIsOneBlockWithTheCountsAndEachFailure()
-    {
-        const QJsonObject reply{
-            {"status", "ok"}, {"framework", "fiveam"}, {"system", "shapes"}, {"test", QJsonValue::Null},
-            {"passed", 3}, {"failed", 1}, {"skipped", 0},
-            {"failures", QJsonArray{QJsonObject{{"test", "AREA-OF-SQUARE"}, {"form", "(IS (= 16 (AREA (MAKE-SQUARE 4))))"},
-                                                {"expected", "16"}, {"actual", "15"}, {"reason", "15 is not = to 16"}}}},
-            {"output", "Running test suite SHAPES-SUITE\n ...f\n"}};
-        EngineProtocol::TestRunReply run(reply);
-        QCOMPARE(TestRunBlock::headline(run), QStringLiteral("Tests of shapes: 3 passed, 1 failed"));
-        TranscriptView t;
-        TestRunBlock::append(&t, run, 2);
-        t.flushNow();
-        const QString text = t.toPlainText();
-        QVERIFY2(text.contains(QStringLiteral("Tests of shapes: 3 passed, 1 failed\n  \u2717 AREA-OF-SQUARE\n"
-                                              "      form:     (IS (= 16 (AREA (MAKE-SQUARE 4))))\n"
-                                              "      expected: 16\n      actual:   15\n      reason:   15 is not = to 16")),
-                 qPrintable(text));
-        QVERIFY(text.contains(QStringLiteral("[+] Output (2 lines)")));
-        // A run through ASDF's test-op has no counts: the output says how it went.
-        EngineProtocol::TestRunReply asdf(QJsonObject{{"status", "ok"}, {"framework", "asdf"}, {"system", "other"}, {"output", "All 4 tests passed."}});
-        QCOMPARE(TestRunBlock::headline(asdf), QStringLiteral("Tests of other (ASDF test-op): finished; the output says how it went"));
-    }
-
-    // The real kernel runs tests/data/shapes' FiveAM suite (one test fails on purpose); the
-    // finished job is one block in the agent's lane.
-    void aFinishedTestRunShowsAsOneBlockWithItsFailure()
-    {
-        const QString tested = m_dir.filePath(QStringLiteral("tested"));
-        QVERIFY(copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), tested + QStringLiteral("/shapes")));
-        m_live->session.setProjectRoot(tested);
-        JobRequest request = EngineProtocol::testRun(QStringLiteral("shapes"));
-        request.origin = m_claude;
-        request.description = QStringLiteral("run the suite");
-        request.timeoutMs = 150000;
-        bool done = false;
-        const quint64 id = m_live->session.submit(request);
-        m_live->session.whenFinished(id, [&done](JobPtr) { done = true; });
-        QVERIFY(QTest::qWaitFor([&done] { return done; }, 160000));
-        const QString text = transcript();
-        QVERIFY2(text.contains(QStringLiteral("claude \u00b7 run-tests \u2014 run the suite")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("Tests of shapes: 5 passed, 1 failed\n"
-                                              "  \u2717 AREA-OF-A-SQUARE\n"
-                                              "      form:     (= 9 (AREA (MAKE-SQUARE 3)))\n"
-                                              "      expected: 9\n"
-                                              "      actual:   6\n"
-                                              "      reason:   (AREA (MAKE-SQUARE 3)) evaluated to 6 which is\n"
-                                              "                not = to 9\n")), // long values hang under their first character
-                 qPrintable(text));
-        QVERIFY(text.contains(QStringLiteral("[+] Output (")));
-        // FiveAM's report is shown once, behind that link, not streamed into the transcript too.
-        QCOMPARE(text.count(QStringLiteral("Did 6 checks.")), 1);
-        const QTextBlock output = blockStartingWith(QStringLiteral("[+] Output ("));
-        QVERIFY(output.next().isValid() && !output.next().isVisible());
-        saveScreenshot(QStringLiteral("test-run.png"));
-    }
-
-    // Session ▸ Run project tests…: the person runs the open project's suite (one .asd, so the
-    // action asks nothing); the run is one block in the person's lane, with the same failure.
-    void thePersonRunsTheProjectsTestsFromTheSessionMenu()
-    {
-        const QString original = m_files->root().path();
-        RunTestsAction *action = m_window->runTestsAction();
-        QVERIFY(action->isEnabled());
-        QCOMPARE(action->systems(), QStringList()); // the scratch project has no .asd
-        const QString project = m_dir.filePath(QStringLiteral("menu/shapes"));
-        QVERIFY(copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), project));
-        QString error;
-        QVERIFY2(m_window->openProject(project, &error), qPrintable(error));
-        m_live->session.setProjectRoot(project); // what the app's services do when the root changes
-        QCOMPARE(action->systems(), QStringList{QStringLiteral("shapes")});
-        QVERIFY(action->toolTip().contains(QDir::toNativeSeparators(m_files->root().path())));
-
-        const QString report = QStringLiteral("Tests of shapes: 5 passed, 1 failed\n  \u2717 AREA-OF-A-SQUARE\n");
-        const qsizetype before = transcript().count(report);
-        action->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(transcript().count(report), before + 1, 160000);
-        const QString text = transcript();
-        QVERIFY2(text.contains(QStringLiteral("run-tests shapes")), qPrintable(text));
-        QVERIFY2(!text.contains(QStringLiteral("You \u00b7 run-tests")), "the person's own run has no agent header");
-
-        QVERIFY2(m_window->openProject(original, &error), qPrintable(error));
-        m_live->session.setProjectRoot(original);
-    }
-
-    // A definition loaded from a file in the session: the definitions panel says where it is,
-    // relative to the project (the kernel's file and line). Systems loaded by ASDF are not the
-    // session's own packages, so the panel does not list them.
-    void aDefinitionLoadedFromAFileShowsItsFileAndLine()
-    {
-        const QString tested = m_dir.filePath(QStringLiteral("loaded"));
-        QVERIFY(QDir().mkpath(tested));
-        m_live->session.setProjectRoot(tested);
-        QFile source(tested + QStringLiteral("/extra.lisp"));
-        QVERIFY(source.open(QIODevice::WriteOnly));
-        source.write(";;;; extra.lisp\n\n(defun from-a-file (x)\n  (* 2 x))\n");
-        source.close();
-        JobRequest load = EngineProtocol::evaluation(QStringLiteral("(load (compile-file \"extra.lisp\"))"));
-        bool done = false;
-        m_live->session.whenFinished(m_live->session.submit(load), [&done](JobPtr) { done = true; });
-        QVERIFY(QTest::qWaitFor([&done] { return done; }, 60000));
-        DefinitionsModel *model = m_window->definitions();
-        model->setProjectRoot(QFileInfo(tested).canonicalFilePath());
-        const auto found = [model] { return model->find(QStringLiteral("COMMON-LISP-USER"), QStringLiteral("FROM-A-FILE")); };
-        QTRY_VERIFY_WITH_TIMEOUT(found().isValid() && !model->definition(found())->file.isEmpty(), 20000);
-        QCOMPARE(model->location(*model->definition(found())), QStringLiteral("extra.lisp:3"));
-    }
-
-    void theDefinitionsPanelShowsWhereADefinitionCameFrom()
-    {
-        DefinitionsModel *model = m_window->definitions();
-        model->setProjectRoot(m_files->root().path());
-        model->setEngineReply(QJsonObject{
-            {"status", "ok"},
-            {"definitions", QJsonArray{QJsonObject{{"name", "AREA"}, {"package", "SHAPES"}, {"kind", "function"},
-                                                   {"file", m_path}, {"line", 4}},
-                                       QJsonObject{{"name", "HELPER"}, {"package", "SHAPES"}, {"kind", "function"},
-                                                   {"file", "/usr/share/common-lisp/source/x/x.lisp"}, {"line", 10}},
-                                       QJsonObject{{"name", "TYPED"}, {"package", "SHAPES"}, {"kind", "function"},
-                                                   {"file", QJsonValue::Null}}}}});
-        const auto *area = model->definition(model->find(QStringLiteral("SHAPES"), QStringLiteral("AREA")));
-        const auto *helper = model->definition(model->find(QStringLiteral("SHAPES"), QStringLiteral("HELPER")));
-        const auto *typed = model->definition(model->find(QStringLiteral("SHAPES"), QStringLiteral("TYPED")));
-        QVERIFY(area && helper && typed);
-        QCOMPARE(model->location(*area), QStringLiteral("src/shapes.lisp:4"));
-        QCOMPARE(model->location(*helper), QStringLiteral("/usr/share/common-lisp/source/x/x.lisp:10"));
-        QCOMPARE(model->location(*typed), QString());
-        const QModelIndex by = model->find(QStringLiteral("SHAPES"), QStringLiteral("AREA")).siblingAtColumn(DefinitionsModel::ByColumn);
-        QCOMPARE(model->data(by).toString(), QStringLiteral("src/shapes.lisp:4"));
     }
 };
 

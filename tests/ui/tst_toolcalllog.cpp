@@ -3,8 +3,10 @@
 
 #include "toolcalls/ToolCallLog.h"
 
+#include "AccessGate.h"
+
 #include "EngineClient.h"
-#include "FakeTools.h"
+#include "../common/FakeTools.h"
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "PromptProvider.h"
@@ -14,6 +16,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSignalSpy>
 #include <QTest>
 
 class TestToolCallLog : public QObject
@@ -32,6 +35,7 @@ class TestToolCallLog : public QObject
         EchoTool *echo;
         EchoTool *failing;
         EchoTool *slow;
+        EchoTool *eval;
         McpPeer *peer;
         int nextId = 1;
 
@@ -41,7 +45,8 @@ class TestToolCallLog : public QObject
             failing = addEchoTool(tools, QStringLiteral("failing"), false, true);
             slow = addEchoTool(tools, QStringLiteral("slow"), false);
             slow->holdCalls();
-            log.attach(&server, &session);
+            eval = addEchoTool(tools, QStringLiteral("evaluate-lisp"), false);
+            log.attach(&server);
             peer = server.createPeer(QStringLiteral("test"));
             request("initialize", QJsonObject{{"protocolVersion", "2025-06-18"}, {"clientInfo", QJsonObject{{"name", "inspector"}}}});
         }
@@ -56,7 +61,7 @@ class TestToolCallLog : public QObject
         {
             return request("tools/call", QJsonObject{{"name", tool}, {"arguments", arguments}});
         }
-        const ToolCallLog::Entry &last() const { return log.entry(log.rowCount() - 1); }
+        const RequestTrace &last() const { return log.entry(log.rowCount() - 1); }
     };
 
 private Q_SLOTS:
@@ -64,12 +69,12 @@ private Q_SLOTS:
     {
         Rig rig;
         QCOMPARE(rig.log.rowCount(), 1);
-        QCOMPARE(rig.log.entry(0).method, QStringLiteral("initialize"));
-        QCOMPARE(rig.log.entry(0).client, QStringLiteral("inspector"));
-        QCOMPARE(rig.log.entry(0).state, ToolCallLog::State::Done);
+        QCOMPARE(rig.log.entry(0).method(), QStringLiteral("initialize"));
+        QCOMPARE(rig.log.entry(0).client(), QStringLiteral("inspector"));
+        QCOMPARE(rig.log.entry(0).state(), ToolCallLog::State::Done);
         rig.request("ping");
         QCOMPARE(rig.log.rowCount(), 2);
-        QCOMPARE(rig.last().method, QStringLiteral("ping"));
+        QCOMPARE(rig.last().method(), QStringLiteral("ping"));
         QCOMPARE(rig.log.index(1, ToolCallLog::ToolColumn).data().toString(), QStringLiteral("ping"));
         QCOMPARE(rig.log.index(1, ToolCallLog::ClientColumn).data().toString(), QStringLiteral("inspector"));
     }
@@ -78,13 +83,13 @@ private Q_SLOTS:
     {
         Rig rig;
         rig.call("echo", {{"code", "(+ 1\n   2)"}});
-        const ToolCallLog::Entry &e = rig.last();
-        QCOMPARE(e.tool, QStringLiteral("echo"));
-        QCOMPARE(e.summary, QStringLiteral("(+ 1 2)"));
-        QCOMPARE(e.state, ToolCallLog::State::Done);
-        QVERIFY(e.finished.isValid());
-        QCOMPARE(e.request.value("method").toString(), QStringLiteral("tools/call"));
-        QCOMPARE(e.response.value("result").toObject().value("content").toArray().at(0).toObject().value("text").toString(),
+        const RequestTrace &e = rig.last();
+        QCOMPARE(e.tool(), QStringLiteral("echo"));
+        QCOMPARE(ToolCallLog::summarize(e.arguments()), QStringLiteral("(+ 1 2)"));
+        QCOMPARE(e.state(), ToolCallLog::State::Done);
+        QVERIFY(e.isOver());
+        QCOMPARE(e.request().value("method").toString(), QStringLiteral("tools/call"));
+        QCOMPARE(e.response().value("result").toObject().value("content").toArray().at(0).toObject().value("text").toString(),
                  QStringLiteral("echo: (+ 1\n   2)"));
         QVERIFY(rig.log.index(rig.log.rowCount() - 1, ToolCallLog::DurationColumn).data().toString().endsWith(" ms"));
     }
@@ -106,22 +111,98 @@ private Q_SLOTS:
             rig.request(method);
         else
             rig.call(tool, {{"code", "x"}});
-        QCOMPARE(rig.last().state, ToolCallLog::State::Error);
+        QCOMPARE(rig.last().state(), ToolCallLog::State::Error);
         QCOMPARE(rig.log.index(rig.log.rowCount() - 1, ToolCallLog::StateColumn).data().toString(), QStringLiteral("error"));
     }
 
-    void aCallInFlightIsQueuedUntilItAnswersAndCancelledWhenTheClientCancels()
+    void aCallInFlightRunsUntilItAnswersAndIsCancelledWhenTheClientCancels()
     {
         Rig rig;
         const int id = rig.call("slow", {{"code", "(sleep 10)"}});
-        QCOMPARE(rig.last().state, ToolCallLog::State::Queued);
-        QVERIFY(!rig.last().finished.isValid());
+        QCOMPARE(rig.last().state(), ToolCallLog::State::Running);
+        QVERIFY(!rig.last().isOver());
         QCOMPARE(rig.log.index(rig.log.rowCount() - 1, ToolCallLog::DurationColumn).data().toString(), QString());
         rig.server.receive(rig.peer, QJsonDocument(QJsonObject{{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"},
                                                                {"params", QJsonObject{{"requestId", id}}}})
                                          .toJson(QJsonDocument::Compact));
-        QCOMPARE(rig.last().state, ToolCallLog::State::Cancelled);
-        QVERIFY(rig.last().finished.isValid());
+        QCOMPARE(rig.last().state(), ToolCallLog::State::Cancelled);
+        QVERIFY(rig.last().isOver());
+    }
+
+    // The person's approval is not the call's work: the row says how long each took.
+    void aCallThatWaitsForApprovalReportsItsWaitApartFromItsRun()
+    {
+        Rig rig;
+        AccessGate access;
+        access.install(&rig.server);
+        access.setAsking(AccessGate::Asking::InTheWindow);
+        access.setMode(AccessMode::Ask);
+        rig.call("slow", {{"code", "(think)"}});
+        const int row = rig.log.rowCount() - 1;
+        QCOMPARE(rig.last().state(), ToolCallLog::State::AwaitingApproval);
+        QCOMPARE(rig.log.index(row, ToolCallLog::StateColumn).data().toString(), QStringLiteral("awaiting approval"));
+        QTest::qWait(300); // the person reads the code
+        access.approve();
+        QCOMPARE(rig.last().state(), ToolCallLog::State::Running);
+        QTest::qWait(150); // the tool works
+        rig.slow->held->finish({QStringLiteral("thought"), {}, false});
+        const RequestTrace &e = rig.last();
+        QCOMPARE(e.state(), ToolCallLog::State::Done);
+        QVERIFY2(e.waitedMs() >= 300, qPrintable(QString::number(e.waitedMs())));
+        QVERIFY2(e.ranMs() >= 150, qPrintable(QString::number(e.ranMs())));
+        QCOMPARE(e.waitedMs() + e.ranMs(), e.elapsedMs());
+        const QString duration = rig.log.index(row, ToolCallLog::DurationColumn).data().toString();
+        QCOMPARE(duration, QStringLiteral("%1 \u00b7 waited %2").arg(ToolCallLog::millisecondsText(e.ranMs()), ToolCallLog::millisecondsText(e.waitedMs())));
+        QVERIFY(rig.log.index(row, ToolCallLog::DurationColumn).data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Waited ")));
+        const QJsonObject exported = QJsonDocument::fromJson(rig.log.toJsonLines().trimmed().split('\n').last()).object();
+        QCOMPARE(exported.value("waited_ms").toDouble(), double(e.waitedMs()));
+        QCOMPARE(exported.value("duration_ms").toDouble(), double(e.elapsedMs()));
+    }
+
+    void aCallThatNeverWaitedShowsOneDuration()
+    {
+        QCOMPARE(ToolCallLog::millisecondsText(12), QStringLiteral("12 ms"));
+        QCOMPARE(ToolCallLog::millisecondsText(3240), QStringLiteral("3.2 s"));
+        QCOMPARE(ToolCallLog::millisecondsText(65000), QStringLiteral("65 s"));
+        Rig rig;
+        rig.call("evaluate-lisp", {{"code", "(x)"}});
+        QCOMPARE(rig.last().waitedMs(), 0);
+        QVERIFY(!rig.log.index(rig.log.rowCount() - 1, ToolCallLog::DurationColumn).data().toString().contains(QStringLiteral("waited")));
+    }
+
+    // What tools report on a call's trace reaches its row without the log looking anything up.
+    void theRowFollowsItsTraceThroughTheSessionQueueAndTheFileChange()
+    {
+        ToolCallLog log;
+        auto trace = RequestTracePtr::create(QStringLiteral("claude"), QJsonObject{{"method", "tools/call"},
+                                                                                   {"params", QJsonObject{{"name", "edit-form"}}}});
+        log.add(trace);
+        QSignalSpy redrawn(&log, &ToolCallLog::dataChanged);
+        trace->queuedAsJob(7);
+        trace->run(); // it waits in the session's queue: not running yet
+        QCOMPARE(log.index(0, ToolCallLog::StateColumn).data().toString(), QStringLiteral("queued"));
+        trace->jobStarted();
+        QCOMPARE(log.index(0, ToolCallLog::StateColumn).data().toString(), QStringLiteral("running"));
+        FileChange change;
+        change.id = 3;
+        change.path = QStringLiteral("src/shapes.lisp");
+        change.summary = QStringLiteral("replaced (defmethod area (square)) at lines 36-37");
+        trace->proposedChange(change);
+        trace->awaitPerson();
+        QCOMPARE(log.index(0, ToolCallLog::StateColumn).data().toString(), QStringLiteral("awaiting approval"));
+        QVERIFY(log.index(0, ToolCallLog::ArgumentsColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Changes src/shapes.lisp")));
+        trace->personDecided();
+        QCOMPARE(log.index(0, ToolCallLog::StateColumn).data().toString(), QStringLiteral("running"));
+        // A tool that hands the person work of its own (a staged form) waits for them too.
+        trace->awaitPerson(RequestTrace::Waiting::ForThePerson);
+        QCOMPARE(log.index(0, ToolCallLog::StateColumn).data().toString(), QStringLiteral("waiting for the person"));
+        trace->personDecided();
+        trace->answer(QJsonObject{{"result", QJsonObject{{"isError", false}}}});
+        QCOMPARE(log.index(0, ToolCallLog::StateColumn).data().toString(), QStringLiteral("done"));
+        QVERIFY(redrawn.size() >= 5);
+        const QJsonObject exported = QJsonDocument::fromJson(log.toJsonLines()).object();
+        QCOMPARE(exported.value("job").toInt(), 7);
+        QCOMPARE(exported.value("file_change").toObject().value("path").toString(), QStringLiteral("src/shapes.lisp"));
     }
 
     void aRefusedCallIsDeniedWithItsReason()
@@ -131,9 +212,9 @@ private Q_SLOTS:
             proceed(QStringLiteral("Not now."));
         });
         rig.call("echo", {{"code", "x"}});
-        QCOMPARE(rig.last().state, ToolCallLog::State::Denied);
-        QCOMPARE(rig.last().refusal, QStringLiteral("Not now."));
-        QVERIFY(rig.last().response.value("result").toObject().value("isError").toBool());
+        QCOMPARE(rig.last().state(), ToolCallLog::State::Denied);
+        QCOMPARE(rig.last().refusal(), QStringLiteral("Not now."));
+        QVERIFY(rig.last().response().value("result").toObject().value("isError").toBool());
     }
 
     // Every method answers through the server's one path, so no row is left running.
@@ -158,11 +239,11 @@ private Q_SLOTS:
         QFETCH(QString, state);
         Rig rig;
         rig.request(method, params);
-        const ToolCallLog::Entry &e = rig.last();
-        QCOMPARE(e.method, method);
-        QCOMPARE(ToolCallLog::stateName(e.state), state);
-        QVERIFY(e.finished.isValid());
-        QVERIFY(e.response.contains(state == QStringLiteral("done") ? "result" : "error"));
+        const RequestTrace &e = rig.last();
+        QCOMPARE(e.method(), method);
+        QCOMPARE(ToolCallLog::stateName(e.state()), state);
+        QVERIFY(e.isOver());
+        QVERIFY(e.response().contains(state == QStringLiteral("done") ? "result" : "error"));
     }
 
     void summariesAreShortAndOnOneLine_data()
@@ -171,6 +252,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("summary");
         QTest::newRow("code first") << QJsonObject{{"code", "(a\n b)"}, {"package", "CL-USER"}} << "(a b)";
         QTest::newRow("other arguments") << QJsonObject{{"name", "car"}, {"limit", 5}} << "limit=5, name=car";
+        QTest::newRow("the reason last") << QJsonObject{{"system", "shapes"}, {"description", "why"}, {"all", true}}
+                                         << "all=true, system=shapes, description=why";
         QTest::newRow("no arguments") << QJsonObject{} << "";
         QTest::newRow("long code is cut") << QJsonObject{{"code", QString(100, u'x')}} << QString(79, u'x') + QChar(0x2026);
     }
@@ -206,7 +289,7 @@ private Q_SLOTS:
         for (int i = 0; i < 5; ++i)
             rig.request("ping");
         QCOMPARE(rig.log.rowCount(), 3);
-        QCOMPARE(rig.log.entry(0).method, QStringLiteral("ping"));
+        QCOMPARE(rig.log.entry(0).method(), QStringLiteral("ping"));
     }
 };
 

@@ -1,5 +1,6 @@
 // The main window in the states people see most, driven by the person's keys and an agent's
-// MCP calls: idle after both worked, an agent call awaiting approval, presentation mode.
+// MCP calls: idle after both worked, an agent call awaiting approval (with code, and without:
+// run-tests), presentation mode.
 // Each test function starts from a fresh engine, window and agent (init/cleanup) and builds
 // what it shows itself, so any one runs alone: `tst_windowstates presentationMode`.
 // With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh does, under Xvfb), each state is saved
@@ -7,7 +8,7 @@
 
 #include "UiTestSupport.h"
 
-#include "access/AccessController.h"
+#include "AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
@@ -101,7 +102,7 @@ private Q_SLOTS:
         QFile::remove(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/history.jsonl"));
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
-        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server);
+        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
         m_window->setDefinitionLedger(&m_live->ledger);
         m_window->setEndpoints({QStringLiteral("http://127.0.0.1:7878/mcp")});
         m_window->show();
@@ -157,13 +158,35 @@ private Q_SLOTS:
         m_agent->evaluate(QStringLiteral("(fact 25)"), QStringLiteral("trying a larger factorial"));
         QVERIFY(QTest::qWaitFor([&] { return m_window->console()->approvalBar()->isVisible(); }, 3000));
         QCOMPARE(m_window->access()->pending().size(), 2);
-        QCOMPARE(m_window->toolCallLog()->entry(m_window->toolCallLog()->rowCount() - 1).state, ToolCallLog::State::AwaitingApproval);
+        QCOMPARE(m_window->toolCallLog()->entry(m_window->toolCallLog()->rowCount() - 1).state(), ToolCallLog::State::AwaitingApproval);
         settle();
         save(QStringLiteral("2-awaiting-approval.png"));
         m_window->access()->approve();
         m_window->access()->approve();
         m_window->access()->setMode(AccessMode::Allow);
         QVERIFY(QTest::qWaitFor([&] { return !m_live->session.current() && m_live->session.queuedCount() == 0; }, 15000));
+    }
+
+    // A call without code waits with a sentence of what it will do; the Tool calls panel shows
+    // how long the calls before it waited for the person apart from how long they ran.
+    void anAgentCallWithoutCodeAwaitingApproval()
+    {
+        m_live->tools.add(runTestsTool(&m_live->session));
+        m_window->access()->setMode(AccessMode::Ask);
+        const int first = m_agent->evaluate(QStringLiteral("(+ 1 2)"), QStringLiteral("a warm-up"));
+        QVERIFY(QTest::qWaitFor([&] { return m_window->console()->approvalBar()->isVisible(); }, 3000));
+        QTest::qWait(1200); // the person reads it
+        m_window->access()->approve();
+        QVERIFY(!m_agent->response(first).isEmpty());
+        m_agent->callTool(QStringLiteral("run-tests"), {{"system", "shapes"}, {"description", "checking the fix"}});
+        QVERIFY(QTest::qWaitFor([&] { return m_window->console()->approvalBar()->isVisible(); }, 3000));
+        QCOMPARE(m_window->console()->approvalBar()->summary(), QStringLiteral("It will run the tests of system shapes."));
+        ToolCallLog *log = m_window->toolCallLog();
+        QVERIFY(log->index(log->rowCount() - 2, ToolCallLog::DurationColumn).data().toString().contains(QStringLiteral("waited 1.")));
+        settle();
+        save(QStringLiteral("4-awaiting-approval-without-code.png"));
+        m_window->access()->deny();
+        m_window->access()->setMode(AccessMode::Allow);
     }
 
     // What a person sees: the code twice as large, the side panels gone and the console in

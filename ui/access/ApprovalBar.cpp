@@ -1,6 +1,6 @@
 #include "ApprovalBar.h"
 
-#include "AccessController.h"
+#include "AccessGate.h"
 #include "highlight/DiffFormats.h"
 #include "highlight/LispHighlighter.h"
 
@@ -12,7 +12,7 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
-ApprovalBar::ApprovalBar(AccessController *access, QWidget *parent)
+ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     : QFrame(parent), m_access(access), m_title(new QLabel(this)), m_count(new QLabel(this)), m_summary(new QLabel(this)),
       m_code(new QPlainTextEdit(this)), m_diff(new QPlainTextEdit(this)), m_approve(new QPushButton(tr("&Approve"), this)),
       m_deny(new QPushButton(tr("&Deny"), this))
@@ -55,9 +55,9 @@ ApprovalBar::ApprovalBar(AccessController *access, QWidget *parent)
     layout->addWidget(m_code);
     layout->addWidget(m_diff);
 
-    connect(m_approve, &QPushButton::clicked, access, &AccessController::approve);
-    connect(m_deny, &QPushButton::clicked, access, &AccessController::deny);
-    connect(access, &AccessController::pendingChanged, this, &ApprovalBar::refresh);
+    connect(m_approve, &QPushButton::clicked, access, &AccessGate::approve);
+    connect(m_deny, &QPushButton::clicked, access, &AccessGate::deny);
+    connect(access, &AccessGate::pendingChanged, this, &ApprovalBar::refresh);
     refresh();
 }
 
@@ -94,24 +94,31 @@ void ApprovalBar::refresh()
         hide();
         return;
     }
-    const AccessController::Pending &first = pending.first();
+    const AccessGate::Pending &first = pending.first();
     m_count->setText(pending.size() > 1 ? tr("1 of %1").arg(pending.size()) : QString());
     if (first.isChange) {
         showChange(first.change);
         show();
         return;
     }
-    m_summary->hide();
     m_diff->hide();
-    m_code->show();
     m_approve->setToolTip(tr("Run this call now"));
     QString title = tr("<b>%1</b> wants to run <b>%2</b>").arg(first.clientName.toHtmlEscaped(), first.toolName.toHtmlEscaped());
     if (!first.description.isEmpty())
         title += QStringLiteral(" \u2014 ") + first.description.toHtmlEscaped();
     m_title->setText(title);
-    m_code->setPlainText(first.code.isEmpty() ? tr("(no code)") : first.code);
-    const int lines = qBound(1, m_code->document()->blockCount(), 6);
-    m_code->setFixedHeight(m_code->fontMetrics().lineSpacing() * lines + 12);
+    if (first.code.isEmpty()) {
+        // A call without code says what it will do: "It will run the tests of system shapes."
+        m_code->hide();
+        m_summary->setText(tr("It will %1.").arg(first.intent));
+        m_summary->show();
+    } else {
+        m_summary->hide();
+        m_code->setPlainText(first.code);
+        const int lines = qBound(1, m_code->document()->blockCount(), 6);
+        m_code->setFixedHeight(m_code->fontMetrics().lineSpacing() * lines + 12);
+        m_code->show();
+    }
     show();
 }
 

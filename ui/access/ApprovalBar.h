@@ -4,7 +4,7 @@
 
 #include <QFrame>
 
-class AccessController;
+class AccessGate;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -16,7 +16,7 @@ class ApprovalBar : public QFrame
 {
     Q_OBJECT
 public:
-    explicit ApprovalBar(AccessController *access, QWidget *parent = nullptr);
+    explicit ApprovalBar(AccessGate *access, QWidget *parent = nullptr);
 
     QPushButton *approveButton() const { return m_approve; }
     QPushButton *denyButton() const { return m_deny; }
@@ -31,7 +31,7 @@ private:
     void refresh();
     void showChange(const FileChange &change);
 
-    AccessController *m_access;
+    AccessGate *m_access;
     QLabel *m_title;
     QLabel *m_count;
     QLabel *m_summary;

@@ -7,7 +7,7 @@
 #include "StagingBar.h"
 #include "TestRunBlock.h"
 #include "TranscriptView.h"
-#include "access/AccessController.h"
+#include "AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "highlight/LispHighlighter.h"
 
@@ -158,7 +158,7 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     setFocusProxy(m_input);
 }
 
-void LispConsole::setAccessController(AccessController *access)
+void LispConsole::setAccessGate(AccessGate *access)
 {
     if (m_approvalBar)
         return;
@@ -170,7 +170,7 @@ void LispConsole::setAccessController(AccessController *access)
     holderLayout->setContentsMargins(8, 6, 8, 6);
     holderLayout->addWidget(m_approvalBar);
     layout->insertWidget(1, holder);
-    connect(access, &AccessController::pendingChanged, holder, [holder, access] { holder->setVisible(!access->pending().isEmpty()); });
+    connect(access, &AccessGate::pendingChanged, holder, [holder, access] { holder->setVisible(!access->pending().isEmpty()); });
     holder->setVisible(!access->pending().isEmpty());
 }
 

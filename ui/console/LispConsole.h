@@ -8,7 +8,7 @@
 #include <QSet>
 #include <QWidget>
 
-class AccessController;
+class AccessGate;
 class ApprovalBar;
 class ArglistHint;
 class ConsoleWidget;
@@ -33,7 +33,7 @@ public:
     explicit LispConsole(Session *session, QWidget *parent = nullptr);
 
     // Shows the Ask-mode approval bar above the input.
-    void setAccessController(AccessController *access);
+    void setAccessGate(AccessGate *access);
 
     TranscriptView *transcript() const { return m_transcript; }
     ConsoleWidget *input() const { return m_input; }

@@ -1,53 +1,31 @@
 #pragma once
 
-#include "FileChange.h"
-#include "Job.h"
-#include "Tool.h"
+#include "RequestTrace.h"
 
 #include <QAbstractTableModel>
-#include <QDateTime>
 #include <QJsonObject>
-#include <QJsonValue>
-#include <QPointer>
-
-#include <functional>
 
 class McpServer;
-class McpPeer;
-class Session;
 
 // Every MCP request the app received, as rows of a table: time, client, tool (or method), a
-// short summary of the arguments, state and duration, with the full request and response.
-// Widget-free; the tool calls dock shows it. Rows are capped (oldest dropped first).
+// short summary of the arguments, state and duration (with the wait for the person's approval
+// apart), with the full request and response. Widget-free; the tool calls dock shows it. It is
+// McpServer's inspector: each row draws one RequestTrace, which the server, the access gate and
+// the tools keep up to date; the log never looks a request up. Rows are capped (oldest dropped
+// first).
 class ToolCallLog : public QAbstractTableModel
 {
     Q_OBJECT
 public:
     enum Column { TimeColumn, ClientColumn, ToolColumn, ArgumentsColumn, StateColumn, DurationColumn, ColumnCount };
-    enum class State { Queued, AwaitingApproval, AwaitingPerson, Running, Done, Error, Cancelled, Denied };
+    using State = RequestTrace::State;
     enum Role { RequestRole = Qt::UserRole + 1, ResponseRole, StateRole };
-
-    struct Entry
-    {
-        QString peerKey;
-        QString idKey;
-        QJsonValue id;
-        QDateTime received;
-        QDateTime finished;
-        QString client;
-        QString method;
-        QString tool;    // for tools/call
-        QString summary; // the arguments, briefly
-        State state = State::Queued;
-        QJsonObject request;
-        QJsonObject response;
-        QString refusal;
-        ToolCallPtr call;
-    };
 
     explicit ToolCallLog(QObject *parent = nullptr);
 
-    void attach(McpServer *server, Session *session);
+    void attach(McpServer *server);
+    // One row for this request, drawn again whenever it changes.
+    void add(const RequestTracePtr &trace);
     void setCapacity(int rows) { m_capacity = rows; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -55,33 +33,19 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    const Entry &entry(int row) const { return m_entries.at(row); }
+    const RequestTrace &entry(int row) const { return *m_entries.at(row); }
     static QString stateName(State state);
     static QString summarize(const QJsonObject &arguments, int maxChars = 80);
+    // "12 ms", or "40 ms · waited 3.2 s" for a request that waited for the person's approval;
+    // empty until it ends.
+    static QString durationText(const RequestTrace &trace);
+    static QString millisecondsText(qint64 ms); // "12 ms", "3.2 s"
     // One JSON object per line, oldest first.
     QByteArray toJsonLines() const;
 
-    // The hooks the signals drive (public for tests and for the access controller).
-    void onRequest(McpPeer *peer, const QJsonObject &request);
-    void onQueued(McpPeer *peer, const QJsonValue &id, const ToolCallPtr &call);
-    void onRefused(McpPeer *peer, const QJsonValue &id, const QString &reason);
-    void onResponse(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
-    void onJobStarted(const JobPtr &job);
-    void markAwaitingApproval(const ToolCallPtr &call);
-    // A file change waits for the person: the call that proposed it (FileChange::proposedBy)
-    // is awaiting approval, not queued, until it finishes.
-    void markChangeAwaitingApproval(const FileChange &change);
-    // The call handed its work to the person (stage-form: FormStaging::awaitingPerson).
-    void markAwaitingPerson(const ToolCallPtr &call);
-
 private:
-    int findLast(const std::function<bool(const Entry &)> &matches) const; // the newest row that matches, or -1
-    int findOpen(const QString &peerKey, const QJsonValue &id) const;
-    int findCall(const ToolCall *call) const;
-    void setState(int row, State state);
-    void awaitApproval(int row); // a queued row (-1: none) now waits for the person
-    void changed(int row);
+    void redraw(const RequestTrace *trace);
 
-    QList<Entry> m_entries;
+    QList<RequestTracePtr> m_entries;
     int m_capacity = 5000;
 };

@@ -68,16 +68,18 @@ void ToolCallsPanel::showDetails()
         m_details->clear();
         return;
     }
-    const ToolCallLog::Entry &e = m_log->entry(row);
-    QString text = tr("// Request (%1, %2)\n").arg(e.client, e.received.toString(QStringLiteral("HH:mm:ss.zzz")));
-    text += QString::fromUtf8(QJsonDocument(e.request).toJson(QJsonDocument::Indented));
-    if (!e.refusal.isEmpty())
-        text += tr("\n// Refused: %1\n").arg(e.refusal);
-    if (!e.response.isEmpty()) {
-        text += tr("\n// Response (%1 ms)\n").arg(e.received.msecsTo(e.finished));
-        text += QString::fromUtf8(QJsonDocument(e.response).toJson(QJsonDocument::Indented));
+    const RequestTrace &e = m_log->entry(row);
+    QString text = tr("// Request (%1, %2)\n").arg(e.client(), e.receivedAt().toString(QStringLiteral("HH:mm:ss.zzz")));
+    text += QString::fromUtf8(QJsonDocument(e.request()).toJson(QJsonDocument::Indented));
+    if (e.hasChange())
+        text += tr("\n// File change: %1, %2\n").arg(e.change().path, e.change().summary);
+    if (!e.refusal().isEmpty())
+        text += tr("\n// Refused: %1\n").arg(e.refusal());
+    if (!e.response().isEmpty()) {
+        text += tr("\n// Response (%1)\n").arg(ToolCallLog::durationText(e));
+        text += QString::fromUtf8(QJsonDocument(e.response()).toJson(QJsonDocument::Indented));
     } else {
-        text += tr("\n// No response yet (%1)\n").arg(ToolCallLog::stateName(e.state));
+        text += tr("\n// No response yet (%1)\n").arg(ToolCallLog::stateName(e.state()));
     }
     m_details->setPlainText(text);
 }

@@ -1,7 +1,6 @@
 #include "MainWindow.h"
 
 #include "RunTestsAction.h"
-#include "access/AccessController.h"
 #include "console/LispConsole.h"
 #include "debugger/DebuggerPanel.h"
 #include "debugger/DebuggerTranscript.h"
@@ -10,6 +9,7 @@
 #include "toolcalls/ToolCallLog.h"
 #include "toolcalls/ToolCallsPanel.h"
 
+#include "AccessGate.h"
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "ProjectFiles.h"
@@ -33,19 +33,17 @@
 #include <QSystemTrayIcon>
 #include <QToolBar>
 
-MainWindow::MainWindow(Session *session, McpServer *server, QWidget *parent)
-    : QMainWindow(parent), m_session(session), m_server(server), m_access(new AccessController(this)),
+MainWindow::MainWindow(Session *session, McpServer *server, AccessGate *access, QWidget *parent)
+    : QMainWindow(parent), m_session(session), m_server(server), m_access(access),
       m_console(new LispConsole(session, this)), m_toolCalls(new ToolCallLog(this)), m_definitions(new DefinitionsModel(this))
 {
     setWindowTitle(tr("Lisp Duet"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/lisp-duet.svg")));
     setObjectName(QStringLiteral("mainWindow"));
-    m_access->install(server);
-    m_toolCalls->attach(server, session);
+    m_access->setAsking(AccessGate::Asking::InTheWindow); // the person decides in the approval bar
+    m_toolCalls->attach(server);
     m_definitions->attach(session);
-    connect(m_access, &AccessController::callAwaitingApproval, m_toolCalls, &ToolCallLog::markAwaitingApproval);
-    connect(m_access, &AccessController::changeAwaitingApproval, m_toolCalls, &ToolCallLog::markChangeAwaitingApproval);
-    m_console->setAccessController(m_access);
+    m_console->setAccessGate(m_access);
     setCentralWidget(m_console);
 
     buildActions();
@@ -123,7 +121,7 @@ void MainWindow::buildActions()
         m_accessGroup->addAction(action);
         connect(action, &QAction::triggered, this, [this, mode] { m_access->setMode(mode); });
     }
-    connect(m_access, &AccessController::modeChanged, this, [this](AccessMode mode) {
+    connect(m_access, &AccessGate::modeChanged, this, [this](AccessMode mode) {
         if (QAction *action = accessAction(int(mode)))
             action->setChecked(true);
         QString message = tr("Agent access: %1. %2").arg(AccessModes::name(mode), AccessModes::description(mode));
@@ -361,7 +359,6 @@ void MainWindow::setProjectFiles(ProjectFiles *files)
     if (m_projectFiles)
         return;
     m_projectFiles = files;
-    m_access->install(files);
     m_console->setProjectFiles(files);
     m_runTests->setProjectFiles(files);
     m_definitions->setProjectRoot(files->root().path());

@@ -5,7 +5,7 @@
 #include <QMainWindow>
 #include <QStringList>
 
-class AccessController;
+class AccessGate;
 class DebuggerPanel;
 class DefinitionLedger;
 class DefinitionsModel;
@@ -26,16 +26,17 @@ class ToolCallsPanel;
 
 // The window: the console in the middle, the definitions and tool calls docks, the toolbar
 // (interrupt, agent access, zoom, presentation), the status bar and the tray icon. It only
-// assembles; each part does its own job.
+// assembles; each part does its own job. Agent access is the app's (AppServices): the window
+// observes the gate (the approval bar decides what waits in Ask mode) and sets its mode.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    MainWindow(Session *session, McpServer *server, QWidget *parent = nullptr);
+    MainWindow(Session *session, McpServer *server, AccessGate *access, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     LispConsole *console() const { return m_console; }
-    AccessController *access() const { return m_access; }
+    AccessGate *access() const { return m_access; }
     ToolCallLog *toolCallLog() const { return m_toolCalls; }
     ToolCallsPanel *toolCallsPanel() const { return m_toolCallsPanel; }
     DefinitionsModel *definitions() const { return m_definitions; }
@@ -47,9 +48,8 @@ public:
     DebuggerPanel *debuggerPanel() const { return m_debuggerPanel; }
     QDockWidget *debuggerDock() const { return m_debuggerDock; }
 
-    // The person's project: its changes pass the access controller (Ask shows the diff), show
-    // in the transcript with Undo, File ▸ Open project… sets its root, and the title and the
-    // status bar name it.
+    // The person's project: its changes show in the transcript with Undo, File ▸ Open project…
+    // sets its root, and the title and the status bar name it.
     void setProjectFiles(ProjectFiles *files);
     ProjectFiles *projectFiles() const { return m_projectFiles; }
     // Sets the root as the person (what File ▸ Open project… does after its dialog); on
@@ -94,7 +94,7 @@ private:
 
     Session *m_session;
     McpServer *m_server;
-    AccessController *m_access;
+    AccessGate *m_access;
     LispConsole *m_console;
     ToolCallLog *m_toolCalls;
     ToolCallsPanel *m_toolCallsPanel = nullptr;

@@ -6,6 +6,8 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QMetaType>
+#include <QObject>
+#include <QPointer>
 #include <QString>
 
 // One change to a file of the project, by whom and why, with both texts (for undo) and the
@@ -39,7 +41,9 @@ struct FileChange
     int lastLine = 0;
     QDateTime at;
     quint64 undoes = 0; // Kind::Undo: the id of the change it took back
-    quint64 proposedBy = 0; // an opaque tag of the request that proposed it (0: none), for the window
+    // The request that proposed it (an MCP tool call), weakly; null for the person's own. The
+    // access gate asks the person through that request's client.
+    QPointer<QObject> proposedBy;
 
     static QString kindName(Kind kind);
 };

@@ -56,7 +56,7 @@ QByteArray ProjectFiles::seenBy(const QString &clientKey, const QString &absolut
     return m_seen.value(clientKey).value(absolutePath);
 }
 
-void ProjectFiles::propose(const QString &absolutePath, const Origin &origin, Maker make, Done done, quint64 proposedBy)
+void ProjectFiles::propose(const QString &absolutePath, const Origin &origin, Maker make, Done done, QObject *proposedBy)
 {
     enqueue(absolutePath, {origin, std::move(make), std::move(done), false, proposedBy});
 }

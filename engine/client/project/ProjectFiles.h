@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QQueue>
 #include <QSet>
 #include <functional>
@@ -40,8 +41,8 @@ public:
     using Maker = std::function<std::optional<FileChange>(const TextFileContents &current, bool exists, QString *error)>;
     using Done = std::function<void(const FileChange &applied, const QString &error)>;
     // clientKey: who proposes (Origin::clientKey); their last read of the file must still match.
-    // proposedBy: an opaque tag of the request, carried by the change (FileChange::proposedBy).
-    void propose(const QString &absolutePath, const Origin &origin, Maker make, Done done, quint64 proposedBy = 0);
+    // proposedBy: the request that proposes it, carried by the change (FileChange::proposedBy).
+    void propose(const QString &absolutePath, const Origin &origin, Maker make, Done done, QObject *proposedBy = nullptr);
 
     // Takes back an agent's change, by its id (FileChange::id), as `by` (the person). Only the
     // newest change to its file can be undone, and only while the file still has the text that
@@ -76,7 +77,7 @@ private:
         Maker make;
         Done done;
         bool ungated = false;
-        quint64 proposedBy = 0;
+        QPointer<QObject> proposedBy;
     };
     void enqueue(QString absolutePath, Pending pending);
     void runNext(QString absolutePath);

@@ -13,7 +13,7 @@ namespace {
 constexpr int TestRunMs = 240000; // the first run may compile FiveAM
 }
 
-class TestToolsProject : public QObject
+class TestToolsTestsAndDocs : public QObject
 {
     Q_OBJECT
 
@@ -171,5 +171,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestToolsProject)
-#include "tst_tools_project.moc"
+QTEST_GUILESS_MAIN(TestToolsTestsAndDocs)
+#include "tst_tools_testsanddocs.moc"
