@@ -315,6 +315,10 @@ private Q_SLOTS:
         const DebuggerPtr debugger = m_lisp->waitParked(id);
         QVERIFY(debugger);
         QVERIFY(debugger->frames.isEmpty());
+        const EngineProtocol::Reply noFrame(frame(debugger, 0));
+        QVERIFY(noFrame.failed());
+        QVERIFY2(noFrame.errorMessage().startsWith(QStringLiteral("There is no frame 0: ECL kept no frame for this error")),
+                 qPrintable(noFrame.errorMessage()));
         // Without a frame, code runs in the parked thread's dynamic environment: it sees the
         // special binding the compiled function made.
         const JobPtr seen = evalInFrame(debugger, -1, QStringLiteral("*seen*"));

@@ -203,7 +203,9 @@ served, it is answered on the way out (\"unwound\"), so that every request gets 
   (let ((count (length (level-frames level))))
     (if (and (integerp index) (<= 0 index) (< index count))
         (values (nth index (level-frames level)) nil)
-        (values nil (format nil "There is no frame ~A: this debugger has frames 0 to ~D." index (1- count))))))
+        (values nil (if (zerop count)
+                        (format nil "There is no frame ~A: ECL kept no frame for this error (it happened in the evaluated form itself, or in natively compiled code). debugger-eval without a frame evaluates in the parked thread's dynamic environment." index)
+                        (format nil "There is no frame ~A: this debugger has frames 0 to ~D." index (1- count)))))))
 
 (defun find-level-restart (level designator)
   "(values restart problem): DESIGNATOR is the restart's index or its name (without package)."
