@@ -49,6 +49,28 @@ QString choiceText(const QString &restart, const QStringList &values)
     return values.isEmpty() ? restart : QStringLiteral("%1 (%2)").arg(restart, values.join(QStringLiteral(", ")));
 }
 
+// "choose USE-VALUE (42) in debugger 3, continuing the person's evaluation: (total 10000)"
+QString intent(const Session *session, const QJsonObject &arguments)
+{
+    const QJsonValue restartValue = arguments.value(QStringLiteral("restart"));
+    const QString restart = restartValue.isDouble() ? QString::number(restartValue.toInt()) : restartValue.toString().trimmed().toUpper();
+    QStringList values;
+    for (const QJsonValue &value : arguments.value(QStringLiteral("arguments")).toArray())
+        values << value.toString();
+    const int id = arguments.value(QStringLiteral("debugger_id")).toInt();
+    QString text = QStringLiteral("choose restart %1 in debugger %2").arg(choiceText(restart, values)).arg(id);
+    const DebuggerPtr debugger = session->debugger(id);
+    if (!debugger)
+        return text;
+    if (const DebuggerRestart *chosen = debugger->restart(designator(restartValue.isDouble() ? restart : restartValue.toString())))
+        text = QStringLiteral("choose restart %1 (%2) in debugger %3").arg(choiceText(chosen->name, values), chosen->description).arg(id);
+    const QString owner = debugger->owner.isAgent() ? debugger->owner.name + QStringLiteral("'s") : QStringLiteral("your");
+    QString code = debugger->code.simplified();
+    if (code.size() > 200)
+        code = code.left(200) + QStringLiteral("\u2026");
+    return text + QStringLiteral(", continuing %1 evaluation %2").arg(owner, code);
+}
+
 // The job's outcome at its next point, as the tool that started it formats it, with a
 // [Debugger] note that says who chose what.
 // `yours`: this call's own invocation was the one that continued it.
@@ -131,6 +153,8 @@ Tool invokeRestartTool(Session *session)
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
+        // For the person approving it in Ask mode: the choice and the evaluation it continues.
+        .intent = [session](const QJsonObject &arguments) { return intent(session, arguments); },
     };
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
         const int debuggerId = arguments.value(DebuggerId, 0);
