@@ -28,7 +28,8 @@ Tool debuggerEvalTool(Session *session)
         .description = QStringLiteral(
             "Evaluate code inside a parked evaluation (see invoke-restart): it sees the frame's local variables (and SETQ "
             "changes them) where ECL keeps them, and always the parked thread's dynamic environment (special bindings, "
-            "handlers, restarts). Same text as evaluate-lisp; an error here is reported, not parked."),
+            "handlers, restarts; lisp-duet:*debugger-condition* is the condition itself). Same text as evaluate-lisp; an "
+            "error here is reported, not parked."),
         .arguments = {DebuggerId, Frame, Code, Description, Timeout},
         .outputProperties = EvalFormatter::outputProperties(),
         .outputRequired = EvalFormatter::outputRequired(),

@@ -2,7 +2,8 @@
 // debug: true parks on an error and returns at once with seed 000's exact [ERROR] text and a
 // [Debugger] block; invoke-restart continues it and returns the outcome as evaluate-lisp would;
 // debugger-frame shows locals, debugger-eval sees them; nested levels, RETRY after defining
-// what was missing, check-type, assert, cerror, break, a cancelled call parked as a break,
+// what was missing, check-type, assert, cerror, break, invoke-debugger (a frame's local opened
+// in inspect-object by its result_id), a cancelled call parked as a break,
 // run-tests stopping at its failed check, a reset while parked; without debug, the same
 // calls answer as before. Every result is checked against the tool's outputSchema.
 
@@ -155,6 +156,26 @@ describe('the shared debugger through the SDK client', { timeout: 540000 }, () =
     const late = await call('invoke-restart', { debugger_id: inner.structuredContent.debugger.id, restart: 'ABORT' }, { expectError: true });
     assert.equal(first(late), '[ERROR] LISP-DUET:UNWOUND\nThis ran in a debugger level and was cut short when control left the level (a restart chosen for an evaluation parked below it, or a throw). It has no values; what it defined before remains.');
     assert.match(debuggerBlock(late), /already answered: it was cut short: .* chose CONTINUE at .* in debugger \d+ below it\. Your choice \(ABORT\) was not used/);
+  });
+
+  test('invoke-debugger parks, and a frame\'s local opens in inspect-object by its result_id', async () => {
+    await call('evaluate-lisp', { code: '(defun audit (rows) (let ((bad (remove-if #\'numberp rows))) (invoke-debugger (make-condition \'simple-error :format-control "~D bad rows" :format-arguments (list (length bad)))) bad))' });
+    const parked = await parks('(audit (list 1 :x 2 "y"))');
+    const d = parked.structuredContent.debugger;
+    assert.equal(d.message, '2 bad rows');
+    assert.deepEqual(d.restarts.map(r => r.name), ['RETRY', 'ABORT']);
+    const frame = await call('debugger-frame', { debugger_id: d.id, frame: 0 });
+    const bad = frame.structuredContent.locals.find(v => v.name === 'BAD');
+    assert.ok(bad, JSON.stringify(frame.structuredContent));
+    assert.equal(bad.value, '(:X "y")');
+    assert.match(first(frame), new RegExp(`BAD = \\(:X "y"\\)   \\[result_id ${bad.result_id}\\]`));
+    // The condition itself, for code evaluated in the level.
+    assert.equal(first(await call('debugger-eval', { debugger_id: d.id, code: '(simple-condition-format-arguments lisp-duet:*debugger-condition*)' })),
+                 '=> (2)');
+    const inspected = await call('inspect-object', { result_id: bad.result_id });
+    assert.match(first(inspected), /CONS|list/i);
+    assert.match(first(inspected), /"y"/);
+    assert.match(first(await call('invoke-restart', { debugger_id: d.id, restart: 'ABORT' }, { expectError: true })), /^\[ERROR\] SIMPLE-ERROR\n2 bad rows/);
   });
 
   test('without debug, the same calls answer exactly as before', async () => {

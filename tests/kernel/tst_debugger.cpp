@@ -324,6 +324,10 @@ private Q_SLOTS:
         const JobPtr seen = evalInFrame(debugger, -1, QStringLiteral("*seen*"));
         QVERIFY(seen);
         QCOMPARE(seen->result.values, QStringList{"0"});
+        // ...and the condition the level waits on.
+        const JobPtr condition = evalInFrame(debugger, -1, QStringLiteral("(simple-condition-format-control lisp-duet:*debugger-condition*)"));
+        QVERIFY(condition);
+        QCOMPARE(condition->result.values, QStringList{"\"zero\""});
         QVERIFY(choose(debugger, QStringLiteral("ABORT")));
         QCOMPARE(m_lisp->result("*seen*").values, QStringList{":UNSET"});
     }

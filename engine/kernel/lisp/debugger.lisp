@@ -38,6 +38,8 @@ break, not at every start of the engine (a condition class costs millions of ins
 (defvar *levels* '() "The worker's open levels, innermost first (bound per level).")
 (defvar *parked* '() "Every open level, innermost first, for the service thread.")
 (defvar *parked-lock* (mp:make-lock :name "lisp-duet parked levels"))
+(defvar lisp-duet:*debugger-condition* nil
+  "In a debugger level, the condition it waits on (as SLIME's *SWANK-DEBUGGER-CONDITION*).")
 (defvar *request-answered* nil
   "Set by an operation that answered its request itself before control left it.")
 
@@ -129,7 +131,8 @@ dynamic environment of the signal."
              ;; Jobs nested here get streams of their own: the parked job's are in use.
              (*job-streams* nil)
              ;; ...and are not the parked job: only one that asks for the debugger has one.
-             (*job-debug* nil))
+             (*job-debug* nil)
+             (lisp-duet:*debugger-condition* condition))
          (flush-job-streams (job-debug-streams debug))
          (send (parked-event level condition failure break-p))
          (serve-level))
