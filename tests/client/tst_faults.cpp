@@ -283,7 +283,11 @@ private Q_SLOTS:
 
     void anInterruptStormWhileEvaluationsRunLeavesNothingUnanswered()
     {
-        // 1,000 interrupts, a few per millisecond, while 200 evaluations queue up and run.
+        // 1,000 interrupts, a few per millisecond, while 200 evaluations queue up and run. On a
+        // loaded 2-core machine the engine can be off the CPU for longer than the 2 s default
+        // grace (CI once saw the storm take 8 s): a generous grace keeps this test about lost
+        // or deadlocked interrupts, which would still cost a restart, not about scheduling.
+        m_session->setInterruptGraceMs(10000);
         QList<quint64> ids;
         for (int i = 0; i < 200; ++i)
             ids << submit(*m_session, i % 2 ? QStringLiteral("(sleep 0.01)") : QStringLiteral("(loop repeat 300000 count t)"));
@@ -316,7 +320,7 @@ private Q_SLOTS:
               clock.elapsed(), ok, interrupted, restarted);
         QCOMPARE(ok + interrupted + restarted, ids.size());
         QVERIFY(interrupted > 0);
-        QCOMPARE(restarted, 0); // every interrupt was honoured within the grace period
+        QCOMPARE(restarted, 0); // every interrupt was honoured (or its job finished) within the grace
     }
 };
 

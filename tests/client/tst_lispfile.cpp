@@ -137,7 +137,7 @@ private Q_SLOTS:
                                            "  (defpackage :inner-pkg (:use :cl))\n"
                                            "  (in-package :inner-pkg))\n"
                                            "(progn\n  (defun helper () 1))\n"));
-        const TopLevelForm &helper = file.find(QStringLiteral("defun helper")).forms.first();
+        const TopLevelForm helper = file.find(QStringLiteral("defun helper")).forms.first();
         QCOMPARE(helper.package, QStringLiteral("INNER-PKG"));
         QCOMPARE(helper.definition.kind, QStringLiteral("function"));
         QCOMPARE(file.forms().at(helper.parent).label, QStringLiteral("progn"));
