@@ -161,6 +161,15 @@ void EngineClient::handleLine(const QByteArray &line)
     case EngineProtocol::Incoming::Kind::Reply:
         Q_EMIT reply(message.id(), message.json());
         break;
+    case EngineProtocol::Incoming::Kind::Parked:
+        Q_EMIT parked(message.id(), message.json());
+        break;
+    case EngineProtocol::Incoming::Kind::Unparked:
+        Q_EMIT unparked(message.id(), message.json());
+        break;
+    case EngineProtocol::Incoming::Kind::StillParked:
+        Q_EMIT stillParked(message.id(), message.json());
+        break;
     case EngineProtocol::Incoming::Kind::OtherEvent:
         break; // an event of a newer kernel: nothing here needs it
     case EngineProtocol::Incoming::Kind::Unreadable:

@@ -49,6 +49,10 @@ Q_SIGNALS:
     void ready(const QJsonObject &info);
     void reply(quint64 id, const QJsonObject &reply);
     void output(quint64 id, const QString &stream, const QString &text);
+    // The debugger's events (EngineProtocol::ParkedEvent, UnparkedEvent) for job `id`.
+    void parked(quint64 id, const QJsonObject &event);
+    void unparked(quint64 id, const QJsonObject &event);
+    void stillParked(quint64 id, const QJsonObject &event);
     // Bytes the engine process wrote to its own stdout/stderr, outside any Lisp stream.
     void processOutput(const QString &text);
     // The engine went away; every request in flight is lost. A new engine is starting

@@ -1,5 +1,6 @@
 #include "ToolKit.h"
 
+#include "DebuggerFormatter.h"
 #include "EvalFormatter.h"
 #include "JsonSchema.h"
 #include "Session.h"
@@ -14,25 +15,47 @@ void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFo
     request.origin = call->origin();
     if (request.tool.isEmpty())
         request.tool = call->tool(); // the ledger tells an edit-form's evaluation from evaluate-lisp's
-    const quint64 id = session->submit(request);
-    call->trace()->queuedAsJob(id);
-    if (const JobPtr job = session->job(id); job && job->state != Job::State::Queued)
-        call->trace()->jobStarted(); // an idle session starts it at once, before submit returns
+    follow(session, call, session->submit(request), std::move(formatter));
+}
 
-    // The connections of this call live as long as its evaluation: a context owned by the call
-    // itself would never go (the lambdas hold the call), and every later evaluation would run
-    // every earlier call's lambda.
-    QObject *context = new QObject(session);
-    session->whenFinished(id, [call, formatter, context](JobPtr job) {
-        call->finish(formatter(*job));
-        context->deleteLater();
-    });
+void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *context)
+{
+    call->trace()->queuedAsJob(id);
+    if (const JobPtr job = session->job(id); job && job->state != Job::State::Queued) {
+        call->trace()->jobStarted(); // an idle session starts it at once, before submit returns
+        return;
+    }
     QObject::connect(session, &Session::started, context, [call, id](const JobPtr &job) {
         if (job->id == id)
             call->trace()->jobStarted();
     });
-    QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id] {
-        session->cancel(id, QStringLiteral("The client cancelled the request before it ran."));
+}
+
+void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter formatter)
+{
+    // The connections of this call live as long as its evaluation: a context owned by the call
+    // itself would never go (the lambdas hold the call), and every later evaluation would run
+    // every earlier call's lambda.
+    QObject *context = new QObject(session);
+    traceJob(session, call, id, context);
+    const JobPtr job = session->job(id);
+    if (job && job->request.debug) {
+        // Answered at its next point: the end, or its parking in the debugger, which a later
+        // invoke-restart formats the same way.
+        DebuggerFormatter::rememberFormatter(id, formatter);
+        session->whenAnswerable(id, [call, formatter, context, session](JobPtr job) {
+            call->finish(DebuggerFormatter::answer(*job, formatter, session));
+            context->deleteLater();
+        });
+    } else {
+        session->whenFinished(id, [call, formatter, context](JobPtr job) {
+            call->finish(formatter(*job));
+            context->deleteLater();
+        });
+    }
+    const Origin by = call->origin();
+    QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id, by] {
+        session->cancel(id, QStringLiteral("The client cancelled the request before it ran."), by);
     });
     if (!call->wantsProgress())
         return;
@@ -84,10 +107,10 @@ QJsonObject jobStatus(const JobResult &result)
 
 QJsonObject jobStatusProperties()
 {
-    return {{QStringLiteral("status"), Schema::stringEnum(QStringLiteral("How the engine job ended"),
+    return {{QStringLiteral("status"), Schema::stringEnum(QStringLiteral("How the engine job ended, or parked: it waits in the debugger"),
                                                           {QStringLiteral("ok"), QStringLiteral("error"), QStringLiteral("interrupted"),
                                                            QStringLiteral("timed-out"), QStringLiteral("engine-restarted"),
-                                                           QStringLiteral("cancelled"), QStringLiteral("failed")})},
+                                                           QStringLiteral("cancelled"), QStringLiteral("failed"), QStringLiteral("parked")})},
             {QStringLiteral("error"), Schema::object({{QStringLiteral("type"), Schema::string(QStringLiteral("Condition type"))},
                                                       {QStringLiteral("message"), Schema::string(QStringLiteral("The condition's message"))}},
                                                      {QStringLiteral("type"), QStringLiteral("message")}, false)}};

@@ -18,8 +18,15 @@ using ReplyFormatter = std::function<ToolResult(const QJsonObject &reply)>;
 
 // Queues work that may run user code in the shared session (one at a time, time limits),
 // streams the newest output line as progress about once a second, turns the client's
-// cancellation into an interrupt, and finishes the call with the formatter's result.
+// cancellation into an interrupt, and finishes the call with the formatter's result. A job
+// with debugging on (the request's `debug`, or the Session's defaults) finishes the call when
+// it parks, with the [Debugger] block (DebuggerFormatter::answer).
 void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter);
+// The same for a job already submitted (debugger-eval's, through Session::evaluateInFrame).
+void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter formatter);
+// Tells the call's trace (the Tool calls panel) which job serves it and when that job starts;
+// the connection lives as long as `context`.
+void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *context);
 // Asks a question that runs no user code: not queued, answered while an evaluation runs. An
 // engine that cannot answer finishes the call with "[ERROR] ENGINE".
 void ask(Session *session, const ToolCallPtr &call, const EngineProtocol::Query &query, ReplyFormatter formatter);
