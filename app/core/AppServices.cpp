@@ -77,11 +77,11 @@ AppServices::AppServices(QObject *parent)
     m_tools->add(replaySessionTool(m_replayer, [this](const QString &source, QString *error) { return journalEntries(source, error); }));
     new ResourceProvider(m_server, m_session, this);
     // Clients that asked for logging hear when the engine restarts or fails (notifications/message).
-    connect(m_session, &Session::engineStatus, m_server, [server = m_server](const QString &state, const QString &message) {
-        const QString level = state == QStringLiteral("failed") ? QStringLiteral("error")
-            : state == QStringLiteral("restarting")              ? QStringLiteral("warning")
-                                                                 : QStringLiteral("info");
-        server->log(level, QStringLiteral("engine"), message.isEmpty() ? state : message);
+    connect(m_session, &Session::engineStatus, m_server, [server = m_server](Session::EngineStatus state, const QString &message) {
+        const QString level = state == Session::EngineStatus::Failed ? QStringLiteral("error")
+            : state == Session::EngineStatus::Restarting             ? QStringLiteral("warning")
+                                                                     : QStringLiteral("info");
+        server->log(level, QStringLiteral("engine"), message.isEmpty() ? Session::engineStatusName(state) : message);
     });
     new PromptProvider(m_server, this);
     new CompletionProvider(m_server, m_session, this);

@@ -174,8 +174,8 @@ DefinitionLedger::DefinitionLedger(Session *session, QObject *parent)
     : QObject(parent), m_session(session), m_libraryFolders(ProjectRoot::systemSourceFolders())
 {
     connect(session, &Session::finished, this, &DefinitionLedger::onFinished);
-    connect(session, &Session::engineStatus, this, [this](const QString &state) {
-        if (state != QStringLiteral("restarting") && state != QStringLiteral("failed"))
+    connect(session, &Session::engineStatus, this, [this](Session::EngineStatus state) {
+        if (state != Session::EngineStatus::Restarting && state != Session::EngineStatus::Failed)
             return;
         // A fresh engine has none of the definitions; their histories stay.
         bool any = false;

@@ -542,13 +542,13 @@ void Journal::attach(Session *session)
                     QStringLiteral("Debugger %1: %2.").arg(debugger->id).arg(debugger->outcomeSentence()),
                     debugger->choice.by);
     });
-    connect(session, &Session::engineStatus, this, [this](const QString &state, const QString &message) {
-        if (state == QStringLiteral("ready"))
-            recordEvent(QStringLiteral("engine-started"), message);
-        else if (state == QStringLiteral("restarting"))
-            recordEvent(QStringLiteral("engine-restarted"), message);
-        else if (state == QStringLiteral("failed"))
-            recordEvent(QStringLiteral("engine-failed"), message);
+    connect(session, &Session::engineStatus, this, [this](Session::EngineStatus state, const QString &message) {
+        switch (state) {
+        case Session::EngineStatus::Ready: recordEvent(QStringLiteral("engine-started"), message); break;
+        case Session::EngineStatus::Restarting: recordEvent(QStringLiteral("engine-restarted"), message); break;
+        case Session::EngineStatus::Failed: recordEvent(QStringLiteral("engine-failed"), message); break;
+        case Session::EngineStatus::Starting: break;
+        }
     });
 }
 

@@ -11,6 +11,17 @@ QString seconds(int ms)
 }
 } // namespace
 
+QString Session::engineStatusName(EngineStatus status)
+{
+    switch (status) {
+    case EngineStatus::Starting: return QStringLiteral("starting");
+    case EngineStatus::Ready: return QStringLiteral("ready");
+    case EngineStatus::Restarting: return QStringLiteral("restarting");
+    case EngineStatus::Failed: return QStringLiteral("failed");
+    }
+    return {};
+}
+
 QString JobResult::statusName(Status status)
 {
     switch (status) {
@@ -357,7 +368,7 @@ void Session::onEngineDied(const QString &reason)
     m_package = QStringLiteral("COMMON-LISP-USER");
     Q_EMIT packageChanged(m_package);
     const bool failed = m_engine->state() == EngineClient::State::Failed;
-    Q_EMIT engineStatus(failed ? QStringLiteral("failed") : QStringLiteral("restarting"),
+    Q_EMIT engineStatus(failed ? EngineStatus::Failed : EngineStatus::Restarting,
                         failed ? QStringLiteral("The Lisp engine cannot be started: %1").arg(reason)
                                : QStringLiteral("The Lisp engine stopped (%1); starting a fresh one.").arg(reason));
     if (failed) {
@@ -403,7 +414,7 @@ void Session::onEngineReady(const QJsonObject &info)
     m_queryWait.stop();
     for (WaitingQuery &waiting : std::exchange(m_waitingQueries, {}))
         query(waiting.query, std::move(waiting.callback));
-    Q_EMIT engineStatus(QStringLiteral("ready"), QStringLiteral("%1 %2 is ready.").arg(ready.implementation(), ready.version()));
+    Q_EMIT engineStatus(EngineStatus::Ready, QStringLiteral("%1 %2 is ready.").arg(ready.implementation(), ready.version()));
     dispatchNext();
 }
 

@@ -26,6 +26,11 @@ class Session : public QObject
     Q_OBJECT
 public:
     using QueryCallback = std::function<void(const QJsonObject &reply)>;
+    // The engine's life as the session reports it; engineStatusName is its word in the journal
+    // and in MCP log messages.
+    enum class EngineStatus { Starting, Ready, Restarting, Failed };
+    Q_ENUM(EngineStatus)
+    static QString engineStatusName(EngineStatus status);
 
     explicit Session(EngineClient *engine, QObject *parent = nullptr);
 
@@ -138,8 +143,8 @@ Q_SIGNALS:
     void output(quint64 id, const QString &stream, const QString &text);
     void finished(JobPtr job);
     void packageChanged(const QString &package);
-    // Engine life: "starting", "ready", "restarting", "failed", with a sentence for people.
-    void engineStatus(const QString &state, const QString &message);
+    // Engine life, with a sentence for people.
+    void engineStatus(Session::EngineStatus state, const QString &message);
     void engineProcessOutput(const QString &text);
     void sessionReset(const Origin &origin);
     // The job stopped at an error and waits in job->debugger, an open Debugger.

@@ -34,14 +34,14 @@ Tool resetSessionTool(Session *session)
         // The lambdas hold a plain pointer: their context is the call itself, so they never run
         // after it is gone, and a strong reference would keep it (and them) alive for good.
         ToolCall *context = call.data();
-        QObject::connect(session, &Session::engineStatus, context, [context, clock, session](const QString &state) {
-            if (state == QStringLiteral("ready")) {
+        QObject::connect(session, &Session::engineStatus, context, [context, clock, session](Session::EngineStatus state) {
+            if (state == Session::EngineStatus::Ready) {
                 context->finish(ToolResult{QStringLiteral("Session reset. All definitions cleared."),
                                            {{QStringLiteral("reset"), true},
                                             {QStringLiteral("engine_pid"), double(session->enginePid())},
                                             {QStringLiteral("ready_ms"), double(clock->elapsed())}},
                                            false});
-            } else if (state == QStringLiteral("failed")) {
+            } else if (state == Session::EngineStatus::Failed) {
                 context->finish(ToolResult::error(QStringLiteral("[ERROR] ENGINE-UNAVAILABLE\nThe session was reset, but a new Lisp engine could not be started (%1).")
                                                       .arg(session->enginePath())));
             }

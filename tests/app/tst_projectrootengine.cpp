@@ -54,7 +54,7 @@ private Q_SLOTS:
         session->reset(Origin::person());
         QVERIFY(QTest::qWaitFor([&] {
             for (const auto &status : std::as_const(ready))
-                if (status.first().toString() == QStringLiteral("ready"))
+                if (status.first().value<Session::EngineStatus>() == Session::EngineStatus::Ready)
                     return true;
             return false;
         }, 30000));

@@ -194,8 +194,8 @@ int main(int argc, char **argv)
         return 1;
     }
     int restarts = 0;
-    QObject::connect(&session, &Session::engineStatus, &app, [&](const QString &state, const QString &) {
-        restarts += state == QStringLiteral("restarting");
+    QObject::connect(&session, &Session::engineStatus, &app, [&](Session::EngineStatus state, const QString &) {
+        restarts += state == Session::EngineStatus::Restarting;
     });
 
     Stats person{QStringLiteral("person")};

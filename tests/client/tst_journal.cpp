@@ -280,7 +280,7 @@ private Q_SLOTS:
 
         QSignalSpy status(&session, &Session::engineStatus);
         session.reset(Origin::agent(QStringLiteral("agent-a"), QStringLiteral("agent-a#1")));
-        QTRY_VERIFY_WITH_TIMEOUT(!status.isEmpty() && status.last().at(0).toString() == QStringLiteral("ready"), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!status.isEmpty() && status.last().at(0).value<Session::EngineStatus>() == Session::EngineStatus::Ready, 20000);
         contents = Journal::read(path);
         QStringList events;
         for (const JournalEntry &entry : contents.entries) {

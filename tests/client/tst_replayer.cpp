@@ -136,7 +136,7 @@ private Q_SLOTS:
 
         QSignalSpy status(&session, &Session::engineStatus);
         session.reset(Origin::person());
-        QTRY_VERIFY_WITH_TIMEOUT(!status.isEmpty() && status.last().at(0).toString() == QStringLiteral("ready"), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!status.isEmpty() && status.last().at(0).value<Session::EngineStatus>() == Session::EngineStatus::Ready, 20000);
         const JobPtr lost = evaluate(session, QStringLiteral("(rp::sq 2)"));
         QVERIFY(lost && !lost->result.ok());
 

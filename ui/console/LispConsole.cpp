@@ -107,12 +107,12 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     connect(session, &Session::packageChanged, this, [this](const QString &package) {
         m_prompt->setText(shortPackageName(package) + QStringLiteral(">"));
     });
-    connect(session, &Session::engineStatus, this, [this](const QString &state, const QString &message) {
-        if (state == QStringLiteral("ready") && !m_hasEntries)
+    connect(session, &Session::engineStatus, this, [this](Session::EngineStatus state, const QString &message) {
+        if (state == Session::EngineStatus::Ready && !m_hasEntries)
             return; // the first start is not news
         m_transcript->newLine();
         m_transcript->appendText(QStringLiteral("; ") + message + QLatin1Char('\n'),
-                                 state == QStringLiteral("ready") ? TranscriptView::Style::Note : TranscriptView::Style::Error);
+                                 state == Session::EngineStatus::Ready ? TranscriptView::Style::Note : TranscriptView::Style::Error);
     });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin) {
         m_transcript->newLine();

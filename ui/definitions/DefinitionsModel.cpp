@@ -65,10 +65,10 @@ void DefinitionsModel::attach(Session *session)
     m_session = session;
     connect(session, &Session::finished, this, [this] { m_refresh.start(); });
     connect(session, &Session::sessionReset, this, [this] { clear(); });
-    connect(session, &Session::engineStatus, this, [this](const QString &state) {
-        if (state == QStringLiteral("restarting"))
+    connect(session, &Session::engineStatus, this, [this](Session::EngineStatus state) {
+        if (state == Session::EngineStatus::Restarting)
             clear(); // a fresh engine has none of the old definitions
-        else if (state == QStringLiteral("ready"))
+        else if (state == Session::EngineStatus::Ready)
             m_refresh.start();
     });
 }

@@ -52,7 +52,7 @@ MainWindow::MainWindow(Session *session, McpServer *server, AccessGate *access, 
     buildTray();
     resize(1280, 800);
 
-    connect(session, &Session::engineStatus, this, [this](const QString &state) {
+    connect(session, &Session::engineStatus, this, [this](Session::EngineStatus state) {
         m_engineState = state;
         updateEngineState();
     });
@@ -67,7 +67,7 @@ MainWindow::MainWindow(Session *session, McpServer *server, AccessGate *access, 
     connect(server, &McpServer::peerCreated, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerClosed, this, [this] { QMetaObject::invokeMethod(this, &MainWindow::updateClients, Qt::QueuedConnection); });
     // The engine may have started before the window was made.
-    m_engineState = session->isEngineReady() ? QStringLiteral("ready") : QStringLiteral("starting");
+    m_engineState = session->isEngineReady() ? Session::EngineStatus::Ready : Session::EngineStatus::Starting;
     updateEngineState();
     updateClients();
     setEndpoints({});
@@ -312,11 +312,11 @@ void MainWindow::updateEngineState()
 {
     QString text;
     const JobPtr current = m_session->current();
-    if (m_engineState == QStringLiteral("restarting"))
+    if (m_engineState == Session::EngineStatus::Restarting)
         text = tr("Engine: restarting");
-    else if (m_engineState == QStringLiteral("failed"))
+    else if (m_engineState == Session::EngineStatus::Failed)
         text = tr("Engine: failed");
-    else if (m_engineState == QStringLiteral("starting"))
+    else if (m_engineState == Session::EngineStatus::Starting)
         text = tr("Engine: starting");
     else if (current)
         text = current->request.origin.isPerson() ? tr("Engine: busy (your evaluation)")

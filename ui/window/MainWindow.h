@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Job.h"
+#include "Session.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -20,7 +21,7 @@ class QLabel;
 class QMenu;
 class QSystemTrayIcon;
 class RunTestsAction;
-class Session;
+
 class ToolCallLog;
 class ToolCallsPanel;
 
@@ -118,7 +119,7 @@ private:
     QLabel *m_clientsLabel = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
     QStringList m_endpoints;
-    QString m_engineState = QStringLiteral("starting");
+    Session::EngineStatus m_engineState = Session::EngineStatus::Starting;
     bool m_keepInTray = false;
     bool m_docksVisibleBefore[3] = {true, true, true};
 };
