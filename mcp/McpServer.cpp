@@ -28,6 +28,7 @@ const char *DefaultInstructions =
     "agent evaluated something meanwhile: read it before assuming what is defined.\n"
     "- Evaluations run one at a time, with a time limit (%1 s by default, `timeout_seconds` to change it); "
     "interactive input (READ, Y-OR-N-P, the debugger) is not available and gives an error.\n"
+    "- Work outlasting wait_seconds answers status \"running\" with a job_id: job waits for its result or cancels it.\n"
     "- To catch up, call session-transcript (what was evaluated, by whom) and list-definitions (what exists "
     "now). Introspect with describe-symbol, apropos, macroexpand, complete-symbol, and inspect-object with the "
     "result_id of a value; check code with check-parens and compile-form (compiles, runs nothing).\n"

@@ -394,6 +394,7 @@ void Session::finish(const JobPtr &job)
     Q_EMIT finished(job);
     if (auto callback = m_finishCallbacks.take(job->id))
         callback(job);
+    callAnswerable(job);
 }
 
 void Session::whenFinished(quint64 id, std::function<void(JobPtr)> callback)
@@ -408,6 +409,38 @@ void Session::whenFinished(quint64 id, std::function<void(JobPtr)> callback)
             return;
         }
     }
+}
+
+void Session::whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, int deadlineMs)
+{
+    if (!m_live.contains(id)) {
+        whenFinished(id, std::move(callback)); // done already: answered at once, if it is known
+        return;
+    }
+    if (deadlineMs < 0) {
+        m_answerableCallbacks.insert(id, std::move(callback));
+        return;
+    }
+    // Whichever comes first, the end or the deadline, calls it; the other finds it called.
+    auto pending = QSharedPointer<std::function<void(JobPtr)>>::create(std::move(callback));
+    auto once = [pending](JobPtr reached) {
+        if (*pending)
+            std::exchange(*pending, nullptr)(reached);
+    };
+    m_answerableCallbacks.insert(id, once);
+    QTimer::singleShot(deadlineMs, this, [this, id, once] {
+        if (const JobPtr still = m_live.value(id))
+            once(still);
+    });
+}
+
+void Session::callAnswerable(const JobPtr &job)
+{
+    QList<std::function<void(JobPtr)>> callbacks = m_answerableCallbacks.values(job->id);
+    m_answerableCallbacks.remove(job->id);
+    // values() lists the newest first; answer in the order they asked.
+    for (auto it = callbacks.crbegin(); it != callbacks.crend(); ++it)
+        (*it)(job);
 }
 
 QList<JobPtr> Session::takeActivityFor(const QString &clientKey)

@@ -4,6 +4,7 @@
 #include "Job.h"
 
 #include <QHash>
+#include <QMultiHash>
 #include <QList>
 #include <QObject>
 #include <QQueue>
@@ -49,6 +50,10 @@ public:
     // the journal and the window have seen it first). Cheaper than a connection to finished()
     // per caller: one lookup per evaluation instead of one call per waiting caller.
     void whenFinished(quint64 id, std::function<void(JobPtr)> callback);
+    // Calls `callback` once, when the job finished or `deadlineMs` passed (-1: no deadline)
+    // while it still runs or waits: its state says which; now if it is done already. Any
+    // number of callers may wait on one job (a tool call, and later calls of `job` for it).
+    void whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, int deadlineMs = -1);
 
     JobPtr job(quint64 id) const;
     JobPtr current() const { return m_current; }
@@ -129,6 +134,8 @@ private:
     QTimer m_queryWait;                    // ends the waits that outlast QueryReadyWaitMs
     void failWaitingQueries(const QString &reason, bool onlyExpired);
     QHash<quint64, std::function<void(JobPtr)>> m_finishCallbacks;
+    QMultiHash<quint64, std::function<void(JobPtr)>> m_answerableCallbacks;
+    void callAnswerable(const JobPtr &job);
     QList<JobPtr> m_transcript;
     QHash<QString, quint64> m_seenBy; // client key -> last transcript sequence it was told of
     quint64 m_nextId = 1;

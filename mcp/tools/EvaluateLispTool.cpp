@@ -35,10 +35,11 @@ Tool evaluateLispTool(Session *session)
             "The session (ECL) is shared live with a person and possibly other agents. Returns [stdout], [stderr], "
             "[warnings] sections and '=> value' lines, or '[ERROR] TYPE', the message and a [Backtrace]. A value that is not a "
             "number, character, symbol or short string gets a handle, structuredContent.result_id, for inspect-object. "
-            "Defaults for the time limit, output cap and print settings are the session's (see configure-limits)."),
-        .arguments = {Code, Package, Description, Timeout, MaxOutput, PrintLength, PrintLevel},
-        .outputProperties = EvalFormatter::outputProperties(),
-        .outputRequired = EvalFormatter::outputRequired(),
+            "Defaults for the time limit, output cap and print settings are the session's (see configure-limits). Work that "
+            "outlasts wait_seconds goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
+        .arguments = {Code, Package, Description, Timeout, MaxOutput, PrintLength, PrintLevel, ToolKit::waitSecondsArgument()},
+        .outputProperties = ToolKit::withRunningProperties(EvalFormatter::outputProperties()),
+        .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
     };
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
@@ -49,6 +50,6 @@ Tool evaluateLispTool(Session *session)
         request.description = arguments.text(Description);
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);
-        ToolKit::submit(session, call, request, [](const Job &job) { return EvalFormatter::result(job.result); });
+        ToolKit::submit(session, call, request, [](const Job &job) { return EvalFormatter::result(job.result); }, ToolKit::waitMsOf(arguments));
     });
 }

@@ -1,15 +1,18 @@
 #include "ToolKit.h"
 
 #include "EvalFormatter.h"
+#include "JobHandles.h"
 #include "JsonSchema.h"
 #include "Session.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QLocale>
 #include <QTimer>
 
 namespace ToolKit {
 
-void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter)
+void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs)
 {
     request.origin = call->origin();
     if (request.tool.isEmpty())
@@ -19,14 +22,21 @@ void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFo
     if (const JobPtr job = session->job(id); job && job->state != Job::State::Queued)
         call->trace()->jobStarted(); // an idle session starts it at once, before submit returns
 
-    // The connections of this call live as long as its evaluation: a context owned by the call
+    // The connections of this call live until it is answered: a context owned by the call
     // itself would never go (the lambdas hold the call), and every later evaluation would run
     // every earlier call's lambda.
     QObject *context = new QObject(session);
-    session->whenFinished(id, [call, formatter, context](JobPtr job) {
-        call->finish(formatter(*job));
+    const QString tool = call->tool();
+    session->whenAnswerable(id, [call, formatter, context, session, tool](JobPtr job) {
         context->deleteLater();
-    });
+        if (job->state == Job::State::Done) {
+            call->finish(formatter(*job));
+            return;
+        }
+        // wait_seconds passed: the job goes on, and `job` answers for it later.
+        JobHandles::of(session)->handOut(job, tool, formatter);
+        call->finish(running(*job, tool));
+    }, waitMs);
     QObject::connect(session, &Session::started, context, [call, id](const JobPtr &job) {
         if (job->id == id)
             call->trace()->jobStarted();
@@ -34,6 +44,11 @@ void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFo
     QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id] {
         session->cancel(id, QStringLiteral("The client cancelled the request before it ran."));
     });
+    reportProgress(session, call, id, context);
+}
+
+void reportProgress(Session *session, const ToolCallPtr &call, quint64 id, QObject *context)
+{
     if (!call->wantsProgress())
         return;
     // About once a second, the newest line of output tells the client what is going on.
@@ -58,6 +73,78 @@ void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFo
                                                   : *latest);
     });
     timer->start(1000);
+}
+
+const Argument<double> &waitSecondsArgument()
+{
+    static const auto argument = Arg::number(
+        QStringLiteral("wait_seconds"),
+        QStringLiteral("How long this call waits for the end (default %1 s, below the 120 s after which some clients give up on a call). "
+                       "Work still going then is not stopped: the answer is status \"running\" with a job_id and the output so "
+                       "far; call the tool job with that job_id to wait for the result (again up to wait_seconds), or with "
+                       "cancel: true to interrupt it.")
+            .arg(DefaultWaitSeconds),
+        0, 3600);
+    return argument;
+}
+
+int waitMsOf(const ToolArguments &arguments)
+{
+    return int(arguments.value(waitSecondsArgument(), double(DefaultWaitSeconds)) * 1000);
+}
+
+namespace {
+// The output so far can be long; the end of it says where the work is.
+constexpr qsizetype RunningOutputShown = 4000;
+
+QString outputSection(const QString &name, const QString &output)
+{
+    QString body = output;
+    while (!body.isEmpty() && body.back().isSpace())
+        body.chop(1);
+    while (body.startsWith(QLatin1Char('\n')))
+        body.remove(0, 1);
+    if (body.isEmpty())
+        return {};
+    if (body.size() > RunningOutputShown)
+        body = QStringLiteral("[... %1 characters before]\n").arg(body.size() - RunningOutputShown) + body.right(RunningOutputShown);
+    return QStringLiteral("[%1]\n%2").arg(name, body);
+}
+} // namespace
+
+ToolResult running(const Job &job, const QString &tool)
+{
+    const bool queued = job.state == Job::State::Queued;
+    const qint64 elapsedMs = queued || !job.startedAt.isValid() ? 0 : job.startedAt.msecsTo(QDateTime::currentDateTime());
+    QStringList parts;
+    for (const QString &part : {outputSection(QStringLiteral("stdout"), job.result.stdoutText),
+                                outputSection(QStringLiteral("stderr"), job.result.stderrText)}) {
+        if (!part.isEmpty())
+            parts << part;
+    }
+    const QString where = queued ? QStringLiteral("waits in the session's queue behind others' work; it has not started")
+                                 : QStringLiteral("has run for %1 s and goes on in the session")
+                                       .arg(QLocale::c().toString(double(elapsedMs) / 1000.0, 'f', 1));
+    parts << QStringLiteral("[RUNNING] job %1\n%2 %3. Its result is kept for you: call job with job_id %1 to wait for it "
+                            "(wait_seconds), or with cancel: true to interrupt it.")
+                 .arg(job.id).arg(tool, where);
+    const QJsonObject structured{{QStringLiteral("status"), QStringLiteral("running")},
+                                 {QStringLiteral("job_id"), double(job.id)},
+                                 {QStringLiteral("tool"), tool},
+                                 {QStringLiteral("elapsed_ms"), double(elapsedMs)},
+                                 {QStringLiteral("stdout"), job.result.stdoutText},
+                                 {QStringLiteral("stderr"), job.result.stderrText}};
+    return {parts.join(QStringLiteral("\n\n")), structured, false};
+}
+
+QJsonObject runningProperties()
+{
+    using namespace Schema;
+    return {{QStringLiteral("job_id"), integer(QStringLiteral("With status \"running\": the job's id for the tool job"), 1, 2147483647)},
+            {QStringLiteral("tool"), string(QStringLiteral("With status \"running\": the tool whose call started the job"))},
+            {QStringLiteral("elapsed_ms"), number(QStringLiteral("Real time the job took (so far, while it runs)"), 0, 1e12)},
+            {QStringLiteral("stdout"), string(QStringLiteral("What *standard-output* received (so far, while it runs)"))},
+            {QStringLiteral("stderr"), string(QStringLiteral("What *error-output* and *trace-output* received (so far, while it runs)"))}};
 }
 
 void ask(Session *session, const ToolCallPtr &call, const EngineProtocol::Query &query, ReplyFormatter formatter)
@@ -111,6 +198,25 @@ QString sourcePlace(const Session *session, const QString &file, int line)
             place = relative;
     }
     return line > 0 ? QStringLiteral("%1:%2").arg(place).arg(line) : place;
+}
+
+QJsonObject withRunningProperties(QJsonObject properties)
+{
+    const QJsonObject running = runningProperties();
+    for (auto it = running.begin(); it != running.end(); ++it) {
+        if (!properties.contains(it.key()))
+            properties.insert(it.key(), it.value());
+    }
+    QJsonObject status = properties.value(QStringLiteral("status")).toObject();
+    QJsonArray values = status.value(QStringLiteral("enum")).toArray();
+    if (!values.isEmpty() && !values.contains(QStringLiteral("running"))) {
+        values.append(QStringLiteral("running"));
+        status.insert(QStringLiteral("enum"), values);
+        status.insert(QStringLiteral("description"), status.value(QStringLiteral("description")).toString()
+                                                         + QStringLiteral("; running: it goes on as a job (job_id)"));
+        properties.insert(QStringLiteral("status"), status);
+    }
+    return properties;
 }
 
 } // namespace ToolKit

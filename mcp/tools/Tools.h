@@ -31,6 +31,8 @@ Tool sessionTranscriptTool(Session *session);
 // Issue 11: a system's tests (FiveAM in structure, else ASDF's test-op), a symbol's documentation.
 Tool runTestsTool(Session *session);
 Tool documentationTool(Session *session);
+// Issue 21: the result of a job whose call answered "running" (JobHandles).
+Tool jobTool(Session *session);
 
 // The journal entries to replay: source "journal" (this session's journal, which holds a
 // loaded --journal file's past too) or "previous" (the app's previous run). On failure it
