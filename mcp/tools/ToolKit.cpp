@@ -4,6 +4,7 @@
 #include "JobHandles.h"
 #include "JsonSchema.h"
 #include "Session.h"
+#include "TextLines.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -52,14 +53,11 @@ void reportProgress(Session *session, const ToolCallPtr &call, quint64 id, QObje
     if (!call->wantsProgress())
         return;
     // About once a second, the newest line of output tells the client what is going on.
-    auto latest = QSharedPointer<QString>::create();
+    auto latest = QSharedPointer<TextLines::NewestLine>::create();
     auto timer = new QTimer(context);
     QObject::connect(session, &Session::output, context, [latest, id](quint64 outputId, const QString &, const QString &text) {
-        if (outputId != id)
-            return;
-        const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        if (!lines.isEmpty())
-            *latest = lines.last().trimmed().left(200);
+        if (outputId == id)
+            latest->add(text);
     });
     QObject::connect(timer, &QTimer::timeout, context, [call, latest, session, id] {
         const JobPtr job = session->job(id);
@@ -69,8 +67,9 @@ void reportProgress(Session *session, const ToolCallPtr &call, quint64 id, QObje
             call->reportProgress(0, QStringLiteral("Waiting in the session queue"));
             return;
         }
-        call->reportProgress(0, latest->isEmpty() ? QStringLiteral("Running for %1 s").arg(job->startedAt.secsTo(QDateTime::currentDateTime()))
-                                                  : *latest);
+        const QString line = latest->line();
+        call->reportProgress(0, line.isEmpty() ? QStringLiteral("Running for %1 s").arg(job->startedAt.secsTo(QDateTime::currentDateTime()))
+                                               : line.left(200));
     });
     timer->start(1000);
 }
