@@ -27,7 +27,10 @@ const char *DefaultInstructions =
     "- A result has a second text block, [Session activity since your last call], when the person or another "
     "agent evaluated something meanwhile: read it before assuming what is defined.\n"
     "- Evaluations run one at a time, with a time limit (%1 s by default, `timeout_seconds` to change it); "
-    "interactive input (READ, Y-OR-N-P, the debugger) is not available and gives an error.\n"
+    "interactive input (READ, Y-OR-N-P) is not available and gives an error.\n"
+    "- debug: true (evaluate-lisp, time-execution, run-tests) parks an error in the shared debugger instead of "
+    "unwinding: look with debugger-frame or debugger-eval, then invoke-restart returns the outcome. The person may "
+    "answer first; list-debuggers shows what waits.\n"
     "- Work outlasting wait_seconds answers status \"running\" with a job_id: job waits for its result or cancels it.\n"
     "- To catch up, call session-transcript (what was evaluated, by whom) and list-definitions (what exists "
     "now). Introspect with describe-symbol, apropos, macroexpand, complete-symbol, and inspect-object with the "
@@ -92,6 +95,13 @@ QJsonObject McpServer::serverInfo()
     return {{QStringLiteral("name"), QStringLiteral("lisp-duet")},
             {QStringLiteral("title"), QStringLiteral("Lisp Duet")},
             {QStringLiteral("version"), QStringLiteral(LISP_DUET_VERSION)}};
+}
+
+QJsonObject McpServer::oversizedMessageError()
+{
+    return JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
+                          QStringLiteral("Message larger than %1 bytes; it was discarded. Send smaller messages "
+                                         "(a large file is better written in parts).").arg(MaxMessageBytes));
 }
 
 QString McpServer::statelessActivityKey(const RequestEnvelope &envelope)
@@ -474,6 +484,8 @@ QJsonObject McpServer::toolResultJson(McpPeer *peer, const ToolResult &result)
     // content[0] is exactly the tool's text (a program may read it); the digest of what others
     // did comes as a block of its own.
     QJsonArray content{textBlock(result.text)};
+    for (const QString &more : result.moreText)
+        content.append(textBlock(more));
     QJsonObject structured = result.structured;
     const QList<JobPtr> activity = m_session->takeActivityFor(peer->activityKey());
     if (!activity.isEmpty()) {

@@ -52,6 +52,8 @@ public:
     // client that does not say who it is. That key's digest is "since this client's last call".
     static QString statelessActivityKey(const RequestEnvelope &envelope);
     static constexpr int MaxMessageBytes = 8 * 1024 * 1024;
+    // What a line transport answers for a message over MaxMessageBytes (LineBuffer drops it).
+    static QJsonObject oversizedMessageError();
 
     Session *session() const { return m_session; }
     ToolRegistry *tools() const { return m_tools; }

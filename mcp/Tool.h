@@ -19,6 +19,9 @@ struct ToolResult
     QString text;
     QJsonObject structured;
     bool isError = false;
+    // Further text blocks after content[0], which stays exactly the tool's own text (the
+    // debugger's [Debugger] block); the activity digest comes after them.
+    QStringList moreText;
     // 2026-07-28: instead of a result, what the client must ask its user before it retries the
     // call (a whole InputRequiredResult: resultType "input_required", inputRequests,
     // requestState). Empty for every ordinary result.

@@ -2,6 +2,8 @@
 
 #include "JsonSchema.h"
 
+#include <QJsonArray>
+
 #include <algorithm>
 #include <cmath>
 
@@ -42,6 +44,11 @@ QJsonObject ArgumentSpec::schema() const
         return Schema::integer(m_description, int(m_minimum), int(m_maximum));
     case Type::Boolean:
         return Schema::boolean(m_description);
+    case Type::StringList: {
+        QJsonObject schema = Schema::stringArray(m_description);
+        schema.insert(QStringLiteral("maxItems"), int(m_maximum));
+        return schema;
+    }
     }
     return {};
 }
@@ -49,7 +56,11 @@ QJsonObject ArgumentSpec::schema() const
 QString ArgumentSpec::problemWith(const QJsonValue &value) const
 {
     if (value.isUndefined() || value.isNull()) {
-        return isRequired() ? invalid(QStringLiteral("'%1' is required: %2 as a string.").arg(m_name, m_requiredAs)) : QString();
+        const QString as = m_type == Type::String ? QStringLiteral("as a string")
+                           : m_type == Type::StringList ? QStringLiteral("as an array of strings")
+                           : m_type == Type::Boolean ? QStringLiteral("as true or false")
+                                                     : QStringLiteral("as a number");
+        return isRequired() ? invalid(QStringLiteral("'%1' is required: %2 %3.").arg(m_name, m_requiredAs, as)) : QString();
     }
     switch (m_type) {
     case Type::String:
@@ -90,6 +101,16 @@ QString ArgumentSpec::problemWith(const QJsonValue &value) const
         if (!value.isBool())
             return invalid(QStringLiteral("'%1' must be true or false, but it is %2.").arg(m_name, typeName(value)));
         return {};
+    case Type::StringList: {
+        const QJsonArray items = value.toArray();
+        const bool strings = value.isArray() && std::all_of(items.begin(), items.end(), [](const QJsonValue &v) { return v.isString(); });
+        if (!strings || items.size() > int(m_maximum))
+            return invalid(QStringLiteral("'%1' must be an array of at most %2 strings, but it is %3.")
+                               .arg(m_name).arg(int(m_maximum))
+                               .arg(value.isArray() ? (strings ? QStringLiteral("%1 long").arg(items.size()) : QStringLiteral("an array holding something other than strings"))
+                                                    : typeName(value)));
+        return {};
+    }
     }
     return {};
 }
@@ -125,6 +146,11 @@ Argument<int> integer(const QString &name, const QString &description, int minim
 Argument<bool> boolean(const QString &name, const QString &description)
 {
     return {ArgumentSpec::Type::Boolean, name, description};
+}
+
+Argument<QStringList> strings(const QString &name, const QString &description, int maximum)
+{
+    return {ArgumentSpec::Type::StringList, name, description, 0, double(maximum)};
 }
 } // namespace Arg
 

@@ -19,7 +19,7 @@
 class ArgumentSpec
 {
 public:
-    enum class Type { String, Number, Integer, Boolean };
+    enum class Type { String, Number, Integer, Boolean, StringList };
 
     const QString &name() const { return m_name; }
     Type type() const { return m_type; }
@@ -47,7 +47,7 @@ protected:
     bool m_acceptsNumbers = false; // strings: a number is taken as its digits
 };
 
-// An argument whose checked value is a T: QString, double, int or bool.
+// An argument whose checked value is a T: QString, double, int, bool or QStringList.
 template <typename T>
 class Argument : public ArgumentSpec
 {
@@ -86,6 +86,8 @@ Argument<QString> choice(const QString &name, const QString &description, const 
 Argument<double> number(const QString &name, const QString &description, double minimum, double maximum);
 Argument<int> integer(const QString &name, const QString &description, int minimum, int maximum);
 Argument<bool> boolean(const QString &name, const QString &description);
+// An array of at most `maximum` strings.
+Argument<QStringList> strings(const QString &name, const QString &description, int maximum);
 } // namespace Arg
 
 // A tool's table of arguments, in the order they are listed and checked.
@@ -119,6 +121,8 @@ public:
             return std::nullopt;
         if constexpr (std::is_same_v<T, QString>)
             return v.isDouble() ? QString::number(v.toDouble(), 'f', 0) : v.toString();
+        else if constexpr (std::is_same_v<T, QStringList>)
+            return v.toVariant().toStringList();
         else if constexpr (std::is_same_v<T, bool>)
             return v.toBool();
         else

@@ -4,6 +4,7 @@
 //   lisp-duet-bridge [--socket NAME] [--launch]
 
 #include "AppLocator.h"
+#include "LineBuffer.h"
 #include "UserEnvironment.h"
 
 #include <QCommandLineParser>
@@ -21,6 +22,16 @@
 #include <unistd.h>
 
 namespace {
+constexpr qsizetype ToAppMaxLineBytes = 8 * 1024 * 1024;
+constexpr qsizetype FromAppMaxLineBytes = 256 * 1024 * 1024;
+
+QByteArray oversizedMessageError()
+{
+    return QByteArrayLiteral("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Message larger than ")
+        + QByteArray::number(ToAppMaxLineBytes)
+        + QByteArrayLiteral(" bytes; it was discarded. Send smaller messages (a large file is better written in parts).\"}}\n");
+}
+
 void writeAll(int fd, const QByteArray &bytes)
 {
     const char *data = bytes.constData();
@@ -78,18 +89,19 @@ int main(int argc, char **argv)
             app.quit();
     };
 
-    QByteArray fromSocket;
+    // The app's messages can be long (a tool's full output); the cap only keeps memory bounded.
+    LineBuffer fromSocket(FromAppMaxLineBytes);
     QObject::connect(&socket, &QLocalSocket::readyRead, &app, [&] {
-        fromSocket.append(socket.readAll());
-        qsizetype start = 0;
-        for (qsizetype newline; (newline = fromSocket.indexOf('\n', start)) >= 0; start = newline + 1) {
-            const QByteArray line = fromSocket.mid(start, newline + 1 - start);
+        const LineBuffer::Lines lines = fromSocket.append(socket.readAll());
+        for (const QByteArray &line : lines.complete) {
             const QJsonObject message = QJsonDocument::fromJson(line).object();
             if (!message.contains(QStringLiteral("method")) && message.contains(QStringLiteral("id")))
                 outstanding.remove(requestKey(message.value(QStringLiteral("id"))));
-            writeAll(STDOUT_FILENO, line);
+            writeAll(STDOUT_FILENO, line + '\n');
         }
-        fromSocket.remove(0, start);
+        if (lines.oversized > 0)
+            std::fprintf(stderr, "lisp-duet-bridge: dropped %d message(s) from Lisp Duet longer than %lld bytes\n",
+                         lines.oversized, static_cast<long long>(FromAppMaxLineBytes));
         maybeFinish();
     });
     QObject::connect(&socket, &QLocalSocket::disconnected, &app, [&] {
@@ -100,35 +112,38 @@ int main(int argc, char **argv)
     QObject::connect(&socket, &QLocalSocket::bytesWritten, &app, [&] { maybeFinish(); });
 
     fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
-    QByteArray fromStdin;
+    // The same cap and answer as the app's own stdio transport (McpServer::MaxMessageBytes).
+    LineBuffer fromStdin(ToAppMaxLineBytes);
+    auto forward = [&](const LineBuffer::Lines &lines) {
+        for (const QByteArray &line : lines.complete) {
+            const QJsonObject message = QJsonDocument::fromJson(line).object();
+            if (message.value(QStringLiteral("method")).isString() && message.contains(QStringLiteral("id")))
+                outstanding.insert(requestKey(message.value(QStringLiteral("id"))));
+            socket.write(line + '\n');
+        }
+        for (int i = 0; i < lines.oversized; ++i)
+            writeAll(STDOUT_FILENO, oversizedMessageError());
+    };
     QSocketNotifier input(STDIN_FILENO, QSocketNotifier::Read);
     QObject::connect(&input, &QSocketNotifier::activated, &app, [&] {
         char chunk[65536];
         for (;;) {
             const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
             if (n > 0) {
-                fromStdin.append(chunk, n);
+                forward(fromStdin.append(chunk, n));
                 continue;
             }
             if (n < 0 && errno == EINTR)
                 continue;
             if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
                 input.setEnabled(false);
-                if (!fromStdin.trimmed().isEmpty())
-                    fromStdin.append('\n');
+                const QByteArray rest = fromStdin.takeRest();
+                if (!rest.trimmed().isEmpty())
+                    forward(LineBuffer::Lines{{rest}, 0});
                 inputEnded = true;
             }
             break;
         }
-        qsizetype start = 0;
-        for (qsizetype newline; (newline = fromStdin.indexOf('\n', start)) >= 0; start = newline + 1) {
-            const QByteArray line = fromStdin.mid(start, newline + 1 - start);
-            const QJsonObject message = QJsonDocument::fromJson(line).object();
-            if (message.value(QStringLiteral("method")).isString() && message.contains(QStringLiteral("id")))
-                outstanding.insert(requestKey(message.value(QStringLiteral("id"))));
-            socket.write(line);
-        }
-        fromStdin.remove(0, start);
         socket.flush();
         maybeFinish();
     });

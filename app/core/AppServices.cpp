@@ -59,10 +59,15 @@ AppServices::AppServices(QObject *parent)
       m_journalFile(s_journalFile),
       m_journalsKept(Preferences::load().journalsKept)
 {
+    const Preferences preferences = Preferences::load();
     // Before any transport exists: no call is ever served outside the mode the person chose.
     m_access->install(m_server);
     m_access->install(m_projectFiles);
-    m_access->setMode(s_accessOverride.value_or(Preferences::load().accessMode));
+    m_access->setMode(s_accessOverride.value_or(preferences.accessMode));
+    // Without a window nobody evaluates as the person: only the agents' setting matters here
+    // (WindowSetup applies all of them to a window's session).
+    m_session->setDebugDefaults(false, preferences.agentErrorsDebug);
+    m_session->setAbandonAfterMs(preferences.debuggerAbandonMinutes * 60 * 1000);
     m_tools->add(evaluateLispTool(m_session));
     addStandardTools(m_tools, m_session);
     addProjectTools(m_tools, m_session, m_projectFiles);

@@ -13,6 +13,9 @@ const QString FontSizeKey = QStringLiteral("console/fontSize");
 const QString ThemeKey = QStringLiteral("appearance/theme");
 const QString JournalsKey = QStringLiteral("journal/kept");
 const QString ProjectRootKey = QStringLiteral("project/root");
+const QString OwnDebugKey = QStringLiteral("debugger/ownErrors");
+const QString AgentDebugKey = QStringLiteral("debugger/agentErrors");
+const QString AbandonKey = QStringLiteral("debugger/abandonMinutes");
 const QString TrayKey = QStringLiteral("window/keepInTray"); // the key main() already reads
 
 // A hand-edited file must not give a port of 0 or a negative time limit.
@@ -46,6 +49,9 @@ Preferences Preferences::load(const QSettings &settings)
     p.closeToTray = settings.value(TrayKey, false).toBool();
     p.journalsKept = bounded(settings, JournalsKey, p.journalsKept, 1, 100000);
     p.projectRoot = settings.value(ProjectRootKey).toString();
+    p.ownErrorsDebug = settings.value(OwnDebugKey, p.ownErrorsDebug).toBool();
+    p.agentErrorsDebug = settings.value(AgentDebugKey, p.agentErrorsDebug).toBool();
+    p.debuggerAbandonMinutes = bounded(settings, AbandonKey, p.debuggerAbandonMinutes, 0, 7 * 24 * 60);
     return p;
 }
 
@@ -67,6 +73,9 @@ void Preferences::save(QSettings &settings) const
     settings.setValue(ThemeKey, themeKey(theme));
     settings.setValue(TrayKey, closeToTray);
     settings.setValue(JournalsKey, journalsKept);
+    settings.setValue(OwnDebugKey, ownErrorsDebug);
+    settings.setValue(AgentDebugKey, agentErrorsDebug);
+    settings.setValue(AbandonKey, debuggerAbandonMinutes);
     settings.sync();
 }
 

@@ -27,6 +27,12 @@ struct Preferences
     Theme theme = Theme::System;
     bool closeToTray = false;
     int journalsKept = Journal::DefaultJournalsKept; // older journals are removed at start
+    // The shared debugger: the person's own errors park in it; agents' too when they ask
+    // (debug: true) or when agentErrorsDebug is on; a parked evaluation nobody answers is
+    // aborted after abandonMinutes (0: never).
+    bool ownErrorsDebug = true;
+    bool agentErrorsDebug = false;
+    int debuggerAbandonMinutes = 10;
     // The project the person last opened (File ▸ Open project…), reopened at start unless
     // --project names another. Written by rememberProjectRoot(), not by save(): the Settings
     // dialog does not edit it, so saving settings never forgets it.

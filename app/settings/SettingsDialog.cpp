@@ -27,7 +27,10 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
       m_timeout(spinBox(1, 24 * 3600, tr(" s"), this)), m_outputCap(spinBox(1000, 100000000, tr(" characters"), this)),
       m_scrollback(spinBox(100, 10000000, tr(" lines"), this)), m_font(new QFontComboBox(this)), m_fontSize(new QDoubleSpinBox(this)),
       m_theme(new QComboBox(this)), m_closeToTray(new QCheckBox(tr("Keep running in the tray when the window is closed"), this)),
-      m_journalsKept(spinBox(1, 100000, tr(" journals"), this)), m_restart(new QLabel(this))
+      m_journalsKept(spinBox(1, 100000, tr(" journals"), this)),
+      m_ownErrorsDebug(new QCheckBox(tr("My own errors open the debugger"), this)),
+      m_agentErrorsDebug(new QCheckBox(tr("Agents' errors open the debugger"), this)),
+      m_abandonMinutes(spinBox(0, 7 * 24 * 60, tr(" min"), this)), m_restart(new QLabel(this))
 {
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
@@ -41,10 +44,12 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
     m_theme->addItem(tr("As the system"), int(Preferences::Theme::System));
     m_theme->addItem(tr("Light"), int(Preferences::Theme::Light));
     m_theme->addItem(tr("Dark"), int(Preferences::Theme::Dark));
-    const QList<QWidget *> named{m_port, m_access, m_timeout, m_outputCap, m_scrollback, m_font, m_fontSize, m_theme, m_closeToTray, m_journalsKept};
+    const QList<QWidget *> named{m_port, m_access, m_timeout, m_outputCap, m_scrollback, m_font, m_fontSize, m_theme, m_closeToTray, m_journalsKept,
+                                 m_ownErrorsDebug, m_agentErrorsDebug, m_abandonMinutes};
     const QStringList names{QStringLiteral("port"), QStringLiteral("access"), QStringLiteral("timeout"), QStringLiteral("outputCap"),
                             QStringLiteral("scrollback"), QStringLiteral("font"), QStringLiteral("fontSize"), QStringLiteral("theme"),
-                            QStringLiteral("closeToTray"), QStringLiteral("journalsKept")};
+                            QStringLiteral("closeToTray"), QStringLiteral("journalsKept"), QStringLiteral("ownErrorsDebug"),
+                            QStringLiteral("agentErrorsDebug"), QStringLiteral("abandonMinutes")};
     for (int i = 0; i < named.size(); ++i)
         named[i]->setObjectName(names[i]);
 
@@ -59,11 +64,18 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
     form->addRow(tr("T&heme:"), m_theme);
     form->addRow(QString(), m_closeToTray);
     form->addRow(tr("&Keep the newest:"), m_journalsKept);
+    form->addRow(tr("Debugger:"), m_ownErrorsDebug);
+    form->addRow(QString(), m_agentErrorsDebug);
+    form->addRow(tr("Abort a parked evaluation &after:"), m_abandonMinutes);
+    m_abandonMinutes->setSpecialValueText(tr("never"));
+    m_ownErrorsDebug->setToolTip(tr("An error in your evaluation stops it where it happened, with its restarts and frames, instead of unwinding."));
+    m_agentErrorsDebug->setToolTip(tr("Every agent's evaluation parks on an error, as if it had asked with debug: true."));
+    m_abandonMinutes->setToolTip(tr("An evaluation parked in the debugger that nobody answers is aborted after this long, and its caller told."));
     m_journalsKept->setToolTip(tr("Each run keeps a journal of the session; older ones are removed when Lisp Duet starts."));
     m_access->setToolTip(tr("The toolbar changes agent access for this run; this is the mode each start begins with."));
     m_timeout->setToolTip(tr("An evaluation running longer is interrupted (agents may ask for another limit per call)."));
 
-    auto *note = new QLabel(tr("Limits, scrollback, font, theme and the tray take effect at once. The port, the agent access "
+    auto *note = new QLabel(tr("Limits, scrollback, font, theme, the tray and the debugger take effect at once. The port, the agent access "
                                "at start and the journals kept take effect at the next start."),
                             this);
     note->setWordWrap(true);
@@ -101,6 +113,9 @@ Preferences SettingsDialog::preferences() const
     p.theme = Preferences::Theme(m_theme->currentData().toInt());
     p.closeToTray = m_closeToTray->isChecked();
     p.journalsKept = m_journalsKept->value();
+    p.ownErrorsDebug = m_ownErrorsDebug->isChecked();
+    p.agentErrorsDebug = m_agentErrorsDebug->isChecked();
+    p.debuggerAbandonMinutes = m_abandonMinutes->value();
     return p;
 }
 
@@ -117,6 +132,9 @@ void SettingsDialog::setPreferences(const Preferences &p)
     m_theme->setCurrentIndex(qMax(0, m_theme->findData(int(p.theme))));
     m_closeToTray->setChecked(p.closeToTray);
     m_journalsKept->setValue(p.journalsKept);
+    m_ownErrorsDebug->setChecked(p.ownErrorsDebug);
+    m_agentErrorsDebug->setChecked(p.agentErrorsDebug);
+    m_abandonMinutes->setValue(p.debuggerAbandonMinutes);
     updateRestartNote();
 }
 

@@ -42,5 +42,8 @@ private:
     QComboBox *m_theme;
     QCheckBox *m_closeToTray;
     QSpinBox *m_journalsKept;
+    QCheckBox *m_ownErrorsDebug;
+    QCheckBox *m_agentErrorsDebug;
+    QSpinBox *m_abandonMinutes;
     QLabel *m_restart;
 };

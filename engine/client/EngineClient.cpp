@@ -53,7 +53,7 @@ void EngineClient::start()
 
 void EngineClient::launch()
 {
-    m_buffer.clear();
+    m_lines = LineBuffer(m_lines.maxLineBytes());
     m_info = {};
     m_process = new QProcess(this);
     m_process->setProgram(m_enginePath);
@@ -132,18 +132,16 @@ void EngineClient::onStdout()
 {
     if (!m_process)
         return;
-    m_buffer.append(m_process->readAllStandardOutput());
-    qsizetype start = 0;
-    for (;;) {
-        const qsizetype newline = m_buffer.indexOf('\n', start);
-        if (newline < 0)
-            break;
-        handleLine(m_buffer.mid(start, newline - start));
-        start = newline + 1;
+    const LineBuffer::Lines lines = m_lines.append(m_process->readAllStandardOutput());
+    for (const QByteArray &line : lines.complete) {
+        handleLine(line);
         if (!m_process) // a handler stopped the engine
             return;
     }
-    m_buffer.remove(0, start);
+    for (int i = 0; i < lines.oversized; ++i) {
+        qCWarning(lcEngine) << "dropped a line from the engine longer than" << m_lines.maxLineBytes() << "bytes";
+        Q_EMIT lineDropped(m_lines.maxLineBytes());
+    }
 }
 
 void EngineClient::handleLine(const QByteArray &line)
@@ -162,6 +160,15 @@ void EngineClient::handleLine(const QByteArray &line)
         break;
     case EngineProtocol::Incoming::Kind::Reply:
         Q_EMIT reply(message.id(), message.json());
+        break;
+    case EngineProtocol::Incoming::Kind::Parked:
+        Q_EMIT parked(message.id(), message.json());
+        break;
+    case EngineProtocol::Incoming::Kind::Unparked:
+        Q_EMIT unparked(message.id(), message.json());
+        break;
+    case EngineProtocol::Incoming::Kind::StillParked:
+        Q_EMIT stillParked(message.id(), message.json());
         break;
     case EngineProtocol::Incoming::Kind::OtherEvent:
         break; // an event of a newer kernel: nothing here needs it

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "LineBuffer.h"
+
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QObject>
@@ -37,16 +39,27 @@ public:
     bool send(const QJsonObject &request);
     void interrupt(quint64 id);
 
+    // The longest line read from the engine. The kernel caps what a job prints and returns
+    // (max_output_chars, at most 10 million characters), so only a damaged engine reaches it.
+    static constexpr qsizetype DefaultMaxLineBytes = 256 * 1024 * 1024;
+    void setMaxLineBytes(qsizetype bytes) { m_lines = LineBuffer(bytes); }
+
 Q_SIGNALS:
     void stateChanged(EngineClient::State state);
     void ready(const QJsonObject &info);
     void reply(quint64 id, const QJsonObject &reply);
     void output(quint64 id, const QString &stream, const QString &text);
+    // The debugger's events (EngineProtocol::ParkedEvent, UnparkedEvent) for job `id`.
+    void parked(quint64 id, const QJsonObject &event);
+    void unparked(quint64 id, const QJsonObject &event);
+    void stillParked(quint64 id, const QJsonObject &event);
     // Bytes the engine process wrote to its own stdout/stderr, outside any Lisp stream.
     void processOutput(const QString &text);
     // The engine went away; every request in flight is lost. A new engine is starting
     // unless the state is Failed.
     void died(const QString &reason);
+    // A line over the cap was dropped (LineBuffer): most likely the reply of the running job.
+    void lineDropped(qsizetype maxLineBytes);
 
 private:
     void launch();
@@ -59,7 +72,7 @@ private:
 
     QString m_enginePath;
     QProcess *m_process = nullptr;
-    QByteArray m_buffer;
+    LineBuffer m_lines{DefaultMaxLineBytes};
     QJsonObject m_info;
     State m_state = State::Stopped;
     QString m_pendingReason; // set when we kill the engine on purpose

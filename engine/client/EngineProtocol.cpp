@@ -72,6 +72,23 @@ JobRequest testRun(const QString &system, const QString &test)
     return request;
 }
 
+JobRequest restartInvocation(quint64 target, int level, const QJsonValue &restart, const QStringList &arguments)
+{
+    JobRequest request = job(QStringLiteral("invoke-restart"), restart.isDouble() ? QString::number(restart.toInt()) : restart.toString(), QString());
+    request.arguments = {{QStringLiteral("target"), double(target)},
+                         {QStringLiteral("level"), level},
+                         {QStringLiteral("restart"), restart},
+                         {QStringLiteral("arguments"), QJsonArray::fromStringList(arguments)}};
+    return request;
+}
+
+JobRequest frameEvaluation(quint64 target, int level, int frame, const QString &code)
+{
+    JobRequest request = job(QStringLiteral("debugger-eval"), code, QString());
+    request.arguments = {{QStringLiteral("target"), double(target)}, {QStringLiteral("level"), level}, {QStringLiteral("frame"), frame}};
+    return request;
+}
+
 QJsonObject jobLine(quint64 id, const JobRequest &request)
 {
     QJsonObject line = request.arguments;
@@ -80,6 +97,8 @@ QJsonObject jobLine(quint64 id, const JobRequest &request)
     line.insert(QStringLiteral("code"), request.code);
     if (!request.package.isEmpty())
         line.insert(QStringLiteral("package"), request.package);
+    if (request.debug)
+        line.insert(QStringLiteral("debug"), true);
     return line;
 }
 
@@ -181,9 +200,20 @@ QJsonObject queryLine(quint64 id, const Query &query)
     return line;
 }
 
-QJsonObject interruptLine(quint64 runningJob)
+Query frameInspection(quint64 target, int level, int frame)
 {
-    return {{QStringLiteral("op"), QStringLiteral("interrupt")}, {QStringLiteral("target"), double(runningJob)}};
+    return {QStringLiteral("debugger-frame"),
+            {{QStringLiteral("target"), double(target)}, {QStringLiteral("level"), level}, {QStringLiteral("frame"), frame}}};
+}
+
+QJsonObject interruptLine(quint64 runningJob, bool breakIn, const QString &by)
+{
+    QJsonObject line{{QStringLiteral("op"), QStringLiteral("interrupt")}, {QStringLiteral("target"), double(runningJob)}};
+    if (breakIn) {
+        line.insert(QStringLiteral("break"), true);
+        line.insert(QStringLiteral("by"), by);
+    }
+    return line;
 }
 
 Incoming Incoming::decode(const QByteArray &line)
@@ -197,6 +227,12 @@ Incoming Incoming::decode(const QByteArray &line)
         incoming.m_kind = Kind::Output;
     else if (event == QStringLiteral("ready"))
         incoming.m_kind = Kind::Ready;
+    else if (event == QStringLiteral("parked"))
+        incoming.m_kind = Kind::Parked;
+    else if (event == QStringLiteral("unparked"))
+        incoming.m_kind = Kind::Unparked;
+    else if (event == QStringLiteral("still-parked"))
+        incoming.m_kind = Kind::StillParked;
     else if (event.isEmpty() && incoming.m_json.contains(QStringLiteral("id")))
         incoming.m_kind = Kind::Reply;
     else
@@ -208,6 +244,69 @@ quint64 Incoming::id() const
 {
     return quint64(m_json.value(QStringLiteral("id")).toDouble());
 }
+
+quint64 ParkedEvent::id() const { return quint64(m_json.value(QStringLiteral("id")).toDouble()); }
+int ParkedEvent::level() const { return m_json.value(QStringLiteral("level")).toInt(); }
+QString ParkedEvent::conditionType() const { return m_json.value(QStringLiteral("condition_type")).toString(); }
+QString ParkedEvent::message() const { return m_json.value(QStringLiteral("message")).toString(); }
+QString ParkedEvent::package() const { return m_json.value(QStringLiteral("package")).toString(); }
+bool ParkedEvent::isBreak() const { return m_json.value(QStringLiteral("break")).toBool(); }
+
+QList<DebuggerRestart> ParkedEvent::restarts() const
+{
+    QList<DebuggerRestart> list;
+    for (const QJsonValue &item : m_json.value(QStringLiteral("restarts")).toArray()) {
+        const QJsonObject r = item.toObject();
+        list.append({r.value(QStringLiteral("index")).toInt(), r.value(QStringLiteral("name")).toString(),
+                     r.value(QStringLiteral("description")).toString()});
+    }
+    return list;
+}
+
+QList<DebuggerFrame> ParkedEvent::frames() const
+{
+    QList<DebuggerFrame> list;
+    for (const QJsonValue &item : m_json.value(QStringLiteral("frames")).toArray()) {
+        const QJsonObject f = item.toObject();
+        list.append({f.value(QStringLiteral("index")).toInt(), f.value(QStringLiteral("text")).toString(),
+                     f.value(QStringLiteral("locals")).toBool()});
+    }
+    return list;
+}
+
+JobError ParkedEvent::error() const
+{
+    const QJsonObject e = m_json.value(QStringLiteral("error")).toObject();
+    return {e.value(QStringLiteral("type")).toString(), e.value(QStringLiteral("message")).toString(),
+            e.value(QStringLiteral("phase")).toString(), toStringList(e.value(QStringLiteral("backtrace")))};
+}
+
+quint64 UnparkedEvent::id() const { return quint64(m_json.value(QStringLiteral("id")).toDouble()); }
+int UnparkedEvent::level() const { return m_json.value(QStringLiteral("level")).toInt(); }
+QString UnparkedEvent::restart() const { return m_json.value(QStringLiteral("restart")).toString(); }
+
+bool leavesALevel(const QJsonObject &reply)
+{
+    return reply.value(QStringLiteral("continuing")).toBool() || reply.value(QStringLiteral("unwound")).toBool();
+}
+
+QString RestartReply::restart() const { return text("restart"); }
+int RestartReply::level() const { return int(number("level")); }
+bool RestartReply::continuing() const { return flag("continuing"); }
+
+bool FrameReply::found() const { return flag("found"); }
+QString FrameReply::message() const { return Reply::text("message"); }
+QString FrameReply::text() const { return Reply::text("text"); }
+QJsonValue FrameReply::function() const { return field("function"); }
+bool FrameReply::localsAvailable() const { return flag("locals_available"); }
+QJsonValue FrameReply::note() const { return field("note"); }
+QJsonArray FrameReply::arguments() const { return array("arguments"); }
+QJsonArray FrameReply::locals() const { return array("locals"); }
+QJsonValue FrameReply::source() const { return field("source"); }
+QString FrameReply::package() const { return Reply::text("package"); }
+QString FrameReply::Variable::name() const { return json.value(QStringLiteral("name")).toString(); }
+QString FrameReply::Variable::value() const { return json.value(QStringLiteral("value")).toString(); }
+QString FrameReply::Variable::resultId() const { return json.value(QStringLiteral("result_id")).toString(); }
 
 QString ReadyEvent::version() const { return m_json.value(QStringLiteral("version")).toString(); }
 QString ReadyEvent::implementation() const { return m_json.value(QStringLiteral("implementation")).toString(); }

@@ -48,6 +48,13 @@ JobRequest systemLoad(const QString &system, bool force, bool verbose);
 // A system's tests (issue 11): FiveAM when the system's tests use it, else ASDF's test-op;
 // `test` names one FiveAM test (or suite) to run alone. Reply: TestRunReply.
 JobRequest testRun(const QString &system, const QString &test = {}); // time limit: DefaultTestRunTimeoutMs
+// The shared debugger (issue 20). A parked job is named by its id (`target`) and its level;
+// `restart` is an index (a JSON number) or a name; `arguments` are Lisp texts the engine reads
+// in the package the job parked in. The reply of an invocation says "continuing"
+// (RestartReply); the job's own reply, or its next parking, follows.
+JobRequest restartInvocation(quint64 target, int level, const QJsonValue &restart, const QStringList &arguments);
+// Evaluates in frame `frame` of the parked job: its lexical environment where ECL keeps one.
+JobRequest frameEvaluation(quint64 target, int level, int frame, const QString &code);
 // The line that starts job `id`.
 QJsonObject jobLine(quint64 id, const JobRequest &request);
 
@@ -71,6 +78,8 @@ Query documentation(const QString &name, const QString &package = {});
 // The project's root directory (absolute): the engine's *default-pathname-defaults* and ASDF's
 // source registry follow it. Runs on the worker, after the jobs queued before it.
 Query projectRoot(const QString &directory);
+// One frame of a parked job: function, arguments, locals, source. Reply: FrameReply.
+Query frameInspection(quint64 target, int level, int frame);
 // Names read in a file, resolved as the image has them (the symbol's home package), and
 // whether #+/#- conditionals as written ("#+ecl", "#+sbcl #-x86-64") hold in this image.
 // Reply: ResolveNamesReply. The ledger (DefinitionLedger) asks it for definitions loaded from files.
@@ -84,13 +93,15 @@ Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditi
 // them). Reply: PackagesReply. The project tools read names with it (LispPackages).
 Query packages(const QStringList &names);
 QJsonObject queryLine(quint64 id, const Query &query);
-QJsonObject interruptLine(quint64 runningJob);
+// Stops the running job; with `breakIn`, a job with debugging on parks where it is instead
+// (a break with a CONTINUE restart; `by` names who asked, for its message).
+QJsonObject interruptLine(quint64 runningJob, bool breakIn = false, const QString &by = {});
 
 // ---- What the engine sends. A line is parsed once, here.
 class Incoming
 {
 public:
-    enum class Kind { Ready, Output, Reply, OtherEvent, Unreadable };
+    enum class Kind { Ready, Output, Reply, Parked, Unparked, StillParked, OtherEvent, Unreadable };
     static Incoming decode(const QByteArray &line);
 
     Kind kind() const { return m_kind; }
@@ -128,6 +139,43 @@ private:
     QJsonObject m_json;
 };
 
+// {"event":"parked"}: job `id` stopped at an error (or a break) and waits at `level`.
+class ParkedEvent
+{
+public:
+    explicit ParkedEvent(const QJsonObject &json) : m_json(json) {}
+    quint64 id() const;
+    int level() const;
+    QString conditionType() const;
+    QString message() const;
+    QString package() const;
+    bool isBreak() const;
+    QList<DebuggerRestart> restarts() const;
+    QList<DebuggerFrame> frames() const;
+    JobError error() const; // the seed's [ERROR] text: type, message, phase, backtrace
+
+private:
+    QJsonObject m_json;
+};
+
+// {"event":"unparked"}: control left job `id`'s level; `restart` names the restart an
+// invocation chose (empty when the code itself left: a restart of its own, a throw).
+class UnparkedEvent
+{
+public:
+    explicit UnparkedEvent(const QJsonObject &json) : m_json(json) {}
+    quint64 id() const;
+    int level() const;
+    QString restart() const;
+
+private:
+    QJsonObject m_json;
+};
+
+// {"event":"still-parked","id","level","restart","message"}: after an invocation said it was
+// continuing, the restart's function returned (or failed) without leaving the level: job `id`
+// still waits there. UnparkedEvent reads id, level and restart; `message` says what happened.
+
 // A reply to a job or a query. Nullable fields are QJsonValues (a string or null), so that
 // structured tool results can pass them on as they came.
 class Reply
@@ -155,6 +203,50 @@ protected:
 
 // The common part of every job's reply, as the transcript keeps it.
 JobResult jobResult(const QJsonObject &reply);
+
+// Why the worker is not waiting for its next request after this reply: an invocation that
+// continues a parked job ("continuing"), or a job cut short when control left its level
+// ("unwound"). The engine's next word is an "unparked" event.
+bool leavesALevel(const QJsonObject &reply);
+
+// invoke-restart: restart (the name chosen), level, continuing.
+class RestartReply : public Reply
+{
+public:
+    using Reply::Reply;
+    QString restart() const;
+    int level() const;
+    bool continuing() const;
+};
+
+// debugger-frame: found, message?, target, level, frame, text, function (null for a rebuilt
+// call of a built-in), locals_available, note (why not, or null), arguments[] and locals[]
+// {name, value, result_id?}, source {where: session|file, job?, form?, file?, line?} or null,
+// package.
+class FrameReply : public Reply
+{
+public:
+    using Reply::Reply;
+    bool found() const;
+    QString message() const;
+    QString text() const;
+    QJsonValue function() const;
+    bool localsAvailable() const;
+    QJsonValue note() const;
+    QJsonArray arguments() const;
+    QJsonArray locals() const;
+    QJsonValue source() const;
+    QString package() const;
+
+    struct Variable
+    {
+        explicit Variable(const QJsonValue &v) : json(v.toObject()) {}
+        QString name() const;
+        QString value() const;
+        QString resultId() const; // empty for primitive values
+        QJsonObject json;
+    };
+};
 
 class EvalReply : public Reply
 {

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "Debugger.h"
 #include "Origin.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QSharedPointer>
 #include <QStringList>
@@ -22,6 +24,9 @@ struct JobRequest
     QString tool;           // the MCP tool that asked for it ("edit-form"), or the hand-off that
                             // did ("stage-form", "revert-definition"); empty for the REPL
     int timeoutMs = -1;     // -1: the session's default
+    // An error parks it in the debugger instead of ending it (eval, time and run-tests). The
+    // Session also turns it on for the person's own work and agents' when the person says so.
+    bool debug = false;
 };
 
 struct JobError
@@ -41,7 +46,8 @@ struct JobResult
         TimedOut,       // stopped by the time limit; the engine survived
         EngineRestarted,// the engine died or had to be killed; its state is gone
         Cancelled,      // dropped before it ran
-        Failed          // the request itself was refused (kernel or host)
+        Failed,         // the request itself was refused (kernel or host)
+        Parked          // not over: waiting in the debugger (Job::debugger); error says why
     };
 
     Status status = Status::Ok;
@@ -64,7 +70,9 @@ struct JobResult
 // the window and the MCP layer. Only the Session changes it.
 struct Job
 {
-    enum class State { Queued, Running, Done };
+    // Parked: an error stopped it where it happened; it waits in the debugger (`debugger`)
+    // while other work runs nested above it, and goes back to Running when it continues.
+    enum class State { Queued, Running, Parked, Done };
 
     quint64 id = 0;
     quint64 sequence = 0; // order of completion in the transcript; 0 until done
@@ -75,6 +83,14 @@ struct Job
     QDateTime startedAt;
     QDateTime finishedAt;
     bool cancelRequested = false;
+    // The debugger episode it is parked in, or the last one it had; null if it never parked.
+    DebuggerPtr debugger;
+    // Time it ran before its current stretch (it does not run while parked): its time limit
+    // counts only running time.
+    qint64 ranMs = 0;
+    QElapsedTimer runningFor;
+
+    qint64 runningMs() const { return ranMs + (state == State::Running && runningFor.isValid() ? runningFor.elapsed() : 0); }
 
     qint64 elapsedMs() const
     {

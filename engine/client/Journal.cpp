@@ -3,6 +3,7 @@
 #include "DefinitionLedger.h"
 #include "ProjectFiles.h"
 #include "Session.h"
+#include "TextLines.h"
 
 #include <QDir>
 #include <QFile>
@@ -525,6 +526,21 @@ void Journal::attach(Session *session)
     });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin) {
         recordEvent(QStringLiteral("session-reset"), QStringLiteral("The session was reset by %1.").arg(origin.name), origin);
+    });
+    // The debugger's episodes: the choices and looks are jobs of their own (invoke-restart,
+    // debugger-eval, debugger-frame), the outcome is the parked job's record when it ends.
+    connect(session, &Session::parked, this, [this](JobPtr job) {
+        const Debugger &d = *job->debugger;
+        recordEvent(QStringLiteral("debugger-parked"),
+                    QStringLiteral("%1's evaluation %2 parked in debugger %3 (level %4): %5: %6 Restarts: %7.")
+                        .arg(d.owner.name, TextLines::oneLine(d.code, 200)).arg(d.id).arg(d.level)
+                        .arg(d.conditionType, TextLines::oneLine(d.message, 300), d.restartList()),
+                    d.owner);
+    });
+    connect(session, &Session::debuggerClosed, this, [this](DebuggerPtr debugger) {
+        recordEvent(QStringLiteral("debugger-closed"),
+                    QStringLiteral("Debugger %1: %2.").arg(debugger->id).arg(debugger->outcomeSentence()),
+                    debugger->choice.by);
     });
     connect(session, &Session::engineStatus, this, [this](const QString &state, const QString &message) {
         if (state == QStringLiteral("ready"))

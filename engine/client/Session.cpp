@@ -21,6 +21,7 @@ QString JobResult::statusName(Status status)
     case Status::EngineRestarted: return QStringLiteral("engine-restarted");
     case Status::Cancelled: return QStringLiteral("cancelled");
     case Status::Failed: return QStringLiteral("failed");
+    case Status::Parked: return QStringLiteral("parked");
     }
     return {};
 }
@@ -35,12 +36,24 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
     });
     m_grace.setSingleShot(true);
     m_grace.setTimerType(Qt::PreciseTimer);
+    m_abandon.setSingleShot(true);
     connect(&m_timeout, &QTimer::timeout, this, &Session::onTimeout);
     connect(&m_grace, &QTimer::timeout, this, &Session::onGraceExpired);
+    connect(&m_abandon, &QTimer::timeout, this, &Session::onAbandoned);
     connect(engine, &EngineClient::reply, this, &Session::onReply);
+    connect(engine, &EngineClient::parked, this, &Session::onParked);
+    connect(engine, &EngineClient::unparked, this, &Session::onUnparked);
+    connect(engine, &EngineClient::stillParked, this, &Session::onStillParked);
     connect(engine, &EngineClient::output, this, &Session::onOutput);
     connect(engine, &EngineClient::ready, this, &Session::onEngineReady);
     connect(engine, &EngineClient::died, this, &Session::onEngineDied);
+    connect(engine, &EngineClient::lineDropped, this, [this](qsizetype maxLineBytes) {
+        failCurrent(JobResult::Status::Failed, QStringLiteral("REPLY-TOO-LARGE"),
+                    QStringLiteral("The engine's reply was larger than %1 and was dropped. Lower max_output_chars or "
+                                   "print_length, or return a smaller value (the session is intact).")
+                        .arg(maxLineBytes >= 1024 * 1024 ? QStringLiteral("%1 MiB").arg(maxLineBytes / (1024 * 1024))
+                                                         : QStringLiteral("%1 KiB").arg(maxLineBytes / 1024)));
+    });
     connect(engine, &EngineClient::processOutput, this, [this](const QString &text) {
         // Output written straight to the process's descriptors belongs to whatever runs. It
         // bypasses the engine's output budget, so the host caps it (a child process writing
@@ -81,6 +94,11 @@ quint64 Session::submit(const JobRequest &request)
     auto job = JobPtr::create();
     job->id = m_nextId++;
     job->request = request;
+    // The defaults cover evaluations; a test run stops at its first failure only when asked
+    // (the person's Run project tests wants the whole report).
+    const QString &op = request.op;
+    if (op == QStringLiteral("eval") || op == QStringLiteral("time"))
+        job->request.debug = request.debug || (request.origin.isPerson() ? m_debugPerson : request.origin.isAgent() && m_debugAgents);
     job->queuedAt = QDateTime::currentDateTime();
     m_live.insert(job->id, job);
     m_queue.enqueue(job);
@@ -94,7 +112,7 @@ JobPtr Session::job(quint64 id) const
     return m_live.value(id);
 }
 
-bool Session::cancel(quint64 id, const QString &reason)
+bool Session::cancel(quint64 id, const QString &reason, const Origin &by)
 {
     const JobPtr job = m_live.value(id);
     if (!job)
@@ -108,8 +126,15 @@ bool Session::cancel(quint64 id, const QString &reason)
         finish(job);
         return true;
     }
+    if (job->state == Job::State::Parked) {
+        // Cancelling a parked evaluation ends it, as its ABORT restart does.
+        return invokeRestart(job->debugger->id, QStringLiteral("ABORT"), {}, by.name.isEmpty() ? Origin::system(QStringLiteral("Lisp Duet")) : by) != 0;
+    }
+    if (job != m_current)
+        return false; // nested below a parked job? It is not running; nothing to interrupt
     job->cancelRequested = true;
-    m_engine->interrupt(id);
+    // With debugging on, the job stops where it is, parked with a CONTINUE restart: a break.
+    m_engine->send(EngineProtocol::interruptLine(id, job->request.debug, by.isPerson() ? QStringLiteral("The person") : by.name));
     if (!m_grace.isActive())
         m_grace.start(m_graceMs);
     return true;
@@ -118,7 +143,7 @@ bool Session::cancel(quint64 id, const QString &reason)
 void Session::interruptCurrent()
 {
     if (m_current)
-        cancel(m_current->id);
+        cancel(m_current->id, {}, Origin::person());
 }
 
 void Session::query(const EngineProtocol::Query &query, QueryCallback callback)
@@ -187,28 +212,40 @@ int Session::timeLimitOf(const Job &job) const
     return job.request.timeoutMs >= 0 ? job.request.timeoutMs : m_limits.timeoutMs;
 }
 
+void Session::startRunning(const JobPtr &job)
+{
+    job->state = Job::State::Running;
+    job->runningFor.start();
+    m_timedOut = false;
+    const int timeout = timeLimitOf(*job);
+    if (timeout > 0) // what is left of it: the time a job spent parked does not count
+        m_timeout.start(int(qMax<qint64>(0, timeout - job->ranMs)));
+}
+
 void Session::dispatchNext()
 {
-    if (m_current || m_queue.isEmpty() || !m_engine->isReady())
-        return;
-    m_current = m_queue.dequeue();
-    m_current->state = Job::State::Running;
-    m_current->startedAt = QDateTime::currentDateTime();
-    m_timedOut = false;
-    m_currentProcessOutput = 0;
+    while (!m_current && !m_holding && !m_queue.isEmpty() && m_engine->isReady()) {
+        JobPtr next = m_queue.dequeue();
+        if (!dispatchable(next))
+            continue;
+        m_current = next;
+        m_current->startedAt = QDateTime::currentDateTime();
+        m_currentProcessOutput = 0;
+        startRunning(m_current);
 
-    Q_EMIT started(m_current);
-    if (!m_engine->send(EngineProtocol::jobLine(m_current->id, m_current->request))) {
-        // Deferred: the submitter may not have connected to finished() yet.
-        QTimer::singleShot(0, this, [this] {
-            failCurrent(JobResult::Status::Failed, QStringLiteral("ENGINE-UNAVAILABLE"),
-                        QStringLiteral("The Lisp engine could not take the request."));
-        });
-        return;
+        Q_EMIT started(m_current);
+        if (!m_engine->send(EngineProtocol::jobLine(m_current->id, m_current->request))) {
+            m_timeout.stop();
+            // Deferred: the submitter may not have connected to finished() yet.
+            QTimer::singleShot(0, this, [this] {
+                failCurrent(JobResult::Status::Failed, QStringLiteral("ENGINE-UNAVAILABLE"),
+                            QStringLiteral("The Lisp engine could not take the request."));
+            });
+        }
     }
-    const int timeout = timeLimitOf(*m_current);
-    if (timeout > 0)
-        m_timeout.start(timeout);
+    if (!m_holding)
+        answerParkedWaiters();
+    updateAbandonTimer();
 }
 
 void Session::onOutput(quint64 id, const QString &stream, const QString &text)
@@ -232,6 +269,17 @@ void Session::onReply(quint64 id, const QJsonObject &reply)
         return;
     m_timeout.stop();
     m_grace.stop();
+    if (EngineProtocol::leavesALevel(reply)) {
+        // The worker is on its way out of a debugger level: wait for "unparked" before
+        // sending anything (see m_holding).
+        m_holding = true;
+        if (m_current->request.op == QStringLiteral("invoke-restart"))
+            noteRestartChosen(*m_current, reply);
+        else if (m_lastUnwoundBy.name.isEmpty()) // the first one cut short is the code that left
+            m_lastUnwoundBy = m_current->request.origin;
+    } else {
+        m_lastUnwoundBy = {};
+    }
     JobResult result = EngineProtocol::jobResult(reply);
     // Streamed output arrived before the reply; keep it.
     result.stdoutText = m_current->result.stdoutText;
@@ -266,6 +314,7 @@ void Session::onTimeout()
 {
     if (!m_current)
         return;
+    // The time limit ends a job with debugging on too: it is not a choice to look at it.
     m_timedOut = true;
     m_engine->interrupt(m_current->id);
     m_grace.start(m_graceMs);
@@ -297,11 +346,14 @@ void Session::onEngineDied(const QString &reason)
                          "every definition of the session is gone. Replay the journal to restore them.").arg(reason)
         : m_restartReason;
     m_restartReason.clear();
+    m_holding = false;
+    m_choosing.reset();
     if (m_current) {
         m_timeout.stop();
         m_grace.stop();
         failCurrent(JobResult::Status::EngineRestarted, QStringLiteral("ENGINE-RESTARTED"), message);
     }
+    endParkedJobs(message);
     m_package = QStringLiteral("COMMON-LISP-USER");
     Q_EMIT packageChanged(m_package);
     const bool failed = m_engine->state() == EngineClient::State::Failed;
@@ -411,38 +463,6 @@ void Session::whenFinished(quint64 id, std::function<void(JobPtr)> callback)
     }
 }
 
-void Session::whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, int deadlineMs)
-{
-    if (!m_live.contains(id)) {
-        whenFinished(id, std::move(callback)); // done already: answered at once, if it is known
-        return;
-    }
-    if (deadlineMs < 0) {
-        m_answerableCallbacks.insert(id, std::move(callback));
-        return;
-    }
-    // Whichever comes first, the end or the deadline, calls it; the other finds it called.
-    auto pending = QSharedPointer<std::function<void(JobPtr)>>::create(std::move(callback));
-    auto once = [pending](JobPtr reached) {
-        if (*pending)
-            std::exchange(*pending, nullptr)(reached);
-    };
-    m_answerableCallbacks.insert(id, once);
-    QTimer::singleShot(deadlineMs, this, [this, id, once] {
-        if (const JobPtr still = m_live.value(id))
-            once(still);
-    });
-}
-
-void Session::callAnswerable(const JobPtr &job)
-{
-    QList<std::function<void(JobPtr)>> callbacks = m_answerableCallbacks.values(job->id);
-    m_answerableCallbacks.remove(job->id);
-    // values() lists the newest first; answer in the order they asked.
-    for (auto it = callbacks.crbegin(); it != callbacks.crend(); ++it)
-        (*it)(job);
-}
-
 QList<JobPtr> Session::takeActivityFor(const QString &clientKey)
 {
     const quint64 seen = m_seenBy.value(clientKey, 0);
@@ -453,10 +473,21 @@ QList<JobPtr> Session::takeActivityFor(const QString &clientKey)
                                              [seen](const JobPtr &job) { return job->sequence <= seen; });
     for (auto it = unseen; it != m_transcript.cend(); ++it) {
         const JobPtr &job = *it;
-        if (job->request.origin.clientKey != clientKey
+        // The client's own evaluation counts too when somebody else chose how its debugger
+        // went on: it learns the outcome here.
+        const bool answeredByOthers = job->debugger && job->debugger->choice.isMade()
+                                      && job->debugger->choice.by.clientKey != clientKey;
+        if ((job->request.origin.clientKey != clientKey || answeredByOthers)
             && job->result.status != JobResult::Status::Cancelled)
             activity.append(job);
     }
+    // Others' evaluations that parked since, and are still parked, say so.
+    for (const JobPtr &job : m_parked) {
+        if (job->request.origin.clientKey != clientKey && job->debugger && job->debugger->id > m_debuggersSeenBy.value(clientKey, 0))
+            activity.append(job);
+    }
+    if (!m_parked.isEmpty())
+        m_debuggersSeenBy.insert(clientKey, m_parked.last()->debugger->id);
     m_seenBy.insert(clientKey, m_nextSequence - 1);
     return activity;
 }

@@ -42,6 +42,10 @@
       (multiple-value-bind (object warnings-p failure-p)
           (let ((*compile-verbose* nil) (*compile-print* nil)
                 (c::*suppress-compiler-messages* 'c::compiler-note)
+                ;; The kernel's docstrings are for its readers, not its users: kept in the
+                ;; objects, each start would read them back in (ECL reads every constant
+                ;; of a compiled file when the engine starts).
+                (si::*keep-documentation* nil)
                 (*standard-output* (make-broadcast-stream)))
             (compile-file source :output-file output :system-p t :external-format :utf-8))
         (declare (ignore warnings-p))

@@ -1,5 +1,6 @@
 #include "EvalFormatter.h"
 
+#include "DebuggerFormatter.h"
 #include "JsonSchema.h"
 
 #include <QJsonArray>
@@ -82,7 +83,11 @@ QJsonObject structured(const JobResult &result)
 
 ToolResult result(const JobResult &evaluation)
 {
-    return {text(evaluation), structured(evaluation), isErrorResult(evaluation)};
+    ToolResult result;
+    result.text = text(evaluation);
+    result.structured = structured(evaluation);
+    result.isError = isErrorResult(evaluation);
+    return result;
 }
 
 QStringList outputRequired()
@@ -98,10 +103,11 @@ QJsonObject outputProperties()
                                       {QStringLiteral("phase"), string(QStringLiteral("read, eval, print, setup or host"))},
                                       {QStringLiteral("backtrace"), stringArray(QStringLiteral("Frames of the user's code, innermost first"))}},
                                      {QStringLiteral("type"), QStringLiteral("message")}, false);
-    const QJsonObject status = stringEnum(QStringLiteral("ok, error, interrupted, timed-out, engine-restarted, cancelled or failed"),
+    const QJsonObject status = stringEnum(QStringLiteral("ok, error, interrupted, timed-out, engine-restarted, cancelled or failed; "
+                                                         "parked: it waits in the debugger (see debugger)"),
                                           {QStringLiteral("ok"), QStringLiteral("error"), QStringLiteral("interrupted"),
                                            QStringLiteral("timed-out"), QStringLiteral("engine-restarted"),
-                                           QStringLiteral("cancelled"), QStringLiteral("failed")});
+                                           QStringLiteral("cancelled"), QStringLiteral("failed"), QStringLiteral("parked")});
     return {{QStringLiteral("status"), status},
             {QStringLiteral("values"), stringArray(QStringLiteral("The last form's values, printed"))},
             {QStringLiteral("stdout"), string(QStringLiteral("What *standard-output* received"))},
@@ -111,7 +117,8 @@ QJsonObject outputProperties()
             {QStringLiteral("output_truncated_chars"), integer(QStringLiteral("Characters of output cut by the output limit"), 0, 2147483647)},
             {QStringLiteral("elapsed_ms"), number(QStringLiteral("Real time the evaluation took in the engine"), 0, 1e12)},
             {QStringLiteral("result_id"), string(QStringLiteral("Handle of the primary value for inspect-object"))},
-            {QStringLiteral("error"), error}};
+            {QStringLiteral("error"), error},
+            {QStringLiteral("debugger"), DebuggerFormatter::schema()}};
 }
 
 } // namespace EvalFormatter

@@ -20,6 +20,8 @@ const auto MaxOutput = Arg::integer(QStringLiteral("max_output_chars"),
 const auto PrintLength = Arg::integer(QStringLiteral("print_length"),
                                       QStringLiteral("*print-length* for the values (default: the session's, %1)").arg(EngineProtocol::DefaultPrintLength),
                                       1, 1000000);
+const auto Debug = Arg::boolean(QStringLiteral("debug"),
+                                QStringLiteral("On an error, park the evaluation in the shared debugger instead of unwinding: the call returns at once with the error and a [Debugger] block (restarts, frames); go on with invoke-restart, look with debugger-frame and debugger-eval (default false)"));
 const auto PrintLevel = Arg::integer(QStringLiteral("print_level"),
                                      QStringLiteral("*print-level* for the values (default: the session's, %1)").arg(EngineProtocol::DefaultPrintLevel),
                                      1, 1000);
@@ -35,9 +37,10 @@ Tool evaluateLispTool(Session *session)
             "The session (ECL) is shared live with a person and possibly other agents. Returns [stdout], [stderr], "
             "[warnings] sections and '=> value' lines, or '[ERROR] TYPE', the message and a [Backtrace]. A value that is not a "
             "number, character, symbol or short string gets a handle, structuredContent.result_id, for inspect-object. "
-            "Defaults for the time limit, output cap and print settings are the session's (see configure-limits). Work that "
-            "outlasts wait_seconds goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
-        .arguments = {Code, Package, Description, Timeout, MaxOutput, PrintLength, PrintLevel, ToolKit::waitSecondsArgument()},
+            "Defaults for the time limit, output cap and print settings are the session's (see configure-limits). With "
+            "debug: true an error parks the evaluation in the shared debugger instead of unwinding (see invoke-restart). Work "
+            "that outlasts wait_seconds goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
+        .arguments = {Code, Package, Description, Timeout, MaxOutput, PrintLength, PrintLevel, Debug, ToolKit::waitSecondsArgument()},
         .outputProperties = ToolKit::withRunningProperties(EvalFormatter::outputProperties()),
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
@@ -48,6 +51,7 @@ Tool evaluateLispTool(Session *session)
                                                          .printLevel = arguments.value(PrintLevel),
                                                          .maxOutputChars = arguments.value(MaxOutput)});
         request.description = arguments.text(Description);
+        request.debug = arguments.value(Debug, false);
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);
         ToolKit::submit(session, call, request, [](const Job &job) { return EvalFormatter::result(job.result); }, ToolKit::waitMsOf(arguments));

@@ -12,6 +12,8 @@ const auto System = Arg::string(QStringLiteral("system"), QStringLiteral("ASDF s
                         .notBlank(QStringLiteral("must name an ASDF system, but it is empty"));
 const auto Test = Arg::string(QStringLiteral("test"), QStringLiteral("One FiveAM test or suite to run alone, e.g. \"area-of-a-square\" or \"shapes-tests::shapes-suite\" (default: the whole test-op)"));
 const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit for loading and running the tests (default 300)"), 1, 3600);
+const auto Debug = Arg::boolean(QStringLiteral("debug"),
+                                QStringLiteral("Stop at the first error or failed check (FiveAM's *on-error* and *on-failure* :debug) and park it in the shared debugger, in the test's frame; go on with invoke-restart (default false)"));
 const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("A short reason, shown to the person who shares the session"));
 
 // The report's output is the framework's own text; the structured failures say it better,
@@ -132,7 +134,7 @@ Tool runTestsTool(Session *session)
             "check failed or the output tells of an unexpected error. The first run that needs FiveAM compiles it (tens of "
             "seconds). Systems are found under the project root and ASDF's usual places. A run that outlasts wait_seconds goes on "
             "as a job: the answer is status \"running\" with a job_id for the tool job."),
-        .arguments = {System, Test, Timeout, Description, ToolKit::waitSecondsArgument()},
+        .arguments = {System, Test, Timeout, Description, Debug, ToolKit::waitSecondsArgument()},
         .outputProperties = ToolKit::withRunningProperties(outputProperties()),
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
@@ -148,6 +150,7 @@ Tool runTestsTool(Session *session)
         JobRequest request = EngineProtocol::testRun(system, arguments.text(Test).trimmed());
         request.timeoutMs = int(arguments.value(Timeout, EngineProtocol::DefaultTestRunTimeoutMs / 1000) * 1000);
         request.description = arguments.text(Description);
+        request.debug = arguments.value(Debug, false);
         ToolKit::submit(session, call, request, [system](const Job &job) { return reported(job, system); }, ToolKit::waitMsOf(arguments));
     });
 }

@@ -21,4 +21,8 @@ void addStandardTools(ToolRegistry *tools, Session *session)
     tools->add(checkParensTool());
     tools->add(completeSymbolTool(session));
     tools->add(sessionTranscriptTool(session));
+    tools->add(listDebuggersTool(session));
+    tools->add(debuggerFrameTool(session));
+    tools->add(debuggerEvalTool(session));
+    tools->add(invokeRestartTool(session));
 }

@@ -11,6 +11,8 @@ namespace {
 const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Common Lisp form(s) to evaluate and time")).required(QStringLiteral("the Lisp code to time"));
 const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package context (default: the session's current package)"));
 const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("A short reason, shown to the person who shares the session"));
+const auto Debug = Arg::boolean(QStringLiteral("debug"),
+                                QStringLiteral("On an error, park the evaluation in the shared debugger instead of unwinding, as evaluate-lisp's debug does (default false)"));
 const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit in seconds (default: the session's)"), 0.1, 3600);
 
 QLocale grouped()
@@ -74,7 +76,7 @@ Tool timeExecutionTool(Session *session)
             "evaluating and printing; ECL evaluates with its bytecode compiler, so compile functions first (compile-form "
             "does not define them; (compile 'name) in evaluate-lisp does) to time native code. Work that outlasts wait_seconds "
             "goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
-        .arguments = {Code, Package, Description, Timeout, ToolKit::waitSecondsArgument()},
+        .arguments = {Code, Package, Description, Timeout, Debug, ToolKit::waitSecondsArgument()},
         .outputProperties = ToolKit::withRunningProperties(outputProperties()),
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
@@ -82,6 +84,7 @@ Tool timeExecutionTool(Session *session)
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
         JobRequest request = EngineProtocol::timedEvaluation(arguments.text(Code), arguments.text(Package));
         request.description = arguments.text(Description);
+        request.debug = arguments.value(Debug, false);
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);
         ToolKit::submit(session, call, request, timed, ToolKit::waitMsOf(arguments));

@@ -1,5 +1,6 @@
 #include "ToolKit.h"
 
+#include "DebuggerFormatter.h"
 #include "EvalFormatter.h"
 #include "JobHandles.h"
 #include "JsonSchema.h"
@@ -18,32 +19,46 @@ void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFo
     request.origin = call->origin();
     if (request.tool.isEmpty())
         request.tool = call->tool(); // the ledger tells an edit-form's evaluation from evaluate-lisp's
-    const quint64 id = session->submit(request);
-    call->trace()->queuedAsJob(id);
-    if (const JobPtr job = session->job(id); job && job->state != Job::State::Queued)
-        call->trace()->jobStarted(); // an idle session starts it at once, before submit returns
+    follow(session, call, session->submit(request), std::move(formatter), waitMs);
+}
 
+void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *context)
+{
+    call->trace()->queuedAsJob(id);
+    if (const JobPtr job = session->job(id); job && job->state != Job::State::Queued) {
+        call->trace()->jobStarted(); // an idle session starts it at once, before submit returns
+        return;
+    }
+    QObject::connect(session, &Session::started, context, [call, id](const JobPtr &job) {
+        if (job->id == id)
+            call->trace()->jobStarted();
+    });
+}
+
+void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs)
+{
     // The connections of this call live until it is answered: a context owned by the call
     // itself would never go (the lambdas hold the call), and every later evaluation would run
     // every earlier call's lambda.
     QObject *context = new QObject(session);
+    traceJob(session, call, id, context);
+    if (const JobPtr job = session->job(id); job && job->request.debug)
+        DebuggerFormatter::rememberFormatter(id, formatter); // a later invoke-restart formats the outcome the same way
     const QString tool = call->tool();
+    // Answered at the earliest of: the end, its parking in the debugger, wait_seconds.
     session->whenAnswerable(id, [call, formatter, context, session, tool](JobPtr job) {
         context->deleteLater();
-        if (job->state == Job::State::Done) {
-            call->finish(formatter(*job));
+        if (job->state == Job::State::Done || job->state == Job::State::Parked) {
+            call->finish(DebuggerFormatter::answer(*job, formatter, session));
             return;
         }
         // wait_seconds passed: the job goes on, and `job` answers for it later.
         JobHandles::of(session)->handOut(job, tool, formatter);
         call->finish(running(*job, tool));
     }, waitMs);
-    QObject::connect(session, &Session::started, context, [call, id](const JobPtr &job) {
-        if (job->id == id)
-            call->trace()->jobStarted();
-    });
-    QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id] {
-        session->cancel(id, QStringLiteral("The client cancelled the request before it ran."));
+    const Origin by = call->origin();
+    QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id, by] {
+        session->cancel(id, QStringLiteral("The client cancelled the request before it ran."), by);
     });
     reportProgress(session, call, id, context);
 }
@@ -170,10 +185,10 @@ QJsonObject jobStatus(const JobResult &result)
 
 QJsonObject jobStatusProperties()
 {
-    return {{QStringLiteral("status"), Schema::stringEnum(QStringLiteral("How the engine job ended"),
+    return {{QStringLiteral("status"), Schema::stringEnum(QStringLiteral("How the engine job ended, or parked: it waits in the debugger"),
                                                           {QStringLiteral("ok"), QStringLiteral("error"), QStringLiteral("interrupted"),
                                                            QStringLiteral("timed-out"), QStringLiteral("engine-restarted"),
-                                                           QStringLiteral("cancelled"), QStringLiteral("failed")})},
+                                                           QStringLiteral("cancelled"), QStringLiteral("failed"), QStringLiteral("parked")})},
             {QStringLiteral("error"), Schema::object({{QStringLiteral("type"), Schema::string(QStringLiteral("Condition type"))},
                                                       {QStringLiteral("message"), Schema::string(QStringLiteral("The condition's message"))}},
                                                      {QStringLiteral("type"), QStringLiteral("message")}, false)}};

@@ -18,10 +18,18 @@ using ReplyFormatter = std::function<ToolResult(const QJsonObject &reply)>;
 
 // Queues work that may run user code in the shared session (one at a time, time limits),
 // streams the newest output line as progress about once a second, turns the client's
-// cancellation into an interrupt, and finishes the call with the formatter's result. With
-// `waitMs` (>= 0), a job still queued or running then is answered with running() instead, and
-// kept in JobHandles with the formatter: the tool `job` gives its result later.
+// cancellation into an interrupt, and finishes the call with the formatter's result. A job
+// with debugging on (the request's `debug`, or the Session's defaults) finishes the call when
+// it parks, with the [Debugger] block (DebuggerFormatter::answer). With `waitMs` (>= 0), a job
+// still queued or running then is answered with running() instead, and kept in JobHandles
+// with the formatter: the tool `job` gives its result later. The call is answered at the
+// earliest of the three.
 void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs = -1);
+// The same for a job already submitted (debugger-eval's, through Session::evaluateInFrame).
+void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs = -1);
+// Tells the call's trace (the Tool calls panel) which job serves it and when that job starts;
+// the connection lives as long as `context`.
+void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *context);
 
 // wait_seconds, as evaluate-lisp, time-execution, load-system and run-tests declare it, and
 // the wait in milliseconds a call asked for (DefaultWaitSeconds unless it said).

@@ -31,6 +31,11 @@ Tool sessionTranscriptTool(Session *session);
 // Issue 11: a system's tests (FiveAM in structure, else ASDF's test-op), a symbol's documentation.
 Tool runTestsTool(Session *session);
 Tool documentationTool(Session *session);
+// Issue 20: the shared debugger (a parked evaluation's frames, evaluating in them, its restarts).
+Tool listDebuggersTool(Session *session);
+Tool debuggerFrameTool(Session *session);
+Tool debuggerEvalTool(Session *session);
+Tool invokeRestartTool(Session *session);
 // Issue 21: the result of a job whose call answered "running" (JobHandles).
 Tool jobTool(Session *session);
 

@@ -76,32 +76,22 @@ void LocalSocketTransport::onReadyRead(QLocalSocket *socket)
     McpPeer *peer = m_peers.value(socket);
     if (!peer)
         return;
-    QByteArray &buffer = m_buffers[socket];
-    buffer.append(socket->readAll());
-    qsizetype start = 0;
-    for (;;) {
-        const qsizetype newline = buffer.indexOf('\n', start);
-        if (newline < 0)
-            break;
-        const QByteArray line = buffer.mid(start, newline - start).trimmed();
-        start = newline + 1;
-        if (!line.isEmpty())
-            m_server->receive(peer, line);
+    const LineBuffer::Lines lines = m_buffers.try_emplace(socket, McpServer::MaxMessageBytes).first->second.append(socket->readAll());
+    for (const QByteArray &line : lines.complete) {
+        const QByteArray message = line.trimmed();
+        if (!message.isEmpty())
+            m_server->receive(peer, message);
         if (!m_peers.contains(socket))
             return; // the socket went away while the message was handled
     }
-    buffer.remove(0, start);
-    if (buffer.size() > McpServer::MaxMessageBytes) {
-        peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
-                                  QStringLiteral("Message larger than %1 bytes; closing the connection").arg(McpServer::MaxMessageBytes)));
-        socket->disconnectFromServer();
-    }
+    for (int i = 0; i < lines.oversized; ++i)
+        peer->send(McpServer::oversizedMessageError());
 }
 
 void LocalSocketTransport::onDisconnected(QLocalSocket *socket)
 {
     McpPeer *peer = m_peers.take(socket);
-    m_buffers.remove(socket);
+    m_buffers.erase(socket);
     if (peer)
         m_server->closePeer(peer); // cancels what it was still waiting for
     socket->deleteLater();

@@ -1,7 +1,11 @@
 #pragma once
 
+#include "LineBuffer.h"
+
 #include <QHash>
 #include <QObject>
+
+#include <unordered_map>
 
 class McpPeer;
 class McpServer;
@@ -39,5 +43,5 @@ private:
     QLocalServer *m_local;
     QString m_error;
     QHash<QLocalSocket *, McpPeer *> m_peers;
-    QHash<QLocalSocket *, QByteArray> m_buffers;
+    std::unordered_map<QLocalSocket *, LineBuffer> m_buffers;
 };

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 StdioTransport::StdioTransport(McpServer *server, int inputFd, int outputFd, QObject *parent)
-    : QObject(parent), m_server(server), m_inputFd(inputFd), m_outputFd(outputFd)
+    : QObject(parent), m_server(server), m_inputFd(inputFd), m_outputFd(outputFd), m_lines(McpServer::MaxMessageBytes)
 {
 }
 
@@ -38,8 +38,7 @@ void StdioTransport::onReadable()
     for (;;) {
         const ssize_t n = ::read(m_inputFd, chunk, sizeof chunk);
         if (n > 0) {
-            m_buffer.append(chunk, n);
-            processBuffer();
+            receive(m_lines.append(chunk, n));
             continue;
         }
         if (n < 0 && (errno == EINTR))
@@ -48,40 +47,23 @@ void StdioTransport::onReadable()
             return;
         // End of input (or an error reading it): the client is done.
         m_notifier->setEnabled(false);
-        if (!m_buffer.trimmed().isEmpty() && !m_discardingLongLine)
-            m_server->receive(m_peer, m_buffer);
-        m_buffer.clear();
+        const QByteArray rest = m_lines.takeRest().trimmed();
+        if (!rest.isEmpty())
+            m_server->receive(m_peer, rest);
         Q_EMIT finished();
         return;
     }
 }
 
-void StdioTransport::processBuffer()
+void StdioTransport::receive(const LineBuffer::Lines &lines)
 {
-    qsizetype start = 0;
-    for (;;) {
-        const qsizetype newline = m_buffer.indexOf('\n', start);
-        if (newline < 0)
-            break;
-        const QByteArray line = m_buffer.mid(start, newline - start).trimmed();
-        start = newline + 1;
-        if (m_discardingLongLine) {
-            m_discardingLongLine = false;
-            continue;
-        }
-        if (!line.isEmpty())
-            m_server->receive(m_peer, line);
+    for (const QByteArray &line : lines.complete) {
+        const QByteArray message = line.trimmed();
+        if (!message.isEmpty())
+            m_server->receive(m_peer, message);
     }
-    m_buffer.remove(0, start);
-    if (m_buffer.size() > McpServer::MaxMessageBytes) {
-        // Keep memory bounded: drop the rest of this line and say why.
-        m_buffer.clear();
-        if (!m_discardingLongLine) {
-            m_discardingLongLine = true;
-            m_peer->send(JsonRpc::error(QJsonValue(), JsonRpc::InvalidRequest,
-                                        QStringLiteral("Message larger than %1 bytes; it was discarded").arg(McpServer::MaxMessageBytes)));
-        }
-    }
+    for (int i = 0; i < lines.oversized; ++i)
+        m_peer->send(McpServer::oversizedMessageError());
 }
 
 void StdioTransport::write(const QByteArray &json)

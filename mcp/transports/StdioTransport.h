@@ -1,5 +1,7 @@
 #pragma once
 
+#include "LineBuffer.h"
+
 #include <QByteArray>
 #include <QObject>
 
@@ -24,7 +26,7 @@ Q_SIGNALS:
 
 private:
     void onReadable();
-    void processBuffer();
+    void receive(const LineBuffer::Lines &lines);
     void write(const QByteArray &line);
 
     McpServer *m_server;
@@ -32,6 +34,5 @@ private:
     int m_inputFd;
     int m_outputFd;
     QSocketNotifier *m_notifier = nullptr;
-    QByteArray m_buffer;
-    bool m_discardingLongLine = false;
+    LineBuffer m_lines;
 };

@@ -281,6 +281,24 @@ private Q_SLOTS:
         QVERIFY(kept && kept->result.ok());
     }
 
+    void aReplyOverTheEngineLineCapFailsItsEvaluationAndTheSessionGoesOn()
+    {
+        // The real cap is 256 MiB, beyond what the kernel's output caps let a job return; a
+        // 64 KiB cap here makes a 100,000-character printed value a reply too large to read.
+        m_engine->setMaxLineBytes(64 * 1024);
+        const JobPtr big = evaluate(*m_session, QStringLiteral("(make-string 200000 :initial-element #\\a)"));
+        m_engine->setMaxLineBytes(EngineClient::DefaultMaxLineBytes);
+        QVERIFY2(big, "the evaluation was never answered");
+        QCOMPARE(big->result.status, JobResult::Status::Failed);
+        QCOMPARE(big->result.error.type, QStringLiteral("REPLY-TOO-LARGE"));
+        QCOMPARE(big->result.error.message,
+                 QStringLiteral("The engine's reply was larger than 64 KiB and was dropped. Lower max_output_chars or "
+                                "print_length, or return a smaller value (the session is intact)."));
+        const JobPtr kept = evaluate(*m_session, QStringLiteral("*before*"));
+        QVERIFY(kept && kept->result.ok());
+        QCOMPARE(kept->result.values, QStringList{QStringLiteral(":KEPT")});
+    }
+
     void anInterruptStormWhileEvaluationsRunLeavesNothingUnanswered()
     {
         // 1,000 interrupts, a few per millisecond, while 200 evaluations queue up and run. On a

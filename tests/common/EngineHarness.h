@@ -15,6 +15,7 @@ struct EngineHarness
     EngineClient engine;
     Session session{&engine};
     QHash<quint64, JobPtr> done; // every finished evaluation, by id
+    QHash<quint64, QList<DebuggerPtr>> parkings; // every time a job parked, by job id
 
     EngineHarness()
     {
@@ -23,6 +24,8 @@ struct EngineHarness
             engine.setEnginePath(QStringLiteral(DUET_BIN_DIR "/lisp-duet-engine"));
         QObject::connect(&session, &Session::finished, &session,
                          [this](JobPtr job) { done.insert(job->id, job); });
+        QObject::connect(&session, &Session::parked, &session,
+                         [this](JobPtr job) { parkings[job->id].append(job->debugger); });
         engine.start();
     }
     ~EngineHarness() { engine.stop(); }
@@ -40,6 +43,23 @@ struct EngineHarness
     }
 
     JobPtr run(const JobRequest &request, int ms = 30000) { return waitFor(session.submit(request), ms); }
+
+    // Waits until job `id` parked for the `count`th time; its debugger then, or null.
+    DebuggerPtr waitParked(quint64 id, int count = 1, int ms = 30000)
+    {
+        (void)QTest::qWaitFor([this, id, count] { return parkings.value(id).size() >= count; }, ms);
+        return parkings.value(id).value(count - 1);
+    }
+
+    // Submits code with debugging on (as the person, unless `origin` says otherwise).
+    quint64 debugEval(const QString &code, const Origin &origin = Origin::person())
+    {
+        JobRequest request;
+        request.code = code;
+        request.origin = origin;
+        request.debug = true;
+        return session.submit(request);
+    }
 
     JobPtr eval(const QString &code, const QString &package = QString(), int ms = 30000)
     {

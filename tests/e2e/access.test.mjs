@@ -48,8 +48,9 @@ function workspace(savedMode) {
 }
 
 // An SDK 1.x client (the initialize handshake) on `lisp-duet --headless --stdio --project DIR`.
-// `answer`: how the person answers elicitation ('accept', 'decline'), or undefined for a client
-// that does not declare the capability; every question asked is kept in `questions`.
+// `answer`: how the person answers elicitation ('accept', 'decline', or a function of the
+// question that returns one), or undefined for a client that does not declare the capability;
+// every question asked is kept in `questions`.
 async function stdioClient(space, { args = [], answer } = {}) {
   const capabilities = answer ? { elicitation: { form: {} } } : {};
   const client = new Client({ name: 'access-e2e', version: '1.0.0' }, { capabilities });
@@ -57,7 +58,8 @@ async function stdioClient(space, { args = [], answer } = {}) {
   if (answer) {
     client.setRequestHandler(ElicitRequestSchema, async request => {
       questions.push(request.params);
-      return answer === 'accept' ? { action: 'accept', content: {} } : { action: answer };
+      const action = typeof answer === 'function' ? answer(request.params) : answer;
+      return action === 'accept' ? { action: 'accept', content: {} } : { action };
     });
   }
   const transport = new StdioClientTransport({ command: binary('lisp-duet'), args: ['--headless', '--stdio', '--project', space.project, ...args],
@@ -132,6 +134,27 @@ describe('a saved Read-only holds without a window', () => {
     } finally {
       await client.close();
       stopApps(name);
+      space.cleanup();
+    }
+  });
+
+  test('the debugger\'s tools: list-debuggers and debugger-frame run, debugger-eval and invoke-restart are refused', async () => {
+    const space = workspace('read-only');
+    const { client } = await stdioClient(space);
+    try {
+      const listed = await client.callTool({ name: 'list-debuggers', arguments: {} });
+      assert.equal(listed.isError ?? false, false, textOf(listed));
+      const frame = await client.callTool({ name: 'debugger-frame', arguments: { debugger_id: 1, frame: 0 } });
+      assert.match(textOf(frame), /debugger 1/); // it ran, and says there is no such debugger
+      assert.doesNotMatch(textOf(frame), /read-only/);
+      for (const [name, args] of [['debugger-eval', { debugger_id: 1, code: '(+ 1 2)' }],
+                                  ['invoke-restart', { debugger_id: 1, restart: 'ABORT' }]]) {
+        const refused = await client.callTool({ name, arguments: args });
+        assert.equal(refused.isError, true, name);
+        assert.match(textOf(refused), new RegExp(`read-only.*${name}`, 's'));
+      }
+    } finally {
+      await client.close();
       space.cleanup();
     }
   });
@@ -243,6 +266,57 @@ describe('Ask without a window asks the person through the client (MCP elicitati
       // Read-only tools never ask.
       await client.callTool({ name: 'describe-symbol', arguments: { symbol: 'car' } });
       assert.equal(questions.length, 1);
+    } finally {
+      await client.close();
+      space.cleanup();
+    }
+  });
+
+  test('the debugger: looking never asks, debugger-eval asks with its code, invoke-restart with the choice', async () => {
+    const space = workspace('ask');
+    // The person declines the first restart chosen, then accepts everything.
+    let declinedOnce = false;
+    const { client, questions } = await stdioClient(space, {
+      answer: question => {
+        if (!declinedOnce && /invoke-restart/.test(question.message)) {
+          declinedOnce = true;
+          return 'decline';
+        }
+        return 'accept';
+      },
+    });
+    try {
+      // Interpreted functions keep their frames: (PICK 7) is frame 0, (DOUBLE-PICK 7) frame 1.
+      const defined = await evaluate(client, '(defun pick (i) (restart-case (error "bad record ~D" i) (use-value (v) :report "Use a value." v)))\n'
+                                             + '(defun double-pick (i) (* 2 (pick i)))');
+      assert.equal(defined.isError ?? false, false, textOf(defined));
+      const parked = await evaluate(client, '(double-pick 7)', { debug: true });
+      assert.equal(parked.structuredContent.status, 'parked', textOf(parked));
+      assert.equal(questions.length, 2);
+      const id = parked.structuredContent.debugger.id;
+
+      for (const [name, args] of [['list-debuggers', {}], ['debugger-frame', { debugger_id: id, frame: 1 }]]) {
+        const looked = await client.callTool({ name, arguments: args });
+        assert.equal(looked.isError ?? false, false, `${name}: ${textOf(looked)}`);
+      }
+      assert.equal(questions.length, 2, 'list-debuggers and debugger-frame only read: nobody is asked');
+
+      const evaluated = await client.callTool({ name: 'debugger-eval', arguments: { debugger_id: id, frame: 0, code: '(* 3 i)' } });
+      assert.equal(textOf(evaluated), '=> 21');
+      assert.equal(questions.length, 3);
+      assert.match(questions[2].message, /access-e2e wants to run debugger-eval\n\n\(\* 3 i\)/);
+
+      const denied = await client.callTool({ name: 'invoke-restart', arguments: { debugger_id: id, restart: 'USE-VALUE', arguments: ['21'] } });
+      assert.equal(denied.isError, true);
+      assert.match(textOf(denied), /denied/);
+      assert.match(questions[3].message,
+                   new RegExp(`It will choose restart USE-VALUE \\(21\\) \\(Use a value\\.\\) in debugger ${id}, continuing access-e2e's evaluation`));
+      const still = await client.callTool({ name: 'list-debuggers', arguments: {} });
+      assert.equal(still.structuredContent.debuggers.length, 1, 'a denied choice leaves the evaluation parked');
+
+      const continued = await client.callTool({ name: 'invoke-restart', arguments: { debugger_id: id, restart: 'USE-VALUE', arguments: ['21'] } });
+      assert.equal(continued.content[0].text, '=> 42');
+      assert.equal(questions.length, 5);
     } finally {
       await client.close();
       space.cleanup();

@@ -2,7 +2,7 @@
 // lisp-duet --headless over its local socket.
 
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -12,7 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { startHeadless, uniqueSocketName } from './headless.mjs';
-import { binary, evaluate, isolatedEnv, isRunning, testMachine, textOf } from './lib.mjs';
+import { binary, evaluate, exited, isolatedEnv, isRunning, sendOversizedThenPing, testMachine, textOf } from './lib.mjs';
 
 async function connectBridge(server, name) {
   const transport = new StdioClientTransport({ command: binary('lisp-duet-bridge'), args: ['--socket', server.socketName],
@@ -36,6 +36,19 @@ describe('lisp-duet-bridge with the SDK stdio client', () => {
       assert.equal(textOf(await evaluate(client, '(+ 1 2)')), '=> 3');
     } finally {
       await client.close();
+    }
+  });
+
+  test('a message over 8 MiB is answered by the bridge as by the app, and the next message goes through', async () => {
+    const bridge = spawn(binary('lisp-duet-bridge'), ['--socket', server.socketName], { env: server.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      const messages = await sendOversizedThenPing(bridge);
+      assert.deepEqual(messages.map(m => m.id), [1, null, 'after'], JSON.stringify(messages).slice(0, 400));
+      assert.equal(messages[1].error.code, -32600);
+      assert.match(messages[1].error.message, /^Message larger than 8388608 bytes; it was discarded/);
+    } finally {
+      bridge.stdin.end();
+      await exited(bridge);
     }
   });
 

@@ -136,3 +136,23 @@ export function textOf(result) {
 export async function evaluate(client, code, extra = {}) {
   return client.callTool({ name: 'evaluate-lisp', arguments: { code, ...extra } });
 }
+
+// Writes a 9 MB message (over the 8 MiB cap) in 1 MB pieces to a line-reading child (the app on
+// stdio, the bridge), then a ping. Resolves with the JSON lines the child printed by then: the
+// cap's error, then the ping's answer (LineBuffer: the line is dropped, the stream goes on).
+export async function sendOversizedThenPing(child) {
+  let stdout = '';
+  child.stdout.on('data', chunk => { stdout += chunk; });
+  const write = text => new Promise(done => { if (child.stdin.write(text)) done(); else child.stdin.once('drain', done); });
+  await write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
+                               params: { protocolVersion: '2025-06-18', capabilities: {},
+                                         clientInfo: { name: 'oversize', version: '1' } } }) + '\n');
+  await write('{"jsonrpc":"2.0","id":"big","method":"ping","params":{"pad":"');
+  const piece = 'x'.repeat(1024 * 1024);
+  for (let i = 0; i < 9; ++i)
+    await write(piece);
+  await write('"}}\n{"jsonrpc":"2.0","id":"after","method":"ping"}\n');
+  for (let i = 0; i < 200 && !stdout.includes('"id":"after"'); ++i)
+    await new Promise(done => setTimeout(done, 50));
+  return stdout.split('\n').filter(line => line.length > 0).map(line => JSON.parse(line));
+}

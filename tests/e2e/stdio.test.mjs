@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import Ajv from 'ajv';
 
-import { connectStdio, evaluate, exited, isolatedEnv, isRunning, spawnServer, textOf } from './lib.mjs';
+import { connectStdio, evaluate, exited, isolatedEnv, isRunning, sendOversizedThenPing, spawnServer, textOf } from './lib.mjs';
 
 describe('lisp-duet over stdio with the SDK client', () => {
   let server;
@@ -133,6 +133,19 @@ describe('the stdio server process', () => {
     for (const line of lines)
       assert.equal(JSON.parse(line).jsonrpc, '2.0');
     assert.equal(JSON.parse(lines[0]).result.protocolVersion, '2025-06-18');
+  });
+
+  test('a message over 8 MiB is answered with an error, and the next message is read', async () => {
+    const child = spawnServer(['--headless', '--stdio'], isolatedEnv());
+    try {
+      const messages = await sendOversizedThenPing(child);
+      assert.deepEqual(messages.map(m => m.id), [1, null, 'after'], JSON.stringify(messages).slice(0, 400));
+      assert.equal(messages[1].error.code, -32600);
+      assert.match(messages[1].error.message, /^Message larger than 8388608 bytes; it was discarded/);
+    } finally {
+      child.stdin.end();
+      await exited(child);
+    }
   });
 
   test('--version and --help answer without starting a server', async () => {

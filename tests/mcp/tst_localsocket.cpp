@@ -121,6 +121,25 @@ private Q_SLOTS:
         QCOMPARE(client.call("{oops").value("error").toObject().value("code").toInt(), -32700);
     }
 
+    void aMessageOverTheCapIsDroppedWithAnErrorAndTheConnectionGoesOn()
+    {
+        LineClient client(m_transport->path());
+        QVERIFY(client.initialize(QStringLiteral("oversize")));
+        // 9 MB in pieces, then its newline and a ping: the same policy as stdio (LineBuffer).
+        const QByteArray piece(1024 * 1024, 'x');
+        client.send("{\"jsonrpc\":\"2.0\",\"id\":\"big\",\"method\":\"ping\",\"params\":{\"pad\":\"");
+        for (int i = 0; i < 9; ++i)
+            client.send(piece);
+        const QJsonObject error = client.read();
+        QCOMPARE(error.value("error").toObject().value("code").toInt(), -32600);
+        QVERIFY2(error.value("error").toObject().value("message").toString().startsWith(
+                     QStringLiteral("Message larger than %1 bytes; it was discarded").arg(McpServer::MaxMessageBytes)),
+                 qPrintable(QJsonDocument(error).toJson()));
+        client.send("\"}}\n");
+        QCOMPARE(client.call("{\"jsonrpc\":\"2.0\",\"id\":\"after\",\"method\":\"ping\"}").value("id").toString(), QStringLiteral("after"));
+        QVERIFY(client.isConnected());
+    }
+
     void closingTheConnectionCancelsItsCall()
     {
         JobPtr running;

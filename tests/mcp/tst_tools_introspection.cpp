@@ -64,7 +64,7 @@ private Q_SLOTS:
         for (const char *expected : {"evaluate-lisp", "list-definitions", "reset-session", "load-system", "configure-limits",
                                         "compile-form", "time-execution", "describe-symbol", "apropos", "macroexpand",
                                         "inspect-object", "check-parens", "complete-symbol", "session-transcript", "run-tests",
-                                        "documentation"})
+                                        "documentation", "list-debuggers", "debugger-frame", "debugger-eval", "invoke-restart"})
             QVERIFY2(names.contains(QString::fromLatin1(expected)), expected);
     }
 
@@ -432,6 +432,12 @@ private Q_SLOTS:
         QTest::newRow("run-tests timeout zero") << "run-tests" << R"j({"system":"x","timeout_seconds":0})j" << "'timeout_seconds'";
         QTest::newRow("documentation blank symbol") << "documentation" << R"j({"symbol":" "})j" << "'symbol'";
         QTest::newRow("reset-session with an argument") << "reset-session" << R"j({"force":true})j" << "'force'";
+        QTest::newRow("evaluate-lisp debug not boolean") << "evaluate-lisp" << R"j({"code":"1","debug":"yes"})j" << "'debug'";
+        QTest::newRow("debugger-frame without frame") << "debugger-frame" << R"j({"debugger_id":1})j" << "'frame'";
+        QTest::newRow("debugger-eval without debugger_id") << "debugger-eval" << R"j({"code":"x"})j" << "'debugger_id'";
+        QTest::newRow("invoke-restart blank restart") << "invoke-restart" << R"j({"debugger_id":1,"restart":" "})j" << "'restart'";
+        QTest::newRow("invoke-restart arguments not strings") << "invoke-restart" << R"j({"debugger_id":1,"restart":"USE-VALUE","arguments":[42]})j" << "'arguments'";
+        QTest::newRow("list-debuggers with an argument") << "list-debuggers" << R"j({"all":true})j" << "'all'";
     }
     void badArgumentsGiveAnErrorResultNamingTheArgument()
     {

@@ -3,11 +3,12 @@
 # and an agent, an agent call awaiting approval, one without code, presentation mode), and of an
 # agent's file change (edit-diff.png: the diff in the transcript; approval.png: Ask mode with the
 # diff), of a staged form and a definition's history (staging-bar.png, definition-history.png),
-# of an agent's job running on after its call answered (running-job.png),
+# of an agent's job running on after its call answered (running-job.png), and of the debugger
+# (debugger.png, kept in docs/ for the README),
 # taken under Xvfb with the real xcb platform and saved as PNGs into $1 (default:
 # BUILD_DIR/screenshots).
 # Run from the source tree after building tst_windowstates and tst_projectchanges:
-#   cmake --build build --target tst_windowstates tst_projectchanges && tests/ui/screenshots.sh [DIR] [BUILD_DIR]
+#   cmake --build build --target tst_windowstates tst_projectchanges tst_debuggerpanel && tests/ui/screenshots.sh [DIR] [BUILD_DIR]
 # With DIR = docs, the idle state also becomes the README's picture (docs/screenshot.png).
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,6 +23,12 @@ if [ -x "$build/bin/tst_projectchanges" ]; then
   DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
     xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_projectchanges" \
     anAgentsChangeAppearsAsAColouredDiffBlock askModeWritesNothingBeforeApprove
+fi
+if [ -x "$build/bin/tst_debuggerpanel" ]; then
+  # debugger.png: an agent's evaluation parked in the Debugger dock, a frame's locals shown
+  DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
+    xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_debuggerpanel" \
+    thePersonsClickOnARestartAnswersAnAgentsParkedCall aScreenshotOfAnAgentsParkedEvaluation
 fi
 if [ -x "$build/bin/tst_handoffswindow" ]; then
   DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \

@@ -59,8 +59,25 @@ private Q_SLOTS:
                  qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("[+] Output (2 lines)")));
         // A run through ASDF's test-op has no counts: the output says how it went.
-        EngineProtocol::TestRunReply asdf(QJsonObject{{"status", "ok"}, {"framework", "asdf"}, {"system", "other"}, {"output", "All 4 tests passed."}});
+        // The kernel sends -1 for counts it does not know; the block never shows them.
+        const QJsonObject asdfReply{{"status", "ok"}, {"framework", "asdf"}, {"system", "other"}, {"passed", -1}, {"failed", -1},
+                                    {"skipped", -1}, {"outcome", "unknown"}, {"output", "All 4 tests passed."}};
+        EngineProtocol::TestRunReply asdf(asdfReply);
         QCOMPARE(TestRunBlock::headline(asdf), QStringLiteral("Tests of other (ASDF test-op): finished; the output says how it went"));
+        QJsonObject alarmingReply = asdfReply;
+        alarmingReply.insert(QStringLiteral("outcome"), QStringLiteral("failed"));
+        EngineProtocol::TestRunReply alarming(alarmingReply);
+        QCOMPARE(TestRunBlock::headline(alarming),
+                 QStringLiteral("Tests of other (ASDF test-op): the output tells of a failure or an unexpected error"));
+        TranscriptView shown;
+        TestRunBlock::append(&shown, alarming, 2);
+        shown.flushNow();
+        QVERIFY2(!shown.toPlainText().contains(QStringLiteral("-1")), qPrintable(shown.toPlainText()));
+        // ptester's summary counts no failure, but the output tells of an unexpected error.
+        EngineProtocol::TestRunReply ptester(QJsonObject{{"status", "ok"}, {"framework", "ptester"}, {"system", "cl-base64"},
+                                                         {"passed", 6}, {"failed", 0}, {"skipped", 0}, {"outcome", "failed"}});
+        QCOMPARE(TestRunBlock::headline(ptester),
+                 QStringLiteral("Tests of cl-base64: 6 passed, 0 failed; the output tells of an unexpected error"));
     }
 
     // The real kernel runs tests/data/shapes' FiveAM suite (one test fails on purpose); the

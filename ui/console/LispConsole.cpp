@@ -30,6 +30,28 @@ bool isTestRun(const JobRequest &request)
     return request.op == QStringLiteral("run-tests");
 }
 
+// What a debugger operation did, in words (its "code" is a restart's name or a frame's
+// description); empty for every other job.
+QString debuggerAction(const JobRequest &request)
+{
+    const int debugger = request.arguments.value(QStringLiteral("debugger")).toInt();
+    if (request.op == QStringLiteral("invoke-restart")) {
+        QStringList values;
+        for (const QJsonValue &v : request.arguments.value(QStringLiteral("arguments")).toArray())
+            values << v.toString();
+        return QObject::tr("chose %1%2 in debugger %3")
+            .arg(request.code, values.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(values.join(QStringLiteral(", "))))
+            .arg(debugger);
+    }
+    if (request.op == QStringLiteral("debugger-eval")) {
+        const int frame = request.arguments.value(QStringLiteral("frame")).toInt(-1);
+        return frame < 0 ? QObject::tr("in debugger %1:").arg(debugger) : QObject::tr("in debugger %1, frame %2:").arg(debugger).arg(frame);
+    }
+    if (request.op == QStringLiteral("debugger-frame"))
+        return QObject::tr("looked at %1").arg(request.code);
+    return {};
+}
+
 QFont codeFont(const QString &family, double points)
 {
     QFont font(family.isEmpty() ? QStringLiteral("DejaVu Sans Mono") : family);
@@ -314,10 +336,19 @@ void LispConsole::showHeader(const JobPtr &job)
         m_transcript->newLine(lane);
         m_transcript->appendText(QStringLiteral("; ") + request.description, TranscriptView::Style::Note, lane);
     }
-    if (isTestRun(request)) // its "code" is only the system's name: the title says what runs
+    QString debuggerStep = debuggerAction(request);
+    if (!debuggerStep.isEmpty() && request.origin.isPerson()) // the person's entries have no header line
+        debuggerStep = request.op == QStringLiteral("debugger-eval") ? debuggerStep.replace(0, 1, QStringLiteral("I"))
+                                                                      : tr("You %1").arg(debuggerStep);
+    if (isTestRun(request)) { // its "code" is only the system's name: the title says what runs
         m_transcript->appendText(tr("run-tests %1").arg(request.code), TranscriptView::Style::Note, lane);
-    else if (!request.code.isEmpty())
+    } else if (!debuggerStep.isEmpty()) {
+        m_transcript->appendText(debuggerStep, TranscriptView::Style::Note, lane);
+        if (request.op == QStringLiteral("debugger-eval"))
+            m_transcript->appendCode(request.code, lane, package + QStringLiteral("> "));
+    } else if (!request.code.isEmpty()) {
         m_transcript->appendCode(request.code, lane, package + QStringLiteral("> "));
+    }
     m_transcript->newLine(lane);
 }
 
@@ -436,6 +467,8 @@ void LispConsole::showResult(const JobPtr &job, int lane)
     }
     switch (result.status) {
     case JobResult::Status::Ok:
+        if (job->request.op == QStringLiteral("invoke-restart") || job->request.op == QStringLiteral("debugger-frame"))
+            break; // the debugger's own lines say what came of it
         if (isTestRun(job->request)) {
             TestRunBlock::append(t, EngineProtocol::TestRunReply(result.reply), lane);
             break;

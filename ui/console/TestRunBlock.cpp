@@ -51,11 +51,17 @@ QString headline(const EngineProtocol::TestRunReply &reply)
 {
     const QString what = reply.test().isEmpty() ? tr("Tests of %1").arg(reply.system())
                                                 : tr("Test %1 of %2").arg(reply.test(), reply.system());
-    if (reply.framework() != QStringLiteral("fiveam") && reply.passed() == 0 && reply.failed() == 0)
-        return tr("%1 (ASDF test-op): finished; the output says how it went").arg(what);
+    // FiveAM, RT and ptester give counts; ASDF's test-op alone gives none (-1 on the wire).
+    if (reply.framework() == QStringLiteral("asdf") || reply.passed() < 0 || reply.failed() < 0) {
+        return reply.outcome() == QStringLiteral("failed")
+            ? tr("%1 (ASDF test-op): the output tells of a failure or an unexpected error").arg(what)
+            : tr("%1 (ASDF test-op): finished; the output says how it went").arg(what);
+    }
     QString counts = tr("%1 passed, %2 failed").arg(reply.passed()).arg(reply.failed());
     if (reply.skipped() > 0)
         counts += tr(", %1 skipped").arg(reply.skipped());
+    if (reply.outcome() == QStringLiteral("failed") && reply.failed() == 0)
+        counts += tr("; the output tells of an unexpected error");
     return what + QStringLiteral(": ") + counts;
 }
 
@@ -79,7 +85,7 @@ QStringList failureLines(const EngineProtocol::TestRunReply &reply)
 void append(TranscriptView *t, const EngineProtocol::TestRunReply &reply, int lane)
 {
     using Style = TranscriptView::Style;
-    const bool failed = reply.failed() > 0;
+    const bool failed = reply.failed() > 0 || reply.outcome() == QStringLiteral("failed");
     t->appendText(headline(reply) + QLatin1Char('\n'), failed ? Style::Error : Style::Value, lane);
     for (const QString &line : failureLines(reply))
         t->appendText(line + QLatin1Char('\n'), line.startsWith(QStringLiteral("  \u2717")) ? Style::Warning : Style::Plain, lane);

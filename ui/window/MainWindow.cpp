@@ -2,6 +2,8 @@
 
 #include "RunTestsAction.h"
 #include "console/LispConsole.h"
+#include "debugger/DebuggerPanel.h"
+#include "debugger/DebuggerTranscript.h"
 #include "definitions/DefinitionsModel.h"
 #include "definitions/DefinitionsPanel.h"
 #include "toolcalls/ToolCallLog.h"
@@ -56,6 +58,11 @@ MainWindow::MainWindow(Session *session, McpServer *server, AccessGate *access, 
     });
     connect(session, &Session::started, this, &MainWindow::updateEngineState);
     connect(session, &Session::finished, this, &MainWindow::updateEngineState);
+    connect(session, &Session::parked, this, [this] {
+        statusBar()->clearMessage(); // "claude-code is evaluating" no longer holds
+        updateEngineState();
+    });
+    connect(session, &Session::resumed, this, &MainWindow::updateEngineState);
     connect(server, &McpServer::peerInitialized, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerCreated, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerClosed, this, [this] { QMetaObject::invokeMethod(this, &MainWindow::updateClients, Qt::QueuedConnection); });
@@ -180,6 +187,22 @@ void MainWindow::buildDocks()
 
     m_viewMenu->addAction(m_definitionsDock->toggleViewAction());
     m_viewMenu->addAction(m_toolCallsDock->toggleViewAction());
+
+    // The debugger shares the right side with the definitions and comes forward when an
+    // evaluation parks, the person's or an agent's.
+    m_debuggerPanel = new DebuggerPanel(m_session, this);
+    new DebuggerTranscript(m_session, m_console);
+    m_debuggerDock = new QDockWidget(tr("Debugger"), this);
+    m_debuggerDock->setObjectName(QStringLiteral("debuggerDock"));
+    m_debuggerDock->setWidget(m_debuggerPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_debuggerDock);
+    tabifyDockWidget(m_definitionsDock, m_debuggerDock);
+    m_definitionsDock->raise();
+    connect(m_debuggerPanel, &DebuggerPanel::debuggerOpened, this, [this] {
+        m_debuggerDock->show();
+        m_debuggerDock->raise();
+    });
+    m_viewMenu->addAction(m_debuggerDock->toggleViewAction());
 }
 
 void MainWindow::buildStatusBar()
@@ -300,6 +323,8 @@ void MainWindow::updateEngineState()
                                                   : tr("Engine: busy (%1's call)").arg(current->request.origin.name);
     else
         text = tr("Engine: idle");
+    if (const int parked = int(m_session->openDebuggers().size()); parked > 0)
+        text += parked == 1 ? tr(", 1 evaluation parked in the debugger") : tr(", %1 evaluations parked in the debugger").arg(parked);
     if (m_session->queuedCount() > 0)
         text += tr(", %1 queued").arg(m_session->queuedCount());
     m_engineLabel->setText(text);
@@ -411,12 +436,15 @@ void MainWindow::setPresenting(bool on)
     if (on) {
         m_docksVisibleBefore[0] = m_definitionsDock->isVisible();
         m_docksVisibleBefore[1] = m_toolCallsDock->isVisible();
+        m_docksVisibleBefore[2] = m_debuggerDock->isVisible();
         m_definitionsDock->hide();
         m_toolCallsDock->hide();
+        m_debuggerDock->hide(); // it comes back by itself when an evaluation parks
         m_console->setZoom(2.0);
     } else {
         m_definitionsDock->setVisible(m_docksVisibleBefore[0]);
         m_toolCallsDock->setVisible(m_docksVisibleBefore[1]);
+        m_debuggerDock->setVisible(m_docksVisibleBefore[2]);
         m_console->setZoom(1.0);
     }
 }

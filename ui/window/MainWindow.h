@@ -6,6 +6,7 @@
 #include <QStringList>
 
 class AccessGate;
+class DebuggerPanel;
 class DefinitionLedger;
 class DefinitionsModel;
 class DefinitionsPanel;
@@ -43,6 +44,9 @@ public:
     // Who defined what (the app's ledger): the Definitions panel's provenance, history and Revert.
     void setDefinitionLedger(DefinitionLedger *ledger);
     QSystemTrayIcon *trayIcon() const { return m_tray; }
+    // The shared debugger (issue 20): shown and raised when an evaluation parks.
+    DebuggerPanel *debuggerPanel() const { return m_debuggerPanel; }
+    QDockWidget *debuggerDock() const { return m_debuggerDock; }
 
     // The person's project: its changes show in the transcript with Undo, File ▸ Open project…
     // sets its root, and the title and the status bar name it.
@@ -98,6 +102,8 @@ private:
     DefinitionsPanel *m_definitionsPanel = nullptr;
     QDockWidget *m_definitionsDock = nullptr;
     QDockWidget *m_toolCallsDock = nullptr;
+    DebuggerPanel *m_debuggerPanel = nullptr;
+    QDockWidget *m_debuggerDock = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_interrupt = nullptr;
     QAction *m_openProject = nullptr;
@@ -114,5 +120,5 @@ private:
     QStringList m_endpoints;
     QString m_engineState = QStringLiteral("starting");
     bool m_keepInTray = false;
-    bool m_docksVisibleBefore[2] = {true, true};
+    bool m_docksVisibleBefore[3] = {true, true, true};
 };

@@ -136,7 +136,7 @@ void ProjectFiles::undo(quint64 changeId, const Origin &by, Done done)
         undo.summary = QStringLiteral("took back %1's change (%2)").arg(original.origin.name, original.summary);
         return undo;
     };
-    enqueue(original.absolutePath, {by, std::move(make), std::move(done), true});
+    enqueue(original.absolutePath, {by, std::move(make), std::move(done), true, {}});
 }
 
 // By value: a caller's path may live in m_history (undo's does), which writing changes.

@@ -39,9 +39,15 @@
     (unless (or (null text) (zerop (length text)) (char= (char text 0) #\#))
       text)))
 
+(defun built-in-type-error-p (condition)
+  "ECL's built-ins report \"In function CAR, the value of the only argument is...\", with
+the function's name first among the format arguments (CHECK-TYPE's first one is a place)."
+  (and (typep condition 'simple-condition)
+       (eql 0 (search "In " (princ-to-string (simple-condition-format-control condition))))))
+
 (defun type-error-context (condition)
   "ECL's type errors say which function and argument; keep that part."
-  (when (typep condition 'simple-condition)
+  (when (built-in-type-error-p condition)
     (let ((arguments (simple-condition-format-arguments condition)))
       (when (and (consp arguments) (symbolp (first arguments)) (first arguments))
         (let ((report (ecl-report condition)))
@@ -51,6 +57,13 @@
                    (is (search " is " flat :start2 (or cut 0))))
               (when (and cut is)
                 (format nil "~A, ~A." (subseq flat 0 cut) (subseq flat (+ cut 2) is))))))))))
+
+(defun self-reported-type-error-p (condition)
+  (and (typep condition 'simple-condition)
+       (let ((control (princ-to-string (simple-condition-format-control condition))))
+         (or (eql 0 (search "The assertion " control)) (eql 0 (search "The value of " control))))
+       (ecl-report condition)
+       t))
 
 (defun condition-message (condition)
   (with-brief-printing
@@ -62,6 +75,10 @@
              (format nil "arithmetic error ~A signalled~@[~%Operation was ~A.~]"
                      (condition-type-name condition)
                      (and operation (brief (cons operation operands)))))))
+      ;; ECL's ASSERT and CHECK-TYPE say it better themselves ("The assertion (> N 1)
+      ;; failed" is a SIMPLE-TYPE-ERROR of expected type NIL).
+      ((and type-error (satisfies self-reported-type-error-p))
+       (ecl-report condition))
       (type-error
        (let ((context (type-error-context condition)))
          (format nil "The value ~A is not of type ~A.~@[~%~A~]"
@@ -108,7 +125,10 @@
               (let* ((variable (if (consp item)
                                    (if (consp (first item)) (second (first item)) (first item))
                                    item))
-                     (cell (assoc variable environment)))
+                     ;; Not ASSOC: a frame's environment also holds local functions (a
+                     ;; method's NEXT-METHOD-P), which are not conses.
+                     (cell (find-if (lambda (record) (and (consp record) (eq (car record) variable)))
+                                    environment)))
                 (when cell
                   (case mode
                     ((:required &optional) (push (cdr cell) result))
@@ -144,7 +164,7 @@ the call from the condition where it says what it was."
        (when operation
          (brief (cons operation (ignore-errors (arithmetic-error-operands condition)))))))
     (type-error
-     (let ((arguments (and (typep condition 'simple-condition)
+     (let ((arguments (and (built-in-type-error-p condition)
                            (simple-condition-format-arguments condition))))
        (when (and (consp arguments) (symbolp (first arguments)) (first arguments))
          (let ((control (simple-condition-format-control condition)))
@@ -152,11 +172,14 @@ the call from the condition where it says what it was."
                (brief (list (first arguments) (type-error-datum condition)))
                (format nil "(~A ...)" (brief (first arguments))))))))))
 
-(defun capture-backtrace (condition base &optional (limit 20))
-  "Frames of the user's code between the signal and the evaluator at IHS index BASE."
+(defun backtrace-frames (condition base &optional (limit 20))
+  "Frames of the user's code between the signal and the evaluator at IHS index BASE, the
+innermost first, each (TEXT FUNCTION ENVIRONMENT): FUNCTION is NIL for a call rebuilt from
+the condition (a built-in's call, which keeps no frame), ENVIRONMENT the IHS's lexical
+environment (bytecoded functions only)."
   (let ((frames '())
         (origin (condition-origin-frame condition)))
-    (when origin (push origin frames))
+    (when origin (push (list origin nil nil) frames))
     (loop for index from (si::ihs-top) above base
           while (< (length frames) limit)
           do (let* ((function (si::ihs-fun index))
@@ -165,11 +188,19 @@ the call from the condition where it says what it was."
                            ;; the rebuilt call already stands for the built-in's own frame
                            (and origin (null (cdr frames))
                                 (eql 0 (search (format nil "(~A " (brief name)) origin))))
-                 (push (format-frame name function (ignore-errors (si::ihs-env index)))
-                       frames))))
-    (loop for frame in (nreverse frames)
-          for i from 0
-          collect (format nil "~D: ~A" i frame))))
+                 (let ((environment (ignore-errors (si::ihs-env index))))
+                   (push (list (format-frame name function environment) function environment)
+                         frames)))))
+    (nreverse frames)))
+
+(defun numbered-frames (frames)
+  (loop for (text) in frames
+        for i from 0
+        collect (format nil "~D: ~A" i text)))
+
+(defun capture-backtrace (condition base &optional (limit 20))
+  "The backtrace of an error reply: BACKTRACE-FRAMES' texts, numbered from 0."
+  (numbered-frames (backtrace-frames condition base limit)))
 
 ;;; Reader errors name ECL's string stream ("#<string-input stream from ...>"); say where in
 ;;; the user's code the unreadable form starts instead.

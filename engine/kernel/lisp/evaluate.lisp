@@ -73,22 +73,62 @@ Close enough for a safety limit."
         (check-nesting code in))
       (read in nil eof))))
 
-(defun evaluate-forms (request)
+(defun evaluate-retryably (form debug)
+  "FORM's values; while it runs, the debugger's RETRY restart (debugger.lisp) evaluates it
+again from the start, in the session as it is by then."
+  (setf (job-debug-retryable debug) t)
+  (unwind-protect
+       (loop
+         (catch (job-debug-retry-tag debug)
+           (return (multiple-value-list (eval form)))))
+    (setf (job-debug-retryable debug) nil)))
+
+(defun frame-variable-records (environment)
+  "The (NAME . VALUE) records of the lexical variables in a bytecoded frame's ENVIRONMENT,
+innermost first, one per name (the innermost shadows the others), without the compiler's
+own gensyms. Each record is the binding's storage itself."
+  (let ((seen '()) (records '()))
+    (dolist (record (if (listp environment) environment (ignore-errors (si::decode-ihs-env environment))))
+      (when (and (consp record) (symbolp (car record)) (car record) (symbol-package (car record))
+                 (not (member (car record) seen :test #'eq)))
+        (push (car record) seen)
+        (push record records)))
+    (nreverse records)))
+
+(defun in-frame-form (form environment)
+  "FORM with the frame's lexical variables in reach: each name stands for its binding's own
+record, so reading sees the frame's value and SETQ changes it. (SI:EVAL-WITH-ENV misplaces
+variables when the frame also holds a block or a tag, as RESTART-CASE makes.)"
+  (let ((records (frame-variable-records environment)))
+    (if records
+        `(symbol-macrolet ,(loop for record in records
+                                 collect `(,(car record) (cdr (quote ,record))))
+           ,form)
+        form)))
+
+(defun evaluate-forms (request &optional (environment nil in-frame))
   "The body of an eval job: each form of the code read and evaluated in turn, then the
-values of the last one printed with the request's print settings."
+values of the last one printed with the request's print settings. With ENVIRONMENT (a parked
+frame's lexical environment, possibly NIL), the forms are evaluated there instead and
+define nothing for the session's records."
   (let* ((id (getf request :id))
          (code (or (getf request :code) ""))
          (options (getf request :options))
+         (debug *job-debug*)
          (results '()))
     (with-input-from-string (in code)
       (loop for start = (file-position in)
             for form = (read-next-form in code in)
             until (eq form in)
             do (dolist (w (form-style-warnings form)) (note-job-warning w))
-               (let ((before (definition-before form)))
-                 (setf results (multiple-value-list (eval form)))
-                 (note-definition form id)
-                 (note-ledger-definition form start (file-position in) before))))
+               (if in-frame
+                   (setf results (multiple-value-list (eval (in-frame-form form environment))))
+                   (let ((before (definition-before form)))
+                     (setf results (if debug
+                                       (evaluate-retryably form debug)
+                                       (multiple-value-list (eval form))))
+                     (note-definition form id)
+                     (note-ledger-definition form start (file-position in) before)))))
     (%stage +stage-evaluated+)
     (let ((*job-phase* "print")
           (print-length (option options :print_length *default-print-length*))

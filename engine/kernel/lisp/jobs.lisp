@@ -43,6 +43,47 @@ With the lock, INTERRUPT-JOB either sees the job running or leaves the id for th
 (defvar *job-phase* "eval" "What the running job does (read, eval or print): errors say it.")
 (defvar *job-final-package* nil "*PACKAGE* where the running job's code ended or failed.")
 
+(defmacro define-record (name &rest slots)
+  "A record in a simple vector: MAKE-NAME takes every slot as a keyword argument (each slot is
+NAME or (NAME INITIAL-FORM)), NAME-SLOT reads one and SETF writes it. DEFSTRUCT would do as
+much, but ECL makes every structure a CLOS class when the engine starts: millions of
+instructions for each, paid by every start."
+  (let* ((slots (mapcar (lambda (slot) (if (consp slot) slot (list slot nil))) slots))
+         (accessors (mapcar (lambda (slot) (intern (format nil "~A-~A" name (first slot)))) slots)))
+    `(progn
+       (declaim (inline ,@accessors))
+       (defun ,(intern (format nil "MAKE-~A" name)) (&key ,@slots)
+         (vector ,@(mapcar #'first slots)))
+       ,@(loop for accessor in accessors
+               for i from 0
+               collect `(defun ,accessor (record) (svref record ,i))
+               collect `(defun (setf ,accessor) (value record) (setf (svref record ,i) value))))))
+
+;; What the debugger needs of a job that asked for it (the request's "debug"): its id, the
+;; IHS index its frames start above, its output streams, the restarts that were there before
+;; it began (not its own), and the catch tags its ABORT and RETRY restarts throw to (fresh
+;; objects, so that they land in this job even when another job runs nested above it).
+(define-record job-debug
+  id base streams
+  (outer-restarts si::*restart-clusters*)
+  (abort-tag (list :abort))
+  (retry-tag (list :retry))
+  (retryable nil))
+
+(defvar *job-debug* nil
+  "The running job's JOB-DEBUG when it asked for the debugger, else NIL. Bound by such a job,
+and to NIL in a debugger level, so that a job nested there without the debugger sees NIL.")
+
+(declaim (inline debugging-p))
+(defun debugging-p (request)
+  "True when REQUEST asks for the debugger. A plain walk: GETF first checks the whole list is
+proper, which costs more than the rest of this test on every job. (Every CAR and CDR here is
+of a cons just tested: safety 0 only lets them be inlined.)"
+  (declare (optimize (speed 3) (safety 0)))
+  (loop for tail = request then (cddr tail)
+        while (and (consp tail) (consp (cdr tail)))
+        when (eq (car tail) :debug) return (cadr tail)))
+
 (defun note-job-warning (text)
   (push text *job-warnings*))
 
@@ -82,22 +123,30 @@ session package, even when a later form fails."
            (run-start (%run-time-us))
            (base (si::ihs-top))
            (outcome
-             (catch 'job-abort
-               (unwind-protect
-                    (progn
-                      (begin-job id)
-                      (with-job-streams (package streams)
-                        (handler-bind
-                            ((warning (lambda (c)
-                                        (note-job-warning (warning-text c))
-                                        (muffle-warning c)))
-                             (serious-condition
-                               (lambda (c) (job-failed c :base base))))
-                          (%stage +stage-job-begun+)
-                          (setf fields (funcall body)
-                                *job-final-package* *package*)))
-                      :ok)
-                 (setf *running-job* nil))))
+             (macrolet ((guarded (serious-condition-handler)
+                          `(unwind-protect
+                                (progn
+                                  (begin-job id)
+                                  (with-job-streams (package streams)
+                                    (handler-bind
+                                        ((warning (lambda (c)
+                                                    (note-job-warning (warning-text c))
+                                                    (muffle-warning c)))
+                                         (serious-condition ,serious-condition-handler))
+                                      (%stage +stage-job-begun+)
+                                      (setf fields (funcall body)
+                                            *job-final-package* *package*)))
+                                  :ok)
+                             (setf *running-job* nil))))
+               (catch 'job-abort
+                 (if (debugging-p request)
+                     ;; A job with the debugger parks on an error (PARK-OR-FAIL) instead of
+                     ;; throwing; its ABORT restart throws to its own tag. A job without it
+                     ;; runs exactly as before: nothing of the debugger is made for it.
+                     (let ((*job-debug* (make-job-debug :id id :base base :streams streams)))
+                       (catch (job-debug-abort-tag *job-debug*)
+                         (guarded #'park-or-fail)))
+                     (guarded (lambda (c) (job-failed c :base base)))))))
            (status (cond ((eq outcome :ok) "ok")
                          ((eq outcome :interrupted) "interrupted")
                          ((consp outcome) "error")

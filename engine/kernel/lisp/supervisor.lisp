@@ -64,7 +64,10 @@ FUNCTION returns NIL: an interrupt is answered by the job it stops)."
 ;;; handlers (for example in a thread the user started) come here.
 (defun debugger-hook (condition hook)
   (declare (ignore hook))
-  (cond ((eql *running-job* nil)
+  (cond (*job-debug*
+         ;; BREAK, INVOKE-DEBUGGER in a job that asked for the debugger (debugger.lisp).
+         (park condition))
+        ((eql *running-job* nil)
          (format *error-output* "~&;; Lisp Duet: unhandled ~A in thread ~A: ~A~%"
                  (ignore-errors (condition-type-name condition))
                  (ignore-errors (mp:process-name mp:*current-process*))
@@ -79,14 +82,19 @@ FUNCTION returns NIL: an interrupt is answered by the job it stops)."
 (defun interrupt-job (request)
   ;; The host may interrupt a job the worker has not taken yet (an interrupt right after the
   ;; request): BEGIN-JOB then finds its id and stops it before it runs. No reply: the job
-  ;; answers "interrupted" itself.
-  (let ((target (getf request :target)))
+  ;; answers "interrupted" itself. With "break", a job that asked for the debugger parks
+  ;; where it was instead (the host hears "parked"); any other job stops as usual.
+  (let ((target (getf request :target))
+        (break (getf request :break))
+        (by (getf request :by)))
     (mp:with-lock (*interrupt-lock*)
       (cond ((and target (eql *running-job* target) *worker*)
              (mp:interrupt-process *worker*
                                    (lambda ()
                                      (when (eql *running-job* target)
-                                       (throw 'job-abort :interrupted)))))
+                                       (if (and break *job-debug* (eql (job-debug-id *job-debug*) target))
+                                           (break-job by)
+                                           (throw 'job-abort :interrupted))))))
             (target
              (setf *interrupted-before-start* target)))))
   nil)

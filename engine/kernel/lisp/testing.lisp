@@ -233,6 +233,11 @@ that one test or suite of any package has."
           (t (error "Several FiveAM tests are named ~A: ~{~S~^, ~}. Name one with its package, e.g. ~S."
                     text matches (first matches))))))
 
+(defun fiveam-debug-variables ()
+  "FiveAM's *ON-ERROR* and *ON-FAILURE* when the running job has the debugger, else none."
+  (and *job-debug* (fiveam-package)
+       (list (find-symbol "*ON-ERROR*" (fiveam-package)) (find-symbol "*ON-FAILURE*" (fiveam-package)))))
+
 (defun run-tests-op (request)
   (let ((name (string-downcase (string-trim " " (or (getf request :system) ""))))
         (test (let ((text (getf request :test)))
@@ -263,10 +268,13 @@ that one test or suite of any package has."
                         (*run-results* '())
                         (*fiveam-ran* nil)
                         (*failure-values* '()))
-                   (handler-bind ((warning #'muffle-missing-static-file))
-                     (if test
-                         (fiveam-call "RUN!" (find-fiveam-test test))
-                         (funcall (asdf-symbol "TEST-SYSTEM") system)))
+                   ;; With the debugger, FiveAM lets the first error or failed check through
+                   ;; to the job's handler, which parks it in its frame (debugger.lisp).
+                   (progv (fiveam-debug-variables) '(:debug :debug)
+                     (handler-bind ((warning #'muffle-missing-static-file))
+                       (if test
+                           (fiveam-call "RUN!" (find-fiveam-test test))
+                           (funcall (asdf-symbol "TEST-SYSTEM") system))))
                    (let* ((report (finished-report capture))
                           (fields (if *fiveam-ran*
                                       (list* "framework" "fiveam" (fiveam-fields (reverse *run-results*)))

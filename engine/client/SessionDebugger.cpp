@@ -1,0 +1,393 @@
+// The debugger's part of the Session (Session.h, "The shared debugger"): parked jobs, their
+// Debugger records, the choices made for them and the waits for a job's next answerable point.
+
+#include "Session.h"
+
+#include "EngineClient.h"
+
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcDebugger, "duet.debugger")
+
+namespace {
+constexpr int ClosedDebuggersKept = 100;
+
+bool isDebuggerOp(const QString &op)
+{
+    return op == QStringLiteral("invoke-restart") || op == QStringLiteral("debugger-eval");
+}
+
+QString noSuchDebugger(int id)
+{
+    return QStringLiteral("There is no debugger %1: list-debuggers shows the open ones.").arg(id);
+}
+
+QString closedSentence(const Debugger &debugger)
+{
+    return QStringLiteral("Debugger %1 is no longer open: %2.").arg(debugger.id).arg(debugger.outcomeSentence());
+}
+} // namespace
+
+void Session::setDebugDefaults(bool person, bool agents)
+{
+    m_debugPerson = person;
+    m_debugAgents = agents;
+}
+
+void Session::setAbandonAfterMs(int ms)
+{
+    m_abandonMs = qMax(0, ms);
+    m_abandon.stop();
+    m_abandonTarget = 0;
+    updateAbandonTimer();
+}
+
+QList<DebuggerPtr> Session::openDebuggers() const
+{
+    QList<DebuggerPtr> open;
+    for (const JobPtr &job : m_parked)
+        open.append(job->debugger);
+    return open;
+}
+
+DebuggerPtr Session::debugger(int id) const
+{
+    return m_debuggers.value(id);
+}
+
+QList<DebuggerPtr> Session::closedDebuggers(int count) const
+{
+    QList<DebuggerPtr> closed;
+    for (auto it = m_closedDebuggers.crbegin(); it != m_closedDebuggers.crend() && closed.size() < count; ++it) {
+        if (const DebuggerPtr debugger = m_debuggers.value(*it))
+            closed.append(debugger);
+    }
+    return closed;
+}
+
+quint64 Session::submitForDebugger(const DebuggerPtr &debugger, JobRequest request)
+{
+    request.arguments.insert(QStringLiteral("debugger"), debugger->id);
+    return submit(request);
+}
+
+// The open debugger `id`, or null with why not in *problem.
+DebuggerPtr Session::openDebugger(int id, QString *problem) const
+{
+    const DebuggerPtr debugger = m_debuggers.value(id);
+    if (debugger && debugger->isOpen())
+        return debugger;
+    *problem = debugger ? closedSentence(*debugger) : noSuchDebugger(id);
+    return {};
+}
+
+quint64 Session::invokeRestart(int debuggerId, const QJsonValue &restart, const QStringList &arguments, const Origin &by,
+                               QString *refusal, const QString &description)
+{
+    QString problem;
+    const DebuggerPtr debugger = openDebugger(debuggerId, &problem);
+    const DebuggerRestart *chosen = debugger ? debugger->restart(restart) : nullptr;
+    if (debugger && !chosen)
+        problem = QStringLiteral("Debugger %1 has no restart %2. Its restarts: %3.")
+                      .arg(debuggerId)
+                      .arg(restart.isDouble() ? QString::number(restart.toInt()) : restart.toString(), debugger->restartList());
+    if (!chosen) {
+        if (refusal)
+            *refusal = problem;
+        return 0;
+    }
+    JobRequest request = EngineProtocol::restartInvocation(debugger->jobId, debugger->level, chosen->name, arguments);
+    request.origin = by;
+    request.description = description;
+    return submitForDebugger(debugger, request);
+}
+
+quint64 Session::evaluateInFrame(int debuggerId, int frame, const QString &code, const Origin &by, const QString &description,
+                                 QString *refusal, int timeoutMs)
+{
+    QString problem;
+    const DebuggerPtr debugger = openDebugger(debuggerId, &problem);
+    if (debugger && (frame >= debugger->frames.size() || (frame < 0 && frame != -1)))
+        problem = debugger->frames.isEmpty()
+            ? QStringLiteral("Debugger %1 shows no frames: leave out \"frame\" to evaluate in the parked thread's dynamic environment.").arg(debuggerId)
+            : QStringLiteral("Debugger %1 has frames 0 to %2.").arg(debuggerId).arg(debugger->frames.size() - 1);
+    if (!problem.isEmpty()) {
+        if (refusal)
+            *refusal = problem;
+        return 0;
+    }
+    JobRequest request = EngineProtocol::frameEvaluation(debugger->jobId, debugger->level, frame, code);
+    request.origin = by;
+    request.description = description;
+    request.timeoutMs = timeoutMs;
+    return submitForDebugger(debugger, request);
+}
+
+void Session::inspectFrame(int debuggerId, int frame, const Origin &by, bool record, QueryCallback callback)
+{
+    QString problem;
+    const DebuggerPtr debugger = openDebugger(debuggerId, &problem);
+    if (!debugger) {
+        callback(EngineProtocol::Reply::failure(problem));
+        return;
+    }
+    if (m_abandon.isActive() && m_abandonTarget == debuggerId)
+        m_abandon.start(m_abandonMs); // somebody is looking at it
+    JobPtr look;
+    if (record) {
+        look = JobPtr::create();
+        look->id = m_nextId++;
+        look->request.op = QStringLiteral("debugger-frame");
+        look->request.code = QStringLiteral("frame %1 of debugger %2").arg(frame).arg(debuggerId);
+        look->request.origin = by;
+        look->request.arguments = {{QStringLiteral("debugger"), debuggerId}, {QStringLiteral("frame"), frame}};
+        look->queuedAt = look->startedAt = QDateTime::currentDateTime();
+        look->state = Job::State::Running;
+        m_live.insert(look->id, look);
+    }
+    query(EngineProtocol::frameInspection(debugger->jobId, debugger->level, frame), [this, look, callback](const QJsonObject &json) {
+        if (look) {
+            const EngineProtocol::FrameReply reply(json);
+            look->result.reply = json;
+            if (reply.ok()) {
+                look->result.values = QStringList{reply.text()};
+            } else {
+                look->result.status = JobResult::Status::Failed;
+                look->result.error = {reply.errorType(), reply.errorMessage(), QStringLiteral("kernel"), {}};
+            }
+            finish(look);
+        }
+        callback(json);
+    });
+}
+
+void Session::whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, int deadlineMs)
+{
+    const JobPtr job = m_live.value(id);
+    if (!job) {
+        whenFinished(id, std::move(callback)); // done already: answered at once, if it is known
+        return;
+    }
+    if (job->state == Job::State::Parked && !isLeaving(*job)) {
+        callback(job);
+        return;
+    }
+    if (deadlineMs < 0) {
+        m_answerableCallbacks.insert(id, std::move(callback));
+        return;
+    }
+    // Whichever comes first, the job's next point or the deadline, calls it; the other finds
+    // it called.
+    auto pending = QSharedPointer<std::function<void(JobPtr)>>::create(std::move(callback));
+    auto once = [pending](JobPtr reached) {
+        if (*pending)
+            std::exchange(*pending, nullptr)(reached);
+    };
+    m_answerableCallbacks.insert(id, once);
+    QTimer::singleShot(deadlineMs, this, [this, id, once] {
+        if (const JobPtr still = m_live.value(id))
+            once(still);
+    });
+}
+
+bool Session::isLeaving(const Job &job) const
+{
+    // After an invocation's reply the engine is leaving levels down to the one chosen (after
+    // code's own exit, it is not known how far): a job parked there is about to go on.
+    return job.state == Job::State::Parked && m_holding
+           && (!m_choosing || job.debugger->level >= m_choosing->level);
+}
+
+void Session::callAnswerable(const JobPtr &job)
+{
+    QList<std::function<void(JobPtr)>> callbacks = m_answerableCallbacks.values(job->id);
+    m_answerableCallbacks.remove(job->id);
+    // values() lists the newest first; answer in the order they asked.
+    for (auto it = callbacks.crbegin(); it != callbacks.crend(); ++it)
+        (*it)(job);
+}
+
+bool Session::dispatchable(const JobPtr &job)
+{
+    if (!isDebuggerOp(job->request.op))
+        return true;
+    const int debuggerId = job->request.arguments.value(QStringLiteral("debugger")).toInt();
+    const DebuggerPtr debugger = m_debuggers.value(debuggerId);
+    if (debugger && debugger->isOpen())
+        return true;
+    // It closed while this waited its turn: the first choice won, or the engine restarted.
+    job->startedAt = QDateTime::currentDateTime();
+    job->result.status = JobResult::Status::Failed;
+    job->result.error = {QStringLiteral("DEBUGGER-CLOSED"), debugger ? closedSentence(*debugger) : noSuchDebugger(debuggerId),
+                         QStringLiteral("host"), {}};
+    finish(job);
+    return false;
+}
+
+void Session::onParked(quint64 id, const QJsonObject &json)
+{
+    if (!m_current || m_current->id != id) {
+        qCWarning(lcDebugger) << "the engine parked job" << id << "which is not the running one";
+        return;
+    }
+    const EngineProtocol::ParkedEvent event(json);
+    const JobPtr job = std::exchange(m_current, {});
+    m_timeout.stop();
+    m_grace.stop(); // a break asked for by an interrupt: it stopped, as asked
+    m_timedOut = false;
+    m_lastUnwoundBy = {};
+    job->ranMs += job->runningFor.elapsed();
+    job->runningFor.invalidate();
+    job->cancelRequested = false;
+
+    auto debugger = DebuggerPtr::create();
+    debugger->id = m_nextDebuggerId++;
+    debugger->jobId = id;
+    debugger->level = event.level();
+    debugger->owner = job->request.origin;
+    debugger->code = job->request.code;
+    debugger->conditionType = event.conditionType();
+    debugger->message = event.message();
+    debugger->package = event.package();
+    debugger->isBreak = event.isBreak();
+    debugger->restarts = event.restarts();
+    debugger->frames = event.frames();
+    debugger->parkedAt = QDateTime::currentDateTime();
+    m_debuggers.insert(debugger->id, debugger);
+
+    job->debugger = debugger;
+    job->state = Job::State::Parked;
+    job->result.status = JobResult::Status::Parked;
+    job->result.error = event.error();
+    m_parked.append(job);
+    Q_EMIT parked(job);
+    callAnswerable(job);
+    dispatchNext(); // the worker serves the queue from inside the level
+}
+
+void Session::noteRestartChosen(const Job &invocation, const QJsonObject &reply)
+{
+    const DebuggerPtr debugger = m_debuggers.value(invocation.request.arguments.value(QStringLiteral("debugger")).toInt());
+    if (!debugger)
+        return;
+    QStringList arguments;
+    for (const QJsonValue &value : invocation.request.arguments.value(QStringLiteral("arguments")).toArray())
+        arguments << value.toString();
+    debugger->choice = {invocation.request.origin, EngineProtocol::RestartReply(reply).restart(), arguments,
+                        QDateTime::currentDateTime(), invocation.request.description};
+    m_choosing = debugger;
+}
+
+void Session::onUnparked(quint64 id, const QJsonObject &json)
+{
+    const EngineProtocol::UnparkedEvent event(json);
+    const auto at = std::find_if(m_parked.begin(), m_parked.end(), [id](const JobPtr &job) { return job->id == id; });
+    if (at == m_parked.end()) {
+        qCWarning(lcDebugger) << "the engine unparked job" << id << "which is not parked";
+        return;
+    }
+    if (at != m_parked.end() - 1 || m_current)
+        qCWarning(lcDebugger) << "job" << id << "left its level out of order";
+    const JobPtr job = *at;
+    m_parked.erase(at);
+    const DebuggerPtr debugger = job->debugger;
+    if (m_choosing && m_choosing->id == debugger->id) {
+        closeDebugger(debugger, Debugger::State::Continued);
+        m_choosing.reset();
+    } else if (m_choosing) {
+        // A restart chosen for a level below this one: this one is unwound on the way there.
+        debugger->choice = m_choosing->choice;
+        closeDebugger(debugger, Debugger::State::Unwound, QStringLiteral("debugger %1 below it").arg(m_choosing->id));
+    } else {
+        // The code evaluated in the level left it (a restart of its own, a throw).
+        debugger->choice = {m_lastUnwoundBy.name.isEmpty() ? debugger->owner : m_lastUnwoundBy, event.restart(), {},
+                            QDateTime::currentDateTime(), {}};
+        closeDebugger(debugger, Debugger::State::Continued);
+    }
+    m_current = job;
+    m_holding = false;
+    startRunning(job);
+    Q_EMIT resumed(job);
+    updateAbandonTimer();
+}
+
+void Session::onStillParked(quint64 id, const QJsonObject &json)
+{
+    const auto at = std::find_if(m_parked.cbegin(), m_parked.cend(), [id](const JobPtr &job) { return job->id == id; });
+    if (at == m_parked.cend())
+        return;
+    const DebuggerPtr debugger = (*at)->debugger;
+    debugger->choice = {};
+    debugger->notice = json.value(QStringLiteral("message")).toString();
+    m_choosing.reset();
+    m_holding = false; // the worker serves the level again
+    Q_EMIT restartDidNotLeave(debugger, json.value(QStringLiteral("message")).toString());
+    dispatchNext();
+}
+
+void Session::answerParkedWaiters()
+{
+    // Asked while the engine was leaving levels, they waited; the levels left are known now,
+    // and those still parked are answered as they are.
+    for (const JobPtr &job : std::as_const(m_parked)) {
+        if (m_answerableCallbacks.contains(job->id))
+            callAnswerable(job);
+    }
+}
+
+void Session::closeDebugger(const DebuggerPtr &debugger, Debugger::State state, const QString &note)
+{
+    debugger->state = state;
+    debugger->endNote = note;
+    debugger->endedAt = QDateTime::currentDateTime();
+    m_closedDebuggers.append(debugger->id);
+    while (m_closedDebuggers.size() > ClosedDebuggersKept)
+        m_debuggers.remove(m_closedDebuggers.takeFirst());
+    Q_EMIT debuggerClosed(debugger);
+}
+
+void Session::endParkedJobs(const QString &reason)
+{
+    m_abandon.stop();
+    m_abandonTarget = 0;
+    // Innermost first, as the levels would have unwound.
+    while (!m_parked.isEmpty()) {
+        const JobPtr job = m_parked.takeLast();
+        closeDebugger(job->debugger, Debugger::State::Ended, QStringLiteral("the engine restarted (%1)").arg(reason));
+        job->result.status = JobResult::Status::EngineRestarted;
+        job->result.error = {QStringLiteral("ENGINE-RESTARTED"),
+                             QStringLiteral("The Lisp engine stopped while this evaluation was parked in debugger %1 (%2), so it "
+                                            "ended there. A fresh engine has been started; every definition of the session is "
+                                            "gone. Replay the journal to restore them.")
+                                 .arg(job->debugger->id)
+                                 .arg(reason),
+                             QStringLiteral("host"), {}};
+        finish(job);
+    }
+}
+
+void Session::updateAbandonTimer()
+{
+    const bool waiting = !m_current && !m_holding && m_queue.isEmpty() && !m_parked.isEmpty() && m_abandonMs > 0;
+    if (!waiting) {
+        m_abandon.stop();
+        m_abandonTarget = 0;
+        return;
+    }
+    const int target = m_parked.last()->debugger->id;
+    if (m_abandon.isActive() && m_abandonTarget == target)
+        return;
+    m_abandonTarget = target;
+    m_abandon.start(m_abandonMs);
+}
+
+void Session::onAbandoned()
+{
+    const DebuggerPtr debugger = m_debuggers.value(m_abandonTarget);
+    if (!debugger || !debugger->isOpen())
+        return;
+    const int minutes = m_abandonMs / 60000;
+    const QString why = minutes >= 1 ? QStringLiteral("nobody answered it for %1 min").arg(minutes)
+                                     : QStringLiteral("nobody answered it for %1 s").arg(m_abandonMs / 1000.0);
+    invokeRestart(debugger->id, QStringLiteral("ABORT"), {}, Origin::system(QStringLiteral("Lisp Duet")), nullptr, why);
+}
