@@ -2,13 +2,15 @@
 // call that outlasts its wait_seconds answers "running" with a job id and the output so far;
 // the tool `job` waits for the end and answers in the starting tool's own format (evaluate-lisp,
 // time-execution, load-system), or with the progress so far; cancel; unknown and expired ids;
-// how long results are kept; progress notifications while `job` waits.
+// how long results are kept; progress notifications while `job` waits; with the shared debugger
+// (issue 20), a call answers at the earliest of its job's end, its parking and wait_seconds.
 
 #include "ToolHarness.h"
 
 #include "JobHandles.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 
@@ -199,6 +201,44 @@ private Q_SLOTS:
         now = now.addSecs(60 * 60);
         QCOMPARE(ToolHarness::text(job(unfetched)), QStringLiteral("=> :UNFETCHED"));
         handles->setClockForTest([] { return QDateTime::currentDateTimeUtc(); });
+    }
+
+    void aDebugJobThatParksBeforeItsWaitAnswersParkedAtOnce()
+    {
+        QElapsedTimer clock;
+        clock.start();
+        const QJsonObject parked = m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(error \"early failure\")")},
+                                                                             {QStringLiteral("debug"), true},
+                                                                             {QStringLiteral("wait_seconds"), 30}});
+        QVERIFY(clock.elapsed() < 10000);
+        QCOMPARE(status(parked), QStringLiteral("parked"));
+        QVERIFY(!ToolHarness::structured(parked).contains(QStringLiteral("job_id")));
+        const int debuggerId = ToolHarness::structured(parked).value(QStringLiteral("debugger")).toObject().value(QStringLiteral("id")).toInt();
+        const QJsonObject aborted = m_h->call(QStringLiteral("invoke-restart"), {{QStringLiteral("debugger_id"), debuggerId}, {QStringLiteral("restart"), QStringLiteral("ABORT")}});
+        QVERIFY2(ToolHarness::text(aborted).startsWith(QStringLiteral("[ERROR] SIMPLE-ERROR\nearly failure")), qPrintable(ToolHarness::text(aborted)));
+    }
+
+    void aDebugJobThatParksAfterItsCallAnsweredRunningIsAnsweredParkedByJob()
+    {
+        const QJsonObject first = m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(progn (sleep 1.5) (error \"late failure\"))")},
+                                                                            {QStringLiteral("debug"), true},
+                                                                            {QStringLiteral("wait_seconds"), 0.3}});
+        QCOMPARE(status(first), QStringLiteral("running"));
+        const QJsonObject parked = job(jobIdOf(first), {{QStringLiteral("wait_seconds"), 30}});
+        QCOMPARE(status(parked), QStringLiteral("parked"));
+        QVERIFY(ToolHarness::isError(parked));
+        QVERIFY2(ToolHarness::text(parked).startsWith(QStringLiteral("[ERROR] SIMPLE-ERROR\nlate failure")), qPrintable(ToolHarness::text(parked)));
+        const QJsonArray content = parked.value(QStringLiteral("content")).toArray();
+        QVERIFY(content.size() >= 2);
+        QVERIFY(content.at(1).toObject().value(QStringLiteral("text")).toString().startsWith(QStringLiteral("[Debugger]\n")));
+        const int debuggerId = ToolHarness::structured(parked).value(QStringLiteral("debugger")).toObject().value(QStringLiteral("id")).toInt();
+        QVERIFY(debuggerId > 0);
+        // The choice goes on as the job's own outcome; job then has its end.
+        const QJsonObject used = m_h->call(QStringLiteral("invoke-restart"), {{QStringLiteral("debugger_id"), debuggerId}, {QStringLiteral("restart"), QStringLiteral("ABORT")}});
+        QVERIFY(ToolHarness::isError(used));
+        const QJsonObject ended = job(jobIdOf(first), {{QStringLiteral("wait_seconds"), 30}});
+        QVERIFY2(ToolHarness::text(ended).startsWith(QStringLiteral("[ERROR] ")), qPrintable(ToolHarness::text(ended)));
+        QVERIFY(status(ended) != QStringLiteral("running") && status(ended) != QStringLiteral("parked"));
     }
 
     void progressNotificationsFlowWhileJobWaits()

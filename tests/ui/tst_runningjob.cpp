@@ -1,7 +1,8 @@
 // The running job in the window (issue 21, item 3): an agent's evaluation that outlasts its
 // call's wait_seconds goes on in the shared session, and the bar above the REPL input shows who
 // runs what, the time it has run (ticking), its newest output line, and Interrupt, which ends
-// it as the agent's later `job` call then reports. Quick evaluations never show the bar.
+// it as the agent's later `job` call then reports. Quick evaluations never show the bar; a job
+// parked in the debugger leaves it.
 // With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh), running-job.png.
 
 #include "UiTestSupport.h"
@@ -107,6 +108,19 @@ private Q_SLOTS:
         QVERIFY(AgentClient::isError(ended));
         QVERIFY2(AgentClient::resultText(ended).contains(QStringLiteral("[ERROR] INTERRUPTED\n")), qPrintable(AgentClient::resultText(ended)));
         QVERIFY(QTest::qWaitFor([this] { return !bar()->isVisible(); }, 5000));
+    }
+
+    void aJobParkedInTheDebuggerLeavesTheBar()
+    {
+        const int call = m_agent->callTool(QStringLiteral("evaluate-lisp"), {{"code", "(progn (sleep 1.5) (error \"stops here\"))"}, {"debug", true}});
+        QVERIFY(QTest::qWaitFor([this] { return bar()->isVisible(); }, 5000));
+        const QJsonObject parked = m_agent->response(call);
+        QCOMPARE(parked.value("result").toObject().value("structuredContent").toObject().value("status").toString(), QStringLiteral("parked"));
+        QVERIFY(QTest::qWaitFor([this] { return !bar()->isVisible(); }, 2000));
+        const int debuggerId = parked.value("result").toObject().value("structuredContent").toObject().value("debugger").toObject().value("id").toInt();
+        const int abort = m_agent->callTool(QStringLiteral("invoke-restart"), {{"debugger_id", debuggerId}, {"restart", "ABORT"}});
+        QVERIFY(!m_agent->response(abort).isEmpty());
+        QVERIFY(!bar()->isVisible());
     }
 
     void thePersonsOwnLongEvaluationShowsTooAndSaysYou()

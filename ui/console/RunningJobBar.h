@@ -13,7 +13,9 @@ class Session;
 // Above the REPL input while an evaluation has run for a moment: whose it is and what (the
 // tool, its description, the code's first line), the time it has run (ticking), the newest
 // line of its output, and Interrupt. An agent's call may have answered "running" long ago
-// (wait_seconds): the work goes on here, in the shared session, where the person sees it.
+// (wait_seconds): the work goes on here, in the shared session, where the person sees it. A job
+// parked in the debugger leaves the bar (the Debugger panel shows it) and comes back when it
+// resumes.
 class RunningJobBar : public QFrame
 {
     Q_OBJECT
