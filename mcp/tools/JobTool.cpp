@@ -1,5 +1,6 @@
 #include "Tools.h"
 
+#include "DebuggerFormatter.h"
 #include "JobHandles.h"
 #include "JsonSchema.h"
 #include "Session.h"
@@ -23,7 +24,7 @@ QJsonObject outputProperties()
                       stringEnum(QStringLiteral("running: it goes on; unknown or expired: no such result; else the job's own tool's status"),
                                  {QStringLiteral("ok"), QStringLiteral("error"), QStringLiteral("interrupted"), QStringLiteral("timed-out"),
                                   QStringLiteral("engine-restarted"), QStringLiteral("cancelled"), QStringLiteral("failed"),
-                                  QStringLiteral("running"), QStringLiteral("unknown"), QStringLiteral("expired")}));
+                                  QStringLiteral("parked"), QStringLiteral("running"), QStringLiteral("unknown"), QStringLiteral("expired")}));
     properties.insert(QStringLiteral("job_id"), integer(QStringLiteral("The job asked about"), 1, 2147483647));
     properties.insert(QStringLiteral("tool"), string(QStringLiteral("The tool whose call started the job: the rest of the result is in its format")));
     return properties;
@@ -54,7 +55,8 @@ Tool jobTool(Session *session)
             "Wait for a job that an earlier call left running (its answer had status \"running\" and a job_id: evaluate-lisp, "
             "time-execution, load-system and run-tests answer so when their work outlasts wait_seconds). Answers with the "
             "job's final result in the format of the tool that started it, as soon as it ends, or after wait_seconds with "
-            "status \"running\", the elapsed time and the output so far: then call job again. cancel: true interrupts it. A "
+            "status \"running\", the elapsed time and the output so far: then call job again; a job with debug: true that stops "
+            "at an error answers with its [Debugger] block (go on with invoke-restart). cancel: true interrupts it. A "
             "result stays fetchable for 10 minutes after it was first fetched; any agent of the session may fetch it."),
         .arguments = {JobId, ToolKit::waitSecondsArgument(), Cancel},
         .outputProperties = outputProperties(),
@@ -77,19 +79,21 @@ Tool jobTool(Session *session)
         }
         int waitMs = ToolKit::waitMsOf(arguments);
         if (arguments.value(Cancel, false) && handle->job->state != Job::State::Done) {
-            session->cancel(id, QStringLiteral("%1 cancelled it through the tool job.").arg(call->origin().name));
+            session->cancel(id, QStringLiteral("%1 cancelled it through the tool job.").arg(call->origin().name), call->origin());
             waitMs = std::max(waitMs, CancelGraceMs);
         }
         const JobHandles::Formatter formatter = handle->formatter;
         const QString tool = handle->tool;
-        auto answer = [call, handles, formatter, tool, id](const JobPtr &job) {
+        auto answer = [call, handles, formatter, tool, id, session](const JobPtr &job) {
             JobHandles::Found found;
             // The handle keeps a copy of the ended job with all its output; the session's own
             // pointer serves while it runs.
             const JobHandles::Handle *handle = handles->find(id, &found);
             const Job &kept = handle ? *handle->job : *job;
             const bool done = kept.state == Job::State::Done;
-            ToolResult result = done ? formatter(kept) : ToolKit::running(kept, tool);
+            // Parked in the debugger: its error and the [Debugger] block, as its first call would have.
+            ToolResult result = done || kept.state == Job::State::Parked ? DebuggerFormatter::answer(kept, formatter, session)
+                                                                         : ToolKit::running(kept, tool);
             if (done)
                 handles->noteFetched(id);
             result.structured.insert(QStringLiteral("job_id"), double(id));
