@@ -1,5 +1,6 @@
 #include "ActivityDigest.h"
 
+#include "JobOutcome.h"
 #include "JsonSchema.h"
 #include "TextLines.h"
 
@@ -67,9 +68,7 @@ QString summaryOf(const Job &job)
         return QStringLiteral("; the evaluation went on");
     if (job.request.op == QStringLiteral("debugger-frame") && result.ok())
         return result.values.value(0);
-    if (result.ok())
-        return result.values.isEmpty() ? QStringLiteral("; no values") : QStringLiteral("=> ") + oneLine(result.values.first(), 120);
-    return QStringLiteral("[ERROR] %1: %2").arg(result.error.type, oneLine(result.error.message, 120));
+    return result.ok() ? JobOutcome::firstValueInOneLine(result.values, 120) : JobOutcome::failure(result, 120);
 }
 
 QString text(const QList<JobPtr> &activity)

@@ -1,6 +1,7 @@
 #include "ResourceProvider.h"
 
 #include "EngineProtocol.h"
+#include "JobOutcome.h"
 #include "LispFile.h"
 #include "McpServer.h"
 #include "Session.h"
@@ -30,15 +31,6 @@ void notFound(const McpResponder &responder, const QString &uri, const QString &
     responder.error(JsonRpc::ResourceNotFound, message, QJsonObject{{QStringLiteral("uri"), uri}});
 }
 
-QString outcome(const Job &job)
-{
-    const JobResult &result = job.result;
-    if (result.ok())
-        return result.values.isEmpty() ? QStringLiteral("; No values") : QStringLiteral("=> ") + result.values.join(QStringLiteral("\n=> "));
-    if (result.status == JobResult::Status::Error)
-        return QStringLiteral("[ERROR] %1: %2").arg(result.error.type, result.error.message);
-    return QStringLiteral("[%1] %2").arg(JobResult::statusName(result.status).toUpper(), result.error.message);
-}
 } // namespace
 
 ResourceProvider::ResourceProvider(McpServer *server, Session *session, QObject *parent)
@@ -178,7 +170,7 @@ QString ResourceProvider::transcriptText() const
         QString entry = QStringLiteral(";; #%1 %2 (%3) at %4 in %5\n%6\n%7")
                             .arg(e.sequence)
                             .arg(e.request.origin.name, e.request.origin.kindName(), e.finishedAt.toString(Qt::ISODate), e.result.package.isEmpty() ? e.request.package : e.result.package,
-                                 e.request.code.trimmed(), firstLines(outcome(e), 20));
+                                 e.request.code.trimmed(), firstLines(JobOutcome::text(e.result), 20));
         if (!e.result.stdoutText.isEmpty())
             entry += QStringLiteral("\n;; output:\n") + firstLines(e.result.stdoutText.trimmed(), 20);
         parts << entry;

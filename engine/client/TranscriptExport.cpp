@@ -1,5 +1,7 @@
 #include "TranscriptExport.h"
 
+#include "JobOutcome.h"
+
 #include <QLocale>
 #include <QSaveFile>
 
@@ -199,10 +201,7 @@ QString markdown(const QList<JournalEntry> &entries, const QString &title)
         if (!r.warnings.isEmpty())
             md += QStringLiteral("Warnings:\n\n") + codeBlock(r.warnings.join(QLatin1Char('\n'))) + QLatin1Char('\n');
         if (r.ok()) {
-            QStringList values;
-            for (const QString &value : r.values)
-                values << QStringLiteral("=> ") + value;
-            md += codeBlock(values.isEmpty() ? QStringLiteral("; No values") : values.join(QLatin1Char('\n'))) + QLatin1Char('\n');
+            md += codeBlock(JobOutcome::values(r.values)) + QLatin1Char('\n');
         } else {
             md += QStringLiteral("**Error %1** (%2): %3\n\n").arg(r.error.type, JobResult::statusName(r.status), r.error.message.simplified());
             if (!r.error.backtrace.isEmpty())
@@ -272,10 +271,7 @@ QString html(const QList<JournalEntry> &entries, const QString &title)
         if (!r.warnings.isEmpty())
             h += QStringLiteral("<div class=\"label\">warnings</div><pre class=\"out\">%1</pre>\n").arg(escape(r.warnings.join(QLatin1Char('\n'))));
         if (r.ok()) {
-            QStringList values;
-            for (const QString &value : r.values)
-                values << QStringLiteral("=> ") + value;
-            h += QStringLiteral("<pre class=\"values\">%1</pre>\n").arg(escape(values.isEmpty() ? QStringLiteral("; No values") : values.join(QLatin1Char('\n'))));
+            h += QStringLiteral("<pre class=\"values\">%1</pre>\n").arg(escape(JobOutcome::values(r.values)));
         } else {
             h += QStringLiteral("<div class=\"error\"><strong>[ERROR] %1</strong> (%2)<pre>%3</pre>")
                      .arg(escape(r.error.type), escape(JobResult::statusName(r.status)), escape(r.error.message));

@@ -1,6 +1,7 @@
 #include "EvalFormatter.h"
 
 #include "DebuggerFormatter.h"
+#include "JobOutcome.h"
 #include "JsonSchema.h"
 
 #include <QJsonArray>
@@ -44,12 +45,7 @@ QString text(const JobResult &result)
             parts << part;
     }
     if (result.ok()) {
-        QStringList lines;
-        for (const QString &value : result.values)
-            lines << QStringLiteral("=> ") + value;
-        if (lines.isEmpty())
-            lines << QStringLiteral("; No values");
-        parts << lines.join(QLatin1Char('\n'));
+        parts << JobOutcome::values(result.values);
     } else {
         QString error = QStringLiteral("[ERROR] %1\n%2").arg(result.error.type, result.error.message);
         if (!result.error.backtrace.isEmpty())

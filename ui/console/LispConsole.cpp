@@ -12,6 +12,7 @@
 #include "access/ApprovalBar.h"
 #include "highlight/LispHighlighter.h"
 
+#include "JobOutcome.h"
 #include "Session.h"
 
 #include <QHBoxLayout>
@@ -441,12 +442,7 @@ void LispConsole::showPast(const QList<JournalEntry> &entries)
             out = out.left(2000) + QStringLiteral("\u2026");
         if (!out.isEmpty())
             t->appendText(out.endsWith(QLatin1Char('\n')) ? out : out + QLatin1Char('\n'), Style::Note, 0);
-        if (e.result.ok()) {
-            for (const QString &value : e.result.values)
-                t->appendText(QStringLiteral("=> ") + value + QLatin1Char('\n'), Style::Note, 0);
-        } else {
-            t->appendText(QStringLiteral("[%1] %2\n").arg(e.result.error.type, e.result.error.message), Style::Note, 0);
-        }
+        t->appendText(JobOutcome::text(e.result) + QLatin1Char('\n'), Style::Note, 0);
     }
     t->appendText(tr("\u2014 end of the previous session \u2014\n"), Style::Note, 0);
     m_hasEntries = true;
@@ -473,10 +469,7 @@ void LispConsole::showResult(const JobPtr &job, int lane)
             TestRunBlock::append(t, EngineProtocol::TestRunReply(result.reply), lane);
             break;
         }
-        if (result.values.isEmpty())
-            t->appendText(tr("; No values\n"), Style::Note, lane);
-        for (const QString &value : result.values)
-            t->appendText(QStringLiteral("=> ") + value + QLatin1Char('\n'), Style::Value, lane);
+        t->appendText(JobOutcome::values(result.values) + QLatin1Char('\n'), result.values.isEmpty() ? Style::Note : Style::Value, lane);
         break;
     case JobResult::Status::Error: {
         t->appendText(QStringLiteral("[ERROR] ") + result.error.type + QLatin1Char('\n'), Style::Error, lane);
