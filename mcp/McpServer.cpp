@@ -31,6 +31,7 @@ const char *DefaultInstructions =
     "- debug: true (evaluate-lisp, time-execution, run-tests) parks an error in the shared debugger instead of "
     "unwinding: look with debugger-frame or debugger-eval, then invoke-restart returns the outcome. The person may "
     "answer first; list-debuggers shows what waits.\n"
+    "- Work outlasting wait_seconds answers status \"running\" with a job_id: job waits for its result or cancels it.\n"
     "- To catch up, call session-transcript (what was evaluated, by whom) and list-definitions (what exists "
     "now). Introspect with describe-symbol, apropos, macroexpand, complete-symbol, and inspect-object with the "
     "result_id of a value; check code with check-parens and compile-form (compiles, runs nothing).\n"

@@ -184,7 +184,8 @@ void Session::whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, i
             std::exchange(*pending, nullptr)(reached);
     };
     m_answerableCallbacks.insert(id, once);
-    QTimer::singleShot(deadlineMs, this, [this, id, once] {
+    // Precise: a coarse timer may be 5 % off, 5 s of a 100 s wait_seconds.
+    QTimer::singleShot(deadlineMs, Qt::PreciseTimer, this, [this, id, once] {
         if (const JobPtr still = m_live.value(id))
             once(still);
     });

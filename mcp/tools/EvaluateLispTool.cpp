@@ -38,10 +38,11 @@ Tool evaluateLispTool(Session *session)
             "[warnings] sections and '=> value' lines, or '[ERROR] TYPE', the message and a [Backtrace]. A value that is not a "
             "number, character, symbol or short string gets a handle, structuredContent.result_id, for inspect-object. "
             "Defaults for the time limit, output cap and print settings are the session's (see configure-limits). With "
-            "debug: true an error parks the evaluation in the shared debugger instead of unwinding (see invoke-restart)."),
-        .arguments = {Code, Package, Description, Timeout, MaxOutput, PrintLength, PrintLevel, Debug},
-        .outputProperties = EvalFormatter::outputProperties(),
-        .outputRequired = EvalFormatter::outputRequired(),
+            "debug: true an error parks the evaluation in the shared debugger instead of unwinding (see invoke-restart). Work "
+            "that outlasts wait_seconds goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
+        .arguments = {Code, Package, Description, Timeout, MaxOutput, PrintLength, PrintLevel, Debug, ToolKit::waitSecondsArgument()},
+        .outputProperties = ToolKit::withRunningProperties(EvalFormatter::outputProperties()),
+        .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
     };
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
@@ -53,6 +54,6 @@ Tool evaluateLispTool(Session *session)
         request.debug = arguments.value(Debug, false);
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);
-        ToolKit::submit(session, call, request, [](const Job &job) { return EvalFormatter::result(job.result); });
+        ToolKit::submit(session, call, request, [](const Job &job) { return EvalFormatter::result(job.result); }, ToolKit::waitMsOf(arguments));
     });
 }

@@ -92,10 +92,11 @@ Tool loadSystemTool(Session *session)
             "usual source registry (~/common-lisp/, /usr/share/common-lisp/, ECL's contribs such as \"sockets\" and "
             "\"deflate\") plus the directories in LISP_DUET_SYSTEM_PATHS (colon-separated, searched with their "
             "subdirectories). Files are compiled with ECL's native compiler (needs gcc); compiler output stays out of the "
-            "result unless verbose is true; warnings are counted and listed. There is no Quicklisp download."),
-        .arguments = {System, Force, Timeout, Verbose},
-        .outputProperties = outputProperties(),
-        .outputRequired = {QStringLiteral("status"), QStringLiteral("system")},
+            "result unless verbose is true; warnings are counted and listed. There is no Quicklisp download. A load that "
+            "outlasts wait_seconds goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
+        .arguments = {System, Force, Timeout, Verbose, ToolKit::waitSecondsArgument()},
+        .outputProperties = ToolKit::withRunningProperties(outputProperties()),
+        .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Idempotent,
         .intent = [](const QJsonObject &arguments) {
             const QString system = arguments.value(QStringLiteral("system")).toString();
@@ -109,6 +110,6 @@ Tool loadSystemTool(Session *session)
         JobRequest request = EngineProtocol::systemLoad(system, force, arguments.value(Verbose, false));
         request.timeoutMs = int(arguments.value(Timeout, 120) * 1000);
         request.description = QStringLiteral("load-system %1").arg(system);
-        ToolKit::submit(session, call, request, [system, force](const Job &job) { return loaded(job, system, force); });
+        ToolKit::submit(session, call, request, [system, force](const Job &job) { return loaded(job, system, force); }, ToolKit::waitMsOf(arguments));
     });
 }

@@ -132,10 +132,11 @@ Tool runTestsTool(Session *session)
             "only the run's own tests count, not tests run inside tests. RT and ptester: their printed summary read into "
             "counts and failures. Other frameworks: the test-op's captured output, counts -1. status is \"failed\" when a "
             "check failed or the output tells of an unexpected error. The first run that needs FiveAM compiles it (tens of "
-            "seconds). Systems are found under the project root and ASDF's usual places."),
-        .arguments = {System, Test, Timeout, Description, Debug},
-        .outputProperties = outputProperties(),
-        .outputRequired = {QStringLiteral("status"), QStringLiteral("system")},
+            "seconds). Systems are found under the project root and ASDF's usual places. A run that outlasts wait_seconds goes on "
+            "as a job: the answer is status \"running\" with a job_id for the tool job."),
+        .arguments = {System, Test, Timeout, Description, Debug, ToolKit::waitSecondsArgument()},
+        .outputProperties = ToolKit::withRunningProperties(outputProperties()),
+        .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
         .intent = [](const QJsonObject &arguments) {
             const QString system = arguments.value(QStringLiteral("system")).toString();
@@ -150,6 +151,6 @@ Tool runTestsTool(Session *session)
         request.timeoutMs = int(arguments.value(Timeout, EngineProtocol::DefaultTestRunTimeoutMs / 1000) * 1000);
         request.description = arguments.text(Description);
         request.debug = arguments.value(Debug, false);
-        ToolKit::submit(session, call, request, [system](const Job &job) { return reported(job, system); });
+        ToolKit::submit(session, call, request, [system](const Job &job) { return reported(job, system); }, ToolKit::waitMsOf(arguments));
     });
 }

@@ -9,6 +9,7 @@ void addStandardTools(ToolRegistry *tools, Session *session)
     tools->add(resetSessionTool(session));
     tools->add(loadSystemTool(session));
     tools->add(runTestsTool(session));
+    tools->add(jobTool(session));
     tools->add(configureLimitsTool(session));
     tools->add(compileFormTool(session));
     tools->add(timeExecutionTool(session));

@@ -74,10 +74,11 @@ Tool timeExecutionTool(Session *session)
             "Evaluate code like evaluate-lisp (same text: [stdout], [stderr], [warnings], '=> value' lines or [ERROR]) and "
             "add a [timing] section: real time, run time, GC time and count, and bytes allocated. Timing covers reading, "
             "evaluating and printing; ECL evaluates with its bytecode compiler, so compile functions first (compile-form "
-            "does not define them; (compile 'name) in evaluate-lisp does) to time native code."),
-        .arguments = {Code, Package, Description, Timeout, Debug},
-        .outputProperties = outputProperties(),
-        .outputRequired = EvalFormatter::outputRequired(),
+            "does not define them; (compile 'name) in evaluate-lisp does) to time native code. Work that outlasts wait_seconds "
+            "goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
+        .arguments = {Code, Package, Description, Timeout, Debug, ToolKit::waitSecondsArgument()},
+        .outputProperties = ToolKit::withRunningProperties(outputProperties()),
+        .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
     };
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
@@ -86,6 +87,6 @@ Tool timeExecutionTool(Session *session)
         request.debug = arguments.value(Debug, false);
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);
-        ToolKit::submit(session, call, request, timed);
+        ToolKit::submit(session, call, request, timed, ToolKit::waitMsOf(arguments));
     });
 }

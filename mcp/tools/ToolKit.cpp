@@ -2,20 +2,24 @@
 
 #include "DebuggerFormatter.h"
 #include "EvalFormatter.h"
+#include "JobHandles.h"
 #include "JsonSchema.h"
 #include "Session.h"
+#include "TextLines.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QLocale>
 #include <QTimer>
 
 namespace ToolKit {
 
-void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter)
+void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs)
 {
     request.origin = call->origin();
     if (request.tool.isEmpty())
         request.tool = call->tool(); // the ledger tells an edit-form's evaluation from evaluate-lisp's
-    follow(session, call, session->submit(request), std::move(formatter));
+    follow(session, call, session->submit(request), std::move(formatter), waitMs);
 }
 
 void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *context)
@@ -31,43 +35,44 @@ void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *co
     });
 }
 
-void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter formatter)
+void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs)
 {
-    // The connections of this call live as long as its evaluation: a context owned by the call
+    // The connections of this call live until it is answered: a context owned by the call
     // itself would never go (the lambdas hold the call), and every later evaluation would run
     // every earlier call's lambda.
     QObject *context = new QObject(session);
     traceJob(session, call, id, context);
-    const JobPtr job = session->job(id);
-    if (job && job->request.debug) {
-        // Answered at its next point: the end, or its parking in the debugger, which a later
-        // invoke-restart formats the same way.
-        DebuggerFormatter::rememberFormatter(id, formatter);
-        session->whenAnswerable(id, [call, formatter, context, session](JobPtr job) {
+    if (const JobPtr job = session->job(id); job && job->request.debug)
+        DebuggerFormatter::rememberFormatter(id, formatter); // a later invoke-restart formats the outcome the same way
+    const QString tool = call->tool();
+    // Answered at the earliest of: the end, its parking in the debugger, wait_seconds.
+    session->whenAnswerable(id, [call, formatter, context, session, tool](JobPtr job) {
+        context->deleteLater();
+        if (job->state == Job::State::Done || job->state == Job::State::Parked) {
             call->finish(DebuggerFormatter::answer(*job, formatter, session));
-            context->deleteLater();
-        });
-    } else {
-        session->whenFinished(id, [call, formatter, context](JobPtr job) {
-            call->finish(formatter(*job));
-            context->deleteLater();
-        });
-    }
+            return;
+        }
+        // wait_seconds passed: the job goes on, and `job` answers for it later.
+        JobHandles::of(session)->handOut(job, tool, formatter);
+        call->finish(running(*job, tool));
+    }, waitMs);
     const Origin by = call->origin();
     QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id, by] {
         session->cancel(id, QStringLiteral("The client cancelled the request before it ran."), by);
     });
+    reportProgress(session, call, id, context);
+}
+
+void reportProgress(Session *session, const ToolCallPtr &call, quint64 id, QObject *context)
+{
     if (!call->wantsProgress())
         return;
     // About once a second, the newest line of output tells the client what is going on.
-    auto latest = QSharedPointer<QString>::create();
+    auto latest = QSharedPointer<TextLines::NewestLine>::create();
     auto timer = new QTimer(context);
     QObject::connect(session, &Session::output, context, [latest, id](quint64 outputId, const QString &, const QString &text) {
-        if (outputId != id)
-            return;
-        const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        if (!lines.isEmpty())
-            *latest = lines.last().trimmed().left(200);
+        if (outputId == id)
+            latest->add(text);
     });
     QObject::connect(timer, &QTimer::timeout, context, [call, latest, session, id] {
         const JobPtr job = session->job(id);
@@ -77,10 +82,83 @@ void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter 
             call->reportProgress(0, QStringLiteral("Waiting in the session queue"));
             return;
         }
-        call->reportProgress(0, latest->isEmpty() ? QStringLiteral("Running for %1 s").arg(job->startedAt.secsTo(QDateTime::currentDateTime()))
-                                                  : *latest);
+        const QString line = latest->line();
+        call->reportProgress(0, line.isEmpty() ? QStringLiteral("Running for %1 s").arg(job->startedAt.secsTo(QDateTime::currentDateTime()))
+                                               : line.left(200));
     });
     timer->start(1000);
+}
+
+const Argument<double> &waitSecondsArgument()
+{
+    static const auto argument = Arg::number(
+        QStringLiteral("wait_seconds"),
+        QStringLiteral("How long this call waits for the end (default %1 s, below the 120 s after which some clients give up on a call). "
+                       "Work still going then is not stopped: the answer is status \"running\" with a job_id and the output so "
+                       "far; call the tool job with that job_id to wait for the result (again up to wait_seconds), or with "
+                       "cancel: true to interrupt it.")
+            .arg(DefaultWaitSeconds),
+        0, 3600);
+    return argument;
+}
+
+int waitMsOf(const ToolArguments &arguments)
+{
+    return int(arguments.value(waitSecondsArgument(), double(DefaultWaitSeconds)) * 1000);
+}
+
+namespace {
+// The output so far can be long; the end of it says where the work is.
+constexpr qsizetype RunningOutputShown = 4000;
+
+QString outputSection(const QString &name, const QString &output)
+{
+    QString body = output;
+    while (!body.isEmpty() && body.back().isSpace())
+        body.chop(1);
+    while (body.startsWith(QLatin1Char('\n')))
+        body.remove(0, 1);
+    if (body.isEmpty())
+        return {};
+    if (body.size() > RunningOutputShown)
+        body = QStringLiteral("[... %1 characters before]\n").arg(body.size() - RunningOutputShown) + body.right(RunningOutputShown);
+    return QStringLiteral("[%1]\n%2").arg(name, body);
+}
+} // namespace
+
+ToolResult running(const Job &job, const QString &tool)
+{
+    const bool queued = job.state == Job::State::Queued;
+    const qint64 elapsedMs = queued || !job.startedAt.isValid() ? 0 : job.startedAt.msecsTo(QDateTime::currentDateTime());
+    QStringList parts;
+    for (const QString &part : {outputSection(QStringLiteral("stdout"), job.result.stdoutText),
+                                outputSection(QStringLiteral("stderr"), job.result.stderrText)}) {
+        if (!part.isEmpty())
+            parts << part;
+    }
+    const QString where = queued ? QStringLiteral("waits in the session's queue behind others' work; it has not started")
+                                 : QStringLiteral("has run for %1 s and goes on in the session")
+                                       .arg(QLocale::c().toString(double(elapsedMs) / 1000.0, 'f', 1));
+    parts << QStringLiteral("[RUNNING] job %1\n%2 %3. Its result is kept for you: call job with job_id %1 to wait for it "
+                            "(wait_seconds), or with cancel: true to interrupt it.")
+                 .arg(job.id).arg(tool, where);
+    const QJsonObject structured{{QStringLiteral("status"), QStringLiteral("running")},
+                                 {QStringLiteral("job_id"), double(job.id)},
+                                 {QStringLiteral("tool"), tool},
+                                 {QStringLiteral("elapsed_ms"), double(elapsedMs)},
+                                 {QStringLiteral("stdout"), job.result.stdoutText},
+                                 {QStringLiteral("stderr"), job.result.stderrText}};
+    return {parts.join(QStringLiteral("\n\n")), structured, false};
+}
+
+QJsonObject runningProperties()
+{
+    using namespace Schema;
+    return {{QStringLiteral("job_id"), integer(QStringLiteral("With status \"running\": the job's id for the tool job"), 1, 2147483647)},
+            {QStringLiteral("tool"), string(QStringLiteral("With status \"running\": the tool whose call started the job"))},
+            {QStringLiteral("elapsed_ms"), number(QStringLiteral("Real time the job took (so far, while it runs)"), 0, 1e12)},
+            {QStringLiteral("stdout"), string(QStringLiteral("What *standard-output* received (so far, while it runs)"))},
+            {QStringLiteral("stderr"), string(QStringLiteral("What *error-output* and *trace-output* received (so far, while it runs)"))}};
 }
 
 void ask(Session *session, const ToolCallPtr &call, const EngineProtocol::Query &query, ReplyFormatter formatter)
@@ -134,6 +212,25 @@ QString sourcePlace(const Session *session, const QString &file, int line)
             place = relative;
     }
     return line > 0 ? QStringLiteral("%1:%2").arg(place).arg(line) : place;
+}
+
+QJsonObject withRunningProperties(QJsonObject properties)
+{
+    const QJsonObject running = runningProperties();
+    for (auto it = running.begin(); it != running.end(); ++it) {
+        if (!properties.contains(it.key()))
+            properties.insert(it.key(), it.value());
+    }
+    QJsonObject status = properties.value(QStringLiteral("status")).toObject();
+    QJsonArray values = status.value(QStringLiteral("enum")).toArray();
+    if (!values.isEmpty() && !values.contains(QStringLiteral("running"))) {
+        values.append(QStringLiteral("running"));
+        status.insert(QStringLiteral("enum"), values);
+        status.insert(QStringLiteral("description"), status.value(QStringLiteral("description")).toString()
+                                                         + QStringLiteral("; running: it goes on as a job (job_id)"));
+        properties.insert(QStringLiteral("status"), status);
+    }
+    return properties;
 }
 
 } // namespace ToolKit

@@ -36,6 +36,8 @@ Tool listDebuggersTool(Session *session);
 Tool debuggerFrameTool(Session *session);
 Tool debuggerEvalTool(Session *session);
 Tool invokeRestartTool(Session *session);
+// Issue 21: the result of a job whose call answered "running" (JobHandles).
+Tool jobTool(Session *session);
 
 // The journal entries to replay: source "journal" (this session's journal, which holds a
 // loaded --journal file's past too) or "previous" (the app's previous run). On failure it

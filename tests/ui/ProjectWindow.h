@@ -98,12 +98,7 @@ public:
     // With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh), the window as a PNG there.
     bool saveScreenshot(const QString &name) const
     {
-        const QString dir = qEnvironmentVariable("DUET_SCREENSHOT_DIR");
-        if (dir.isEmpty())
-            return true;
-        view()->flushNow();
-        QTest::qWait(300);
-        return m_window->grab().save(QDir(dir).filePath(name));
+        return saveScreenshotIfAsked(m_window.get(), name, [this] { view()->flushNow(); });
     }
 
 private:

@@ -13,12 +13,27 @@
 #include "ToolRegistry.h"
 #include "Tools.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTest>
 
+#include <functional>
 #include <memory>
+
+// With DUET_SCREENSHOT_DIR set (tests/ui/screenshots.sh), saves `window` there as `name` after
+// `settle` (flush the transcript) and a moment to paint. True when saved, or when not asked for.
+inline bool saveScreenshotIfAsked(QWidget *window, const QString &name, const std::function<void()> &settle = {})
+{
+    const QString dir = qEnvironmentVariable("DUET_SCREENSHOT_DIR");
+    if (dir.isEmpty())
+        return true;
+    if (settle)
+        settle();
+    QTest::qWait(300);
+    return window->grab().save(QDir(dir).filePath(name));
+}
 
 struct LiveSession
 {

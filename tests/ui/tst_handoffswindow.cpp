@@ -76,13 +76,7 @@ private:
     }
     void saveScreenshot(const QString &name)
     {
-        const QString dir = qEnvironmentVariable("DUET_SCREENSHOT_DIR");
-        if (dir.isEmpty())
-            return;
-        m_window->console()->transcript()->flushNow();
-        QTest::qWait(300);
-        const QString path = QDir(dir).filePath(name);
-        QVERIFY2(m_window->grab().save(path), qPrintable(path));
+        QVERIFY2(saveScreenshotIfAsked(m_window.get(), name, [this] { m_window->console()->transcript()->flushNow(); }), qPrintable(name));
     }
 
 private Q_SLOTS:

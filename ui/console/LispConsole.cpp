@@ -4,6 +4,7 @@
 #include "ConsoleWidget.h"
 #include "ProjectActivity.h"
 #include "StagedForms.h"
+#include "RunningJobBar.h"
 #include "StagingBar.h"
 #include "TestRunBlock.h"
 #include "TranscriptView.h"
@@ -64,7 +65,7 @@ QFont codeFont(const QString &family, double points)
 LispConsole::LispConsole(Session *session, QWidget *parent)
     : QWidget(parent), m_session(session), m_transcript(new TranscriptView(this)), m_input(new ConsoleWidget(this)),
       m_prompt(new QLabel(this)), m_hint(new QLabel(this)), m_staged(new StagedForms(session, m_input, this, this)),
-      m_stagingBar(new StagingBar(m_staged, this)), m_arglist(new ArglistHint(session, this))
+      m_stagingBar(new StagingBar(m_staged, this)), m_runningBar(new RunningJobBar(session, this)), m_arglist(new ArglistHint(session, this))
 {
     setObjectName(QStringLiteral("lispConsole"));
     m_transcript->setObjectName(QStringLiteral("transcript"));
@@ -97,6 +98,7 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_transcript, 1);
+    layout->addWidget(m_runningBar);
     layout->addWidget(m_stagingBar);
     layout->addWidget(inputFrame);
     layout->addWidget(m_hint);
@@ -128,6 +130,7 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         if (m_staged->current())
             m_stagingBar->startRejecting();
     });
+    connect(m_runningBar, &RunningJobBar::interruptRequested, this, &LispConsole::interrupt);
     connect(m_stagingBar, &StagingBar::returnToInput, m_input, qOverload<>(&QWidget::setFocus));
     connect(m_staged, &StagedForms::changed, this, [this] {
         if (const StagedForm *form = m_staged->current())
@@ -357,6 +360,7 @@ void LispConsole::onStarted(const JobPtr &job)
         m_testRuns.insert(job->id);
     m_input->setBusy(true);
     showHeader(job);
+    m_runningBar->setAccent(TranscriptView::laneColor(m_shown.value(job->id)));
     if (!job->request.origin.isPerson())
         Q_EMIT statusMessage(tr("%1 is evaluating").arg(job->request.origin.name));
 }

@@ -15,6 +15,7 @@ class ConsoleWidget;
 class QLabel;
 class FormStager;
 class ProjectActivity;
+class RunningJobBar;
 class Session;
 class StagedForms;
 class StagingBar;
@@ -41,6 +42,8 @@ public:
     // Agents' staged forms (stage-form) in the input, and the bar above it that says whose.
     StagedForms *stagedForms() const { return m_staged; }
     StagingBar *stagingBar() const { return m_stagingBar; }
+    // The evaluation running now (after a moment): who, what, how long, its newest output, Interrupt.
+    RunningJobBar *runningJobBar() const { return m_runningBar; }
     QString promptText() const;
     QString hintText() const;
 
@@ -91,6 +94,7 @@ private:
     ApprovalBar *m_approvalBar = nullptr;
     StagedForms *m_staged;
     StagingBar *m_stagingBar;
+    RunningJobBar *m_runningBar;
     ProjectActivity *m_projectActivity = nullptr;
     ArglistHint *m_arglist;
     QHash<QString, int> m_lanes;       // client key -> lane

@@ -1,0 +1,151 @@
+#include "RunningJobBar.h"
+
+#include "Session.h"
+#include "TextLines.h"
+
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace {
+constexpr qsizetype LineShown = 160;
+} // namespace
+
+RunningJobBar::RunningJobBar(Session *session, QWidget *parent)
+    : QFrame(parent), m_session(session), m_title(new QLabel(this)), m_elapsed(new QLabel(this)), m_output(new QLabel(this)),
+      m_interrupt(new QPushButton(tr("&Interrupt"), this))
+{
+    setObjectName(QStringLiteral("runningJobBar"));
+    m_title->setObjectName(QStringLiteral("runningJobTitle"));
+    m_elapsed->setObjectName(QStringLiteral("runningJobElapsed"));
+    m_output->setObjectName(QStringLiteral("runningJobOutput"));
+    m_interrupt->setObjectName(QStringLiteral("runningJobInterrupt"));
+    m_title->setTextFormat(Qt::RichText);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_output->setTextFormat(Qt::PlainText);
+    m_output->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_elapsed->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_interrupt->setToolTip(tr("Stop this evaluation (Ctrl+C in the input); the session and its definitions stay"));
+    m_interrupt->setAutoDefault(false);
+    m_elapsed->setToolTip(tr("How long it has run"));
+    // Long code or output is cut at the bar's edge rather than widening the window.
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_output->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_title, 1);
+    top->addSpacing(12);
+    top->addWidget(m_elapsed);
+    top->addSpacing(8);
+    top->addWidget(m_interrupt);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 6, 10, 6);
+    layout->setSpacing(2);
+    layout->addLayout(top);
+    layout->addWidget(m_output);
+
+    connect(m_interrupt, &QPushButton::clicked, this, &RunningJobBar::interruptRequested);
+    connect(session, &Session::started, this, &RunningJobBar::onStarted);
+    connect(session, &Session::output, this, &RunningJobBar::onOutput);
+    connect(session, &Session::finished, this, &RunningJobBar::onFinished);
+    // A job parked in the debugger is not running (the Debugger panel shows it); it runs again
+    // when a restart continues it.
+    connect(session, &Session::parked, this, &RunningJobBar::onFinished);
+    connect(session, &Session::resumed, this, &RunningJobBar::onStarted);
+    connect(&m_ticker, &QTimer::timeout, this, &RunningJobBar::tick);
+    m_ticker.setInterval(250); // the clock shows seconds; a quarter keeps it from lagging a whole one
+    setAccent(QColor(0x3e, 0x6e, 0x9d));
+    hide();
+}
+
+void RunningJobBar::setAccent(const QColor &colour)
+{
+    if (!colour.isValid())
+        return;
+    setStyleSheet(QStringLiteral("#runningJobBar { background: #eef4fa; border: 1px solid #c8d6e6; border-left: 4px solid %1; }"
+                                 "#runningJobBar QLabel { background: transparent; color: #22303d; }"
+                                 "#runningJobOutput { color: #4f5d6b; }")
+                      .arg(colour.name()));
+}
+
+QString RunningJobBar::headline() const
+{
+    return m_title->text();
+}
+
+QString RunningJobBar::elapsedText() const
+{
+    return m_elapsed->text();
+}
+
+QString RunningJobBar::outputLine() const
+{
+    return m_output->text();
+}
+
+QString RunningJobBar::clock(qint64 ms)
+{
+    const qint64 seconds = ms / 1000;
+    if (seconds >= 3600)
+        return QStringLiteral("%1:%2:%3").arg(seconds / 3600).arg(seconds / 60 % 60, 2, 10, QLatin1Char('0')).arg(seconds % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0'));
+}
+
+void RunningJobBar::onStarted(const JobPtr &job)
+{
+    m_job = job;
+    m_newest.clear();
+    m_title->setText(whatRuns());
+    m_output->setText(tr("(no output yet)"));
+    tick();
+    m_ticker.start();
+}
+
+void RunningJobBar::onOutput(quint64 id, const QString &, const QString &text)
+{
+    if (!m_job || m_job->id != id)
+        return;
+    m_newest.add(text);
+    const QString line = TextLines::shortened(m_newest.line(), LineShown);
+    if (!line.isEmpty())
+        m_output->setText(line);
+}
+
+void RunningJobBar::onFinished(const JobPtr &job)
+{
+    if (!m_job || m_job->id != job->id)
+        return;
+    m_job.reset();
+    m_ticker.stop();
+    hide();
+}
+
+void RunningJobBar::tick()
+{
+    if (!m_job || !m_job->startedAt.isValid())
+        return;
+    const qint64 ms = m_job->startedAt.msecsTo(QDateTime::currentDateTime());
+    m_elapsed->setText(clock(ms));
+    if (ms >= ShowAfterMs && isHidden())
+        show();
+}
+
+QString RunningJobBar::whatRuns() const
+{
+    const JobRequest &request = m_job->request;
+    const QString who = request.origin.isPerson() ? tr("You are") : tr("<b>%1</b> is").arg(request.origin.name.toHtmlEscaped());
+    QString what = !request.tool.isEmpty() ? request.tool : request.op == QStringLiteral("eval") ? tr("evaluating") : request.op;
+    QString title = tr("%1 running %2").arg(who, what.toHtmlEscaped());
+    if (request.tool.isEmpty() && request.op == QStringLiteral("eval"))
+        title = tr("%1 evaluating").arg(who);
+    if (!request.description.isEmpty())
+        title += QStringLiteral(" \u2014 ") + request.description.toHtmlEscaped();
+    const QString firstLine = request.code.section(QLatin1Char('\n'), 0, 0).trimmed();
+    if (!firstLine.isEmpty()) {
+        const QString shown = firstLine.size() > 80 ? firstLine.left(80) + QStringLiteral("\u2026") : firstLine;
+        title += QStringLiteral(" <span style='color:#5b6875; font-family:monospace'>%1</span>").arg(shown.toHtmlEscaped());
+    }
+    return title;
+}

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "Job.h"
+#include "TextLines.h"
+
+#include <QFrame>
+#include <QTimer>
+
+class QLabel;
+class QPushButton;
+class Session;
+
+// Above the REPL input while an evaluation has run for a moment: whose it is and what (the
+// tool, its description, the code's first line), the time it has run (ticking), the newest
+// line of its output, and Interrupt. An agent's call may have answered "running" long ago
+// (wait_seconds): the work goes on here, in the shared session, where the person sees it. A job
+// parked in the debugger leaves the bar (the Debugger panel shows it) and comes back when it
+// resumes.
+class RunningJobBar : public QFrame
+{
+    Q_OBJECT
+public:
+    // How long a job runs before the bar shows it: quick evaluations do not flash it.
+    static constexpr int ShowAfterMs = 1000;
+
+    explicit RunningJobBar(Session *session, QWidget *parent = nullptr);
+
+    // The colour of the job's lane in the transcript, for the bar's edge.
+    void setAccent(const QColor &colour);
+
+    QString headline() const;
+    QString elapsedText() const;
+    QString outputLine() const;
+    QPushButton *interruptButton() const { return m_interrupt; }
+    quint64 jobId() const { return m_job ? m_job->id : 0; }
+
+    // "0:07", "2:30", "1:02:03".
+    static QString clock(qint64 ms);
+
+Q_SIGNALS:
+    void interruptRequested();
+
+private:
+    void onStarted(const JobPtr &job);
+    void onOutput(quint64 id, const QString &stream, const QString &text);
+    void onFinished(const JobPtr &job);
+    void tick();
+    QString whatRuns() const;
+
+    Session *m_session;
+    JobPtr m_job;
+    TextLines::NewestLine m_newest;
+    QLabel *m_title;
+    QLabel *m_elapsed;
+    QLabel *m_output;
+    QPushButton *m_interrupt;
+    QTimer m_ticker;
+};
