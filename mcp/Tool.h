@@ -27,6 +27,13 @@ struct ToolResult
     // requestState). Empty for every ordinary result.
     QJsonObject inputRequired;
 
+    static ToolResult success(const QString &text, const QJsonObject &structured = {})
+    {
+        ToolResult result;
+        result.text = text;
+        result.structured = structured;
+        return result;
+    }
     static ToolResult error(const QString &text, const QJsonObject &structured = {})
     {
         ToolResult result;

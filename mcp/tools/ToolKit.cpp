@@ -148,7 +148,7 @@ ToolResult running(const Job &job, const QString &tool)
                                  {QStringLiteral("elapsed_ms"), double(elapsedMs)},
                                  {QStringLiteral("stdout"), job.result.stdoutText},
                                  {QStringLiteral("stderr"), job.result.stderrText}};
-    return {parts.join(QStringLiteral("\n\n")), structured, false};
+    return ToolResult::success(parts.join(QStringLiteral("\n\n")), structured);
 }
 
 QJsonObject runningProperties()
