@@ -11,10 +11,10 @@
 #include "JournalCommand.h"
 #include "HeadlessSignals.h"
 #include "McpServer.h"
-#include "StdioTransport.h"
+#include "transports/StdioTransport.h"
 #include "UserEnvironment.h"
 #include "Preferences.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>

@@ -2,7 +2,7 @@
 
 #include "McpPeer.h"
 #include "McpServer.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 
 #include <QJsonDocument>
 

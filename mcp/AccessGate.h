@@ -1,7 +1,7 @@
 #pragma once
 
 #include "AccessMode.h"
-#include "FileChange.h"
+#include "project/FileChange.h"
 #include "Tool.h"
 
 #include <QList>

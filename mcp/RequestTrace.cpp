@@ -77,9 +77,15 @@ void RequestTrace::answer(const QJsonObject &response)
     m_endedMs = m_clock.elapsed();
     m_response = response;
     if (m_state != State::Denied) {
-        const bool failed = response.contains(QStringLiteral("error"))
-            || response.value(QStringLiteral("result")).toObject().value(QStringLiteral("isError")).toBool();
-        m_state = failed ? State::Error : State::Done;
+        const QJsonObject result = response.value(QStringLiteral("result")).toObject();
+        const QJsonObject structured = result.value(QStringLiteral("structuredContent")).toObject();
+        const bool failed = response.contains(QStringLiteral("error")) || result.value(QStringLiteral("isError")).toBool();
+        if (structured.value(QStringLiteral("status")).toString() == QStringLiteral("running"))
+            m_state = State::HandedOff;
+        else if (structured.value(QStringLiteral("debugger")).isObject())
+            m_state = State::Parked;
+        else
+            m_state = failed ? State::Error : State::Done;
     }
     Q_EMIT changed();
 }

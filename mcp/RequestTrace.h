@@ -1,6 +1,6 @@
 #pragma once
 
-#include "FileChange.h"
+#include "project/FileChange.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -22,7 +22,9 @@ class RequestTrace : public QObject
 {
     Q_OBJECT
 public:
-    enum class State { Queued, AwaitingApproval, AwaitingPerson, Running, Done, Error, Cancelled, Denied };
+    // HandedOff: answered "running" with a job id (wait_seconds passed), the job goes on;
+    // Parked: answered with its evaluation parked in the debugger.
+    enum class State { Queued, AwaitingApproval, AwaitingPerson, Running, Done, Error, Cancelled, Denied, HandedOff, Parked };
     // What the person is to do: approve the call (or its change), or the work it handed them.
     enum class Waiting { ForApproval, ForThePerson };
 

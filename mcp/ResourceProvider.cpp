@@ -2,7 +2,7 @@
 
 #include "EngineProtocol.h"
 #include "JobOutcome.h"
-#include "LispFile.h"
+#include "source/LispFile.h"
 #include "McpServer.h"
 #include "Session.h"
 #include "ToolRegistry.h"

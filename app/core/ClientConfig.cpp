@@ -1,8 +1,8 @@
 #include "ClientConfig.h"
 
 #include "AccessToken.h"
-#include "HttpTransport.h"
-#include "LocalSocketTransport.h"
+#include "transports/HttpTransport.h"
+#include "transports/LocalSocketTransport.h"
 #include "Preferences.h"
 
 #include <QCoreApplication>

@@ -13,7 +13,7 @@
 #include "window/MainWindow.h"
 
 #include "FormStager.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 #include "Session.h"
 
 #include <QAction>

@@ -1,11 +1,11 @@
 #include "DefinitionLedger.h"
 
 #include "EngineProtocol.h"
-#include "LispFile.h"
-#include "ProjectRoot.h"
+#include "source/LispFile.h"
+#include "project/ProjectRoot.h"
 #include "Session.h"
-#include "TextFile.h"
-#include "UnifiedDiff.h"
+#include "project/TextFile.h"
+#include "project/UnifiedDiff.h"
 
 #include <QDir>
 #include <QFileInfo>

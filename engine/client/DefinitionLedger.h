@@ -2,7 +2,7 @@
 
 #include "DefinitionVersion.h"
 #include "Job.h"
-#include "UnifiedDiff.h"
+#include "project/UnifiedDiff.h"
 
 #include <QHash>
 #include <QList>

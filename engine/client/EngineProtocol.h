@@ -1,7 +1,7 @@
 #pragma once
 
 #include "Job.h"
-#include "LispPackages.h"
+#include "source/LispPackages.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
 #include "Journal.h"
 
 #include "DefinitionLedger.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 #include "Session.h"
 #include "TextLines.h"
 

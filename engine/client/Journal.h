@@ -1,7 +1,7 @@
 #pragma once
 
 #include "DefinitionVersion.h"
-#include "FileChange.h"
+#include "project/FileChange.h"
 #include "Job.h"
 
 #include <QHash>

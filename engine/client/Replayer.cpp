@@ -1,7 +1,7 @@
 #include "Replayer.h"
 
-#include "DefiningOperators.h"
-#include "LispReader.h"
+#include "source/DefiningOperators.h"
+#include "source/LispReader.h"
 #include "Session.h"
 #include "TextLines.h"
 

@@ -2,10 +2,10 @@
 
 #include "EvalFormatter.h"
 #include "FileChangeResult.h"
-#include "FormSplice.h"
+#include "source/FormSplice.h"
 #include "JsonSchema.h"
-#include "LispFile.h"
-#include "ProjectFiles.h"
+#include "source/LispFile.h"
+#include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
 #include "ToolKit.h"
 

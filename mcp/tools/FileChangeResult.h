@@ -1,6 +1,6 @@
 #pragma once
 
-#include "FileChange.h"
+#include "project/FileChange.h"
 #include "Tool.h"
 
 // The result of a tool that changed a file through ProjectFiles: the summary, the new line range

@@ -2,8 +2,8 @@
 
 #include "EngineProtocol.h"
 #include "JsonSchema.h"
-#include "ProjectLisp.h"
-#include "ProjectFiles.h"
+#include "project/ProjectLisp.h"
+#include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
 #include "Session.h"
 

@@ -1,8 +1,8 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
-#include "ProjectLisp.h"
-#include "ProjectFiles.h"
+#include "project/ProjectLisp.h"
+#include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
 #include "Session.h"
 

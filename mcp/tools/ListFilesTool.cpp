@@ -1,9 +1,9 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
-#include "ProjectTree.h"
+#include "project/ProjectTree.h"
 
 #include <QDir>
 #include <QFileInfo>

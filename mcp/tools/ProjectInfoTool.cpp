@@ -1,9 +1,9 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
-#include "ProjectSystems.h"
+#include "project/ProjectSystems.h"
 
 #include <QJsonArray>
 

@@ -1,7 +1,7 @@
 #include "ProjectToolKit.h"
 
 #include "EngineProtocol.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 #include "Session.h"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ProjectLisp.h"
-#include "ProjectRoot.h"
-#include "TextFile.h"
+#include "project/ProjectLisp.h"
+#include "project/ProjectRoot.h"
+#include "project/TextFile.h"
 #include "Tool.h"
 
 #include <QStringList>

@@ -1,11 +1,11 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
-#include "ProjectLisp.h"
-#include "ProjectFiles.h"
+#include "project/ProjectLisp.h"
+#include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
 #include "Session.h"
-#include "ProjectTree.h"
+#include "project/ProjectTree.h"
 
 #include <QJsonArray>
 #include <QSet>

@@ -1,7 +1,7 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 
 #include <QDir>
 #include <QFileInfo>

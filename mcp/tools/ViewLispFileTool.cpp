@@ -1,10 +1,10 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
-#include "LispFile.h"
-#include "ProjectFiles.h"
+#include "source/LispFile.h"
+#include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
-#include "ProjectTree.h"
+#include "project/ProjectTree.h"
 
 #include <QJsonArray>
 

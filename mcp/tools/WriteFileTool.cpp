@@ -2,7 +2,7 @@
 
 #include "FileChangeResult.h"
 #include "JsonSchema.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
 
 namespace {

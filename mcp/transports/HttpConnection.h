@@ -1,7 +1,7 @@
 #pragma once
 
-#include "HttpRequestParser.h"
-#include "HttpResponse.h"
+#include "http/HttpRequestParser.h"
+#include "http/HttpResponse.h"
 
 #include <QObject>
 #include <QTimer>

@@ -3,7 +3,7 @@
 #include "HttpConnection.h"
 #include "JsonRpc.h"
 #include "McpPeer.h"
-#include "ServerSentEvents.h"
+#include "http/ServerSentEvents.h"
 
 #include <QJsonDocument>
 

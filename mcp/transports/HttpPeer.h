@@ -1,6 +1,6 @@
 #pragma once
 
-#include "HttpResponse.h"
+#include "http/HttpResponse.h"
 
 #include <QElapsedTimer>
 #include <QHash>

@@ -4,7 +4,7 @@
 #include "HttpSecurity.h"
 #include "McpRequestHeaders.h"
 #include "McpServer.h"
-#include "ServerSentEvents.h"
+#include "http/ServerSentEvents.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>

@@ -15,7 +15,7 @@
 #include "Session.h"
 #include "ClientConfig.h"
 #include "DefinitionLedger.h"
-#include "HttpTransport.h"
+#include "transports/HttpTransport.h"
 #include "WindowSetup.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"

@@ -6,7 +6,7 @@
 #include "EngineClient.h"
 #include "EngineProtocol.h"
 #include "Origin.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 #include "Session.h"
 
 #include <QDir>

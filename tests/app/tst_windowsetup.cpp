@@ -6,7 +6,7 @@
 #include "Journal.h"
 #include "ClientConfig.h"
 #include "CommandLine.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 #include "FirstRun.h"
 #include "McpPeer.h"
 #include "McpServer.h"

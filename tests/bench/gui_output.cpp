@@ -7,7 +7,7 @@
 
 #include "../common/ResidentMemory.h"
 #include "EngineClient.h"
-#include "Tools.h"
+#include "tools/Tools.h"
 #include "McpServer.h"
 #include "Session.h"
 #include "ToolRegistry.h"

@@ -6,9 +6,9 @@
 // on a shared machine are only comparable within one run), and the tree's size. --once runs
 // each step once, for `valgrind --tool=callgrind` instruction counts.
 
-#include "LispFile.h"
-#include "LispReader.h"
-#include "LispSource.h"
+#include "source/LispFile.h"
+#include "source/LispReader.h"
+#include "source/LispSource.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

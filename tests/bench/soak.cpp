@@ -7,8 +7,8 @@
 
 #include "../common/ResidentMemory.h"
 #include "EngineClient.h"
-#include "Tools.h"
-#include "HttpTransport.h"
+#include "tools/Tools.h"
+#include "transports/HttpTransport.h"
 #include "Journal.h"
 #include "McpServer.h"
 #include "Session.h"

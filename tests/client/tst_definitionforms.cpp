@@ -1,9 +1,9 @@
 // What a top-level form defines, read from its text through LispReader: the host's half of
 // the definitions panel, and how a file view names a form.
 
-#include "DefiningOperators.h"
-#include "DefinitionForms.h"
-#include "LispSource.h"
+#include "source/DefiningOperators.h"
+#include "source/DefinitionForms.h"
+#include "source/LispSource.h"
 #include "Replayer.h"
 
 #include <QTest>

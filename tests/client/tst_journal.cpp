@@ -3,7 +3,7 @@
 
 #include "EngineClient.h"
 #include "Journal.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 #include "Session.h"
 #include "SessionHarness.h"
 

@@ -2,7 +2,7 @@
 // sentence that names the root, text read strictly as UTF-8, diffs, and changes that queue per
 // file, wait for approval, never overwrite what changed on disk meanwhile, and can be undone.
 
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 
 #include <QDir>
 #include <QFile>

@@ -9,10 +9,10 @@
 // The library classes are driven in-process (no process per form); the tool calls go through
 // McpServer as a client's would.
 
-#include "FormSplice.h"
-#include "ProjectFiles.h"
-#include "ProjectLisp.h"
-#include "ProjectTools.h"
+#include "source/FormSplice.h"
+#include "project/ProjectFiles.h"
+#include "project/ProjectLisp.h"
+#include "tools/ProjectTools.h"
 #include "ToolHarness.h"
 
 #include <QDir>

@@ -40,7 +40,7 @@ if [ "${FUZZ_PREBUILT:-0}" != 1 ] && ! command -v "$cxx" >/dev/null 2>&1; then
 fi
 
 # Same include directories as the duet_mcp target, so targets include headers the same way.
-includes=(-I"$root/mcp" -I"$root/mcp/http" -I"$root/mcp/tools" -I"$root/engine/client" -I"$root/engine/client/source" -I"$root/engine/client/project")
+includes=(-I"$root/mcp" -I"$root/engine/client")
 
 directive() { # directive FILE NAME -> the value of "// NAME: value", empty if none
     sed -n "s|^// $2:[[:space:]]*||p" "$1" | head -n 1

@@ -16,9 +16,9 @@
 //  - under the default limits, tiny ones and ones drawn from the hash (to reach every limit,
 //    and both sides of it, with short inputs);
 //  - the SSE and response writers never emit a line break the peer would read as structure.
-#include "HttpRequestParser.h"
-#include "HttpResponse.h"
-#include "ServerSentEvents.h"
+#include "http/HttpRequestParser.h"
+#include "http/HttpResponse.h"
+#include "http/ServerSentEvents.h"
 
 #include <algorithm>
 #include <cstdint>

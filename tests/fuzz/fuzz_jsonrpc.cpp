@@ -21,7 +21,7 @@
 #include "ResourceProvider.h"
 #include "Session.h"
 #include "ToolRegistry.h"
-#include "Tools.h"
+#include "tools/Tools.h"
 
 #include <QCoreApplication>
 #include <memory>

@@ -12,10 +12,10 @@
 // FUZZ_CORPUS: lispreader
 // FUZZ_DICT: lisp.dict
 
-#include "FormSplice.h"
-#include "LispFile.h"
-#include "LispReader.h"
-#include "LispSource.h"
+#include "source/FormSplice.h"
+#include "source/LispFile.h"
+#include "source/LispReader.h"
+#include "source/LispSource.h"
 
 #include <cstdio>
 #include <cstdlib>

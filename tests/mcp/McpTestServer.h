@@ -8,7 +8,7 @@
 #include "ResourceProvider.h"
 #include "Session.h"
 #include "ToolRegistry.h"
-#include "Tools.h"
+#include "tools/Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -9,7 +9,7 @@
 #include "McpServer.h"
 #include "RequestEnvelope.h"
 #include "ToolRegistry.h"
-#include "Tools.h"
+#include "tools/Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -7,9 +7,9 @@
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "Session.h"
-#include "StandardTools.h"
+#include "tools/StandardTools.h"
 #include "ToolRegistry.h"
-#include "Tools.h"
+#include "tools/Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -5,7 +5,7 @@
 
 #include "../common/EngineHarness.h"
 
-#include "EvalFormatter.h"
+#include "tools/EvalFormatter.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,7 +3,7 @@
 // client's evaluation succeeds and every evaluation that completed is in the transcript.
 
 #include "../common/ResidentMemory.h"
-#include "HttpTransport.h"
+#include "transports/HttpTransport.h"
 #include "McpTestServer.h"
 
 #include <QElapsedTimer>

@@ -1,8 +1,8 @@
 // Framing edge cases of the Streamable HTTP request parser, and its response/SSE helpers.
 // Inputs the fuzzer found interesting live in handlesInputsTheFuzzerFound_data().
-#include "HttpRequestParser.h"
-#include "HttpResponse.h"
-#include "ServerSentEvents.h"
+#include "http/HttpRequestParser.h"
+#include "http/HttpResponse.h"
+#include "http/ServerSentEvents.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // The HTTP transport's checks, one rule per row: Host (DNS rebinding), Origin, the bearer
 // token and Accept.
 
-#include "HttpSecurity.h"
+#include "transports/HttpSecurity.h"
 
 #include <QTest>
 

@@ -2,7 +2,7 @@
 // real engine: each rule of the transport and its security, cancellation, progress as an
 // event stream, and two clients sharing the session.
 
-#include "HttpTransport.h"
+#include "transports/HttpTransport.h"
 #include "McpTestServer.h"
 
 #include <QCoreApplication>

@@ -2,7 +2,7 @@
 // against the real engine: framing, user-only permissions, stale sockets, several clients,
 // and a closed connection cancelling its call.
 
-#include "LocalSocketTransport.h"
+#include "transports/LocalSocketTransport.h"
 #include "McpTestServer.h"
 
 #include <QElapsedTimer>

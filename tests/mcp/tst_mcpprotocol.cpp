@@ -6,7 +6,7 @@
 
 #include "McpServer.h"
 #include "ToolRegistry.h"
-#include "Tools.h"
+#include "tools/Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,8 +3,8 @@
 // byte-exact form edits, stale reads, queued edits, evaluate after edit, and references read
 // as Lisp.
 
-#include "ProjectFiles.h"
-#include "ProjectTools.h"
+#include "project/ProjectFiles.h"
+#include "tools/ProjectTools.h"
 #include "ToolHarness.h"
 
 #include <QDir>

@@ -4,8 +4,8 @@
 // by its lines, definitions inside top-level groups exist, and pkg:name is the symbol wherever
 // Lisp reads it.
 
-#include "ProjectFiles.h"
-#include "ProjectTools.h"
+#include "project/ProjectFiles.h"
+#include "tools/ProjectTools.h"
 #include "ToolHarness.h"
 
 #include <QDir>

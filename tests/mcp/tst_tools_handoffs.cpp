@@ -11,7 +11,7 @@
 #include "DefinitionLedger.h"
 #include "EngineProtocol.h"
 #include "FormStager.h"
-#include "HandoffTools.h"
+#include "tools/HandoffTools.h"
 
 #include <QDir>
 #include <QJsonDocument>

@@ -7,7 +7,7 @@
 
 #include "ToolHarness.h"
 
-#include "JobHandles.h"
+#include "tools/JobHandles.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -7,8 +7,8 @@
 
 #include "UiTestSupport.h"
 
-#include "ProjectFiles.h"
-#include "ProjectTools.h"
+#include "project/ProjectFiles.h"
+#include "tools/ProjectTools.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 #include "window/MainWindow.h"

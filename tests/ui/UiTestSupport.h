@@ -11,7 +11,7 @@
 #include "McpServer.h"
 #include "Session.h"
 #include "ToolRegistry.h"
-#include "Tools.h"
+#include "tools/Tools.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -11,7 +11,7 @@
 #include "UiTestSupport.h"
 
 #include "FormStager.h"
-#include "HandoffTools.h"
+#include "tools/HandoffTools.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/StagedForms.h"

@@ -7,7 +7,7 @@
 
 #include "UiTestSupport.h"
 
-#include "StandardTools.h"
+#include "tools/StandardTools.h"
 #include "console/LispConsole.h"
 #include "console/RunningJobBar.h"
 #include "console/TranscriptView.h"

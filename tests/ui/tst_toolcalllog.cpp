@@ -13,6 +13,7 @@
 #include "ResourceProvider.h"
 #include "Session.h"
 #include "ToolRegistry.h"
+#include "tools/Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -113,6 +114,35 @@ private Q_SLOTS:
             rig.call(tool, {{"code", "x"}});
         QCOMPARE(rig.last().state(), ToolCallLog::State::Error);
         QCOMPARE(rig.log.index(rig.log.rowCount() - 1, ToolCallLog::StateColumn).data().toString(), QStringLiteral("error"));
+    }
+
+    // The real evaluate-lisp on the real engine: a call that answered "running" (its job goes on)
+    // and one that answered with its evaluation parked in the debugger are neither done nor errors.
+    void aHandedOffCallAndAParkedCallSayWhatBecameOfTheirWork()
+    {
+        EngineClient engine;
+        Session session(&engine);
+        ToolRegistry tools;
+        McpServer server(&session, &tools);
+        ToolCallLog log;
+        tools.add(evaluateLispTool(&session));
+        log.attach(&server);
+        McpPeer *peer = server.createPeer(QStringLiteral("test"));
+        engine.start();
+        QTRY_VERIFY_WITH_TIMEOUT(engine.isReady(), 30000);
+        int id = 1;
+        auto send = [&](const QString &method, const QJsonObject &params) {
+            server.receive(peer, QJsonDocument(QJsonObject{{"jsonrpc", "2.0"}, {"id", id++}, {"method", method}, {"params", params}})
+                                     .toJson(QJsonDocument::Compact));
+        };
+        send(QStringLiteral("initialize"), {{"protocolVersion", "2025-06-18"}, {"clientInfo", QJsonObject{{"name", "agent"}}}});
+        auto lastState = [&] { return log.entry(log.rowCount() - 1).state(); };
+        send(QStringLiteral("tools/call"), {{"name", "evaluate-lisp"}, {"arguments", QJsonObject{{"code", "(sleep 2)"}, {"wait_seconds", 0.2}}}});
+        QTRY_COMPARE_WITH_TIMEOUT(lastState(), ToolCallLog::State::HandedOff, 10000);
+        QCOMPARE(log.index(log.rowCount() - 1, ToolCallLog::StateColumn).data().toString(), QStringLiteral("goes on as a job"));
+        send(QStringLiteral("tools/call"), {{"name", "evaluate-lisp"}, {"arguments", QJsonObject{{"code", "(error \"bad record\")"}, {"debug", true}}}});
+        QTRY_COMPARE_WITH_TIMEOUT(lastState(), ToolCallLog::State::Parked, 15000);
+        QCOMPARE(log.index(log.rowCount() - 1, ToolCallLog::StateColumn).data().toString(), QStringLiteral("parked"));
     }
 
     void aCallInFlightRunsUntilItAnswersAndIsCancelledWhenTheClientCancels()

@@ -1,6 +1,6 @@
 #include "ArglistHint.h"
 
-#include "LispSource.h"
+#include "source/LispSource.h"
 #include "Session.h"
 
 #include <QJsonObject>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "LispSource.h"
+#include "source/LispSource.h"
 #include "history/CommandHistory.h"
 
 #include <QPlainTextEdit>

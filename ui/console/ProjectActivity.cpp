@@ -3,7 +3,7 @@
 #include "LispConsole.h"
 #include "TranscriptView.h"
 
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 
 #include <QPointer>
 

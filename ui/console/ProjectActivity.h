@@ -1,6 +1,6 @@
 #pragma once
 
-#include "FileChange.h"
+#include "project/FileChange.h"
 
 #include <QObject>
 

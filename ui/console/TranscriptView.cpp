@@ -1,6 +1,6 @@
 #include "TranscriptView.h"
 
-#include "LispSource.h"
+#include "source/LispSource.h"
 #include "highlight/DiffFormats.h"
 
 #include <QMouseEvent>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "highlight/LispHighlighter.h"
-#include "UnifiedDiff.h"
+#include "project/UnifiedDiff.h"
 
 #include <QElapsedTimer>
 #include <QPlainTextEdit>

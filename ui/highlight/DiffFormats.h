@@ -4,7 +4,7 @@
 // added lines green, removed lines red, hunk headers dim, file headers bold. Each colour reads
 // at 4.5:1 or better on its background (light: white; dark: around #1e1e1e).
 
-#include "UnifiedDiff.h"
+#include "project/UnifiedDiff.h"
 
 #include <QTextCharFormat>
 

@@ -25,6 +25,8 @@ QString ToolCallLog::stateName(State state)
     case State::Error: return tr("error");
     case State::Cancelled: return tr("cancelled");
     case State::Denied: return tr("denied");
+    case State::HandedOff: return tr("goes on as a job");
+    case State::Parked: return tr("parked");
     }
     return {};
 }
@@ -115,7 +117,9 @@ QVariant ToolCallLog::data(const QModelIndex &index, int role) const
         case State::Error:
         case State::Denied: return QBrush(QColor(0xb0, 0x20, 0x20));
         case State::AwaitingApproval:
+        case State::Parked:
         case State::AwaitingPerson: return QBrush(QColor(0xa0, 0x5a, 0x00));
+        case State::HandedOff:
         case State::Running: return QBrush(QColor(0x0b, 0x57, 0xa3));
         default: return {};
         }

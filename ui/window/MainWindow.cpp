@@ -12,7 +12,7 @@
 #include "AccessGate.h"
 #include "McpPeer.h"
 #include "McpServer.h"
-#include "ProjectFiles.h"
+#include "project/ProjectFiles.h"
 #include "Session.h"
 
 #include <QAction>

@@ -1,8 +1,8 @@
 #include "RunTestsAction.h"
 
 #include "EngineProtocol.h"
-#include "ProjectFiles.h"
-#include "ProjectSystems.h"
+#include "project/ProjectFiles.h"
+#include "project/ProjectSystems.h"
 #include "Session.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "LispFile.h"
-#include "LispPackages.h"
+#include "source/LispFile.h"
+#include "source/LispPackages.h"
 #include "ProjectTree.h"
 
 #include <vector>

@@ -1,6 +1,6 @@
 #include "ProjectSystems.h"
 
-#include "LispFile.h"
+#include "source/LispFile.h"
 #include "ProjectTree.h"
 #include "TextFile.h"
 
