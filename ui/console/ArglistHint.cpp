@@ -1,7 +1,8 @@
 #include "ArglistHint.h"
 
-#include "source/LispSource.h"
+#include "EngineProtocol.h"
 #include "Session.h"
+#include "source/LispSource.h"
 
 #include <QJsonObject>
 #include <QPointer>
@@ -16,13 +17,13 @@ ArglistHint::ArglistHint(Session *session, QObject *parent) : QObject(parent), m
 
 QString ArglistHint::format(const QJsonObject &reply)
 {
-    const QString lambdaList = reply.value(QStringLiteral("lambda_list")).toString();
-    const QString name = reply.value(QStringLiteral("name")).toString();
-    if (reply.value(QStringLiteral("status")).toString() != QStringLiteral("ok") || name.isEmpty() || lambdaList.isNull()
-        || !reply.value(QStringLiteral("lambda_list")).isString())
+    const EngineProtocol::ArglistReply arglist(reply);
+    const QString lambdaList = arglist.lambdaList();
+    const QString name = arglist.name();
+    if (!arglist.ok() || name.isEmpty() || lambdaList.isEmpty()) // no lambda list: null on the wire
         return {};
     const QString inner = lambdaList.size() >= 2 ? lambdaList.mid(1, lambdaList.size() - 2) : QString();
-    const QString kind = reply.value(QStringLiteral("kind")).toString();
+    const QString kind = arglist.kind();
     QString text = QStringLiteral("(%1%2%3)").arg(name.toLower(), inner.isEmpty() ? QString() : QStringLiteral(" "), inner);
     if (kind == QStringLiteral("macro") || kind == QStringLiteral("special-operator") || kind == QStringLiteral("generic-function"))
         text += QStringLiteral("  \u2014 ") + kind;

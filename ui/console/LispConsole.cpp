@@ -145,7 +145,7 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
                              if (!guard)
                                  return;
                              QStringList names;
-                             for (const QJsonValue &value : reply.value(QStringLiteral("completions")).toArray())
+                             for (const QJsonValue &value : EngineProtocol::CompletionReply(reply).completions())
                                  names << value.toString();
                              guard->m_input->showCompletions(prefix, names);
                          });
