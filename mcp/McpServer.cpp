@@ -183,6 +183,19 @@ JsonRpc::Message McpServer::parse(const QByteArray &bytes)
     return JsonRpc::Message::parse(bytes);
 }
 
+void McpServer::receiveLines(McpPeer *peer, const LineBuffer::Lines &lines, const std::function<bool()> &stillOpen)
+{
+    for (const QByteArray &line : lines.complete) {
+        const QByteArray message = line.trimmed();
+        if (!message.isEmpty())
+            receive(peer, message);
+        if (stillOpen && !stillOpen())
+            return;
+    }
+    for (int i = 0; i < lines.oversized; ++i)
+        peer->send(oversizedMessageError());
+}
+
 McpServer::Received McpServer::receive(McpPeer *peer, const QByteArray &bytes)
 {
     const JsonRpc::Message message = parse(bytes);

@@ -2,6 +2,7 @@
 
 #include "ClientElicitation.h"
 #include "JsonRpc.h"
+#include "LineBuffer.h"
 #include "ListenSubscriptions.h"
 #include "McpPeer.h"
 #include "McpResponder.h"
@@ -90,6 +91,10 @@ public:
     // MCP-Protocol-Version header), before it has a peer (an initialize makes one) and again on
     // the peer it chose, then binds the POST to the request and calls dispatch().
     Received receive(McpPeer *peer, const QByteArray &bytes);
+    // A stream transport's lines (LineBuffer): each non-blank line to receive(), each line
+    // dropped for its size answered with oversizedMessageError(). Stops when `stillOpen` says
+    // the connection went away while a message was handled.
+    void receiveLines(McpPeer *peer, const LineBuffer::Lines &lines, const std::function<bool()> &stillOpen = {});
     static JsonRpc::Message parse(const QByteArray &bytes);
     Received admit(const JsonRpc::Message &message, const RequestEnvelope &envelope, const McpPeer *peer = nullptr) const;
     // Handles a message admit() accepted: a request is answered through the peer, now or later.

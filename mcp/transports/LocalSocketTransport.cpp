@@ -77,15 +77,7 @@ void LocalSocketTransport::onReadyRead(QLocalSocket *socket)
     if (!peer)
         return;
     const LineBuffer::Lines lines = m_buffers.try_emplace(socket, McpServer::MaxMessageBytes).first->second.append(socket->readAll());
-    for (const QByteArray &line : lines.complete) {
-        const QByteArray message = line.trimmed();
-        if (!message.isEmpty())
-            m_server->receive(peer, message);
-        if (!m_peers.contains(socket))
-            return; // the socket went away while the message was handled
-    }
-    for (int i = 0; i < lines.oversized; ++i)
-        peer->send(McpServer::oversizedMessageError());
+    m_server->receiveLines(peer, lines, [this, socket] { return m_peers.contains(socket); });
 }
 
 void LocalSocketTransport::onDisconnected(QLocalSocket *socket)

@@ -38,7 +38,7 @@ void StdioTransport::onReadable()
     for (;;) {
         const ssize_t n = ::read(m_inputFd, chunk, sizeof chunk);
         if (n > 0) {
-            receive(m_lines.append(chunk, n));
+            m_server->receiveLines(m_peer, m_lines.append(chunk, n));
             continue;
         }
         if (n < 0 && (errno == EINTR))
@@ -53,17 +53,6 @@ void StdioTransport::onReadable()
         Q_EMIT finished();
         return;
     }
-}
-
-void StdioTransport::receive(const LineBuffer::Lines &lines)
-{
-    for (const QByteArray &line : lines.complete) {
-        const QByteArray message = line.trimmed();
-        if (!message.isEmpty())
-            m_server->receive(m_peer, message);
-    }
-    for (int i = 0; i < lines.oversized; ++i)
-        m_peer->send(McpServer::oversizedMessageError());
 }
 
 void StdioTransport::write(const QByteArray &json)

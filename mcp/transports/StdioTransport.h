@@ -26,7 +26,6 @@ Q_SIGNALS:
 
 private:
     void onReadable();
-    void receive(const LineBuffer::Lines &lines);
     void write(const QByteArray &line);
 
     McpServer *m_server;
