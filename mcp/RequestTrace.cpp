@@ -1,7 +1,9 @@
 #include "RequestTrace.h"
 
+#include "LocalClock.h"
+
 RequestTrace::RequestTrace(const QString &client, const QJsonObject &request)
-    : m_client(client), m_request(request), m_receivedAt(QDateTime::currentDateTime())
+    : m_client(client), m_request(request), m_receivedAt(LocalClock::now())
 {
     m_clock.start();
 }

@@ -1,6 +1,7 @@
 #include "DefinitionLedger.h"
 
 #include "EngineProtocol.h"
+#include "LocalClock.h"
 #include "source/LispFile.h"
 #include "project/ProjectRoot.h"
 #include "Session.h"
@@ -291,7 +292,7 @@ DefinitionVersion DefinitionLedger::versionFrom(const Job &job) const
     version.by = job.request.origin;
     version.via = viaOf(job.request, m_reverts.contains(job.id));
     version.detail = job.request.description;
-    version.at = job.finishedAt.isValid() ? job.finishedAt : QDateTime::currentDateTime();
+    version.at = job.finishedAt.isValid() ? job.finishedAt : LocalClock::now();
     version.job = job.id;
     if (version.via == DefinitionVersion::Via::Revert) {
         const auto it = m_reverts.constFind(job.id);

@@ -1,6 +1,7 @@
 #include "Journal.h"
 
 #include "DefinitionLedger.h"
+#include "LocalClock.h"
 #include "project/ProjectFiles.h"
 #include "Session.h"
 #include "TextLines.h"
@@ -312,7 +313,7 @@ JournalEntry JournalEntry::makeEvent(const QString &event, const QString &messag
     entry.event = event;
     entry.message = message;
     entry.by = by;
-    entry.at = QDateTime::currentDateTime();
+    entry.at = LocalClock::now();
     return entry;
 }
 

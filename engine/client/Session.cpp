@@ -1,6 +1,7 @@
 #include "Session.h"
 
 #include "EngineClient.h"
+#include "LocalClock.h"
 
 #include <algorithm>
 
@@ -110,7 +111,7 @@ quint64 Session::submit(const JobRequest &request)
     const QString &op = request.op;
     if (op == QStringLiteral("eval") || op == QStringLiteral("time"))
         job->request.debug = request.debug || (request.origin.isPerson() ? m_debugPerson : request.origin.isAgent() && m_debugAgents);
-    job->queuedAt = QDateTime::currentDateTime();
+    job->queuedAt = LocalClock::now();
     m_live.insert(job->id, job);
     m_queue.enqueue(job);
     Q_EMIT queued(job);
@@ -240,7 +241,7 @@ void Session::dispatchNext()
         if (!dispatchable(next))
             continue;
         m_current = next;
-        m_current->startedAt = QDateTime::currentDateTime();
+        m_current->startedAt = LocalClock::now();
         m_currentProcessOutput = 0;
         startRunning(m_current);
 
@@ -433,7 +434,7 @@ void Session::failCurrent(JobResult::Status status, const QString &type, const Q
 void Session::finish(const JobPtr &job)
 {
     job->state = Job::State::Done;
-    job->finishedAt = QDateTime::currentDateTime();
+    job->finishedAt = LocalClock::now();
     if (!job->startedAt.isValid())
         job->startedAt = job->finishedAt;
     job->sequence = m_nextSequence++;

@@ -2,6 +2,7 @@
 
 #include "EngineProtocol.h"
 #include "Job.h"
+#include "JobWaiters.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -202,7 +203,7 @@ private:
     QTimer m_queryWait;                    // ends the waits that outlast QueryReadyWaitMs
     void failWaitingQueries(const QString &reason, bool onlyExpired);
     QHash<quint64, std::function<void(JobPtr)>> m_finishCallbacks;
-    QMultiHash<quint64, std::function<void(JobPtr)>> m_answerableCallbacks;
+    JobWaiters m_answerWaiters{[this](quint64 id) { return m_live.value(id); }};
     QList<JobPtr> m_transcript;
     QHash<QString, quint64> m_seenBy; // client key -> last transcript sequence it was told of
     quint64 m_nextId = 1;

@@ -4,6 +4,7 @@
 #include "Session.h"
 
 #include "EngineClient.h"
+#include "LocalClock.h"
 
 #include <QLoggingCategory>
 
@@ -141,7 +142,7 @@ void Session::inspectFrame(int debuggerId, int frame, const Origin &by, bool rec
         look->request.code = QStringLiteral("frame %1 of debugger %2").arg(frame).arg(debuggerId);
         look->request.origin = by;
         look->request.arguments = {{QStringLiteral("debugger"), debuggerId}, {QStringLiteral("frame"), frame}};
-        look->queuedAt = look->startedAt = QDateTime::currentDateTime();
+        look->queuedAt = look->startedAt = LocalClock::now();
         look->state = Job::State::Running;
         m_live.insert(look->id, look);
     }
@@ -172,23 +173,7 @@ void Session::whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, i
         callback(job);
         return;
     }
-    if (deadlineMs < 0) {
-        m_answerableCallbacks.insert(id, std::move(callback));
-        return;
-    }
-    // Whichever comes first, the job's next point or the deadline, calls it; the other finds
-    // it called.
-    auto pending = QSharedPointer<std::function<void(JobPtr)>>::create(std::move(callback));
-    auto once = [pending](JobPtr reached) {
-        if (*pending)
-            std::exchange(*pending, nullptr)(reached);
-    };
-    m_answerableCallbacks.insert(id, once);
-    // Precise: a coarse timer may be 5 % off, 5 s of a 100 s wait_seconds.
-    QTimer::singleShot(deadlineMs, Qt::PreciseTimer, this, [this, id, once] {
-        if (const JobPtr still = m_live.value(id))
-            once(still);
-    });
+    m_answerWaiters.add(id, std::move(callback), deadlineMs);
 }
 
 bool Session::isLeaving(const Job &job) const
@@ -201,11 +186,7 @@ bool Session::isLeaving(const Job &job) const
 
 void Session::callAnswerable(const JobPtr &job)
 {
-    QList<std::function<void(JobPtr)>> callbacks = m_answerableCallbacks.values(job->id);
-    m_answerableCallbacks.remove(job->id);
-    // values() lists the newest first; answer in the order they asked.
-    for (auto it = callbacks.crbegin(); it != callbacks.crend(); ++it)
-        (*it)(job);
+    m_answerWaiters.answer(job);
 }
 
 bool Session::dispatchable(const JobPtr &job)
@@ -217,7 +198,7 @@ bool Session::dispatchable(const JobPtr &job)
     if (debugger && debugger->isOpen())
         return true;
     // It closed while this waited its turn: the first choice won, or the engine restarted.
-    job->startedAt = QDateTime::currentDateTime();
+    job->startedAt = LocalClock::now();
     job->result.status = JobResult::Status::Failed;
     job->result.error = {QStringLiteral("DEBUGGER-CLOSED"), debugger ? closedSentence(*debugger) : noSuchDebugger(debuggerId),
                          QStringLiteral("host"), {}};
@@ -253,7 +234,7 @@ void Session::onParked(quint64 id, const QJsonObject &json)
     debugger->isBreak = event.isBreak();
     debugger->restarts = event.restarts();
     debugger->frames = event.frames();
-    debugger->parkedAt = QDateTime::currentDateTime();
+    debugger->parkedAt = LocalClock::now();
     m_debuggers.insert(debugger->id, debugger);
 
     job->debugger = debugger;
@@ -275,7 +256,7 @@ void Session::noteRestartChosen(const Job &invocation, const QJsonObject &reply)
     for (const QJsonValue &value : invocation.request.arguments.value(QStringLiteral("arguments")).toArray())
         arguments << value.toString();
     debugger->choice = {invocation.request.origin, EngineProtocol::RestartReply(reply).restart(), arguments,
-                        QDateTime::currentDateTime(), invocation.request.description};
+                        LocalClock::now(), invocation.request.description};
     m_choosing = debugger;
 }
 
@@ -302,7 +283,7 @@ void Session::onUnparked(quint64 id, const QJsonObject &json)
     } else {
         // The code evaluated in the level left it (a restart of its own, a throw).
         debugger->choice = {m_lastUnwoundBy.name.isEmpty() ? debugger->owner : m_lastUnwoundBy, event.restart(), {},
-                            QDateTime::currentDateTime(), {}};
+                            LocalClock::now(), {}};
         closeDebugger(debugger, Debugger::State::Continued);
     }
     m_current = job;
@@ -331,7 +312,7 @@ void Session::answerParkedWaiters()
     // Asked while the engine was leaving levels, they waited; the levels left are known now,
     // and those still parked are answered as they are.
     for (const JobPtr &job : std::as_const(m_parked)) {
-        if (m_answerableCallbacks.contains(job->id))
+        if (m_answerWaiters.has(job->id))
             callAnswerable(job);
     }
 }
@@ -340,7 +321,7 @@ void Session::closeDebugger(const DebuggerPtr &debugger, Debugger::State state, 
 {
     debugger->state = state;
     debugger->endNote = note;
-    debugger->endedAt = QDateTime::currentDateTime();
+    debugger->endedAt = LocalClock::now();
     m_closedDebuggers.append(debugger->id);
     while (m_closedDebuggers.size() > ClosedDebuggersKept)
         m_debuggers.remove(m_closedDebuggers.takeFirst());

@@ -2,6 +2,7 @@
 
 #include "DebuggerFormatter.h"
 #include "JsonSchema.h"
+#include "LocalClock.h"
 #include "Session.h"
 #include "TextLines.h"
 
@@ -17,7 +18,7 @@ QString who(const Origin &origin)
 
 QString since(const QDateTime &at)
 {
-    const qint64 seconds = at.secsTo(QDateTime::currentDateTime());
+    const qint64 seconds = at.secsTo(LocalClock::now());
     return seconds < 60 ? QStringLiteral("%1 s").arg(seconds) : QStringLiteral("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
 }
 } // namespace

@@ -4,6 +4,7 @@
 #include "EvalFormatter.h"
 #include "JobHandles.h"
 #include "JsonSchema.h"
+#include "LocalClock.h"
 #include "Session.h"
 #include "TextLines.h"
 
@@ -25,7 +26,10 @@ void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFo
 void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *context)
 {
     call->trace()->queuedAsJob(id);
-    if (const JobPtr job = session->job(id); job && job->state != Job::State::Queued) {
+    const JobPtr job = session->job(id);
+    if (!job)
+        return; // done already (refused before it could start)
+    if (job->state != Job::State::Queued) {
         call->trace()->jobStarted(); // an idle session starts it at once, before submit returns
         return;
     }
@@ -39,15 +43,19 @@ void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter 
 {
     // The connections of this call live until it is answered: a context owned by the call
     // itself would never go (the lambdas hold the call), and every later evaluation would run
-    // every earlier call's lambda.
-    QObject *context = new QObject(session);
+    // every earlier call's lambda. Most calls need none: their job starts at once and nobody
+    // asked for progress.
+    const JobPtr submitted = session->job(id);
+    const bool waitsItsTurn = submitted && submitted->state == Job::State::Queued;
+    QObject *context = waitsItsTurn || call->wantsProgress() ? new QObject(session) : nullptr;
     traceJob(session, call, id, context);
-    if (const JobPtr job = session->job(id); job && job->request.debug)
+    if (submitted && submitted->request.debug)
         DebuggerFormatter::rememberFormatter(id, formatter); // a later invoke-restart formats the outcome the same way
     const QString tool = call->tool();
     // Answered at the earliest of: the end, its parking in the debugger, wait_seconds.
     session->whenAnswerable(id, [call, formatter, context, session, tool](JobPtr job) {
-        context->deleteLater();
+        if (context)
+            context->deleteLater();
         if (job->state == Job::State::Done || job->state == Job::State::Parked) {
             call->finish(DebuggerFormatter::answer(*job, formatter, session));
             return;
@@ -83,7 +91,7 @@ void reportProgress(Session *session, const ToolCallPtr &call, quint64 id, QObje
             return;
         }
         const QString line = latest->line();
-        call->reportProgress(0, line.isEmpty() ? QStringLiteral("Running for %1 s").arg(job->startedAt.secsTo(QDateTime::currentDateTime()))
+        call->reportProgress(0, line.isEmpty() ? QStringLiteral("Running for %1 s").arg(job->startedAt.secsTo(LocalClock::now()))
                                                : line.left(200));
     });
     timer->start(1000);
@@ -129,7 +137,7 @@ QString outputSection(const QString &name, const QString &output)
 ToolResult running(const Job &job, const QString &tool)
 {
     const bool queued = job.state == Job::State::Queued;
-    const qint64 elapsedMs = queued || !job.startedAt.isValid() ? 0 : job.startedAt.msecsTo(QDateTime::currentDateTime());
+    const qint64 elapsedMs = queued || !job.startedAt.isValid() ? 0 : job.startedAt.msecsTo(LocalClock::now());
     QStringList parts;
     for (const QString &part : {outputSection(QStringLiteral("stdout"), job.result.stdoutText),
                                 outputSection(QStringLiteral("stderr"), job.result.stderrText)}) {

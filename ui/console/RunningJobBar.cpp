@@ -1,5 +1,6 @@
 #include "RunningJobBar.h"
 
+#include "LocalClock.h"
 #include "Session.h"
 #include "TextLines.h"
 
@@ -126,7 +127,7 @@ void RunningJobBar::tick()
 {
     if (!m_job || !m_job->startedAt.isValid())
         return;
-    const qint64 ms = m_job->startedAt.msecsTo(QDateTime::currentDateTime());
+    const qint64 ms = m_job->startedAt.msecsTo(LocalClock::now());
     m_elapsed->setText(clock(ms));
     if (ms >= ShowAfterMs && isHidden())
         show();

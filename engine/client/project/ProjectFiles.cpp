@@ -1,5 +1,7 @@
 #include "ProjectFiles.h"
 
+#include "LocalClock.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QPointer>
@@ -190,7 +192,7 @@ void ProjectFiles::runNext(QString absolutePath)
     change.proposedBy = pending.proposedBy;
     change.absolutePath = absolutePath;
     change.path = display;
-    change.at = QDateTime::currentDateTime();
+    change.at = LocalClock::now();
     change.created = !exists;
     change.before = current.text;
     change.beforeDigest = exists ? current.digest : QByteArray();
