@@ -6,9 +6,12 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QSocketNotifier>
 #include <QTimer>
 
+#include <cerrno>
 #include <csignal>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -55,20 +58,32 @@ void EngineClient::launch()
 {
     m_lines = LineBuffer(m_lines.maxLineBytes());
     m_info = {};
+    if (!openPipes()) {
+        const QString reason = QStringLiteral("the engine's pipes could not be made: %1").arg(QString::fromLocal8Bit(strerror(errno)));
+        qCWarning(lcEngine).noquote() << reason;
+        setState(State::Failed);
+        Q_EMIT died(reason);
+        return;
+    }
     m_process = new QProcess(this);
     m_process->setProgram(m_enginePath);
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    m_process->setStandardInputFile(QProcess::nullDevice());
+    m_process->setStandardOutputFile(QProcess::nullDevice());
     // The engine is the app's, not the terminal's: in a group of its own, a Ctrl+C or a SIGTERM
     // sent to the app's group reaches the app alone, which then stops the engine in order
     // (instead of the engine dying first and the app reporting a crash). Should the app die
     // without stopping it, the kernel sends it SIGKILL: nobody else could talk to it.
-    m_process->setChildProcessModifier([parent = ::getpid()] {
+    // Its stdin and stdout become the protocol's pipes (after QProcess set up its own channels;
+    // dup2 leaves them open across exec, where every other descriptor of ours closes).
+    m_process->setChildProcessModifier([parent = ::getpid(), in = m_childStdin, out = m_childStdout] {
+        if (::dup2(in, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0)
+            ::_exit(127);
         ::setpgid(0, 0);
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) // the app died before prctl took effect
             ::_exit(127);
     });
-    connect(m_process, &QProcess::readyReadStandardOutput, this, &EngineClient::onStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &EngineClient::onStderr);
     connect(m_process, &QProcess::finished, this, &EngineClient::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
@@ -78,13 +93,57 @@ void EngineClient::launch()
             qCWarning(lcEngine).noquote() << reason;
             m_process->deleteLater();
             m_process = nullptr;
+            closePipes();
             setState(State::Failed);
             Q_EMIT died(reason);
         }
     });
     setState(State::Starting);
     m_uptime.start();
-    m_process->start(QIODevice::ReadWrite);
+    m_process->start(QIODevice::ReadOnly);
+    // The engine has its ends now (or never will): only its copies may keep them open, so that
+    // its death reads as the end of the pipe.
+    for (int *childEnd : {&m_childStdin, &m_childStdout}) {
+        if (*childEnd >= 0)
+            ::close(std::exchange(*childEnd, -1));
+    }
+}
+
+bool EngineClient::openPipes()
+{
+    int toEngine[2];
+    int fromEngine[2];
+    if (::pipe2(toEngine, O_CLOEXEC) != 0)
+        return false;
+    if (::pipe2(fromEngine, O_CLOEXEC) != 0) {
+        ::close(toEngine[0]);
+        ::close(toEngine[1]);
+        return false;
+    }
+    m_childStdin = toEngine[0];
+    m_toEngine = toEngine[1];
+    m_fromEngine = fromEngine[0];
+    m_childStdout = fromEngine[1];
+    ::fcntl(m_toEngine, F_SETFL, ::fcntl(m_toEngine, F_GETFL) | O_NONBLOCK);
+    ::fcntl(m_fromEngine, F_SETFL, ::fcntl(m_fromEngine, F_GETFL) | O_NONBLOCK);
+    m_readable = new QSocketNotifier(m_fromEngine, QSocketNotifier::Read, this);
+    connect(m_readable, &QSocketNotifier::activated, this, &EngineClient::onStdout);
+    m_writable = new QSocketNotifier(m_toEngine, QSocketNotifier::Write, this);
+    m_writable->setEnabled(false);
+    connect(m_writable, &QSocketNotifier::activated, this, &EngineClient::writeUnsent);
+    m_unsent.clear();
+    return true;
+}
+
+void EngineClient::closePipes()
+{
+    delete std::exchange(m_readable, nullptr);
+    delete std::exchange(m_writable, nullptr);
+    for (int *fd : {&m_toEngine, &m_fromEngine, &m_childStdin, &m_childStdout}) {
+        if (*fd >= 0)
+            ::close(std::exchange(*fd, -1));
+    }
+    m_unsent.clear();
 }
 
 void EngineClient::stop()
@@ -94,7 +153,7 @@ void EngineClient::stop()
     QProcess *process = m_process;
     m_process = nullptr;
     process->disconnect(this);
-    process->closeWriteChannel(); // the supervisor ends at end of input
+    closePipes(); // at end of input the supervisor ends
     if (!process->waitForFinished(1000)) {
         process->kill();
         process->waitForFinished(1000);
@@ -116,11 +175,33 @@ void EngineClient::restart(const QString &reason)
 
 bool EngineClient::send(const QJsonObject &request)
 {
-    if (!m_process || m_state != State::Ready)
+    if (!m_process || m_state != State::Ready || m_toEngine < 0)
         return false;
-    QByteArray line = QJsonDocument(request).toJson(QJsonDocument::Compact);
-    line.append('\n');
-    return m_process->write(line) == line.size();
+    m_unsent.append(QJsonDocument(request).toJson(QJsonDocument::Compact));
+    m_unsent.append('\n');
+    if (!m_writable->isEnabled()) // else the pipe is full, and the notifier says when it has room
+        writeUnsent();
+    return true;
+}
+
+void EngineClient::writeUnsent()
+{
+    qsizetype written = 0;
+    while (written < m_unsent.size()) {
+        const ssize_t n = ::write(m_toEngine, m_unsent.constData() + written, size_t(m_unsent.size() - written));
+        if (n > 0) {
+            written += n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && errno == EAGAIN) {
+            break;
+        } else {
+            written = m_unsent.size(); // the engine is gone: onFinished reports it
+            break;
+        }
+    }
+    m_unsent.remove(0, written);
+    m_writable->setEnabled(!m_unsent.isEmpty());
 }
 
 void EngineClient::interrupt(quint64 id)
@@ -130,17 +211,31 @@ void EngineClient::interrupt(quint64 id)
 
 void EngineClient::onStdout()
 {
-    if (!m_process)
-        return;
-    const LineBuffer::Lines lines = m_lines.append(m_process->readAllStandardOutput());
-    for (const QByteArray &line : lines.complete) {
-        handleLine(line);
-        if (!m_process) // a handler stopped the engine
+    const int fd = m_fromEngine;
+    char chunk[65536];
+    for (;;) {
+        if (!m_process || m_fromEngine != fd) // a handler stopped or restarted the engine
             return;
-    }
-    for (int i = 0; i < lines.oversized; ++i) {
-        qCWarning(lcEngine) << "dropped a line from the engine longer than" << m_lines.maxLineBytes() << "bytes";
-        Q_EMIT lineDropped(m_lines.maxLineBytes());
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0 || errno != EAGAIN)
+                m_readable->setEnabled(false); // its end is closed: onFinished follows
+            return;
+        }
+        const LineBuffer::Lines lines = m_lines.append(chunk, n);
+        for (const QByteArray &line : lines.complete) {
+            handleLine(line);
+            if (!m_process || m_fromEngine != fd)
+                return;
+        }
+        for (int i = 0; i < lines.oversized; ++i) {
+            qCWarning(lcEngine) << "dropped a line from the engine longer than" << m_lines.maxLineBytes() << "bytes";
+            Q_EMIT lineDropped(m_lines.maxLineBytes());
+        }
+        if (size_t(n) < sizeof chunk)
+            return; // the pipe is empty now; the notifier says when it is not
     }
 }
 
@@ -203,7 +298,11 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status)
 {
     if (!m_process)
         return;
+    onStdout(); // the lines it wrote before it went
+    if (!m_process)
+        return;
     onStderr();
+    closePipes();
     const QString reason = m_pendingReason.isEmpty() ? describeExit(exitCode, status) : m_pendingReason;
     m_pendingReason.clear();
     m_process->deleteLater();

@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QProcess>
 
+class QSocketNotifier;
+
 // Owns the lisp-duet-engine child process: starts it, frames the line protocol, routes
 // replies and output events by request id, and starts a new engine when one dies.
 // It knows nothing of queues or origins; that is the Session's job.
@@ -63,6 +65,9 @@ Q_SIGNALS:
 
 private:
     void launch();
+    bool openPipes();
+    void closePipes();
+    void writeUnsent();
     void onStdout();
     void onStderr();
     void onFinished(int exitCode, QProcess::ExitStatus status);
@@ -72,6 +77,18 @@ private:
 
     QString m_enginePath;
     QProcess *m_process = nullptr;
+    // The protocol's two pipes are the engine's stdin and stdout, made here rather than by
+    // QProcess: a request is written straight into the pipe when it is sent (QProcess holds it
+    // until its event loop sees the pipe writable, one more pass and poll per request) and a
+    // reply is read as soon as the pipe is readable. QProcess still starts and watches the
+    // process and reads its stderr.
+    int m_toEngine = -1;
+    int m_fromEngine = -1;
+    int m_childStdin = -1;  // the engine's ends, open in the app until the engine has them
+    int m_childStdout = -1;
+    QSocketNotifier *m_readable = nullptr;
+    QSocketNotifier *m_writable = nullptr;
+    QByteArray m_unsent; // what the pipe did not take yet
     LineBuffer m_lines{DefaultMaxLineBytes};
     QJsonObject m_info;
     State m_state = State::Stopped;

@@ -171,6 +171,24 @@ private Q_SLOTS:
         QCOMPARE(deep.values, QStringList{"1"});
     }
 
+    void codeLargerThanThePipeArrivesWholeAndTheEngineStaysResponsive()
+    {
+        // 4 MB of code: far more than a pipe holds (64 KiB), so the request is written in
+        // parts as the engine reads; a question asked meanwhile is answered after it.
+        const qint64 pid = m_lisp->engine.pid();
+        const QString big = QStringLiteral("(length \"") + QString(4 * 1024 * 1024, QLatin1Char('x')) + QStringLiteral("\")");
+        bool answered = false;
+        m_lisp->session.query(EngineProtocol::arglist(QStringLiteral("car")), [&answered](const QJsonObject &reply) {
+            answered = EngineProtocol::Reply(reply).ok();
+        });
+        const JobResult result = m_lisp->result(big);
+        QCOMPARE(result.status, JobResult::Status::Ok);
+        QCOMPARE(result.values, QStringList{QString::number(4 * 1024 * 1024)});
+        QTRY_VERIFY(answered);
+        QCOMPARE(m_lisp->engine.pid(), pid);
+        verifyNextEvaluationWorks();
+    }
+
     void deeplyNestedCodeIsRefusedByCompileAndMacroexpandToo()
     {
         const qint64 pid = m_lisp->engine.pid();
