@@ -67,11 +67,13 @@ int runStdio(int argc, char **argv, const CommandLine &options)
         if (inputEnded && (!transport.peer() || !transport.peer()->hasRequestsInFlight()))
             QTimer::singleShot(0, &app, &QCoreApplication::quit);
     };
-    QObject::connect(&transport, &StdioTransport::finished, &app, [&inputEnded, quitWhenIdle] {
+    // Only then does each answer need the check (queued: a posted event per answer, a
+    // wake-up of the event loop that the answers before the end need not pay for).
+    QObject::connect(&transport, &StdioTransport::finished, &app, [&inputEnded, quitWhenIdle, &services, &app] {
         inputEnded = true;
+        QObject::connect(services.server(), &McpServer::responseSent, &app, quitWhenIdle, Qt::QueuedConnection);
         quitWhenIdle();
     });
-    QObject::connect(services.server(), &McpServer::responseSent, &app, quitWhenIdle, Qt::QueuedConnection);
     services.start();
     transport.start();
     return app.exec();

@@ -39,6 +39,10 @@ void StdioTransport::onReadable()
         const ssize_t n = ::read(m_inputFd, chunk, sizeof chunk);
         if (n > 0) {
             m_server->receiveLines(m_peer, m_lines.append(chunk, n));
+            // Less than asked for: the pipe is empty now, and the notifier tells when it is
+            // not (one read() per message instead of two).
+            if (size_t(n) < sizeof chunk)
+                return;
             continue;
         }
         if (n < 0 && (errno == EINTR))
