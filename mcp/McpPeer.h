@@ -1,6 +1,7 @@
 #pragma once
 
 #include "JsonRpc.h"
+#include "McpMessage.h"
 #include "Tool.h"
 
 #include <QHash>
@@ -43,6 +44,7 @@ public:
     QString logLevel() const { return m_logLevel; }
     void setLogLevel(const QString &level) { m_logLevel = level; }
     QSet<QString> &subscriptions() { return m_subscriptions; } // legacy resources/subscribe
+    const QSet<QString> &subscriptions() const { return m_subscriptions; }
 
     void setInitialized(const QString &version, const QJsonObject &clientInfo, const QJsonObject &capabilities = {})
     {
@@ -104,18 +106,19 @@ public:
     // A notification, a request of the server, or an error about the connection itself.
     // `relatedRequest` is the client's request it belongs to (progress during it), or
     // undefined for messages of the connection itself.
-    void send(const QJsonObject &message, const QJsonValue &relatedRequest = QJsonValue::Undefined)
+    void send(const McpMessage &message, const QJsonValue &relatedRequest = QJsonValue::Undefined)
     {
         Q_EMIT this->message(message, relatedRequest, false);
     }
     // The response that ends request `id`: McpServer::respond sends it, once.
-    void sendResponse(const QJsonObject &response, const QJsonValue &id) { Q_EMIT message(response, id, true); }
+    void sendResponse(const McpMessage &response, const QJsonValue &id) { Q_EMIT message(response, id, true); }
     // The request will get no response (the client cancelled it): a transport that holds
     // something open for it (an HTTP POST waiting for its answer) ends that now.
     void abandon(const QJsonValue &id) { Q_EMIT requestAbandoned(id); }
 
 Q_SIGNALS:
-    void message(const QJsonObject &message, const QJsonValue &relatedRequest, bool endsRequest);
+    // Transports write message.text(); the window and the tests may read it as an object.
+    void message(const McpMessage &message, const QJsonValue &relatedRequest, bool endsRequest);
     void requestAbandoned(const QJsonValue &id);
 
 private:

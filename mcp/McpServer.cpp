@@ -2,11 +2,14 @@
 
 #include "ActivityDigest.h"
 #include "EngineProtocol.h"
+#include "JsonTextWriter.h"
 #include "Session.h"
 #include "ToolRegistry.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>
+
+#include <algorithm>
 
 Q_LOGGING_CATEGORY(lcMcp, "duet.mcp")
 
@@ -346,15 +349,64 @@ void McpServer::respond(McpPeer *peer, const QJsonValue &id, const QJsonObject &
     const McpPeer::InFlight *request = peer ? peer->inFlight(id) : nullptr;
     if (!request)
         return; // answered already, or abandoned when the client cancelled it
-    const QJsonObject answer = request->modern ? modernized(*request, response) : response;
+    deliver(peer, id, request->modern ? modernized(*request, response) : response, std::nullopt);
+}
+
+void McpServer::deliver(McpPeer *peer, const QJsonValue &id, const McpMessage &answer, std::optional<RequestTrace::State> state)
+{
+    const McpPeer::InFlight *request = peer ? peer->inFlight(id) : nullptr;
+    if (!request)
+        return;
     if (const RequestTracePtr trace = request->trace) {
         if (trace->client() == QLatin1String("agent"))
             trace->nameClient(peer->clientName()); // the peer may know its name by now
-        trace->answer(answer);
+        if (state)
+            trace->answerAs(answer, *state);
+        else
+            trace->answer(answer);
     }
     peer->endRequest(id);
     Q_EMIT responseSent(peer, id, answer);
     peer->sendResponse(answer, id);
+}
+
+void McpServer::respondToToolCall(McpPeer *peer, const QJsonValue &id, const ToolResult &result)
+{
+    const McpPeer::InFlight *request = peer ? peer->inFlight(id) : nullptr;
+    if (!request)
+        return;
+    if (request->modern || !result.inputRequired.isEmpty()) {
+        respond(peer, id, JsonRpc::response(id, toolResultJson(peer, result)));
+        return;
+    }
+    // The same answer as toolResultJson's, written field by field.
+    const QList<JobPtr> activity = m_session->takeActivityFor(peer->activityKey());
+    JsonTextWriter json(512 + 3 * result.text.size());
+    json.beginObject().key("jsonrpc").value(u"2.0").key("id").value(id).key("result").beginObject();
+    const auto textBlock = [&json](const QString &text) { json.beginObject().key("type").value(u"text").key("text").value(text).endObject(); };
+    json.key("content").beginArray();
+    textBlock(result.text);
+    for (const QString &more : result.moreText)
+        textBlock(more);
+    if (!activity.isEmpty())
+        textBlock(ActivityDigest::text(activity));
+    json.endArray().key("isError").value(result.isError);
+    if (!result.structured.isEmpty()) {
+        QByteArray structured = result.structured.text();
+        if (!activity.isEmpty()) {
+            JsonTextWriter digest;
+            digest.value(ActivityDigest::json(activity));
+            structured.chop(1); // its closing brace
+            structured += ",\"session_activity\":" + digest.text() + '}';
+        }
+        json.key("structuredContent").raw(structured);
+    }
+    json.endObject().endObject();
+    const RequestTrace::State state = result.ending == ToolResult::Ending::HandedOff ? RequestTrace::State::HandedOff
+                                      : result.ending == ToolResult::Ending::Parked  ? RequestTrace::State::Parked
+                                      : result.isError                               ? RequestTrace::State::Error
+                                                                                     : RequestTrace::State::Done;
+    deliver(peer, id, McpMessage::fromText(json.take()), state);
 }
 
 QJsonObject McpServer::modernized(const McpPeer::InFlight &request, QJsonObject response) const
@@ -455,7 +507,7 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
     connect(call.data(), &ToolCall::finished, this, [this, responder](const ToolResult &result) {
         McpPeer *peer = responder.peer();
         if (peer && peer->isInFlight(responder.id())) // else the client cancelled: no answer
-            responder.result(toolResultJson(peer, result));
+            respondToToolCall(peer, responder.id(), result);
     });
     if (wantsProgress) {
         auto counter = QSharedPointer<double>::create(0);
@@ -561,9 +613,13 @@ void McpServer::broadcast(const QString &method, const QJsonObject &params)
 
 void McpServer::notifyResourceUpdated(const QString &uri)
 {
+    // Every evaluation updates the transcript: most of the time nobody has subscribed to it.
+    const auto subscribed = [&uri](const McpPeer *peer) { return peer && peer->isInitialized() && peer->subscriptions().contains(uri); };
+    if (m_subscriptions.isEmpty() && std::none_of(m_peers.cbegin(), m_peers.cend(), subscribed))
+        return;
     const QJsonObject params{{QStringLiteral("uri"), uri}};
     for (McpPeer *peer : peers()) {
-        if (peer->isInitialized() && peer->subscriptions().contains(uri))
+        if (subscribed(peer))
             peer->send(JsonRpc::notification(QStringLiteral("notifications/resources/updated"), params));
     }
     m_subscriptions.notify(QStringLiteral("notifications/resources/updated"), params);

@@ -131,7 +131,7 @@ Q_SIGNALS:
     void peerClosed(McpPeer *peer);
     // Every accepted request, and the response it got.
     void requestReceived(McpPeer *peer, const QJsonObject &request);
-    void responseSent(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
+    void responseSent(McpPeer *peer, const QJsonValue &id, const McpMessage &response);
     // For an inspector (the window's Tool calls panel): every accepted request as one trace,
     // which the server, the access gate and the tools keep up to date until it ends. A signal
     // rather than a registered interface, so that an inspector that goes first (the window
@@ -142,6 +142,10 @@ private:
     friend class McpResponder;
     // The one way out for responses: at most one per request.
     void respond(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
+    // A tool call's answer, written as text straight from its result (no QJsonObject of the
+    // whole answer) unless the request is 2026-07-28's or the result asks for input first.
+    void respondToToolCall(McpPeer *peer, const QJsonValue &id, const ToolResult &result);
+    void deliver(McpPeer *peer, const QJsonValue &id, const McpMessage &answer, std::optional<RequestTrace::State> state);
     // A 2026-07-28 answer: resultType, our serverInfo, the method's cache hints; -32602 where
     // older revisions said -32002.
     QJsonObject modernized(const McpPeer::InFlight &request, QJsonObject response) const;

@@ -70,7 +70,25 @@ void RequestTrace::refuse(const QString &reason)
     setState(State::Denied);
 }
 
-void RequestTrace::answer(const QJsonObject &response)
+void RequestTrace::answer(const McpMessage &response)
+{
+    if (m_over || m_state == State::Denied) {
+        answerAs(response, m_state);
+        return;
+    }
+    const QJsonObject &object = response.object();
+    const QJsonObject result = object.value(QStringLiteral("result")).toObject();
+    const QJsonObject structured = result.value(QStringLiteral("structuredContent")).toObject();
+    const bool failed = object.contains(QStringLiteral("error")) || result.value(QStringLiteral("isError")).toBool();
+    if (structured.value(QStringLiteral("status")).toString() == QStringLiteral("running"))
+        answerAs(response, State::HandedOff);
+    else if (structured.value(QStringLiteral("debugger")).isObject())
+        answerAs(response, State::Parked);
+    else
+        answerAs(response, failed ? State::Error : State::Done);
+}
+
+void RequestTrace::answerAs(const McpMessage &response, State state)
 {
     if (m_over)
         return;
@@ -78,17 +96,8 @@ void RequestTrace::answer(const QJsonObject &response)
     m_over = true;
     m_endedMs = m_clock.elapsed();
     m_response = response;
-    if (m_state != State::Denied) {
-        const QJsonObject result = response.value(QStringLiteral("result")).toObject();
-        const QJsonObject structured = result.value(QStringLiteral("structuredContent")).toObject();
-        const bool failed = response.contains(QStringLiteral("error")) || result.value(QStringLiteral("isError")).toBool();
-        if (structured.value(QStringLiteral("status")).toString() == QStringLiteral("running"))
-            m_state = State::HandedOff;
-        else if (structured.value(QStringLiteral("debugger")).isObject())
-            m_state = State::Parked;
-        else
-            m_state = failed ? State::Error : State::Done;
-    }
+    if (m_state != State::Denied)
+        m_state = state;
     Q_EMIT changed();
 }
 

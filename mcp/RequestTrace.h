@@ -1,5 +1,6 @@
 #pragma once
 
+#include "McpMessage.h"
 #include "project/FileChange.h"
 
 #include <QDateTime>
@@ -37,7 +38,7 @@ public:
     QJsonObject arguments() const; // tools/call: its arguments; other methods: their params
     State state() const { return m_state; }
     bool isOver() const { return m_over; } // answered, or cancelled
-    const QJsonObject &response() const { return m_response; }
+    const QJsonObject &response() const { return m_response.object(); } // made from its text when asked
     const QString &refusal() const { return m_refusal; } // why access refused it
     quint64 jobId() const { return m_jobId; }            // 0: no session job
     bool hasChange() const { return m_change.id != 0; }
@@ -51,7 +52,8 @@ public:
     void nameClient(const QString &client);
     void run(); // handed to its handler: running, unless it waits in the session's queue or for the person
     void refuse(const QString &reason);
-    void answer(const QJsonObject &response);
+    void answer(const McpMessage &response); // how it ended is read from the response
+    void answerAs(const McpMessage &response, State state); // the server knows how it ended
     void cancel(); // the client cancelled it, or went away
 
     // What the access gate and tools report. Waiting for the person may be reported more than
@@ -70,7 +72,7 @@ private:
 
     QString m_client;
     QJsonObject m_request;
-    QJsonObject m_response;
+    McpMessage m_response;
     QString m_refusal;
     State m_state = State::Queued;
     State m_beforeWaiting = State::Queued;

@@ -2,6 +2,7 @@
 
 #include "Origin.h"
 #include "RequestTrace.h"
+#include "StructuredContent.h"
 #include "ToolArguments.h"
 
 #include <QJsonObject>
@@ -16,9 +17,14 @@
 // programs (it must conform to the tool's outputSchema), and whether it is an error.
 struct ToolResult
 {
+    // How the call ended, for the window's Tool calls panel: answered, handed off as a job
+    // (status "running", ToolKit::running) or parked in the debugger (DebuggerFormatter).
+    enum class Ending { Answered, HandedOff, Parked };
+
     QString text;
-    QJsonObject structured;
+    StructuredContent structured;
     bool isError = false;
+    Ending ending = Ending::Answered;
     // Further text blocks after content[0], which stays exactly the tool's own text (the
     // debugger's [Debugger] block); the activity digest comes after them.
     QStringList moreText;

@@ -1,10 +1,10 @@
 #include "EngineClient.h"
 
 #include "EngineProtocol.h"
+#include "JsonTextWriter.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QSocketNotifier>
 #include <QTimer>
@@ -175,9 +175,14 @@ void EngineClient::restart(const QString &reason)
 
 bool EngineClient::send(const QJsonObject &request)
 {
+    return sendLine(JsonTextWriter::compact(request));
+}
+
+bool EngineClient::sendLine(const QByteArray &json)
+{
     if (!m_process || m_state != State::Ready || m_toEngine < 0)
         return false;
-    m_unsent.append(QJsonDocument(request).toJson(QJsonDocument::Compact));
+    m_unsent.append(json);
     m_unsent.append('\n');
     if (!m_writable->isEnabled()) // else the pipe is full, and the notifier says when it has room
         writeUnsent();

@@ -39,6 +39,8 @@ public:
 
     // Sends one request; it must carry an integer "id" and an "op".
     bool send(const QJsonObject &request);
+    // The same, already written as one line of JSON text (without its newline).
+    bool sendLine(const QByteArray &json);
     void interrupt(quint64 id);
 
     // The longest line read from the engine. The kernel caps what a job prints and returns

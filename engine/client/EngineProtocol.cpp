@@ -1,5 +1,7 @@
 #include "EngineProtocol.h"
 
+#include "JsonTextWriter.h"
+
 #include <QJsonDocument>
 
 namespace EngineProtocol {
@@ -89,17 +91,25 @@ JobRequest frameEvaluation(quint64 target, int level, int frame, const QString &
     return request;
 }
 
-QJsonObject jobLine(quint64 id, const JobRequest &request)
+QByteArray jobLine(quint64 id, const JobRequest &request)
 {
-    QJsonObject line = request.arguments;
-    line.insert(QStringLiteral("id"), double(id));
-    line.insert(QStringLiteral("op"), request.op);
-    line.insert(QStringLiteral("code"), request.code);
+    // Written field by field: a QJsonObject for this line cost more than the rest of sending it.
+    JsonTextWriter line(128 + 3 * request.code.size());
+    line.beginObject();
+    for (auto it = request.arguments.constBegin(); it != request.arguments.constEnd(); ++it) {
+        const QString key = it.key();
+        if (key == QLatin1String("id") || key == QLatin1String("op") || key == QLatin1String("code")
+            || (key == QLatin1String("package") && !request.package.isEmpty()) || (key == QLatin1String("debug") && request.debug))
+            continue; // the request's own fields win, as they did when they were inserted last
+        line.key(QLatin1StringView(key.toLatin1())).value(it.value());
+    }
+    line.key("id").value(qint64(id)).key("op").value(request.op).key("code").value(request.code);
     if (!request.package.isEmpty())
-        line.insert(QStringLiteral("package"), request.package);
+        line.key("package").value(request.package);
     if (request.debug)
-        line.insert(QStringLiteral("debug"), true);
-    return line;
+        line.key("debug").value(true);
+    line.endObject();
+    return line.take();
 }
 
 Query completion(const QString &prefix, std::optional<int> limit)

@@ -56,7 +56,7 @@ JobRequest restartInvocation(quint64 target, int level, const QJsonValue &restar
 // Evaluates in frame `frame` of the parked job: its lexical environment where ECL keeps one.
 JobRequest frameEvaluation(quint64 target, int level, int frame, const QString &code);
 // The line that starts job `id`.
-QJsonObject jobLine(quint64 id, const JobRequest &request);
+QByteArray jobLine(quint64 id, const JobRequest &request);
 
 // ---- Queries: questions that run no user code, answered even while a job runs.
 struct Query

@@ -1,6 +1,7 @@
 #include "Journal.h"
 
 #include "DefinitionLedger.h"
+#include "JsonTextWriter.h"
 #include "LocalClock.h"
 #include "project/ProjectFiles.h"
 #include "Session.h"
@@ -497,7 +498,7 @@ bool Journal::append(const JournalEntry &entry)
 {
     if (m_fd < 0)
         return false;
-    QByteArray line = QJsonDocument(entry.toJson()).toJson(QJsonDocument::Compact);
+    QByteArray line = JsonTextWriter::compact(entry.toJson());
     line.append('\n');
     // One write(2) of the whole line: after it returns the record is the kernel's, and a
     // killed app cannot lose it (only a crash of the machine could, unless m_sync).

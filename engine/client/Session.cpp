@@ -246,7 +246,7 @@ void Session::dispatchNext()
         startRunning(m_current);
 
         Q_EMIT started(m_current);
-        if (!m_engine->send(EngineProtocol::jobLine(m_current->id, m_current->request))) {
+        if (!m_engine->sendLine(EngineProtocol::jobLine(m_current->id, m_current->request))) {
             m_timeout.stop();
             // Deferred: the submitter may not have connected to finished() yet.
             QTimer::singleShot(0, this, [this] {

@@ -139,6 +139,7 @@ ToolResult answer(const Job &job, const JobFormatter &formatter, const Session *
     if (job.state != Job::State::Parked || !job.debugger)
         return result;
     result.isError = true;
+    result.ending = ToolResult::Ending::Parked;
     result.moreText.append(block(*job.debugger, session));
     result.structured.insert(QStringLiteral("status"), QStringLiteral("parked"));
     result.structured.insert(QStringLiteral("debugger"), json(*job.debugger));

@@ -11,7 +11,7 @@
 namespace EvalFormatter {
 
 QString text(const JobResult &result);
-QJsonObject structured(const JobResult &result);
+StructuredContent structured(const JobResult &result);
 // The properties of structured(), and those always present.
 QJsonObject outputProperties();
 QStringList outputRequired();

@@ -156,7 +156,9 @@ ToolResult running(const Job &job, const QString &tool)
                                  {QStringLiteral("elapsed_ms"), double(elapsedMs)},
                                  {QStringLiteral("stdout"), job.result.stdoutText},
                                  {QStringLiteral("stderr"), job.result.stderrText}};
-    return ToolResult::success(parts.join(QStringLiteral("\n\n")), structured);
+    ToolResult result = ToolResult::success(parts.join(QStringLiteral("\n\n")), structured);
+    result.ending = ToolResult::Ending::HandedOff;
+    return result;
 }
 
 QJsonObject runningProperties()

@@ -5,15 +5,6 @@
 #include "McpPeer.h"
 #include "http/ServerSentEvents.h"
 
-#include <QJsonDocument>
-
-namespace {
-QByteArray serialized(const QJsonObject &message)
-{
-    return QJsonDocument(message).toJson(QJsonDocument::Compact);
-}
-} // namespace
-
 HttpPeer::HttpPeer(const QByteArray &sessionId, McpPeer *peer, QObject *parent)
     : QObject(parent), m_sessionId(sessionId), m_peer(peer)
 {
@@ -100,8 +91,8 @@ void HttpPeer::setEventStream(HttpConnection *connection)
 
 void HttpPeer::flushHeldRequests()
 {
-    for (const QJsonObject &request : std::exchange(m_heldRequests, {}))
-        m_stream->sendStreamData(formatSseEvent(serialized(request), "message"));
+    for (const McpMessage &request : std::exchange(m_heldRequests, {}))
+        m_stream->sendStreamData(formatSseEvent(request.text(), "message"));
 }
 
 QList<HttpConnection *> HttpPeer::streamingConnections() const
@@ -127,12 +118,12 @@ void HttpPeer::end()
     m_pending.clear();
 }
 
-void HttpPeer::route(const QJsonObject &message, const QJsonValue &relatedRequest, bool endsRequest)
+void HttpPeer::route(const McpMessage &message, const QJsonValue &relatedRequest, bool endsRequest)
 {
     if (relatedRequest.isUndefined()) {
         if (m_stream) {
-            m_stream->sendStreamData(formatSseEvent(serialized(message), "message"));
-        } else if (message.contains(QStringLiteral("id")) && m_heldRequests.size() < MaxHeldRequests) {
+            m_stream->sendStreamData(formatSseEvent(message.text(), "message"));
+        } else if (message.object().contains(QStringLiteral("id")) && m_heldRequests.size() < MaxHeldRequests) {
             // A request of ours (roots/list right after initialized): clients open their GET
             // stream just after that, and the request has its own time limit.
             m_heldRequests.append(message);
@@ -158,7 +149,7 @@ void HttpPeer::deliver(const QString &key, const Outgoing &outgoing)
     }
     HttpConnection *connection = it->connection;
     if (it->eventStream) {
-        connection->sendStreamData(formatSseEvent(serialized(outgoing.message), "message"));
+        connection->sendStreamData(formatSseEvent(outgoing.message.text(), "message"));
         if (response) {
             m_pending.erase(it);
             connection->endStream();
@@ -168,7 +159,7 @@ void HttpPeer::deliver(const QString &key, const Outgoing &outgoing)
     }
     if (!response)
         return; // a JSON response has no room for notifications before it
-    HttpResponse answer = HttpResponse::withBody(200, "application/json", serialized(outgoing.message));
+    HttpResponse answer = HttpResponse::withBody(200, "application/json", outgoing.message.text());
     for (const auto &header : std::as_const(it->extraHeaders))
         answer.setHeader(header.first, header.second);
     m_pending.erase(it);

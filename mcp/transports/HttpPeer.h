@@ -1,5 +1,6 @@
 #pragma once
 
+#include "McpMessage.h"
 #include "http/HttpResponse.h"
 
 #include <QElapsedTimer>
@@ -60,10 +61,10 @@ private:
     };
     struct Outgoing
     {
-        QJsonObject message;
+        McpMessage message;
         bool endsRequest = false;
     };
-    void route(const QJsonObject &message, const QJsonValue &relatedRequest, bool endsRequest);
+    void route(const McpMessage &message, const QJsonValue &relatedRequest, bool endsRequest);
     void deliver(const QString &key, const Outgoing &outgoing);
     void abandon(const QJsonValue &id);
     void watch(HttpConnection *connection);
@@ -74,6 +75,6 @@ private:
     QHash<QString, Pending> m_pending;                // by JsonRpc::idKey
     QSet<HttpConnection *> m_watched;                 // connections whose closing we listen for
     QPointer<HttpConnection> m_stream;
-    QList<QJsonObject> m_heldRequests; // the server's requests, until a GET stream opens
+    QList<McpMessage> m_heldRequests; // the server's requests, until a GET stream opens
     QElapsedTimer m_lastUsed;
 };

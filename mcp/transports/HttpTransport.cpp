@@ -2,11 +2,11 @@
 
 #include "HttpPeer.h"
 #include "HttpSecurity.h"
+#include "JsonTextWriter.h"
 #include "McpRequestHeaders.h"
 #include "McpServer.h"
 #include "http/ServerSentEvents.h"
 
-#include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 #include <QTcpServer>
@@ -22,7 +22,7 @@ const QByteArray SessionHeader = "Mcp-Session-Id";
 // does, so a client shows the sentence instead of just a status code.
 HttpResponse jsonResponse(int status, const QJsonObject &message)
 {
-    return HttpResponse::withBody(status, "application/json", QJsonDocument(message).toJson(QJsonDocument::Compact));
+    return HttpResponse::withBody(status, "application/json", JsonTextWriter::compact(message));
 }
 HttpResponse errorResponse(int status, int code, const QString &message)
 {

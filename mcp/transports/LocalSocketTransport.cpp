@@ -5,7 +5,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QLoggingCategory>
@@ -55,10 +54,10 @@ void LocalSocketTransport::onNewConnection()
     while (QLocalSocket *socket = m_local->nextPendingConnection()) {
         McpPeer *peer = m_server->createPeer(QStringLiteral("local"));
         m_peers.insert(socket, peer);
-        connect(peer, &McpPeer::message, socket, [socket](const QJsonObject &message, const QJsonValue &) {
+        connect(peer, &McpPeer::message, socket, [socket](const McpMessage &message, const QJsonValue &) {
             if (socket->state() != QLocalSocket::ConnectedState)
                 return;
-            QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
+            QByteArray line = message.text();
             line.append('\n');
             socket->write(line);
             if (socket->bytesToWrite() > MaxPendingWrite) {

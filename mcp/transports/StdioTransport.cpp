@@ -3,7 +3,6 @@
 #include "JsonRpc.h"
 #include "McpServer.h"
 
-#include <QJsonDocument>
 #include <QSocketNotifier>
 
 #include <cerrno>
@@ -24,8 +23,8 @@ StdioTransport::~StdioTransport()
 void StdioTransport::start()
 {
     m_peer = m_server->createPeer(QStringLiteral("stdio"));
-    connect(m_peer, &McpPeer::message, this, [this](const QJsonObject &message, const QJsonValue &) {
-        write(QJsonDocument(message).toJson(QJsonDocument::Compact));
+    connect(m_peer, &McpPeer::message, this, [this](const McpMessage &message, const QJsonValue &) {
+        write(message.text());
     });
     fcntl(m_inputFd, F_SETFL, fcntl(m_inputFd, F_GETFL) | O_NONBLOCK);
     m_notifier = new QSocketNotifier(m_inputFd, QSocketNotifier::Read, this);
