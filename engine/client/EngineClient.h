@@ -46,6 +46,8 @@ public:
     // The longest line read from the engine. The kernel caps what a job prints and returns
     // (max_output_chars, at most 10 million characters), so only a damaged engine reaches it.
     static constexpr qsizetype DefaultMaxLineBytes = 256 * 1024 * 1024;
+    // How long the event loop looks for the engine's answer before it sleeps, after a request.
+    static constexpr int DefaultSpinMicroseconds = 200;
     void setMaxLineBytes(qsizetype bytes) { m_lines = LineBuffer(bytes); }
 
 Q_SIGNALS:
@@ -66,6 +68,7 @@ Q_SIGNALS:
     void lineDropped(qsizetype maxLineBytes);
 
 private:
+    void awaitReplyBriefly();
     void launch();
     bool openPipes();
     void closePipes();
@@ -91,6 +94,8 @@ private:
     QSocketNotifier *m_readable = nullptr;
     QSocketNotifier *m_writable = nullptr;
     QByteArray m_unsent; // what the pipe did not take yet
+    bool m_replyDue = false; // a request went out since the event loop last slept
+    int m_spinMicroseconds = DefaultSpinMicroseconds;
     LineBuffer m_lines{DefaultMaxLineBytes};
     QJsonObject m_info;
     State m_state = State::Stopped;

@@ -6,14 +6,14 @@
 JsonTextWriter &JsonTextWriter::beginObject()
 {
     beforeValue();
-    m_out.append('{');
+    m_out.push_back('{');
     m_needsComma = false;
     return *this;
 }
 
 JsonTextWriter &JsonTextWriter::endObject()
 {
-    m_out.append('}');
+    m_out.push_back('}');
     m_needsComma = true;
     return *this;
 }
@@ -21,14 +21,14 @@ JsonTextWriter &JsonTextWriter::endObject()
 JsonTextWriter &JsonTextWriter::beginArray()
 {
     beforeValue();
-    m_out.append('[');
+    m_out.push_back('[');
     m_needsComma = false;
     return *this;
 }
 
 JsonTextWriter &JsonTextWriter::endArray()
 {
-    m_out.append(']');
+    m_out.push_back(']');
     m_needsComma = true;
     return *this;
 }
@@ -36,8 +36,8 @@ JsonTextWriter &JsonTextWriter::endArray()
 JsonTextWriter &JsonTextWriter::key(QLatin1StringView name)
 {
     beforeValue();
-    m_out.append('"');
-    m_out.append(name.data(), name.size());
+    m_out.push_back('"');
+    m_out.append(name.data(), size_t(name.size()));
     m_out.append("\":", 2);
     m_needsComma = false; // the value follows the colon
     return *this;
@@ -59,7 +59,7 @@ JsonTextWriter &JsonTextWriter::value(double number)
     }
     char digits[32];
     const auto written = std::to_chars(digits, digits + sizeof digits, number); // the shortest exact form
-    m_out.append(digits, written.ptr - digits);
+    m_out.append(digits, size_t(written.ptr - digits));
     return *this;
 }
 
@@ -68,7 +68,7 @@ JsonTextWriter &JsonTextWriter::value(qint64 number)
     beforeValue();
     char digits[24];
     const auto written = std::to_chars(digits, digits + sizeof digits, number);
-    m_out.append(digits, written.ptr - digits);
+    m_out.append(digits, size_t(written.ptr - digits));
     return *this;
 }
 
@@ -100,20 +100,20 @@ JsonTextWriter &JsonTextWriter::strings(const QStringList &list)
 JsonTextWriter &JsonTextWriter::raw(QByteArrayView json)
 {
     beforeValue();
-    m_out.append(json);
+    m_out.append(json.data(), size_t(json.size()));
     return *this;
 }
 
 JsonTextWriter &JsonTextWriter::value(const QJsonObject &object)
 {
     beforeValue();
-    m_out.append('{');
+    m_out.push_back('{');
     m_needsComma = false;
     for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
         if (m_needsComma)
-            m_out.append(',');
+            m_out.push_back(',');
         writeString(it.key());
-        m_out.append(':');
+        m_out.push_back(':');
         m_needsComma = false;
         value(it.value());
     }
@@ -162,14 +162,14 @@ void JsonTextWriter::writeString(QStringView text)
     static const char hex[] = "0123456789abcdef";
     const char16_t *chars = text.utf16();
     const qsizetype length = text.size();
-    m_out.append('"');
+    m_out.push_back('"');
     // A piece at a time: room for the worst case (6 bytes per UTF-16 unit, \u00XX) is made
     // first, then the bytes are written through a pointer.
     constexpr qsizetype Piece = 8192;
     for (qsizetype begin = 0; begin < length;) {
         const qsizetype end = qMin(length, begin + Piece);
-        const qsizetype start = m_out.size();
-        m_out.resize(start + 6 * (end - begin + 1));
+        const size_t start = m_out.size();
+        m_out.resize(start + size_t(6 * (end - begin + 1)));
         char *out = m_out.data() + start;
         qsizetype i = begin;
         for (; i < end; ++i) {
@@ -218,10 +218,10 @@ void JsonTextWriter::writeString(QStringView text)
                 *out++ = char(0x80 | (code & 0x3F));
             }
         }
-        m_out.truncate(out - m_out.constData());
+        m_out.resize(size_t(out - m_out.data()));
         begin = i;
     }
-    m_out.append('"');
+    m_out.push_back('"');
 }
 
 QByteArray JsonTextWriter::compact(const QJsonObject &object)
