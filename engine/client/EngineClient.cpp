@@ -15,6 +15,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -54,6 +55,7 @@ void EngineClient::awaitReplyBriefly()
     do {
         if (::poll(&readable, 1, 0) != 0)
             return; // an answer (or the end of the pipe): the event loop reads it without sleeping
+        sched_yield(); // a busy machine's other work (the engine itself, on one CPU) goes first
     } while (std::chrono::steady_clock::now() < until);
 }
 
