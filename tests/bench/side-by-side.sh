@@ -57,7 +57,8 @@ if [ ${#peer_missing[@]} -eq 0 ]; then
 fi
 if [ ${#peer_missing[@]} -gt 0 ]; then
   cat <<EOF
-cl-mcp is not set up ($(IFS=';'; echo "${peer_missing[*]}")): measuring Lisp Duet alone.
+cl-mcp is not set up: measuring Lisp Duet alone.
+$(printf '  - %s\n' "${peer_missing[@]}")
 To measure it side by side with cl-mcp (a scratch folder outside this repository; commit none of it):
   sudo apt-get install sbcl cl-yason cl-hunchentoot cl-usocket cl-closer-mop cl-alexandria \\
        cl-ppcre cl-bordeaux-threads

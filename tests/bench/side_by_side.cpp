@@ -334,8 +334,10 @@ private:
             checkSum(answer);
         for (int i = 0; i < m_settings.calls; ++i, ++id) {
             const auto start = Clock::now();
-            pipe.exchange(bench::pingRequest(id), id);
+            const std::string answer = pipe.exchange(bench::pingRequest(id), id);
             pings.push_back(microsSince(start));
+            if (answer.find("\"result\"") == std::string::npos)
+                throw ServerFailure("unexpected answer to ping: " + shorten(answer));
         }
         const bench::Stats evaluationStats = stats(evaluations), pingStats = stats(pings);
         m_figures["stdio_eval_p50"] = evaluationStats.median;
@@ -499,7 +501,7 @@ std::string formatRatio(const Figures &a, const Figures &b, const char *key)
 void printSummary(const std::vector<ServerDescription> &servers, const std::vector<std::vector<Figures>> &rounds, const Settings &settings)
 {
     const bool ratios = servers.size() == 2;
-    std::printf("\nSummary (%d rounds, servers alternated", settings.rounds);
+    std::printf("\nSummary (%d round%s%s", settings.rounds, settings.rounds == 1 ? "" : "s", ratios ? ", servers alternated" : "");
     if (ratios)
         std::printf("; ratio = %s / %s: below 1 is %s ahead, except calls/s where above 1 is", servers[0].label.c_str(),
                     servers[1].label.c_str(), servers[0].label.c_str());
