@@ -81,10 +81,11 @@ struct Measure
     const char *key;
     const char *label;
     const char *unit;
-    bool higherIsBetter = false;
+    bool hasRatio = true;
 };
 // The rows of the summary, in order.
 const Measure Measures[] = {
+    {"load", "load average (1 min) when it started", "", false},
     {"start_init", "start -> initialize response", "ms"},
     {"start_first", "start -> first (+ 1 2) result", "ms"},
     {"stdio_eval_p50", "stdio raw: evaluate (+ 1 2) p50", "us"},
@@ -96,7 +97,7 @@ const Measure Measures[] = {
     {"rss_calls", "RSS (process tree) after the calls", "MB"},
     {"rss_output", "RSS (process tree) after the output", "MB"},
     {"http_eval_p50", "HTTP, 1 client: evaluate p50", "us"},
-    {"http_calls_per_s", "HTTP, N clients at once", "calls/s", true},
+    {"http_calls_per_s", "HTTP, N clients at once", "calls/s"},
     {"rss_http", "RSS (process tree) after HTTP", "MB"},
 };
 
@@ -257,6 +258,9 @@ public:
     Figures run()
     {
         std::printf("-- %s (load average %s)\n", m_server.label.c_str(), loadAverage().c_str());
+        double load = 0;
+        if (getloadavg(&load, 1) == 1)
+            m_figures["load"] = load;
         stage("starts", [this] { measureStarts(); });
         stage("stdio", [this] { measureStdio(); });
         if (!m_server.httpCommand.empty())
@@ -522,7 +526,7 @@ void printSummary(const std::vector<ServerDescription> &servers, const std::vect
             for (const Figures &figures : round)
                 std::printf(" %14s", formatValue(figures, measure.key).c_str());
             if (ratios)
-                std::printf(" %9s", formatRatio(round[0], round[1], measure.key).c_str());
+                std::printf(" %9s", measure.hasRatio ? formatRatio(round[0], round[1], measure.key).c_str() : "");
         }
         std::printf("\n");
     }
