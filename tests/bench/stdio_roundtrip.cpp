@@ -8,173 +8,34 @@
 // one connection, and the median time from process start to the initialize response (and to
 // the first evaluation result, which includes the engine's boot).
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "raw_mcp_client.h"
 
 namespace {
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::microsSince;
+using bench::stats;
+using bench::Stats;
 
-double microsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
-}
-
-class Server
+// `lisp-duet --headless --stdio`, or the engine alone (engineOnly). With a stage log, the engine
+// writes where each request's time went to that file (LISP_DUET_STAGE_LOG, see
+// engine/kernel/StageClock.h).
+class Server : public bench::PipeServer
 {
 public:
-    // With a stage log, the engine (engineOnly) writes where each request's time went to
-    // that file (LISP_DUET_STAGE_LOG, see engine/kernel/StageClock.h).
     explicit Server(const std::string &path, bool engineOnly = false, const std::string &stageLog = {})
+        : PipeServer(engineOnly ? std::vector<std::string>{path} : std::vector<std::string>{path, "--headless", "--stdio", "--no-journal"},
+                     stageLog.empty() ? Environment{} : Environment{{"LISP_DUET_STAGE_LOG", "1"}}, stageLog)
     {
-        int in[2], out[2];
-        if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
-            perror("pipe");
-            std::exit(1);
-        }
-        m_pid = fork();
-        if (m_pid == 0) {
-            dup2(in[0], 0);
-            dup2(out[1], 1);
-            const int null = open("/dev/null", O_WRONLY);
-            dup2(null, 2); // the server's log lines would only add noise
-            if (!stageLog.empty()) {
-                const int log = open(stageLog.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-                dup2(log, 2);
-                setenv("LISP_DUET_STAGE_LOG", "1", 1);
-            }
-            if (engineOnly)
-                execl(path.c_str(), path.c_str(), static_cast<char *>(nullptr));
-            else
-                execl(path.c_str(), path.c_str(), "--headless", "--stdio", "--no-journal", static_cast<char *>(nullptr));
-            _exit(127);
-        }
-        close(in[0]);
-        close(out[1]);
-        m_in = in[1];
-        m_out = out[0];
     }
-    ~Server()
-    {
-        if (m_in >= 0)
-            close(m_in);
-        int status = 0;
-        if (m_pid > 0)
-            waitpid(m_pid, &status, 0);
-        close(m_out);
-    }
-    void closeInput()
-    {
-        close(m_in);
-        m_in = -1;
-    }
-    void send(const std::string &line)
-    {
-        const std::string data = line + "\n";
-        size_t done = 0;
-        while (done < data.size()) {
-            const ssize_t n = write(m_in, data.data() + done, data.size() - done);
-            if (n <= 0) {
-                perror("write");
-                std::exit(1);
-            }
-            done += size_t(n);
-        }
-    }
-    // Waits for the server to exit after its input closed.
-    void waitExit()
-    {
-        if (m_in >= 0)
-            closeInput();
-        int status = 0;
-        waitpid(m_pid, &status, 0);
-        m_pid = -1;
-    }
-    // The next line the server writes (without the newline); empty at end of output.
-    std::string readLine(int timeoutMs = 30000)
-    {
-        for (;;) {
-            const size_t newline = m_buffer.find('\n');
-            if (newline != std::string::npos) {
-                std::string line = m_buffer.substr(0, newline);
-                m_buffer.erase(0, newline + 1);
-                return line;
-            }
-            pollfd fd{m_out, POLLIN, 0};
-            if (poll(&fd, 1, timeoutMs) <= 0) {
-                std::fprintf(stderr, "no answer from the server within %d ms\n", timeoutMs);
-                std::exit(1);
-            }
-            char chunk[65536];
-            const ssize_t n = read(m_out, chunk, sizeof chunk);
-            if (n <= 0)
-                return {};
-            m_buffer.append(chunk, size_t(n));
-        }
-    }
-    // Reads lines until the response to `id` (skipping notifications and the engine's events,
-    // whose "id" names the job they belong to).
-    std::string response(int id)
-    {
-        const std::string key = "\"id\":" + std::to_string(id) + ",";
-        for (;;) {
-            std::string line = readLine();
-            if (line.empty()) {
-                std::fprintf(stderr, "the server closed its output\n");
-                std::exit(1);
-            }
-            if (line.rfind("{\"event\":", 0) == 0)
-                continue;
-            if (line.find(key) != std::string::npos || line.find("\"id\":" + std::to_string(id) + "}") != std::string::npos)
-                return line;
-        }
-    }
-
-private:
-    pid_t m_pid = -1;
-    int m_in = -1;
-    int m_out = -1;
-    std::string m_buffer;
+    void waitExit() { stop(); }
 };
 
-std::string initialize(int id)
-{
-    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-           R"(,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})";
-}
-std::string evaluate(int id, const char *code)
-{
-    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-           R"(,"method":"tools/call","params":{"name":"evaluate-lisp","arguments":{"code":")" + code + R"("}}})";
-}
-std::string ping(int id)
-{
-    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"ping"})";
-}
-
-struct Stats
-{
-    double median, p99, mean, min;
-};
-Stats stats(std::vector<double> samples)
-{
-    std::sort(samples.begin(), samples.end());
-    double sum = 0;
-    for (double s : samples)
-        sum += s;
-    const auto at = [&](double q) { return samples[std::min(samples.size() - 1, size_t(q * double(samples.size())))]; };
-    return {at(0.5), at(0.99), sum / double(samples.size()), samples.front()};
-}
 void report(const char *what, const Stats &s, const char *unit = "us")
 {
     std::printf("%-34s median %8.1f %s   p99 %8.1f %s   mean %8.1f %s   min %8.1f %s\n", what, s.median, unit, s.p99, unit, s.mean,
@@ -221,7 +82,7 @@ void reportEngineStages(const std::string &logPath, int firstId, int lastId)
 } // namespace
 
 int main(int argc, char **argv)
-{
+try {
     std::string path = DUET_BIN_DIR "/lisp-duet";
     int calls = 1000;
     int starts = 20;
@@ -251,11 +112,11 @@ int main(int argc, char **argv)
     {
         Server server(path);
         int id = 1;
-        server.send(initialize(id));
+        server.send(bench::initializeRequest(id));
         server.response(id++);
-        server.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+        server.send(bench::initializedNotification());
         for (int i = 0; i < 100; ++i) { // warm up: the engine boots, caches fill
-            server.send(evaluate(id, "(+ 1 2)"));
+            server.send(bench::toolCall(id, "evaluate-lisp", "(+ 1 2)"));
             const std::string line = server.response(id++);
             if (i == 0 && line.find("=> 3") == std::string::npos) {
                 std::fprintf(stderr, "unexpected answer: %s\n", line.c_str());
@@ -267,13 +128,13 @@ int main(int argc, char **argv)
         pings.reserve(size_t(calls));
         for (int i = 0; i < calls; ++i) {
             const auto start = Clock::now();
-            server.send(evaluate(id, "(+ 1 2)"));
+            server.send(bench::toolCall(id, "evaluate-lisp", "(+ 1 2)"));
             server.response(id++);
             evals.push_back(microsSince(start));
         }
         for (int i = 0; i < calls; ++i) {
             const auto start = Clock::now();
-            server.send(ping(id));
+            server.send(bench::pingRequest(id));
             server.response(id++);
             pings.push_back(microsSince(start));
         }
@@ -348,9 +209,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < starts; ++i) {
         const auto start = Clock::now();
         Server server(path);
-        server.send(initialize(1));
-        server.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-        server.send(evaluate(2, "(+ 1 2)"));
+        server.send(bench::initializeRequest(1));
+        server.send(bench::initializedNotification());
+        server.send(bench::toolCall(2, "evaluate-lisp", "(+ 1 2)"));
         server.response(1);
         toInitialize.push_back(microsSince(start) / 1000.0);
         server.response(2);
@@ -369,4 +230,7 @@ int main(int argc, char **argv)
     report("start -> first evaluation result", stats(toFirstEval), "ms");
     report("engine alone: start -> ready", stats(engineReady), "ms");
     return 0;
+} catch (const bench::ServerFailure &failure) {
+    std::fprintf(stderr, "%s\n", failure.what());
+    return 1;
 }

@@ -10,181 +10,38 @@
 // The app runs with --no-journal unless --journal is given (the journal writes every
 // evaluation to disk, which measures the disk rather than the transports).
 
-#include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <arpa/inet.h>
 #include <csignal>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "raw_mcp_client.h"
+
 namespace {
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::microseconds;
+using bench::stats;
+using bench::Stats;
 
-double microseconds(Clock::duration d)
+bench::Connection openConnection(bool http, int port, const std::string &socketPath)
 {
-    return std::chrono::duration<double, std::micro>(d).count();
+    return http ? bench::Connection::http(port) : bench::Connection::localSocket(socketPath);
 }
-
-struct Stats
-{
-    double median, p99, mean;
-};
-
-Stats stats(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    double sum = 0;
-    for (double x : v)
-        sum += x;
-    return {v[v.size() / 2], v[std::min(v.size() - 1, size_t(v.size() * 0.99))], sum / double(v.size())};
-}
-
-bool writeAll(int fd, const std::string &s)
-{
-    size_t off = 0;
-    while (off < s.size()) {
-        const ssize_t n = ::write(fd, s.data() + off, s.size() - off);
-        if (n <= 0)
-            return false;
-        off += size_t(n);
-    }
-    return true;
-}
-
-// One connection speaking either HTTP (one POST per message) or lines (local socket).
-class Connection
-{
-public:
-    Connection(bool http, int port, const std::string &socketPath) : m_http(http), m_port(port)
-    {
-        if (http) {
-            m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
-            sockaddr_in a{};
-            a.sin_family = AF_INET;
-            a.sin_port = htons(uint16_t(port));
-            a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-            if (::connect(m_fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0)
-                m_fd = -1;
-            int one = 1;
-            if (m_fd >= 0)
-                setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        } else {
-            m_fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-            sockaddr_un a{};
-            a.sun_family = AF_UNIX;
-            std::strncpy(a.sun_path, socketPath.c_str(), sizeof a.sun_path - 1);
-            if (::connect(m_fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0)
-                m_fd = -1;
-        }
-    }
-    ~Connection()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    bool ok() const { return m_fd >= 0; }
-
-    // Sends one message and returns the body of the answer (empty on failure).
-    std::string exchange(const std::string &json)
-    {
-        if (m_http) {
-            std::string request = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(m_port)
-                + "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n";
-            if (!m_session.empty())
-                request += "Mcp-Session-Id: " + m_session + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
-            request += "Content-Length: " + std::to_string(json.size()) + "\r\n\r\n" + json;
-            if (!writeAll(m_fd, request))
-                return {};
-            return readHttp();
-        }
-        if (!writeAll(m_fd, json + "\n"))
-            return {};
-        return readLine(json.find("\"id\"") != std::string::npos);
-    }
-    bool initialize(const std::string &name)
-    {
-        const std::string reply = exchange(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":")"
-                                           + name + R"(","version":"1"}}})");
-        if (reply.find("protocolVersion") == std::string::npos)
-            return false;
-        exchange(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-        return true;
-    }
-
-private:
-    bool fill()
-    {
-        char chunk[65536];
-        const ssize_t n = ::read(m_fd, chunk, sizeof chunk);
-        if (n <= 0)
-            return false;
-        m_buffer.append(chunk, size_t(n));
-        return true;
-    }
-    std::string readHttp()
-    {
-        size_t headEnd;
-        while ((headEnd = m_buffer.find("\r\n\r\n")) == std::string::npos)
-            if (!fill())
-                return {};
-        const std::string head = m_buffer.substr(0, headEnd);
-        size_t length = 0;
-        for (const char *name : {"Content-Length: ", "content-length: "}) {
-            const size_t at = head.find(name);
-            if (at != std::string::npos)
-                length = std::strtoul(head.c_str() + at + std::strlen(name), nullptr, 10);
-        }
-        const size_t sid = head.find("Mcp-Session-Id: ");
-        if (sid != std::string::npos)
-            m_session = head.substr(sid + 16, head.find("\r\n", sid) - sid - 16);
-        while (m_buffer.size() < headEnd + 4 + length)
-            if (!fill())
-                return {};
-        std::string body = m_buffer.substr(headEnd + 4, length);
-        m_buffer.erase(0, headEnd + 4 + length);
-        return body.empty() ? std::string("{}") : body; // 202 for notifications
-    }
-    std::string readLine(bool expectReply)
-    {
-        if (!expectReply)
-            return "{}";
-        size_t newline;
-        while ((newline = m_buffer.find('\n')) == std::string::npos)
-            if (!fill())
-                return {};
-        std::string line = m_buffer.substr(0, newline);
-        m_buffer.erase(0, newline + 1);
-        return line;
-    }
-
-    bool m_http;
-    int m_port;
-    int m_fd = -1;
-    std::string m_buffer;
-    std::string m_session;
-};
 
 std::string evaluateRequest(long id)
 {
-    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id)
-        + R"x(,"method":"tools/call","params":{"name":"evaluate-lisp","arguments":{"code":"(+ 1 2)"}}})x";
+    return bench::toolCall(id, "evaluate-lisp", "(+ 1 2)");
 }
 
 void sequential(const char *label, bool http, int port, const std::string &path, int calls)
 {
-    Connection c(http, port, path);
+    bench::Connection c = openConnection(http, port, path);
     if (!c.ok() || !c.initialize("bench")) {
         std::printf("%s: could not connect\n", label);
         return;
@@ -203,7 +60,7 @@ void sequential(const char *label, bool http, int port, const std::string &path,
     }
     for (int i = 0; i < calls; ++i) {
         const auto t0 = Clock::now();
-        c.exchange(R"({"jsonrpc":"2.0","id":)" + std::to_string(5000 + i) + R"(,"method":"ping"})");
+        c.exchange(bench::pingRequest(5000 + i));
         ping.push_back(microseconds(Clock::now() - t0));
     }
     const Stats e = stats(eval), p = stats(ping);
@@ -218,7 +75,7 @@ void concurrent(const char *label, bool http, int port, const std::string &path,
     std::vector<std::thread> threads;
     for (int k = 0; k < clients; ++k) {
         threads.emplace_back([&, k] {
-            Connection c(http, port, path);
+            bench::Connection c = openConnection(http, port, path);
             if (!c.ok() || !c.initialize("bench-" + std::to_string(k))) {
                 ++failedClients;
                 return;
@@ -279,7 +136,7 @@ int main(int argc, char **argv)
     }
     // Wait until both endpoints answer.
     for (int i = 0; i < 100; ++i) {
-        Connection h(true, port, socketPath), l(false, port, socketPath);
+        const bench::Connection h = bench::Connection::http(port), l = bench::Connection::localSocket(socketPath);
         if (h.ok() && l.ok())
             break;
         usleep(100000);
