@@ -236,6 +236,15 @@ void Session::startRunning(const JobPtr &job)
 
 void Session::dispatchNext()
 {
+    while (const JobPtr next = startNext())
+        announceStarted(next);
+    if (!m_holding)
+        answerParkedWaiters();
+    updateAbandonTimer();
+}
+
+JobPtr Session::startNext()
+{
     while (!m_current && !m_holding && !m_queue.isEmpty() && m_engine->isReady()) {
         JobPtr next = m_queue.dequeue();
         if (!dispatchable(next))
@@ -244,8 +253,6 @@ void Session::dispatchNext()
         m_current->startedAt = LocalClock::now();
         m_currentProcessOutput = 0;
         startRunning(m_current);
-
-        Q_EMIT started(m_current);
         if (!m_engine->sendLine(EngineProtocol::jobLine(m_current->id, m_current->request))) {
             m_timeout.stop();
             // Deferred: the submitter may not have connected to finished() yet.
@@ -254,10 +261,15 @@ void Session::dispatchNext()
                             QStringLiteral("The Lisp engine could not take the request."));
             });
         }
+        return next;
     }
-    if (!m_holding)
-        answerParkedWaiters();
-    updateAbandonTimer();
+    return {};
+}
+
+void Session::announceStarted(const JobPtr &job)
+{
+    if (m_current == job) // not ended meanwhile (an engine restart while the job before finished)
+        Q_EMIT started(job);
 }
 
 void Session::onOutput(quint64 id, const QString &stream, const QString &text)
@@ -318,7 +330,13 @@ void Session::onReply(quint64 id, const QJsonObject &reply)
     m_current->result = result;
     JobPtr done = m_current;
     m_current.reset();
+    // The engine starts on the next job while this one's answer is made and sent: with several
+    // clients at once, that work no longer stands between two evaluations. Its started() comes
+    // after this one's finished(), as it always did.
+    const JobPtr next = startNext();
     finish(done);
+    if (next)
+        announceStarted(next);
     dispatchNext();
 }
 

@@ -161,6 +161,10 @@ Q_SIGNALS:
 
 private:
     void dispatchNext();
+    // Sends the next queued job to the engine and makes it the current one; announceStarted
+    // emits its started() (unless it ended meanwhile).
+    JobPtr startNext();
+    void announceStarted(const JobPtr &job);
     bool dispatchable(const JobPtr &job);
     void startRunning(const JobPtr &job);
     void onReply(quint64 id, const QJsonObject &reply);
