@@ -3,6 +3,7 @@
 #include "JsonSchema.h"
 
 #include <QJsonArray>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <cmath>
@@ -168,24 +169,30 @@ QJsonObject ArgumentTable::inputSchema() const
 
 QString ArgumentTable::problemWith(const QJsonObject &arguments) const
 {
-    // A misspelt option must not pass silently.
+    // One pass over what the call gave, each value put beside its declaration: a lookup by name
+    // per declared argument (twice: problems, then blanks) cost more than the rest of a call.
+    QVarLengthArray<QJsonValue, 16> given;
+    given.resize(qsizetype(m_arguments.size()));
+    std::fill(given.begin(), given.end(), QJsonValue(QJsonValue::Undefined)); // as value() says of a missing key
     for (auto it = arguments.begin(); it != arguments.end(); ++it) {
-        const bool known = std::any_of(m_arguments.begin(), m_arguments.end(),
-                                       [&it](const ArgumentSpec &argument) { return argument.name() == it.key(); });
-        if (!known) {
+        const QString key = it.key();
+        const auto declared = std::find_if(m_arguments.begin(), m_arguments.end(),
+                                           [&key](const ArgumentSpec &argument) { return argument.name() == key; });
+        if (declared == m_arguments.end()) { // a misspelt option must not pass silently
             QStringList names;
             for (const ArgumentSpec &argument : m_arguments)
                 names << argument.name();
-            return invalid(QStringLiteral("unknown argument '%1'; this tool takes: %2.").arg(it.key(), names.join(QStringLiteral(", "))));
+            return invalid(QStringLiteral("unknown argument '%1'; this tool takes: %2.").arg(key, names.join(QStringLiteral(", "))));
         }
+        given[declared - m_arguments.begin()] = it.value();
     }
-    for (const ArgumentSpec &argument : m_arguments) {
-        const QString problem = argument.problemWith(arguments.value(argument.name()));
+    for (size_t i = 0; i < m_arguments.size(); ++i) {
+        const QString problem = m_arguments[i].problemWith(given[qsizetype(i)]);
         if (!problem.isEmpty())
             return problem;
     }
-    for (const ArgumentSpec &argument : m_arguments) {
-        const QString problem = argument.blankProblemWith(arguments.value(argument.name()));
+    for (size_t i = 0; i < m_arguments.size(); ++i) {
+        const QString problem = m_arguments[i].blankProblemWith(given[qsizetype(i)]);
         if (!problem.isEmpty())
             return problem;
     }

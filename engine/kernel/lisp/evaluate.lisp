@@ -56,8 +56,9 @@ Close enough for a safety limit."
     deepest))
 
 (defun check-nesting (code stream)
-  ;; COUNT is compiled and fast: most code never needs the scan.
-  (when (> (count #\( code) +max-read-depth+)
+  ;; Code shorter than the limit cannot nest deeper; COUNT is compiled and fast: most code
+  ;; never needs the scan.
+  (when (and (> (length code) +max-read-depth+) (> (count #\( code) +max-read-depth+))
     (let ((depth (nesting-depth code)))
       (when (> depth +max-read-depth+)
         (error 'lisp-duet:nesting-too-deep :stream stream :depth depth)))))

@@ -158,7 +158,7 @@ session package, even when a later form fails."
       (restore-heap-limit)
       (let ((printed (loop for (key value) on fields by #'cddr
                            when (equal key "values") return value)))
-        (append (job-reply id status
+        (nconc (job-reply id status
                            :package (package-name *session-package*)
                            :values printed
                            :warnings (reverse *job-warnings*)

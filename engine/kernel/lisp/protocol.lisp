@@ -31,7 +31,8 @@
 (defun job-reply (id status &key package values warnings error output-dropped real-us run-us)
   "The reply of a job that runs user code (eval, time, compile, load-system...). PACKAGE is
 the session package's name; the counts are left out of replies that ran nothing."
-  (append (obj "id" (or id :null)
+  ;; NCONC: every part is a fresh list (APPEND copied them again, on every job).
+  (nconc (obj "id" (or id :null)
                "status" status
                "values" values
                "warnings" warnings
