@@ -2,6 +2,7 @@
 
 #include "EngineProtocol.h"
 #include "JsonTextWriter.h"
+#include "StageLog.h"
 
 #include <QAbstractEventDispatcher>
 #include <QCoreApplication>
@@ -256,6 +257,8 @@ void EngineClient::onStdout()
         if (!m_process || m_fromEngine != fd) // a handler stopped or restarted the engine
             return;
         const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (StageLog::enabled())
+            m_readAt = StageLog::now();
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -293,6 +296,8 @@ void EngineClient::handleLine(const QByteArray &line)
         Q_EMIT ready(message.json());
         break;
     case EngineProtocol::Incoming::Kind::Reply:
+        if (StageLog::enabled())
+            StageLog::mark("replied", qint64(message.id()), m_readAt);
         Q_EMIT reply(message.id(), message.json());
         break;
     case EngineProtocol::Incoming::Kind::Parked:

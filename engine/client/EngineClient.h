@@ -94,6 +94,7 @@ private:
     QSocketNotifier *m_readable = nullptr;
     QSocketNotifier *m_writable = nullptr;
     QByteArray m_unsent; // what the pipe did not take yet
+    qint64 m_readAt = 0; // when the newest bytes came from the engine, for the stage log
     bool m_replyDue = false; // a request went out since the event loop last slept
     int m_spinMicroseconds = DefaultSpinMicroseconds;
     LineBuffer m_lines{DefaultMaxLineBytes};

@@ -2,6 +2,7 @@
 
 #include "EngineClient.h"
 #include "LocalClock.h"
+#include "StageLog.h"
 
 #include <algorithm>
 
@@ -253,7 +254,10 @@ JobPtr Session::startNext()
         m_current->startedAt = LocalClock::now();
         m_currentProcessOutput = 0;
         startRunning(m_current);
-        if (!m_engine->sendLine(EngineProtocol::jobLine(m_current->id, m_current->request))) {
+        const QByteArray line = EngineProtocol::jobLine(m_current->id, m_current->request);
+        if (StageLog::enabled())
+            StageLog::mark("sent", qint64(m_current->id), StageLog::now());
+        if (!m_engine->sendLine(line)) {
             m_timeout.stop();
             // Deferred: the submitter may not have connected to finished() yet.
             QTimer::singleShot(0, this, [this] {

@@ -2,6 +2,7 @@
 
 #include "JsonRpc.h"
 #include "McpServer.h"
+#include "StageLog.h"
 
 #include <QSocketNotifier>
 
@@ -37,6 +38,7 @@ void StdioTransport::onReadable()
     for (;;) {
         const ssize_t n = ::read(m_inputFd, chunk, sizeof chunk);
         if (n > 0) {
+            StageLog::mark("received", ++m_readsLogged);
             m_server->receiveLines(m_peer, m_lines.append(chunk, n));
             // Less than asked for: the pipe is empty now, and the notifier tells when it is
             // not (one read() per message instead of two).
@@ -73,4 +75,5 @@ void StdioTransport::write(const QByteArray &json)
             return; // the client closed its end; end of input follows
         }
     }
+    StageLog::mark("answered", ++m_writesLogged);
 }

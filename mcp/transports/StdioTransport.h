@@ -34,4 +34,7 @@ private:
     int m_outputFd;
     QSocketNotifier *m_notifier = nullptr;
     LineBuffer m_lines;
+    // Reads and writes by number, for the stage log (engine/client/StageLog.h).
+    qint64 m_readsLogged = 0;
+    qint64 m_writesLogged = 0;
 };

@@ -8,6 +8,7 @@
 // one connection, and the median time from process start to the initialize response (and to
 // the first evaluation result, which includes the engine's boot).
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -79,6 +80,91 @@ void reportEngineStages(const std::string &logPath, int firstId, int lastId)
     }
     std::printf("    %-30s %8.2f us\n", "sum of the medians", sum);
 }
+
+// Where one evaluation's time goes, end to end: the app and its engine write their stage marks
+// into one file (LISP_DUET_STAGE_LOG=FILE; engine/client/StageLog.h, engine/kernel/StageClock.h)
+// on CLOCK_MONOTONIC, the clock of std::chrono::steady_clock here, so the hops between the
+// three processes (the pipes and the wake-ups) can be told apart from each process's own work.
+void reportEndToEnd(const std::string &path, int calls)
+{
+    char stageLog[] = "/tmp/bench-e2e-XXXXXX";
+    close(mkstemp(stageLog));
+    const auto nowNs = [] { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count(); };
+    std::vector<long long> clientSent, clientGot;
+    {
+        bench::PipeServer server({path, "--headless", "--stdio", "--no-journal"}, {{"LISP_DUET_STAGE_LOG", stageLog}});
+        long id = 1;
+        server.send(bench::initializeRequest(id));
+        server.response(id++);
+        server.send(bench::initializedNotification());
+        for (int i = 0; i < 100; ++i) {
+            server.send(bench::toolCall(id, "evaluate-lisp", "(+ 1 2)"));
+            server.response(id++);
+        }
+        for (int i = 0; i < calls; ++i) {
+            clientSent.push_back(nowNs());
+            server.send(bench::toolCall(id, "evaluate-lisp", "(+ 1 2)"));
+            server.response(id++);
+            clientGot.push_back(nowNs());
+        }
+        server.stop();
+    }
+    // The marks of the measured calls are the last `calls` of each kind (one client, one call
+    // at a time, nothing after them).
+    std::vector<long long> received, sent, engineRead, engineWrote, replied, answered;
+    FILE *log = std::fopen(stageLog, "r");
+    char line[512];
+    while (log && std::fgets(line, sizeof line, log)) {
+        char what[32];
+        long long id = 0, at = 0, read = 0, wrote = 0;
+        if (std::sscanf(line, "lisp-duet stage: %31s %lld %lld", what, &id, &at) == 3) {
+            const std::string kind = what;
+            (kind == "received" ? received : kind == "sent" ? sent : kind == "replied" ? replied : answered).push_back(at);
+        } else if (const char *marks = std::strstr(line, " @ "); marks && std::sscanf(marks, " @ %lld %lld", &read, &wrote) == 2) {
+            engineRead.push_back(read);
+            engineWrote.push_back(wrote);
+        }
+    }
+    if (log)
+        std::fclose(log);
+    unlink(stageLog);
+    const size_t n = size_t(calls);
+    for (std::vector<long long> *marks : {&received, &sent, &engineRead, &engineWrote, &replied, &answered}) {
+        if (marks->size() < n) {
+            std::printf("end to end: the stage log has too few marks (an app or engine without stage marks?)\n\n");
+            return;
+        }
+        marks->erase(marks->begin(), marks->end() - long(n));
+    }
+    struct Segment
+    {
+        const char *name;
+        const std::vector<long long> &from, &to;
+    };
+    const Segment segments[] = {
+        {"client -> app (pipe, wake-up)", clientSent, received},
+        {"app: request -> engine line", received, sent},
+        {"app -> engine (pipe, wake-up)", sent, engineRead},
+        {"engine: line -> reply written", engineRead, engineWrote},
+        {"engine -> app (pipe, wake-up)", engineWrote, replied},
+        {"app: reply -> answer written", replied, answered},
+        {"app -> client (pipe, wake-up)", answered, clientGot},
+    };
+    std::printf("end to end, where one evaluate-lisp \"(+ 1 2)\" goes (medians of %d; each segment's own median):\n", calls);
+    double sum = 0;
+    for (const Segment &segment : segments) {
+        std::vector<double> us;
+        for (size_t i = 0; i < n; ++i)
+            us.push_back(double(segment.to[i] - segment.from[i]) / 1000.0);
+        const double median = stats(us).median;
+        sum += median;
+        std::printf("    %-34s %8.2f us\n", segment.name, median);
+    }
+    std::vector<double> total;
+    for (size_t i = 0; i < n; ++i)
+        total.push_back(double(clientGot[i] - clientSent[i]) / 1000.0);
+    std::printf("    %-34s %8.2f us (the round trip's own median: %.2f us)\n\n", "sum of the medians", sum, stats(total).median);
+}
 } // namespace
 
 int main(int argc, char **argv)
@@ -144,6 +230,8 @@ try {
         report("ping", p);
         std::printf("%-34s %.2fx (target: within 2x)\n\n", "evaluate / ping (medians)", e.median / p.median);
     }
+
+    reportEndToEnd(path, calls);
 
     // The same round trips on the engine's own protocol, without the app: where the time goes.
     {
