@@ -1,9 +1,11 @@
 #include "ActivityDigest.h"
 
 #include "JobOutcome.h"
+#include "JsonTextWriter.h"
 #include "JsonSchema.h"
 #include "TextLines.h"
 
+#include <QJsonDocument>
 #include <QJsonObject>
 
 namespace {
@@ -71,43 +73,74 @@ QString summaryOf(const Job &job)
     return result.ok() ? JobOutcome::firstValueInOneLine(result.values, 120) : JobOutcome::failure(result, 120);
 }
 
-QString text(const QList<JobPtr> &activity)
+Entry entry(const Job &job)
+{
+    const QDateTime time = timeOf(job);
+    const QString summary = summaryOf(job);
+    const QString act = action(job);
+    // The description says what a job was for when its code alone does not: "revert GREET to
+    // version 1", "staged by claude-code: ...".
+    const QString why = job.request.description.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(oneLine(job.request.description, 200));
+    Entry made;
+    made.line = QStringLiteral("- %1 at %2%3: %4 %5").arg(who(job.request.origin), time.toString(QStringLiteral("HH:mm:ss")), why, act, summary);
+    // An evaluation whose debugger somebody answered says who, and how.
+    if (job.state == Job::State::Done && job.debugger && !job.debugger->isOpen())
+        made.line += QStringLiteral(" (after debugger %1: %2)").arg(job.debugger->id).arg(job.debugger->outcomeSentence());
+    JsonTextWriter json;
+    json.beginObject()
+        .key("who").value(job.request.origin.name)
+        .key("kind").value(job.request.origin.kindName())
+        .key("operation").value(job.request.op)
+        .key("code").value(oneLine(job.request.code, 2000))
+        .key("description").value(job.request.description)
+        .key("result").value(summary)
+        .key("ok").value(job.result.ok())
+        .key("time").value(time.toString(Qt::ISODateWithMs))
+        .endObject();
+    made.json = json.take();
+    return made;
+}
+
+Entry EntryCache::of(const JobPtr &job)
+{
+    if (job->state != Job::State::Done || job->sequence == 0)
+        return entry(*job);
+    const auto found = m_entries.constFind(job->sequence);
+    if (found != m_entries.constEnd())
+        return *found;
+    const Entry made = entry(*job);
+    m_entries.insert(job->sequence, made);
+    m_order.enqueue(job->sequence);
+    while (m_order.size() > Kept)
+        m_entries.remove(m_order.dequeue());
+    return made;
+}
+
+QString text(const QList<JobPtr> &activity, EntryCache *cache)
 {
     if (activity.isEmpty())
         return {};
     QStringList lines{QStringLiteral("[Session activity since your last call]")};
     if (activity.size() > MaxEntries)
         lines << QStringLiteral("(%1 earlier entries not shown; the session-transcript tool lists them)").arg(activity.size() - MaxEntries);
-    for (const JobPtr &job : recent(activity)) {
-        // The description says what a job was for when its code alone does not: "revert GREET to
-        // version 1", "staged by claude-code: ...".
-        const QString why = job->request.description.isEmpty() ? QString()
-                                                                : QStringLiteral(" (%1)").arg(oneLine(job->request.description, 200));
-        QString line = QStringLiteral("- %1 at %2%3: %4 %5")
-                           .arg(who(job->request.origin), timeOf(*job).toString(QStringLiteral("HH:mm:ss")), why, action(*job),
-                                summaryOf(*job));
-        // An evaluation whose debugger somebody answered says who, and how.
-        if (job->state == Job::State::Done && job->debugger && !job->debugger->isOpen())
-            line += QStringLiteral(" (after debugger %1: %2)").arg(job->debugger->id).arg(job->debugger->outcomeSentence());
-        lines << line;
-    }
+    for (const JobPtr &job : recent(activity))
+        lines << (cache ? cache->of(job) : entry(*job)).line;
     return lines.join(QLatin1Char('\n'));
 }
 
 QJsonArray json(const QList<JobPtr> &activity)
 {
-    QJsonArray list;
-    for (const JobPtr &job : recent(activity)) {
-        list.append(QJsonObject{{QStringLiteral("who"), job->request.origin.name},
-                                {QStringLiteral("kind"), job->request.origin.kindName()},
-                                {QStringLiteral("operation"), job->request.op},
-                                {QStringLiteral("code"), oneLine(job->request.code, 2000)},
-                                {QStringLiteral("description"), job->request.description},
-                                {QStringLiteral("result"), summaryOf(*job)},
-                                {QStringLiteral("ok"), job->result.ok()},
-                                {QStringLiteral("time"), timeOf(*job).toString(Qt::ISODateWithMs)}});
-    }
-    return list;
+    JsonTextWriter out;
+    writeJson(out, activity);
+    return QJsonDocument::fromJson(out.take()).array();
+}
+
+void writeJson(JsonTextWriter &out, const QList<JobPtr> &activity, EntryCache *cache)
+{
+    out.beginArray();
+    for (const JobPtr &job : recent(activity))
+        out.raw((cache ? cache->of(job) : entry(*job)).json);
+    out.endArray();
 }
 
 QJsonObject schema()

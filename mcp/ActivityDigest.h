@@ -2,7 +2,11 @@
 
 #include "Job.h"
 
+#include <QHash>
 #include <QJsonArray>
+#include <QQueue>
+
+class JsonTextWriter;
 
 // "What happened in the shared session since your last call": the person's and other
 // agents' evaluations, one line each, for the end of every tool result.
@@ -11,8 +15,34 @@ namespace ActivityDigest {
 constexpr int MaxEntries = 20;
 
 QString summaryOf(const Job &job);
-QString text(const QList<JobPtr> &activity);
+
+// One job as the digest shows it: its line of text and its JSON object.
+struct Entry
+{
+    QString line;
+    QByteArray json;
+};
+Entry entry(const Job &job);
+
+// The entries of ended jobs, made once: with several agents each job is told to every other
+// one, and making an entry (times printed, code and result cut to one line) cost more than the
+// rest of a busy session's answers. The newest ones are kept; a parked job, which may still
+// change, is made afresh each time.
+class EntryCache
+{
+public:
+    Entry of(const JobPtr &job);
+
+private:
+    static constexpr int Kept = 256;
+    QHash<quint64, Entry> m_entries; // by the job's sequence in the transcript
+    QQueue<quint64> m_order;
+};
+
+QString text(const QList<JobPtr> &activity, EntryCache *cache = nullptr);
 QJsonArray json(const QList<JobPtr> &activity);
+// The same array as json(), written as text.
+void writeJson(JsonTextWriter &out, const QList<JobPtr> &activity, EntryCache *cache = nullptr);
 QJsonObject schema(); // the outputSchema property that json() fills
 
 } // namespace ActivityDigest

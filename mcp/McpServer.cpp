@@ -389,13 +389,13 @@ void McpServer::respondToToolCall(McpPeer *peer, const QJsonValue &id, const Too
     for (const QString &more : result.moreText)
         textBlock(more);
     if (!activity.isEmpty())
-        textBlock(ActivityDigest::text(activity));
+        textBlock(ActivityDigest::text(activity, &m_digestEntries));
     json.endArray().key("isError").value(result.isError);
     if (!result.structured.isEmpty()) {
         QByteArray structured = result.structured.text();
         if (!activity.isEmpty()) {
             JsonTextWriter digest;
-            digest.value(ActivityDigest::json(activity));
+            ActivityDigest::writeJson(digest, activity, &m_digestEntries);
             structured.chop(1); // its closing brace
             structured += ",\"session_activity\":" + digest.text() + '}';
         }
@@ -554,7 +554,7 @@ QJsonObject McpServer::toolResultJson(McpPeer *peer, const ToolResult &result)
     QJsonObject structured = result.structured;
     const QList<JobPtr> activity = m_session->takeActivityFor(peer->activityKey());
     if (!activity.isEmpty()) {
-        content.append(textBlock(ActivityDigest::text(activity)));
+        content.append(textBlock(ActivityDigest::text(activity, &m_digestEntries)));
         if (!structured.isEmpty())
             structured.insert(QStringLiteral("session_activity"), ActivityDigest::json(activity));
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ActivityDigest.h"
 #include "ClientElicitation.h"
 #include "JsonRpc.h"
 #include "LineBuffer.h"
@@ -182,6 +183,7 @@ private:
     QHash<QString, CacheHint> m_cacheHints;
     QList<QPointer<McpPeer>> m_peers;
     ListenSubscriptions m_subscriptions;
+    ActivityDigest::EntryCache m_digestEntries; // each ended job as the digests show it, made once
     OutgoingRequests m_outgoing;
     ClientElicitation m_elicitation{this};
     quint64 m_nextPeer = 1;
