@@ -10,7 +10,8 @@ want_tests=0
 packages=(cmake g++ make pkg-config qt6-base-dev qt6-base-dev-tools libgl-dev libecl-dev ecl libgc-dev libgit2-dev cl-fiveam
           fonts-dejavu-core)
 if [ "$want_tests" = 1 ]; then
-  packages+=(xvfb xauth clang libclang-rt-14-dev dpkg-dev file) # dpkg-dev, file: cpack -G DEB (package-test.sh)
+  # clang (libFuzzer), lld: the sanitizer build (tests/sanitize.sh); lld also links the test programs
+  packages+=(xvfb xauth clang libclang-rt-14-dev lld dpkg-dev file) # dpkg-dev, file: cpack -G DEB (package-test.sh)
   # tests/corpus: Debian's Common Lisp libraries, the real code the project tools are tried on
   packages+=(cl-alexandria cl-anaphora cl-babel cl-base64 cl-bordeaux-threads cl-cffi cl-flexi-streams cl-ppcre
              cl-split-sequence cl-trivial-gray-streams cl-iterate cl-kmrcl cl-ptester cl-rt cl-trivial-features

@@ -235,7 +235,7 @@ private Q_SLOTS:
         const qint64 growthKiB = residentKiB() - rssBefore;
         qInfo("100 MB of output: %lld characters kept, %lld dropped, host RSS grew %lld KiB", kept,
               done->result.outputDropped, growthKiB);
-#ifndef __SANITIZE_ADDRESS__
+#if !DUET_UNDER_ASAN
         QVERIFY2(growthKiB < 32 * 1024, qPrintable(QString::number(growthKiB)));
 #endif
     }
@@ -254,7 +254,7 @@ private Q_SLOTS:
               qint64(done->result.stderrText.size()), growthKiB);
         QVERIFY2(done->result.stderrText.size() <= 100000, qPrintable(QString::number(done->result.stderrText.size())));
         QVERIFY(done->result.outputDropped >= 100000000 - 100000 - 65536); // at most a pipe's worth arrives after the reply
-#ifndef __SANITIZE_ADDRESS__ // ASan holds freed memory in its quarantine (256 MB): RSS says nothing there
+#if !DUET_UNDER_ASAN // ASan holds freed memory in its quarantine (256 MB): RSS says nothing there
         QVERIFY2(growthKiB < 64 * 1024, qPrintable(QString::number(growthKiB)));
 #endif
     }

@@ -1,111 +1,62 @@
 #!/usr/bin/env bash
-# Builds every tests/fuzz/fuzz_*.cpp with clang++ and libFuzzer (+ ASan, UBSan), then runs each
-# for a time budget.
+# Builds the libFuzzer targets (tests/fuzz/fuzz_*.cpp) in a sanitizer build folder, then runs
+# each for a time budget.
 #
-#   tests/fuzz/build-and-run.sh [BUILD_DIR=build-fuzz] [SECONDS=30]
+#   tests/fuzz/build-and-run.sh [BUILD_DIR=build-asan] [SECONDS=30]
 #
-# Each target says what else it needs in comment lines near its top (paths from the repo root):
-#   // FUZZ_SOURCES: mcp/http/HttpRequestParser.cpp other/File.cpp
-#   // FUZZ_PKGS: Qt6Core                (pkg-config modules; default Qt6Core)
-#   // FUZZ_MOC: mcp/McpServer.h         (headers with Q_OBJECT, run through moc)
-#   // FUZZ_CXXFLAGS: -DNAME="value"     (extra compiler flags for this target)
+# The targets are built by CMake in BUILD_DIR, the clang sanitizer build of tests/sanitize.sh
+# (configured here as that script does when BUILD_DIR has none yet): each target is its own
+# file linked against the product's libraries, which that build compiles with ASan, UBSan and
+# libFuzzer's coverage (CMakeLists.txt). A target's comment lines near its top say how it runs:
 #   // FUZZ_CORPUS: http                 (seed folder under corpus/; default: name without fuzz_)
 #   // FUZZ_DICT: http.dict              (libFuzzer dictionary beside the target)
 # Environment:
-#   FUZZ_TARGETS="fuzz_a fuzz_b"  only these (a listed target that fails to build is an error;
-#                                 otherwise such a target is skipped with a warning, so one
-#                                 half-written target does not stop the others)
-#   FUZZ_EXTRA_SOURCES="a.cpp"    added to every target (e.g. code a new target needs)
-#   FUZZ_EXTRA_CXXFLAGS, FUZZ_EXTRA_LIBS, FUZZ_ARGS (extra libFuzzer flags, e.g. -jobs=4)
-#   CXX_FUZZ                      the compiler (default clang++)
+#   FUZZ_TARGETS="fuzz_a fuzz_b"  only these (default: every fuzz_*.cpp here)
+#   FUZZ_ARGS                     extra libFuzzer flags, e.g. -jobs=4
 #   FUZZ_BUILD_ONLY=1             build, don't run
-#   FUZZ_PREBUILT=1               run the targets already in BUILD_DIR, build nothing (CTest: the
-#                                 project's build compiles them, with these flags; CMakeLists.txt)
-# New corpus entries go to BUILD_DIR/corpus/NAME (the seeds in the repo stay as they are);
-# crashes go to BUILD_DIR/artifacts/. Exit status: non-zero if a build that was asked for
-# failed or any fuzzer found a problem.
+#   FUZZ_PREBUILT=1               run the targets already built in BUILD_DIR/fuzz, build nothing
+#                                 (CTest's short runs: the sanitizer build made them)
+# New corpus entries go to BUILD_DIR/fuzz/corpus/NAME (the seeds in the repo stay as they are);
+# crashes go to BUILD_DIR/fuzz/artifacts/. Exit status: non-zero if a build failed or any
+# fuzzer found a problem.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-build=${1:-build-fuzz}
+build=${1:-$root/build-asan}
 seconds=${2:-30}
-cxx=${CXX_FUZZ:-clang++}
 mkdir -p "$build" || exit 2
 build=$(cd "$build" && pwd)
-
-if [ "${FUZZ_PREBUILT:-0}" != 1 ] && ! command -v "$cxx" >/dev/null 2>&1; then
-    echo "build-and-run: $cxx not found" >&2
-    exit 2
-fi
-
-# Same include directories as the duet_mcp target, so targets include headers the same way.
-includes=(-I"$root/mcp" -I"$root/engine/client")
+out=$build/fuzz
 
 directive() { # directive FILE NAME -> the value of "// NAME: value", empty if none
     sed -n "s|^// $2:[[:space:]]*||p" "$1" | head -n 1
 }
 
-# Line tables are all the sanitizers' reports need; full -g made each object 15 % slower to build.
-# The project's version macro, as the project's own build defines it for every file.
-flags=(-std=c++20 -gline-tables-only -O1 -fPIC -Wall -Wextra
-       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-       '-DLISP_DUET_VERSION="fuzz"')
-
+names=()
 if [ -n "${FUZZ_TARGETS:-}" ]; then
-    targets=()
-    for t in $FUZZ_TARGETS; do targets+=("$here/${t%.cpp}.cpp"); done
-    strict=1
+    for t in $FUZZ_TARGETS; do names+=("${t%.cpp}"); done
 else
-    targets=("$here"/fuzz_*.cpp)
-    strict=0
+    for src in "$here"/fuzz_*.cpp; do names+=("$(basename "$src" .cpp)"); done
 fi
+for name in "${names[@]}"; do
+    [ -f "$here/$name.cpp" ] || { echo "build-and-run: no such target $here/$name.cpp" >&2; exit 2; }
+done
 
 status=0
-built=()
-if [ "${FUZZ_PREBUILT:-0}" = 1 ]; then
-    for src in "${targets[@]}"; do
-        name=$(basename "$src" .cpp)
-        if [ -x "$build/$name" ]; then
-            built+=("$name")
-        else
-            echo "build-and-run: $build/$name is not built (cmake --build BUILD --target fuzzers)" >&2
-            status=1
-        fi
-    done
-    targets=()
-fi
-for src in "${targets[@]}"; do
-    name=$(basename "$src" .cpp)
-    if [ ! -f "$src" ]; then
-        echo "build-and-run: no such target $src" >&2
-        status=1
-        continue
+if [ "${FUZZ_PREBUILT:-0}" != 1 ]; then
+    if [ ! -f "$build/CMakeCache.txt" ]; then
+        SANITIZE_STEP=configure "$root/tests/sanitize.sh" "$build" || exit 2
     fi
-    sources=()
-    for s in $(directive "$src" FUZZ_SOURCES) ${FUZZ_EXTRA_SOURCES:-}; do
-        case $s in /*) sources+=("$s") ;; *) sources+=("$root/$s") ;; esac
-    done
-    mocs_ok=1
-    for h in $(directive "$src" FUZZ_MOC); do
-        mkdir -p "$build/moc/$name"
-        out="$build/moc/$name/moc_$(basename "$h" .h).cpp"
-        if "${MOC:-/usr/lib/qt6/libexec/moc}" "$root/$h" -o "$out"; then sources+=("$out"); else mocs_ok=0; fi
-    done
-    pkgs=$(directive "$src" FUZZ_PKGS)
-    pkgs=${pkgs:-Qt6Core}
-    echo "== building $name"
-    # -fPIC: Qt 6 is built with reduced relocations and refuses non-PIC code.
-    # shellcheck disable=SC2046,SC2086
-    if [ "$mocs_ok" = 1 ] && "$cxx" "${flags[@]}" \
-        "${includes[@]}" $(pkg-config --cflags $pkgs) $(directive "$src" FUZZ_CXXFLAGS) ${FUZZ_EXTRA_CXXFLAGS:-} \
-        "$src" "${sources[@]}" \
-        $(pkg-config --libs $pkgs) ${FUZZ_EXTRA_LIBS:-} \
-        -o "$build/$name"; then
+    cmake --build "$build" --target "${names[@]}" || exit 2
+fi
+built=()
+for name in "${names[@]}"; do
+    if [ -x "$out/$name" ]; then
         built+=("$name")
     else
-        echo "build-and-run: $name did not build" >&2
-        [ "$strict" = 1 ] && status=1
+        echo "build-and-run: $out/$name is not built (tests/sanitize.sh builds the fuzzers)" >&2
+        status=1
     fi
 done
 
@@ -116,16 +67,16 @@ for name in "${built[@]}"; do
     corpus=$(directive "$src" FUZZ_CORPUS)
     corpus=${corpus:-${name#fuzz_}}
     dict=$(directive "$src" FUZZ_DICT)
-    mkdir -p "$build/corpus/$corpus" "$build/artifacts"
+    mkdir -p "$out/corpus/$corpus" "$out/artifacts"
     args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1
-          -artifact_prefix="$build/artifacts/$name-")
+          -artifact_prefix="$out/artifacts/$name-")
     [ -n "$dict" ] && args+=(-dict="$here/$dict")
     seeds=()
     [ -d "$here/corpus/$corpus" ] && seeds+=("$here/corpus/$corpus")
     echo "== running $name for ${seconds}s"
     # shellcheck disable=SC2086
-    if ! "$build/$name" "${args[@]}" ${FUZZ_ARGS:-} "$build/corpus/$corpus" "${seeds[@]}"; then
-        echo "build-and-run: $name found a problem; see $build/artifacts/" >&2
+    if ! "$out/$name" "${args[@]}" ${FUZZ_ARGS:-} "$out/corpus/$corpus" "${seeds[@]}"; then
+        echo "build-and-run: $name found a problem; see $out/artifacts/" >&2
         status=1
     fi
 done

@@ -1,6 +1,4 @@
 // libFuzzer target for mcp/http/HttpRequestParser. build-and-run.sh reads these directives:
-// FUZZ_SOURCES: mcp/http/HttpRequestParser.cpp mcp/http/HttpResponse.cpp mcp/http/ServerSentEvents.cpp mcp/http/HttpSyntax.cpp
-// FUZZ_PKGS: Qt6Core
 // FUZZ_CORPUS: http
 // FUZZ_DICT: http.dict
 //

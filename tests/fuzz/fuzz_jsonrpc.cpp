@@ -8,9 +8,6 @@
 // retry brings back). Input: one or more messages separated by newlines, as on stdio and the
 // local socket.
 //
-// FUZZ_SOURCES: mcp/McpServer.cpp mcp/McpMessage.cpp mcp/StructuredContent.cpp mcp/AccessGate.cpp mcp/ClientElicitation.cpp mcp/RequestTrace.cpp engine/client/project/ProjectFiles.cpp engine/client/project/ProjectRoot.cpp engine/client/project/TextFile.cpp engine/client/project/UnifiedDiff.cpp mcp/McpResponder.cpp mcp/OutgoingRequests.cpp mcp/ListenSubscriptions.cpp mcp/RequestEnvelope.cpp mcp/JsonRpc.cpp mcp/JsonSchema.cpp mcp/Tool.cpp mcp/ToolArguments.cpp mcp/ToolRegistry.cpp mcp/ActivityDigest.cpp mcp/ResourceProvider.cpp mcp/PromptProvider.cpp mcp/tools/EvaluateLispTool.cpp mcp/tools/ToolKit.cpp mcp/tools/JobHandles.cpp mcp/tools/EvalFormatter.cpp engine/client/EngineProtocol.cpp engine/client/Session.cpp engine/client/JobWaiters.cpp engine/client/EngineClient.cpp engine/client/source/LispFile.cpp engine/client/source/LispReader.cpp engine/client/source/SyntaxTree.cpp engine/client/source/LispScanner.cpp engine/client/source/DefinitionForms.cpp engine/client/source/DefiningOperators.cpp engine/client/source/LispPackages.cpp engine/client/source/CommonLispSymbols.cpp engine/client/Debugger.cpp engine/client/SessionDebugger.cpp mcp/tools/DebuggerFormatter.cpp engine/client/LineBuffer.cpp engine/client/JsonTextWriter.cpp engine/client/StageLog.cpp engine/client/JobOutcome.cpp
-// FUZZ_MOC: mcp/McpServer.h mcp/AccessGate.h mcp/RequestTrace.h engine/client/project/ProjectFiles.h mcp/McpPeer.h mcp/OutgoingRequests.h mcp/Tool.h mcp/ToolRegistry.h mcp/ResourceProvider.h mcp/PromptProvider.h engine/client/Session.h engine/client/JobWaiters.h engine/client/EngineClient.h mcp/tools/JobHandles.h
-// FUZZ_PKGS: Qt6Core libgit2
 // FUZZ_CORPUS: jsonrpc
 // FUZZ_DICT: jsonrpc.dict
 

@@ -7,8 +7,6 @@
 // questions at a few cursors. Also the ASan/UBSan checks: no crash, no overflow, whatever
 // the nesting (there is no recursion to overflow).
 //
-// FUZZ_SOURCES: engine/client/source/LispScanner.cpp engine/client/source/LispReader.cpp engine/client/source/SyntaxTree.cpp engine/client/source/LispSource.cpp engine/client/source/DefiningOperators.cpp engine/client/source/DefinitionForms.cpp engine/client/source/LispFile.cpp engine/client/source/LispPackages.cpp engine/client/source/CommonLispSymbols.cpp engine/client/source/FormSplice.cpp
-// FUZZ_PKGS: Qt6Core
 // FUZZ_CORPUS: lispreader
 // FUZZ_DICT: lisp.dict
 
