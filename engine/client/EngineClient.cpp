@@ -27,10 +27,26 @@ namespace {
 // (a bad installation, not bad user code): stop restarting it.
 constexpr qint64 QuickDeathMs = 2000;
 constexpr int MaxQuickDeaths = 3;
+
+// The protocol's pipes are written with write(2), not through QProcess (which ignores SIGPIPE
+// for its own writes): a request written just after the engine died must fail with EPIPE,
+// which onFinished then reports, not end the host. Ignored process-wide, once, as Qt's own
+// sockets and QProcess do (QtTest's fatal-signal handler would otherwise end a test with it).
+void ignoreBrokenPipes()
+{
+    static const bool ignored = [] {
+        struct sigaction ignore{};
+        ignore.sa_handler = SIG_IGN;
+        ::sigemptyset(&ignore.sa_mask);
+        return ::sigaction(SIGPIPE, &ignore, nullptr) == 0;
+    }();
+    Q_UNUSED(ignored);
+}
 } // namespace
 
 EngineClient::EngineClient(QObject *parent) : QObject(parent), m_enginePath(locateEngine())
 {
+    ignoreBrokenPipes();
     bool ok = false;
     const int spin = qEnvironmentVariableIntValue("LISP_DUET_SPIN_US", &ok);
     if (ok)

@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QThread>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -110,6 +111,26 @@ private Q_SLOTS:
         QVERIFY2(done->result.error.message.contains(QStringLiteral("signal 9")), qPrintable(done->result.error.message));
         QVERIFY(done->result.error.message.contains(QStringLiteral("every definition of the session is gone")));
         QVERIFY(waitRestarted(pid));
+    }
+
+    void aRequestWrittenToAnEngineThatJustDiedDoesNotEndTheHost()
+    {
+        // The host writes the protocol pipe itself (write(2), not QProcess): once the engine is
+        // gone and before the event loop has seen it exit, a request meets a pipe with no
+        // reader. That must fail with EPIPE and cost a restart, not end the host with SIGPIPE
+        // (an interrupt storm once ended this program that way).
+        const qint64 pid = m_engine->pid();
+        const quint64 id = submit(*m_session, QStringLiteral("(sleep 60)"));
+        QTRY_VERIFY(m_session->current() && m_session->current()->id == id);
+        QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
+        QThread::msleep(300); // the process ends and its pipes close; no event is processed
+        m_session->interruptCurrent(); // writes the interrupt line into the dead engine's pipe
+        const JobPtr done = waitFor(*m_session, id);
+        QVERIFY(done);
+        QCOMPARE(done->result.status, JobResult::Status::EngineRestarted);
+        QVERIFY(waitRestarted(pid));
+        const JobPtr after = evaluate(*m_session, QStringLiteral("(+ 1 2)"));
+        QVERIFY(after && after->result.ok());
     }
 
     void aSigsegvSentToTheEngineCostsARestartAtMost()

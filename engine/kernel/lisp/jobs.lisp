@@ -14,6 +14,12 @@
   "Id of the job the worker is running, set only while its JOB-ABORT catch is active, so
 that an interrupt for that id can always throw there.")
 (defvar *interrupt-lock* (mp:make-lock :name "lisp-duet interrupts"))
+(defvar *abortable-job* nil
+  "Id of the job whose JOB-ABORT catch encloses the code running now, bound (per thread)
+inside that catch. An interrupt throws only when it finds its job here: *RUNNING-JOB* is
+global and is cleared by a cleanup form, so an interrupt that ran while a job's stack was
+being unwound could still see it set once no catch was left, and its THROW then failed
+outside every handler (tst_faults' interrupt storm, about one run in ten under load).")
 (defvar *interrupted-before-start* nil
   "Id of a job the host interrupted while it still waited in the worker's mailbox.")
 
@@ -124,7 +130,8 @@ session package, even when a later form fails."
            (base (si::ihs-top))
            (outcome
              (macrolet ((guarded (serious-condition-handler)
-                          `(unwind-protect
+                          `(let ((*abortable-job* id))
+                             (unwind-protect
                                 (progn
                                   (begin-job id)
                                   (with-job-streams (package streams)
@@ -137,7 +144,7 @@ session package, even when a later form fails."
                                       (setf fields (funcall body)
                                             *job-final-package* *package*)))
                                   :ok)
-                             (setf *running-job* nil))))
+                             (setf *running-job* nil)))))
                (catch 'job-abort
                  (if (debugging-p request)
                      ;; A job with the debugger parks on an error (PARK-OR-FAIL) instead of

@@ -75,26 +75,53 @@ FUNCTION returns NIL: an interrupt is answered by the job it stops)."
          (let ((abort (find-restart 'abort)))
            (if abort (invoke-restart abort) (mp:exit-process))))
         (t
-         (error 'debugger-unavailable
-                :what (if (typep condition 'error) "INVOKE-DEBUGGER" "BREAK")
-                :reason (ignore-errors (condition-message condition))))))
+         ;; The job's handlers turn this into its error reply. Should none be active (code
+         ;; running outside them), this hook must still not return: ECL's own debugger would
+         ;; then read /dev/null and print to stderr forever, and the job would never answer.
+         (signal 'debugger-unavailable
+                 :what (if (typep condition 'error) "INVOKE-DEBUGGER" "BREAK")
+                 :reason (ignore-errors (condition-message condition)))
+         (format *error-output* "~&;; Lisp Duet: ~A outside a job's handlers in thread ~A: ~A~%"
+                 (ignore-errors (condition-type-name condition))
+                 (ignore-errors (mp:process-name mp:*current-process*))
+                 (ignore-errors (condition-message condition)))
+         (let ((abort (find-restart 'abort)))
+           (if abort (invoke-restart abort) (mp:exit-process))))))
+
+(defvar *interrupt-queued* nil
+  "(ID . SENT-AT-US) of the interrupt on its way to the worker: queued by MP:INTERRUPT-PROCESS,
+not yet run there. Cleared by the interrupt itself when it runs.")
+
+(defconstant +interrupt-resend-us+ 500000
+  "An interrupt for the same job is sent again only after this long (a lost one is retried).")
+
+(defun interrupt-on-its-way-p (target)
+  (let ((queued *interrupt-queued*))
+    (and queued (eql (car queued) target)
+         (< (- (%monotonic-us) (cdr queued)) +interrupt-resend-us+))))
 
 (defun interrupt-job (request)
   ;; The host may interrupt a job the worker has not taken yet (an interrupt right after the
   ;; request): BEGIN-JOB then finds its id and stops it before it runs. No reply: the job
   ;; answers "interrupted" itself. With "break", a job that asked for the debugger parks
   ;; where it was instead (the host hears "parked"); any other job stops as usual.
+  ;; One interrupt at a time per job: while one is on its way (queued in the worker, not run
+  ;; yet), more for the same job are dropped, so a client that cancels in a loop queues one
+  ;; closure per job, not hundreds; one that seems lost is sent again after half a second.
   (let ((target (getf request :target))
         (break (getf request :break))
         (by (getf request :by)))
     (mp:with-lock (*interrupt-lock*)
       (cond ((and target (eql *running-job* target) *worker*)
-             (mp:interrupt-process *worker*
-                                   (lambda ()
-                                     (when (eql *running-job* target)
-                                       (if (and break *job-debug* (eql (job-debug-id *job-debug*) target))
-                                           (break-job by)
-                                           (throw 'job-abort :interrupted))))))
+             (unless (interrupt-on-its-way-p target)
+               (setf *interrupt-queued* (cons target (%monotonic-us)))
+               (mp:interrupt-process *worker*
+                                     (lambda ()
+                                       (setf *interrupt-queued* nil)
+                                       (when (and (eql *running-job* target) (eql *abortable-job* target))
+                                         (if (and break *job-debug* (eql (job-debug-id *job-debug*) target))
+                                             (break-job by)
+                                             (throw 'job-abort :interrupted)))))))
             (target
              (setf *interrupted-before-start* target)))))
   nil)
