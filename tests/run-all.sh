@@ -25,16 +25,14 @@ mark=$start
 # what finished in it (this script's children; the background sanitizer build counts when it
 # ends) and the load average (other work on the machine shows there).
 cpu_mark=0
-# (`times` in a pipeline or $(...) runs in a subshell, which has no children: it writes a file.)
+# `times` must run in this shell: in a pipeline or $(...) it is a subshell's, which has no
+# children. It writes a file, which awk then reads.
 times_file=$(mktemp)
-children_cpu() {
-  times > "$times_file"
-  tail -1 "$times_file" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
-}
 phase() {
   local now cpu
   now=$(date +%s)
-  cpu=$(children_cpu)
+  times > "$times_file"
+  cpu=$(tail -1 "$times_file" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
   echo "run-all: $1: $((now - mark)) s, $((cpu - cpu_mark)) CPU-s (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   mark=$now
   cpu_mark=$cpu
