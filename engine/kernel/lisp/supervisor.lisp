@@ -40,7 +40,22 @@ FUNCTION returns NIL: an interrupt is answered by the job it stops)."
                                   "The code ended the thread that ran it (MP:EXIT-PROCESS or MP:PROCESS-KILL). A new thread took its place; definitions made before remain."
                                   "eval")))
 
+(defun bind-every-special-once ()
+  "Binds every special variable of the image once in this thread, before any interrupt can
+reach it. ECL 21.2.1 gives a variable its slot in a thread at its first binding there, and
+registers a finalizer for it under the garbage collector's lock without deferring interrupts:
+an interrupt that lands inside that deadlocks the thread on the lock (the worker hung on the
+first LOOP a job expanded, in tst_faults' interrupt storm). Specials defined later still
+take that path at their first binding; those of the Lisp system and the kernel no longer do."
+  (let ((bound '()) (unbound '()))
+    (do-all-symbols (symbol)
+      (when (and (si:specialp symbol) (not (constantp symbol)))
+        (if (boundp symbol) (pushnew symbol bound) (pushnew symbol unbound))))
+    (progv bound (mapcar #'symbol-value bound)
+      (progv unbound '() nil))))
+
 (defun job-loop (queue)
+  (bind-every-special-once)
   (let ((request nil)
         (*job-streams* nil))
     (unwind-protect
