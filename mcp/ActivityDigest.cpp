@@ -5,7 +5,6 @@
 #include "JsonSchema.h"
 #include "TextLines.h"
 
-#include <QJsonDocument>
 #include <QJsonObject>
 
 namespace {
@@ -126,13 +125,6 @@ QString text(const QList<JobPtr> &activity, EntryCache *cache)
     for (const JobPtr &job : recent(activity))
         lines << (cache ? cache->of(job) : entry(*job)).line;
     return lines.join(QLatin1Char('\n'));
-}
-
-QJsonArray json(const QList<JobPtr> &activity)
-{
-    JsonTextWriter out;
-    writeJson(out, activity);
-    return QJsonDocument::fromJson(out.take()).array();
 }
 
 void writeJson(JsonTextWriter &out, const QList<JobPtr> &activity, EntryCache *cache)

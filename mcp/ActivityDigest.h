@@ -3,7 +3,6 @@
 #include "Job.h"
 
 #include <QHash>
-#include <QJsonArray>
 #include <QQueue>
 
 class JsonTextWriter;
@@ -40,9 +39,8 @@ private:
 };
 
 QString text(const QList<JobPtr> &activity, EntryCache *cache = nullptr);
-QJsonArray json(const QList<JobPtr> &activity);
-// The same array as json(), written as text.
+// The entries as a JSON array (structuredContent's session_activity).
 void writeJson(JsonTextWriter &out, const QList<JobPtr> &activity, EntryCache *cache = nullptr);
-QJsonObject schema(); // the outputSchema property that json() fills
+QJsonObject schema(); // the outputSchema property that writeJson() fills
 
 } // namespace ActivityDigest

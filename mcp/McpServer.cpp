@@ -7,6 +7,7 @@
 #include "ToolRegistry.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLoggingCategory>
 
 #include <algorithm>
@@ -379,29 +380,10 @@ void McpServer::respondToToolCall(McpPeer *peer, const QJsonValue &id, const Too
         respond(peer, id, JsonRpc::response(id, toolResultJson(peer, result)));
         return;
     }
-    // The same answer as toolResultJson's, written field by field.
-    const QList<JobPtr> activity = m_session->takeActivityFor(peer->activityKey());
     JsonTextWriter json(512 + 3 * result.text.size());
-    json.beginObject().key("jsonrpc").value(u"2.0").key("id").value(id).key("result").beginObject();
-    const auto textBlock = [&json](const QString &text) { json.beginObject().key("type").value(u"text").key("text").value(text).endObject(); };
-    json.key("content").beginArray();
-    textBlock(result.text);
-    for (const QString &more : result.moreText)
-        textBlock(more);
-    if (!activity.isEmpty())
-        textBlock(ActivityDigest::text(activity, &m_digestEntries));
-    json.endArray().key("isError").value(result.isError);
-    if (!result.structured.isEmpty()) {
-        QByteArray structured = result.structured.text();
-        if (!activity.isEmpty()) {
-            JsonTextWriter digest;
-            ActivityDigest::writeJson(digest, activity, &m_digestEntries);
-            structured.chop(1); // its closing brace
-            structured += ",\"session_activity\":" + digest.text() + '}';
-        }
-        json.key("structuredContent").raw(structured);
-    }
-    json.endObject().endObject();
+    json.beginObject().key("jsonrpc").value(u"2.0").key("id").value(id).key("result");
+    writeToolResult(json, peer, result);
+    json.endObject();
     const RequestTrace::State state = result.ending == ToolResult::Ending::HandedOff ? RequestTrace::State::HandedOff
                                       : result.ending == ToolResult::Ending::Parked  ? RequestTrace::State::Parked
                                       : result.isError                               ? RequestTrace::State::Error
@@ -543,25 +525,35 @@ QJsonObject McpServer::toolResultJson(McpPeer *peer, const ToolResult &result)
 {
     if (!result.inputRequired.isEmpty())
         return result.inputRequired; // not an answer yet: the activity digest waits for the retry's
-    const auto textBlock = [](const QString &text) {
-        return QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}};
-    };
+    JsonTextWriter json(512 + 3 * result.text.size());
+    writeToolResult(json, peer, result);
+    return QJsonDocument::fromJson(json.take()).object();
+}
+
+void McpServer::writeToolResult(JsonTextWriter &json, McpPeer *peer, const ToolResult &result)
+{
+    const QList<JobPtr> activity = m_session->takeActivityFor(peer->activityKey());
+    const auto textBlock = [&json](const QString &text) { json.beginObject().key("type").value(u"text").key("text").value(text).endObject(); };
     // content[0] is exactly the tool's text (a program may read it); the digest of what others
     // did comes as a block of its own.
-    QJsonArray content{textBlock(result.text)};
+    json.beginObject().key("content").beginArray();
+    textBlock(result.text);
     for (const QString &more : result.moreText)
-        content.append(textBlock(more));
-    QJsonObject structured = result.structured;
-    const QList<JobPtr> activity = m_session->takeActivityFor(peer->activityKey());
-    if (!activity.isEmpty()) {
-        content.append(textBlock(ActivityDigest::text(activity, &m_digestEntries)));
-        if (!structured.isEmpty())
-            structured.insert(QStringLiteral("session_activity"), ActivityDigest::json(activity));
+        textBlock(more);
+    if (!activity.isEmpty())
+        textBlock(ActivityDigest::text(activity, &m_digestEntries));
+    json.endArray().key("isError").value(result.isError);
+    if (!result.structured.isEmpty()) {
+        QByteArray structured = result.structured.text();
+        if (!activity.isEmpty()) {
+            JsonTextWriter digest;
+            ActivityDigest::writeJson(digest, activity, &m_digestEntries);
+            structured.chop(1); // its closing brace
+            structured += ",\"session_activity\":" + digest.text() + '}';
+        }
+        json.key("structuredContent").raw(structured);
     }
-    QJsonObject json{{QStringLiteral("content"), content}, {QStringLiteral("isError"), result.isError}};
-    if (!structured.isEmpty())
-        json.insert(QStringLiteral("structuredContent"), structured);
-    return json;
+    json.endObject();
 }
 
 void McpServer::onCancelled(McpPeer *peer, const QJsonObject &params)

@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 
+class JsonTextWriter;
 class Session;
 class ToolRegistry;
 class Tool;
@@ -160,6 +161,9 @@ private:
     void onToolsCall(const McpResponder &responder, const QJsonObject &params);
     void onCancelled(McpPeer *peer, const QJsonObject &params);
     QJsonObject toolResultJson(McpPeer *peer, const ToolResult &result);
+    // A tool result as MCP's CallToolResult object, with the peer's activity digest: the one
+    // writer of it, as text (respondToToolCall sends it as it is; toolResultJson parses it).
+    void writeToolResult(JsonTextWriter &json, McpPeer *peer, const ToolResult &result);
 
     struct Method
     {

@@ -3,32 +3,17 @@
 #include <charconv>
 #include <cmath>
 
-JsonTextWriter &JsonTextWriter::beginObject()
+JsonTextWriter &JsonTextWriter::open(char bracket)
 {
     beforeValue();
-    m_out.push_back('{');
+    m_out.push_back(bracket);
     m_needsComma = false;
     return *this;
 }
 
-JsonTextWriter &JsonTextWriter::endObject()
+JsonTextWriter &JsonTextWriter::close(char bracket)
 {
-    m_out.push_back('}');
-    m_needsComma = true;
-    return *this;
-}
-
-JsonTextWriter &JsonTextWriter::beginArray()
-{
-    beforeValue();
-    m_out.push_back('[');
-    m_needsComma = false;
-    return *this;
-}
-
-JsonTextWriter &JsonTextWriter::endArray()
-{
-    m_out.push_back(']');
+    m_out.push_back(bracket);
     m_needsComma = true;
     return *this;
 }

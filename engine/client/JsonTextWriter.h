@@ -26,10 +26,10 @@ class JsonTextWriter
 public:
     explicit JsonTextWriter(qsizetype reserve = 256) { m_out.reserve(size_t(reserve)); }
 
-    JsonTextWriter &beginObject();
-    JsonTextWriter &endObject();
-    JsonTextWriter &beginArray();
-    JsonTextWriter &endArray();
+    JsonTextWriter &beginObject() { return open('{'); }
+    JsonTextWriter &endObject() { return close('}'); }
+    JsonTextWriter &beginArray() { return open('['); }
+    JsonTextWriter &endArray() { return close(']'); }
     // A key of an object: ASCII the caller wrote, so it needs no escaping.
     JsonTextWriter &key(QLatin1StringView name);
     JsonTextWriter &key(const char *name) { return key(QLatin1StringView(name)); }
@@ -56,6 +56,8 @@ public:
     static QByteArray compact(const QJsonObject &object);
 
 private:
+    JsonTextWriter &open(char bracket);
+    JsonTextWriter &close(char bracket);
     void beforeValue()
     {
         if (m_needsComma)
