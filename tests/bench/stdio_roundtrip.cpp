@@ -6,7 +6,8 @@
 //
 // Reports median, p99 and mean of N sequential evaluate-lisp "(+ 1 2)" calls and N pings on
 // one connection, and the median time from process start to the initialize response (and to
-// the first evaluation result, which includes the engine's boot).
+// the first evaluation result, which includes the engine's boot); the floor under them (a line
+// echoed by `cat`); the engine alone, and where its time goes.
 
 #include <chrono>
 #include <cstdio>
@@ -79,6 +80,25 @@ void reportEngineStages(const std::string &logPath, int firstId, int lastId)
         std::printf("    %-30s %8.2f us\n", names[i], median);
     }
     std::printf("    %-30s %8.2f us\n", "sum of the medians", sum);
+}
+
+// The floor under every round trip here: a line through two pipes and two process wake-ups,
+// with `cat` as the server, measured by the same client code. Ping pays it once (client and
+// app), an evaluation twice (client and app, app and engine), the engine alone once.
+Stats pipeFloor(int calls)
+{
+    bench::PipeServer cat({"cat"});
+    const std::string line = R"({"jsonrpc":"2.0","id":1,"result":{}})";
+    std::vector<double> samples;
+    for (int i = 0; i < calls + 100; ++i) {
+        const auto start = Clock::now();
+        cat.send(line);
+        cat.readLine();
+        if (i >= 100)
+            samples.push_back(microsSince(start));
+    }
+    cat.closeInput();
+    return stats(samples);
 }
 
 // Where one evaluation's time goes, end to end: the app and its engine write their stage marks
@@ -194,6 +214,8 @@ try {
     std::printf("lisp-duet stdio benchmark: %s\n%d sequential calls, %d starts; load average %.2f on %ld CPUs\n\n", path.c_str(), calls,
                 starts, load[0], sysconf(_SC_NPROCESSORS_ONLN));
 
+    const Stats floor = pipeFloor(calls);
+
     // Round trips on one connection.
     {
         Server server(path);
@@ -228,29 +250,49 @@ try {
         const Stats e = stats(evals), p = stats(pings);
         report("evaluate-lisp \"(+ 1 2)\"", e);
         report("ping", p);
-        std::printf("%-34s %.2fx (issue 22's target: within 3x)\n\n", "evaluate / ping (medians)", e.median / p.median);
+        report("floor: a line echoed by cat", floor);
+        std::printf("%-34s %.2fx (issue 22's target: within 3x)\n", "evaluate / ping (medians)", e.median / p.median);
+        std::printf("%-34s %.1f us (evaluate-lisp minus two floors), %.1f us (ping minus one)\n\n", "work beyond the pipes",
+                    e.median - 2 * floor.median, p.median - floor.median);
     }
 
     reportEndToEnd(path, calls);
 
-    // The same round trips on the engine's own protocol, without the app: where the time goes.
+    // The same round trips on the engine's own protocol, without the app. The engine that is
+    // timed keeps no stage log (its file write per request would be timed too); a second one
+    // logs, for where the time goes.
     {
         const std::string engine = getenv("LISP_DUET_ENGINE");
         char stageLog[] = "/tmp/bench-stages-XXXXXX";
         close(mkstemp(stageLog));
-        Server server(engine, true, stageLog);
+        const auto engineEval = [](int id) { return R"({"op":"eval","id":)" + std::to_string(id) + R"j(,"code":"(+ 1 2)"})j"; };
+        int firstLogged = 0;
+        {
+            Server logging(engine, true, stageLog);
+            logging.readLine(); // the ready event
+            int id = 1;
+            for (; id <= 100; ++id) {
+                logging.send(engineEval(id));
+                logging.response(id);
+            }
+            firstLogged = id;
+            for (int i = 0; i < calls; ++i, ++id) {
+                logging.send(engineEval(id));
+                logging.response(id);
+            }
+            logging.waitExit();
+        }
+        Server server(engine, true);
         server.readLine(); // the ready event
         int id = 1;
-        const auto engineEval = [&id] { return R"({"op":"eval","id":)" + std::to_string(id) + R"j(,"code":"(+ 1 2)"})j"; };
         for (int i = 0; i < 100; ++i) {
-            server.send(engineEval());
+            server.send(engineEval(id));
             server.response(id++);
         }
         std::vector<double> evals, pings, inside;
-        const int firstMeasured = id;
         for (int i = 0; i < calls; ++i) {
             const auto start = Clock::now();
-            server.send(engineEval());
+            server.send(engineEval(id));
             const std::string line = server.response(id++);
             evals.push_back(microsSince(start));
             const size_t at = line.find("\"real_us\":");
@@ -286,8 +328,10 @@ try {
         report("  ...of which EVALUATE itself", stats(inside));
         std::printf("  %-32s %.2fx (issue 22's target: within 2x)\n", "round trip / EVALUATE (medians)",
                     stats(evals).median / stats(inside).median);
+        std::printf("  %-32s %.1f us (the round trip minus the floor, %.1f us, and EVALUATE)\n", "engine work beyond EVALUATE",
+                    stats(evals).median - floor.median - stats(inside).median, floor.median);
         report("  ping (no job: the idle worker answers)", stats(pings));
-        reportEngineStages(stageLog, firstMeasured, firstMeasured + calls - 1);
+        reportEngineStages(stageLog, firstLogged, firstLogged + calls - 1);
         report("  1.1 MB output, default cap", stats(outputDefault), "ms");
         report("  1.1 MB output, cap 2 MB", stats(outputAll), "ms");
         std::printf("\n");
