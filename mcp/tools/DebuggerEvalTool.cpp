@@ -14,7 +14,7 @@ const auto Frame = Arg::integer(QStringLiteral("frame"),
                                 QStringLiteral("The frame whose local variables the code sees, as in the [Backtrace] (default: none; the code "
                                                "still runs in the parked thread's dynamic environment)"),
                                 0, 10000);
-const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp code, read in the package the evaluation parked in"))
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp code, read in the package the evaluation parked in (in a frame of the project's compiled code: its file's package)"))
                       .required(QStringLiteral("the Lisp code to evaluate in the frame"));
 const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("A short reason, shown to the person who shares the session"));
 const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit in seconds (default: the session's)"), 0.1, 3600);

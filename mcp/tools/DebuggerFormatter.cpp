@@ -57,8 +57,8 @@ QString block(const Debugger &d, const Session *session)
     for (const DebuggerRestart &r : d.restarts)
         lines << QStringLiteral("  %1: [%2] %3").arg(r.index).arg(r.name, r.description);
     if (d.frames.isEmpty()) {
-        lines << QStringLiteral("Frames: none recorded (ECL keeps frames only for interpreted code); debugger-eval without a "
-                                "frame evaluates in the parked thread's dynamic environment.");
+        lines << QStringLiteral("Frames: none recorded (ECL keeps frames only for interpreted code and the project's own compiled "
+                                "code); debugger-eval without a frame evaluates in the parked thread's dynamic environment.");
     } else {
         QStringList withLocals;
         for (const DebuggerFrame &f : d.frames) {
@@ -116,7 +116,7 @@ QJsonObject schema()
                                                              {QStringLiteral("name"), string(QStringLiteral("USE-VALUE, CONTINUE, RETRY, ABORT..."))},
                                                              {QStringLiteral("description"), string(QStringLiteral("The restart's report"))}},
                                                             {QStringLiteral("index"), QStringLiteral("name"), QStringLiteral("description")})},
-                   {QStringLiteral("frames"), objectArray(QStringLiteral("Frames of interpreted code, innermost first, as in the [Backtrace]"),
+                   {QStringLiteral("frames"), objectArray(QStringLiteral("The frames ECL kept (interpreted code, the project's code compiled for debugging), innermost first, as in the [Backtrace]"),
                                                           {{QStringLiteral("index"), integer(QStringLiteral("Its number for debugger-frame and debugger-eval"), 0, 10000)},
                                                            {QStringLiteral("text"), string(QStringLiteral("The call, printed"))},
                                                            {QStringLiteral("locals_available"), boolean(QStringLiteral("ECL keeps its locals"))}},

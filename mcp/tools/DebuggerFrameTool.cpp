@@ -24,8 +24,8 @@ QJsonObject outputProperties()
             {QStringLiteral("frame"), integer(QStringLiteral("The frame"), 0, 10000)},
             {QStringLiteral("text"), string(QStringLiteral("The call, as in the [Backtrace]"))},
             {QStringLiteral("function"), nullableString(QStringLiteral("The function's name; null for a built-in's call rebuilt from the condition"))},
-            {QStringLiteral("locals_available"), boolean(QStringLiteral("ECL kept this frame's variables (interpreted code)"))},
-            {QStringLiteral("note"), nullableString(QStringLiteral("Why there are no variables, when there are none"))},
+            {QStringLiteral("locals_available"), boolean(QStringLiteral("ECL kept this frame's variables (interpreted code, or the project's code compiled for debugging)"))},
+            {QStringLiteral("note"), nullableString(QStringLiteral("Why there are no variables, when there are none; what they are, when they are copies"))},
             {QStringLiteral("arguments"), objectArray(QStringLiteral("The function's parameters, in lambda-list order"), variable, {QStringLiteral("name"), QStringLiteral("value")})},
             {QStringLiteral("locals"), objectArray(QStringLiteral("Its other lexical variables, outermost first"), variable, {QStringLiteral("name"), QStringLiteral("value")})},
             {QStringLiteral("source"), object({}, {}, false)},
@@ -66,6 +66,8 @@ ToolResult framed(const Session *session, int debuggerId, int frame, const Frame
     } else {
         parts << (reply.arguments().isEmpty() ? QStringLiteral("Arguments: none") : QStringLiteral("Arguments:\n") + variableLines(reply.arguments()));
         parts << (reply.locals().isEmpty() ? QStringLiteral("Locals: none") : QStringLiteral("Locals:\n") + variableLines(reply.locals()));
+        if (reply.note().isString()) // the project's compiled code: copies of the values
+            parts << reply.note().toString();
     }
     QJsonObject structured{{QStringLiteral("debugger_id"), debuggerId}, {QStringLiteral("frame"), frame}};
     for (const char *field : {"text", "function", "locals_available", "note", "arguments", "locals", "source", "package"})
@@ -84,8 +86,9 @@ Tool debuggerFrameTool(Session *session)
         .description = QStringLiteral(
             "Look at one frame of a parked evaluation (see invoke-restart): its function and where it was defined, its "
             "arguments and local variables with their printed values and result_ids for inspect-object. ECL keeps "
-            "variables for interpreted code only; for other frames it says they are not available. Changes nothing; "
-            "the person sees that you looked."),
+            "variables for interpreted code and for the project's own systems, which load-system compiles for debugging "
+            "(there the values are copies: debugger-eval reads them, a SETQ does not reach the running code); for other "
+            "frames it says they are not available. Changes nothing; the person sees that you looked."),
         .arguments = {DebuggerId.required(QStringLiteral("the debugger's id")), Frame.required(QStringLiteral("the frame's number"))},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("debugger_id"), QStringLiteral("frame")},

@@ -91,7 +91,9 @@ Tool loadSystemTool(Session *session)
             "Load an ASDF system into the session (ECL's ASDF 3.1; it is loaded itself on first use). Searched: ASDF's "
             "usual source registry (~/common-lisp/, /usr/share/common-lisp/, ECL's contribs such as \"sockets\" and "
             "\"deflate\") plus the directories in LISP_DUET_SYSTEM_PATHS (colon-separated, searched with their "
-            "subdirectories). Files are compiled with ECL's native compiler (needs gcc); compiler output stays out of the "
+            "subdirectories). Files are compiled with ECL's native compiler (needs gcc); the project's own systems (under "
+            "the project root) at (debug 3), so that their frames, arguments and locals show in the debugger (a file's own "
+            "(declaim (optimize (debug 0))) overrides it). Compiler output stays out of the "
             "result unless verbose is true; warnings are counted and listed. There is no Quicklisp download. A load that "
             "outlasts wait_seconds goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
         .arguments = {System, Force, Timeout, Verbose, ToolKit::waitSecondsArgument()},

@@ -1,11 +1,12 @@
 // The shared debugger through the official SDK client over stdio (issue 20): an evaluation with
 // debug: true parks on an error and returns at once with seed 000's exact [ERROR] text and a
 // [Debugger] block; invoke-restart continues it and returns the outcome as evaluate-lisp would;
-// debugger-frame shows locals, debugger-eval sees them; nested levels, RETRY after defining
-// what was missing, check-type, assert, cerror, break, invoke-debugger (a frame's local opened
-// in inspect-object by its result_id), a cancelled call parked as a break,
-// run-tests stopping at its failed check, a reset while parked; without debug, the same
-// calls answer as before. Every result is checked against the tool's outputSchema.
+// debugger-frame shows locals, debugger-eval sees them (in the project's compiled code too);
+// nested levels, RETRY after defining what was missing, check-type, assert, cerror, break,
+// invoke-debugger (a frame's local opened in inspect-object by its result_id), a cancelled call
+// parked as a break, run-tests stopping at its failed check, a reset while parked; without
+// debug, the same calls answer as before. Every result is checked against the tool's
+// outputSchema.
 
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -234,6 +235,21 @@ describe('the shared debugger through the SDK client', { timeout: 540000 }, () =
     const report = await call('invoke-restart', { debugger_id: d.id, restart: 'IGNORE-FAILURE' });
     assert.match(first(report), /^Tests of shapes: \d+ passed, 1 failed, 0 skipped \(FiveAM checks\)/);
     assert.equal(report.structuredContent.failed, 1);
+  });
+
+  test('the project\'s own code, compiled by load-system, shows its frames, arguments and locals', async () => {
+    await call('set-project-root', { path: project });
+    await call('load-system', { system: 'shapes', force: true });
+    const parked = await parks('(shapes:describe-shape (shapes:make-circle "x"))');
+    assert.match(first(parked), /\n1: \(SHAPES:AREA #<a SHAPES:CIRCLE [^\n]*\)\n2: \(SHAPES:DESCRIBE-SHAPE #<a SHAPES:CIRCLE /);
+    assert.match(debuggerBlock(parked), /locals kept in frames 1, 2\./);
+    const d = parked.structuredContent.debugger;
+    const frame = await call('debugger-frame', { debugger_id: d.id, frame: 1 });
+    assert.match(first(frame), /\nArguments:\n  SHAPES:SHAPE = #<a SHAPES:CIRCLE /);
+    assert.match(first(frame), /a SETQ there does not change the running code/);
+    const seen = await call('debugger-eval', { debugger_id: d.id, frame: 1, code: '(radius shape)' });
+    assert.equal(first(seen), '=> "x"');
+    await call('invoke-restart', { debugger_id: d.id, restart: 'ABORT' }, { expectError: true });
   });
 
   test('a reset while parked ends the evaluation, and a later choice is told so', async () => {

@@ -5,8 +5,11 @@
 
 #include "../common/EngineHarness.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -16,6 +19,13 @@ QStringList restartNames(const Debugger &debugger)
     for (const DebuggerRestart &r : debugger.restarts)
         names << r.name;
     return names;
+}
+
+bool writeFile(const QString &path, const QByteArray &text)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
 }
 
 QStringList frameTexts(const Debugger &debugger)
@@ -330,6 +340,55 @@ private Q_SLOTS:
         QCOMPARE(condition->result.values, QStringList{"\"zero\""});
         QVERIFY(choose(debugger, QStringLiteral("ABORT")));
         QCOMPARE(m_lisp->result("*seen*").values, QStringList{":UNSET"});
+    }
+
+    void theProjectsOwnCompiledCodeShowsItsFramesArgumentsAndLocals()
+    {
+        // ASDF compiles natively; at ECL's default policy that code leaves no frame. The
+        // project's systems are compiled at (debug 3): their frames, arguments and locals show.
+        QTemporaryDir root;
+        QVERIFY(writeFile(root.filePath(QStringLiteral("ledger/ledger.asd")),
+                          "(asdf:defsystem \"ledger\" :components ((:file \"ledger\")))\n"));
+        QVERIFY(writeFile(root.filePath(QStringLiteral("ledger/ledger.lisp")),
+                          "(defpackage #:ledger (:use #:cl) (:export #:balance))\n"
+                          "(in-package #:ledger)\n"
+                          "(defun average (entries)\n"
+                          "  (let ((total (reduce #'+ entries)))\n"
+                          "    (/ total (length entries))))\n"
+                          "(defun balance (account)\n"
+                          "  (average (getf account :entries)))\n"));
+        bool rooted = false;
+        session().query(EngineProtocol::projectRoot(root.path()), [&](const QJsonObject &) { rooted = true; });
+        QVERIFY(QTest::qWaitFor([&] { return rooted; }, 10000));
+        const JobPtr loaded = m_lisp->run(EngineProtocol::systemLoad(QStringLiteral("ledger"), false, false), 120000);
+        QVERIFY(loaded);
+        QVERIFY2(loaded->result.ok(), qPrintable(loaded->result.error.message));
+
+        const quint64 id = m_lisp->debugEval(QStringLiteral("(ledger:balance '(:owner \"ann\" :entries ()))"));
+        const DebuggerPtr debugger = m_lisp->waitParked(id);
+        QVERIFY(debugger);
+        const QStringList texts = frameTexts(*debugger);
+        const int average = int(texts.indexOf(QStringLiteral("(LEDGER::AVERAGE NIL)")));
+        const int balance = int(texts.indexOf(QStringLiteral("(LEDGER:BALANCE (:OWNER \"ann\" :ENTRIES NIL))")));
+        QVERIFY2(average >= 0 && balance == average + 1, qPrintable(texts.join(QStringLiteral(" | "))));
+        QVERIFY(debugger->frames.at(average).localsAvailable);
+
+        const EngineProtocol::FrameReply reply(frame(debugger, average));
+        QVERIFY2(reply.ok(), qPrintable(reply.errorMessage()));
+        QVERIFY(reply.localsAvailable());
+        QCOMPARE(variables(reply.arguments()).value("LEDGER::ENTRIES"), QStringLiteral("NIL"));
+        QCOMPARE(variables(reply.locals()).value("LEDGER::TOTAL"), QStringLiteral("0"));
+        QVERIFY2(reply.note().toString().contains(QStringLiteral("does not change the running code")), qPrintable(reply.note().toString()));
+        // Code in that frame is read in the file's package and sees the values.
+        const JobPtr seen = evalInFrame(debugger, average, QStringLiteral("(list total entries)"));
+        QVERIFY(seen);
+        QCOMPARE(seen->result.values, QStringList{"(0 NIL)"});
+        QVERIFY(choose(debugger, QStringLiteral("ABORT")));
+        // Only the project's own: a library outside the root keeps ECL's default policy.
+        QCOMPARE(m_lisp->result("(list (lisp-duet.kernel::project-component-p (asdf:find-system \"ledger\"))"
+                                " (lisp-duet.kernel::project-component-p (asdf:find-system \"uiop\")))")
+                     .values,
+                 QStringList{"(T NIL)"});
     }
 
     void badRestartArgumentsAreRefusedAndTheDebuggerStaysOpen()

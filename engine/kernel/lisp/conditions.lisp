@@ -100,7 +100,9 @@ the function's name first among the format arguments (CHECK-TYPE's first one is 
   (format nil "~A: ~A" (condition-type-name condition) (one-line (condition-message condition))))
 
 ;;; Backtraces come from ECL's interpreter history stack (IHS). Bytecoded functions keep
-;;; their lexical environment there, so the arguments can be shown; compiled ones cannot.
+;;; their lexical environment there, so the arguments can be shown. Natively compiled ones
+;;; are there only when compiled at (debug 3) (the project's systems: systems.lisp), with
+;;; their variables' values; at ECL's default policy they leave no frame at all.
 
 (defun frame-function-name (function)
   (cond ((symbolp function) function)
@@ -142,11 +144,19 @@ the function's name first among the format arguments (CHECK-TYPE's first one is 
        (ignore-errors (nth-value 1 (si::bc-split function)))
        t))
 
+(defun frame-variables-kind (function environment)
+  "How a frame keeps its variables: :BYTECODED (the bindings themselves), :COMPILED (a frame
+compiled at (debug 3): ECL's record of their values) or NIL (none)."
+  (cond ((bytecoded-p function) :bytecoded)
+        ((and environment (not (listp environment))) :compiled)))
+
 (defun format-frame (name function environment)
-  ;; Natively compiled functions keep no environment in the IHS: their arguments are unknown.
-  (let ((arguments (if (not (bytecoded-p function))
-                       :unknown
-                       (frame-arguments name environment))))
+  ;; Natively compiled functions keep no environment in the IHS unless compiled at (debug 3):
+  ;; otherwise their arguments are unknown.
+  (let ((arguments (case (frame-variables-kind function environment)
+                     (:bytecoded (frame-arguments name environment))
+                     (:compiled (frame-arguments name (frame-variable-records environment)))
+                     (t :unknown))))
     (if (eq arguments :unknown)
         (format nil "(~A ...)" (brief name))
         (brief (cons name arguments)))))

@@ -113,10 +113,10 @@ dynamic environment of the signal."
                         for i from 0
                         collect (obj "index" i "name" (restart-name-text restart)
                                      "description" (restart-text restart)))
-       "frames" (loop for (text function) in (level-frames level)
+       "frames" (loop for (text function environment) in (level-frames level)
                       for i from 0
                       collect (obj "index" i "text" text
-                                   "locals" (if (bytecoded-p function) t :false)))
+                                   "locals" (if (frame-variables-kind function environment) t :false)))
        "error" failure
        "package" (package-name (level-package level))
        "break" (if break-p t :false)))
@@ -286,8 +286,9 @@ the job's own reply or its next parking."
 
 (defun debugger-eval (request)
   "Evaluates code in a frame of a parked job: in its lexical environment when ECL keeps one
-(bytecoded functions), else in the parked thread's dynamic environment; read in the package
-the job parked in. An error here is reported, not parked."
+(bytecoded functions; for a frame compiled at (debug 3), copies of its values), else in the
+parked thread's dynamic environment; read in the frame's package (FRAME-PACKAGE). An error
+here is reported, not parked."
   (let ((level (find-level request)))
     (unless level
       (return-from debugger-eval (not-parked-reply request)))
@@ -297,14 +298,25 @@ the job parked in. An error here is reported, not parked."
                                              (level-frame level (getf request :frame)))
       (when problem
         (return-from debugger-eval (failed-reply (getf request :id) "NO-SUCH-FRAME" problem)))
-      (run-job (list* :package (package-name (level-package level)) :debug nil request)
+      (run-job (list* :package (package-name (frame-package frame level)) :debug nil request)
                (lambda () (evaluate-forms request (third frame)))))))
+
+(defun frame-package (frame level)
+  "Where code evaluated in FRAME is read: for a frame compiled at (debug 3), the package of
+its variables (the file's package: a project function's variables are rarely CL-USER's), else
+the package the job parked in."
+  (let* ((function (second frame))
+         (environment (third frame))
+         (variable (and frame (eq (frame-variables-kind function environment) :compiled)
+                        (car (first (frame-variable-records environment))))))
+    (or (and variable (symbol-package variable))
+        (level-package level))))
 
 (define-operation "debugger-eval" :worker #'debugger-eval)
 
 (defun frame-variables (function environment)
-  "(values arguments locals) of a bytecoded frame, each a list of (NAME . VALUE): the
-arguments in lambda-list order, the other variables outermost first."
+  "(values arguments locals) of a frame that keeps its variables, each a list of (NAME .
+VALUE): the arguments in lambda-list order, the other variables outermost first."
   (let* ((variables (frame-variable-records environment))
          (name (frame-function-name function))
          (lambda-list (and name (ignore-errors (ext:function-lambda-list name))))
@@ -337,9 +349,9 @@ arguments in lambda-list order, the other variables outermost first."
           (return-from debugger-frame (failed-reply (getf request :id) "NO-SUCH-FRAME" problem)))
         (destructuring-bind (text function environment) frame
           (let ((name (frame-function-name function))
-                (bytecoded (bytecoded-p function)))
+                (kind (frame-variables-kind function environment)))
             (multiple-value-bind (arguments locals)
-                (if bytecoded (frame-variables function environment) (values nil nil))
+                (if kind (frame-variables function environment) (values nil nil))
               (ok-reply request
                         "found" t
                         "target" (level-job-id level)
@@ -347,8 +359,10 @@ arguments in lambda-list order, the other variables outermost first."
                         "frame" (getf request :frame)
                         "text" text
                         "function" (if name (session-print name) :null)
-                        "locals_available" (if bytecoded t :false)
-                        "note" (cond (bytecoded :null)
+                        "locals_available" (if kind t :false)
+                        "note" (cond ((eq kind :bytecoded) :null)
+                                     ((eq kind :compiled)
+                                      "Compiled for debugging (the project's systems are compiled at (debug 3)): the values are those the variables had when it stopped. debugger-eval reads them; a SETQ there does not change the running code.")
                                      ((null function)
                                       "A call of a compiled built-in function, rebuilt from the condition: ECL keeps no frame for it, so its arguments are those shown and it has no locals.")
                                      (t "This function is compiled to native code: ECL keeps no arguments or locals for it. Evaluating in this frame uses the parked thread's dynamic environment (special variables), not its lexical variables."))

@@ -84,12 +84,24 @@ again from the start, in the session as it is by then."
            (return (multiple-value-list (eval form)))))
     (setf (job-debug-retryable debug) nil)))
 
+(defun compiled-variable-name (text)
+  "The symbol a natively compiled frame's variable record names (\"SHAPES::SIDE\", written
+in full when it was compiled), or NIL. Interns nothing."
+  (let* ((colon (position #\: text))
+         (package (and colon (plusp colon) (find-package (subseq text 0 colon))))
+         (name (and package (string-left-trim ":" (subseq text colon)))))
+    (and name (find-symbol name package))))
+
 (defun frame-variable-records (environment)
-  "The (NAME . VALUE) records of the lexical variables in a bytecoded frame's ENVIRONMENT,
-innermost first, one per name (the innermost shadows the others), without the compiler's
-own gensyms. Each record is the binding's storage itself."
+  "The (NAME . VALUE) records of the lexical variables in a frame's ENVIRONMENT, innermost
+first, one per name (the innermost shadows the others), without the compiler's own gensyms.
+For a bytecoded frame each record is the binding's storage itself; a frame compiled at
+(debug 3) names its variables by text, and its records are copies of the values."
   (let ((seen '()) (records '()))
     (dolist (record (if (listp environment) environment (ignore-errors (si::decode-ihs-env environment))))
+      (when (and (consp record) (stringp (car record)))
+        (let ((symbol (compiled-variable-name (car record))))
+          (setf record (and symbol (cons symbol (cdr record))))))
       (when (and (consp record) (symbolp (car record)) (car record) (symbol-package (car record))
                  (not (member (car record) seen :test #'eq)))
         (push (car record) seen)

@@ -120,6 +120,7 @@ session package, even when a later form fails."
          (package (resolve-package (getf request :package))))
     (unless package
       (return-from run-job (package-error-reply id (getf request :package))))
+    (debug-project-compilation)
     (let* ((streams (job-streams id limit))
            (*job-warnings* '())
            (*job-phase* "eval")

@@ -28,6 +28,52 @@ directories of LISP_DUET_SYSTEM_PATHS (colon-separated)."
                   collect (list :tree (directory-text part))
                 while (< end (length paths)))))
 
+;;; The project's own systems are compiled for debugging. At ECL's default policy natively
+;;; compiled functions push no frame: an error in the person's project, loaded with ASDF,
+;;; showed one frame in the debugger, the built-in that failed (`(* ...)`), and no locals.
+;;; Compiled at (debug 3) they keep their frames, arguments and locals. Libraries (outside the
+;;; project root) keep ECL's default: their speed is not the person's to trade. A file's own
+;;; (declaim (optimize (debug 0))) still wins, since it is declared inside the compilation.
+
+(defconstant +project-debug-level+ 3)
+
+(defun project-component-p (component)
+  "True when COMPONENT's file or folder is under the project root."
+  (let ((path (and *project-root*
+                   (ignore-errors (namestring (funcall (asdf-symbol "COMPONENT-PATHNAME") component))))))
+    (and path
+         ;; ASDF's pathnames are truenames: a root reached through a symbolic link differs.
+         (some (lambda (root) (and root (eql 0 (search root path))))
+               (list *project-root* (ignore-errors (namestring (truename *project-root*))))))))
+
+(defun debugging-compilation (inner-hook)
+  "An ASDF around-compile hook: INNER-HOOK (the component's own, or NIL) run with ECL's
+compiler policy at +PROJECT-DEBUG-LEVEL+."
+  (lambda (compile)
+    (unless (find-symbol "*DEBUG*" "C") ; the native compiler, loaded on its first use
+      (require :cmp))
+    (progv (list (find-symbol "*DEBUG*" "C")) (list +project-debug-level+)
+      (if inner-hook
+          (funcall (find-symbol "CALL-FUNCTION" "UIOP") inner-hook compile)
+          (funcall compile)))))
+
+(defvar *project-debugging* nil
+  "True once ASDF compiles the project's components through DEBUGGING-COMPILATION.")
+
+(defun install-project-debugging ()
+  "Makes ASDF compile the project's components through DEBUGGING-COMPILATION."
+  (eval `(defmethod ,(asdf-symbol "AROUND-COMPILE-HOOK") :around ((component ,(asdf-symbol "COMPONENT")))
+           (let ((inner (call-next-method)))
+             (if (project-component-p component) (debugging-compilation inner) inner))))
+  (setf *project-debugging* t))
+
+(defun debug-project-compilation ()
+  "Called before each job: once ASDF is loaded, by our tools or by the person's own (require
+:asdf), the project's systems compile for debugging."
+  (unless *project-debugging*
+    (when (find-package "ASDF")
+      (install-project-debugging))))
+
 (defun ensure-asdf ()
   (unless (find-package "ASDF")
     (let ((before (list-all-packages)))
@@ -35,6 +81,7 @@ directories of LISP_DUET_SYSTEM_PATHS (colon-separated)."
         (require :asdf))
       (setf *system-packages* (union *system-packages*
                                      (set-difference (list-all-packages) before)))))
+  (debug-project-compilation)
   (let ((key (cons (or (ext:getenv "LISP_DUET_SYSTEM_PATHS") "") *project-root*)))
     (unless (equal key *registry-paths*)
       (funcall (asdf-symbol "INITIALIZE-SOURCE-REGISTRY")
