@@ -2,23 +2,37 @@
 // person's click on a restart answers an agent's parked call (and the agent is told who chose),
 // an agent answers the person's parked evaluation (and the panel says so), frames expand to
 // their locals, the input evaluates in the selected frame, levels get a chooser, the person's
-// Interrupt parks a break that CONTINUE resumes, and the transcript shows the episode. With
-// DUET_SCREENSHOT_DIR set it saves debugger.png (run under Xvfb by tests/ui/screenshots.sh).
+// Interrupt parks a break that CONTINUE resumes, the transcript shows the episode, and a frame
+// of the project's compiled code shows its variables as copies. With DUET_SCREENSHOT_DIR set
+// it saves debugger.png (run under Xvfb by tests/ui/screenshots.sh).
 
 #include "UiTestSupport.h"
 
 #include "AccessGate.h"
+#include "EngineProtocol.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 #include "debugger/DebuggerPanel.h"
 #include "window/MainWindow.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTreeWidget>
+
+namespace {
+bool writeFile(const QString &path, const QByteArray &text)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+} // namespace
 
 class TestDebuggerPanel : public QObject
 {
@@ -246,6 +260,34 @@ private Q_SLOTS:
         access->approve();
         QCOMPARE(AgentClient::resultText(m_agent->response(call)), QStringLiteral("=> :APPROVED"));
         access->setMode(AccessMode::Allow);
+    }
+
+    void aFrameOfTheProjectsCompiledCodeShowsItsVariablesAsCopies()
+    {
+        // load-system compiles the project's systems for debugging: their frames expand to
+        // their variables, which are ECL's copies, and the panel says what that means.
+        QTemporaryDir root;
+        QVERIFY(writeFile(root.filePath(QStringLiteral("tally/tally.asd")),
+                          "(asdf:defsystem \"tally\" :components ((:file \"tally\")))\n"));
+        QVERIFY(writeFile(root.filePath(QStringLiteral("tally/tally.lisp")),
+                          "(defpackage #:tally (:use #:cl) (:export #:mean))\n(in-package #:tally)\n"
+                          "(defun mean (xs) (let ((sum (reduce #'+ xs))) (/ sum (length xs))))\n"));
+        bool rooted = false;
+        session().query(EngineProtocol::projectRoot(root.path()), [&](const QJsonObject &) { rooted = true; });
+        QVERIFY(QTest::qWaitFor([&] { return rooted; }, 10000));
+        bool loaded = false;
+        session().whenFinished(session().submit(EngineProtocol::systemLoad(QStringLiteral("tally"), false, false)),
+                               [&](const JobPtr &job) { loaded = job->result.ok(); });
+        QVERIFY(QTest::qWaitFor([&] { return loaded; }, 120000));
+        m_window->console()->evaluate(QStringLiteral("(tally:mean '())"));
+        QVERIFY(waitParked());
+        QVERIFY(session().openDebuggers().first()->frames.size() >= 2);
+        panel()->expandFrame(1);
+        QVERIFY(QTest::qWaitFor([&] { return panel()->frameLines(1).size() >= 3; }, 10000));
+        const QStringList lines = panel()->frameLines(1);
+        QVERIFY2(lines.contains(QStringLiteral("TALLY::XS = NIL")) && lines.contains(QStringLiteral("TALLY::SUM = 0"))
+                     && lines.last() == QStringLiteral("(copies: a SETQ here does not reach the code)"),
+                 qPrintable(lines.join(QStringLiteral(" | "))));
     }
 
     void aScreenshotOfAnAgentsParkedEvaluation()

@@ -263,6 +263,10 @@ void DebuggerPanel::fillFrame(QTreeWidgetItem *item)
             new QTreeWidgetItem(item, {variableLine(v)});
         if (reply.arguments().isEmpty() && reply.locals().isEmpty())
             new QTreeWidgetItem(item, {tr("(no variables)")});
+        else if (reply.note().isString()) { // the project's code compiled for debugging: copies
+            auto *note = new QTreeWidgetItem(item, {tr("(copies: a SETQ here does not reach the code)")});
+            note->setToolTip(0, reply.note().toString());
+        }
     });
 }
 
