@@ -3,6 +3,8 @@
 #include <QLoggingCategory>
 #include <QTcpSocket>
 
+#include <sys/socket.h>
+
 Q_LOGGING_CATEGORY(lcHttpConnection, "duet.http.connection")
 
 HttpConnection::HttpConnection(QTcpSocket *socket, const Settings &settings, QObject *parent)
@@ -171,7 +173,42 @@ void HttpConnection::failAndClose(int status, const QByteArray &reason)
     m_busy = false;
     m_streaming = false;
     write(response.serialize());
-    close();
+    lingerAndClose();
+}
+
+void HttpConnection::lingerAndClose()
+{
+    // The client may still be sending what was refused (a body too large, a request too slow).
+    // Closing with its bytes unread makes the kernel reset the connection, and a reset can
+    // destroy the answer before the client reads it: it saw "connection reset", not the 413.
+    // So the answer is sent, then the sending side shut (the client reads it and an end), and
+    // what still arrives is dropped until the client closes, for lingerMs at most.
+    if (m_closing)
+        return;
+    m_closing = true;
+    m_requestTimer.stop();
+    m_idleTimer.stop();
+    if (m_socket->state() != QAbstractSocket::ConnectedState) {
+        m_closing = false; // close() does the rest
+        close();
+        return;
+    }
+    m_lingerTimer.setSingleShot(true);
+    connect(&m_lingerTimer, &QTimer::timeout, m_socket, &QTcpSocket::abort);
+    m_lingerTimer.start(m_settings.lingerMs);
+    connect(m_socket, &QTcpSocket::bytesWritten, this, &HttpConnection::stopSendingOnceWritten);
+    stopSendingOnceWritten();
+}
+
+void HttpConnection::stopSendingOnceWritten()
+{
+    if (m_socket->bytesToWrite() > 0) {
+        m_socket->flush();
+        if (m_socket->bytesToWrite() > 0)
+            return; // bytesWritten calls again
+    }
+    disconnect(m_socket, &QTcpSocket::bytesWritten, this, &HttpConnection::stopSendingOnceWritten);
+    ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
 }
 
 void HttpConnection::close()

@@ -22,6 +22,7 @@ public:
         int requestTimeoutMs = 10000;           // from a request's first byte to its last
         int idleTimeoutMs = 120000;             // keep-alive connection with nothing to do
         qint64 maxPendingWrite = 16 * 1024 * 1024; // queued for a client that does not read
+        int lingerMs = 2000; // after an error answer: how long what the client still sends is dropped
     };
 
     HttpConnection(QTcpSocket *socket, const Settings &settings, QObject *parent = nullptr);
@@ -52,6 +53,8 @@ private:
     void processBuffered();
     void finishRequest();
     void failAndClose(int status, const QByteArray &reason);
+    void lingerAndClose();
+    void stopSendingOnceWritten();
     void write(const QByteArray &bytes);
     void addConnectionHeader(HttpResponse &response) const;
     void armTimers();
@@ -63,6 +66,7 @@ private:
     HttpHeaders m_extraHeaders;
     QTimer m_requestTimer;
     QTimer m_idleTimer;
+    QTimer m_lingerTimer;
     QByteArray m_peerDescription;
     bool m_busy = false;
     bool m_streaming = false;
