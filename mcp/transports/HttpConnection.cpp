@@ -24,6 +24,9 @@ HttpConnection::HttpConnection(QTcpSocket *socket, const Settings &settings, QOb
                               + QByteArray::number(m_settings.requestTimeoutMs) + " ms");
     });
     connect(&m_idleTimer, &QTimer::timeout, this, &HttpConnection::close);
+    m_lingerTimer.setSingleShot(true);
+    m_lingerTimer.setInterval(m_settings.lingerMs);
+    connect(&m_lingerTimer, &QTimer::timeout, m_socket, &QTcpSocket::abort);
     connect(m_socket, &QTcpSocket::readyRead, this, &HttpConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, [this] {
         m_requestTimer.stop();
@@ -183,19 +186,13 @@ void HttpConnection::lingerAndClose()
     // destroy the answer before the client reads it: it saw "connection reset", not the 413.
     // So the answer is sent, then the sending side shut (the client reads it and an end), and
     // what still arrives is dropped until the client closes, for lingerMs at most.
-    if (m_closing)
+    if (!beginClosing())
         return;
-    m_closing = true;
-    m_requestTimer.stop();
-    m_idleTimer.stop();
     if (m_socket->state() != QAbstractSocket::ConnectedState) {
-        m_closing = false; // close() does the rest
-        close();
+        m_socket->disconnectFromHost();
         return;
     }
-    m_lingerTimer.setSingleShot(true);
-    connect(&m_lingerTimer, &QTimer::timeout, m_socket, &QTcpSocket::abort);
-    m_lingerTimer.start(m_settings.lingerMs);
+    m_lingerTimer.start();
     connect(m_socket, &QTcpSocket::bytesWritten, this, &HttpConnection::stopSendingOnceWritten);
     stopSendingOnceWritten();
 }
@@ -211,19 +208,25 @@ void HttpConnection::stopSendingOnceWritten()
     ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
 }
 
-void HttpConnection::close()
+bool HttpConnection::beginClosing()
 {
     if (m_closing)
-        return;
+        return false;
     m_closing = true;
     m_requestTimer.stop();
     m_idleTimer.stop();
     if (m_socket->state() == QAbstractSocket::UnconnectedState) {
         Q_EMIT closed(this);
         deleteLater();
-        return;
+        return false;
     }
-    m_socket->disconnectFromHost(); // after what is queued has been written
+    return true;
+}
+
+void HttpConnection::close()
+{
+    if (beginClosing())
+        m_socket->disconnectFromHost(); // after what is queued has been written
 }
 
 void HttpConnection::write(const QByteArray &bytes)

@@ -54,6 +54,9 @@ private:
     void finishRequest();
     void failAndClose(int status, const QByteArray &reason);
     void lingerAndClose();
+    // Marks the connection closing; false when that is done already, or nothing is left to
+    // close (the socket gone: closed() is emitted).
+    bool beginClosing();
     void stopSendingOnceWritten();
     void write(const QByteArray &bytes);
     void addConnectionHeader(HttpResponse &response) const;

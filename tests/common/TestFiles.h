@@ -1,6 +1,7 @@
 #pragma once
 
-// Files for tests that need a project on disk: a copy of tests/data/shapes, a file written whole.
+// Files for tests that need a project on disk: a copy of tests/data/shapes, a file written
+// whole, a one-file ASDF system.
 
 #include <QByteArray>
 #include <QDir>
@@ -30,6 +31,15 @@ inline bool write(const QString &path, const QByteArray &bytes)
     QDir().mkpath(QFileInfo(path).path());
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+// An ASDF system NAME of one file, ROOT/NAME/NAME.asd and ROOT/NAME/NAME.lisp holding `source`.
+inline bool writeOneFileSystem(const QString &root, const QString &name, const QByteArray &source)
+{
+    const QString folder = root + QLatin1Char('/') + name + QLatin1Char('/');
+    return write(folder + name + QStringLiteral(".asd"),
+                 "(asdf:defsystem \"" + name.toUtf8() + "\" :components ((:file \"" + name.toUtf8() + "\")))\n")
+           && write(folder + name + QStringLiteral(".lisp"), source);
 }
 
 inline QString read(const QString &path)

@@ -4,9 +4,8 @@
 // lisp-duet-engine through Session.
 
 #include "../common/EngineHarness.h"
+#include "../common/TestFiles.h"
 
-#include <QDir>
-#include <QFile>
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -19,13 +18,6 @@ QStringList restartNames(const Debugger &debugger)
     for (const DebuggerRestart &r : debugger.restarts)
         names << r.name;
     return names;
-}
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
 }
 
 QStringList frameTexts(const Debugger &debugger)
@@ -347,16 +339,14 @@ private Q_SLOTS:
         // ASDF compiles natively; at ECL's default policy that code leaves no frame. The
         // project's systems are compiled at (debug 3): their frames, arguments and locals show.
         QTemporaryDir root;
-        QVERIFY(writeFile(root.filePath(QStringLiteral("ledger/ledger.asd")),
-                          "(asdf:defsystem \"ledger\" :components ((:file \"ledger\")))\n"));
-        QVERIFY(writeFile(root.filePath(QStringLiteral("ledger/ledger.lisp")),
-                          "(defpackage #:ledger (:use #:cl) (:export #:balance))\n"
-                          "(in-package #:ledger)\n"
-                          "(defun average (entries)\n"
-                          "  (let ((total (reduce #'+ entries)))\n"
-                          "    (/ total (length entries))))\n"
-                          "(defun balance (account)\n"
-                          "  (average (getf account :entries)))\n"));
+        QVERIFY(TestFiles::writeOneFileSystem(root.path(), QStringLiteral("ledger"),
+                                              "(defpackage #:ledger (:use #:cl) (:export #:balance))\n"
+                                              "(in-package #:ledger)\n"
+                                              "(defun average (entries)\n"
+                                              "  (let ((total (reduce #'+ entries)))\n"
+                                              "    (/ total (length entries))))\n"
+                                              "(defun balance (account)\n"
+                                              "  (average (getf account :entries)))\n"));
         bool rooted = false;
         session().query(EngineProtocol::projectRoot(root.path()), [&](const QJsonObject &) { rooted = true; });
         QVERIFY(QTest::qWaitFor([&] { return rooted; }, 10000));

@@ -5,11 +5,11 @@
 // compiles FiveAM (tens of seconds), later ones load it from ECL's cache.
 
 #include "../common/EngineHarness.h"
+#include "../common/TestFiles.h"
 
 #include "EngineProtocol.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -17,25 +17,6 @@
 
 namespace {
 constexpr int TestRunMs = 240000; // the first run compiles FiveAM
-
-bool copyTree(const QString &from, const QString &to)
-{
-    QDirIterator it(from, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString source = it.next();
-        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(source);
-        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
-            return false;
-    }
-    return true;
-}
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-}
 } // namespace
 
 class TestProjectOps : public QObject
@@ -73,15 +54,15 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_root.isValid());
-        QVERIFY(copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), m_root.filePath(QStringLiteral("shapes"))));
+        QVERIFY(TestFiles::copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), m_root.filePath(QStringLiteral("shapes"))));
         // A system whose tests are not FiveAM's: ASDF's test-op prints its own report.
-        QVERIFY(writeFile(m_root.filePath(QStringLiteral("plain/plain.asd")),
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("plain/plain.asd")),
                           "(asdf:defsystem \"plain\"\n"
                           "  :perform (asdf:test-op (o c) (format t \"plain: 3 checks, all good~%\")))\n"));
         // FiveAM tests that never end or signal an error.
-        QVERIFY(writeFile(m_root.filePath(QStringLiteral("looper/looper.asd")),
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("looper/looper.asd")),
                           "(asdf:defsystem \"looper\" :depends-on (\"fiveam\") :components ((:file \"looper-tests\")))\n"));
-        QVERIFY(writeFile(m_root.filePath(QStringLiteral("looper/looper-tests.lisp")),
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("looper/looper-tests.lisp")),
                           "(defpackage #:looper-tests (:use #:cl #:fiveam))\n"
                           "(in-package #:looper-tests)\n"
                           "(def-suite looper-suite)\n(in-suite looper-suite)\n"
@@ -91,9 +72,9 @@ private Q_SLOTS:
                           "(test never-negative (for-all ((n (gen-integer :min 1 :max 10))) (is (< n 0))))\n"));
         // cl-ppcre:scan's shape: a compiled function and a compiler macro, each with a docstring;
         // and a form the compiler warns about on line 4.
-        QVERIFY(writeFile(m_root.filePath(QStringLiteral("scanner/scanner.asd")),
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("scanner/scanner.asd")),
                           "(asdf:defsystem \"scanner\" :components ((:file \"scanner\")))\n"));
-        QVERIFY(writeFile(m_root.filePath(QStringLiteral("scanner/scanner.lisp")),
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("scanner/scanner.lisp")),
                           "(defpackage #:scanner (:use #:cl) (:export #:scan))\n(in-package #:scanner)\n"
                           "(defgeneric scan (regex target) (:documentation \"Searches TARGET for REGEX.\"))\n"
                           "(defmethod scan (regex target) (list regex target))\n"
@@ -120,7 +101,7 @@ private Q_SLOTS:
     void projectRootMovesWithTheRoot()
     {
         QTemporaryDir other;
-        QVERIFY(writeFile(other.filePath(QStringLiteral("elsewhere/elsewhere.asd")), "(asdf:defsystem \"elsewhere\")\n"));
+        QVERIFY(TestFiles::write(other.filePath(QStringLiteral("elsewhere/elsewhere.asd")), "(asdf:defsystem \"elsewhere\")\n"));
         const EngineProtocol::Reply moved(ask(EngineProtocol::projectRoot(other.path())));
         QVERIFY2(moved.ok(), qPrintable(moved.errorMessage()));
         QCOMPARE(value(QStringLiteral("(namestring (asdf:system-source-file (asdf:find-system \"elsewhere\")))")),
@@ -312,7 +293,7 @@ private Q_SLOTS:
     // in front of it; the warning says the form's line.
     void compilerWarningsSayTheLine()
     {
-        QVERIFY(writeFile(m_root.filePath(QStringLiteral("warned.lisp")),
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("warned.lisp")),
                           "(defun fine () 1)\n\n;; a comment\n(defun typed (x) (declare (fixnum x)) (car x))\n"));
         const QString texts = value(QStringLiteral(
             "(let ((texts nil)) (handler-bind ((warning (lambda (c) (push (lisp-duet.kernel::load-warning-text c) texts) (muffle-warning c))))"
@@ -333,8 +314,8 @@ private Q_SLOTS:
                                   "\n"
                                   ";; the cube\n"
                                   "(defmacro lib-cube (x) `(* ,x ,x ,x))\n"; // line 11
-        QVERIFY(writeFile(m_root.filePath(QStringLiteral("defs/lib.lisp")), source));
-        QVERIFY(writeFile(m_root.filePath(QStringLiteral("defs/compiled.lisp")), QByteArray(source).replace("lib-", "compiled-")));
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("defs/lib.lisp")), source));
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("defs/compiled.lisp")), QByteArray(source).replace("lib-", "compiled-")));
         // Relative names: the project root is the default directory.
         QCOMPARE(value(QStringLiteral("(and (load \"defs/lib.lisp\") t)")), QStringLiteral("T"));
         QCOMPARE(value(QStringLiteral("(and (load (compile-file \"defs/compiled.lisp\")) t)")), QStringLiteral("T"));

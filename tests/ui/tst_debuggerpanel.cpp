@@ -7,6 +7,7 @@
 // it saves debugger.png (run under Xvfb by tests/ui/screenshots.sh).
 
 #include "UiTestSupport.h"
+#include "../common/TestFiles.h"
 
 #include "AccessGate.h"
 #include "EngineProtocol.h"
@@ -16,23 +17,12 @@
 #include "window/MainWindow.h"
 
 #include <QComboBox>
-#include <QDir>
-#include <QFile>
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeWidget>
-
-namespace {
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-}
-} // namespace
 
 class TestDebuggerPanel : public QObject
 {
@@ -267,11 +257,9 @@ private Q_SLOTS:
         // load-system compiles the project's systems for debugging: their frames expand to
         // their variables, which are ECL's copies, and the panel says what that means.
         QTemporaryDir root;
-        QVERIFY(writeFile(root.filePath(QStringLiteral("tally/tally.asd")),
-                          "(asdf:defsystem \"tally\" :components ((:file \"tally\")))\n"));
-        QVERIFY(writeFile(root.filePath(QStringLiteral("tally/tally.lisp")),
-                          "(defpackage #:tally (:use #:cl) (:export #:mean))\n(in-package #:tally)\n"
-                          "(defun mean (xs) (let ((sum (reduce #'+ xs))) (/ sum (length xs))))\n"));
+        QVERIFY(TestFiles::writeOneFileSystem(root.path(), QStringLiteral("tally"),
+                                              "(defpackage #:tally (:use #:cl) (:export #:mean))\n(in-package #:tally)\n"
+                                              "(defun mean (xs) (let ((sum (reduce #'+ xs))) (/ sum (length xs))))\n"));
         bool rooted = false;
         session().query(EngineProtocol::projectRoot(root.path()), [&](const QJsonObject &) { rooted = true; });
         QVERIFY(QTest::qWaitFor([&] { return rooted; }, 10000));
