@@ -1,9 +1,9 @@
 #include "ActivityDigest.h"
 
-#include "JobOutcome.h"
-#include "JsonTextWriter.h"
+#include "session/JobOutcome.h"
+#include "json/JsonTextWriter.h"
 #include "JsonSchema.h"
-#include "TextLines.h"
+#include "session/TextLines.h"
 
 #include <QJsonObject>
 

@@ -1,11 +1,11 @@
 #include "CompletionProvider.h"
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "JsonRpc.h"
 #include "McpServer.h"
 #include "PromptProvider.h"
 #include "ResourceProvider.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QJsonArray>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Job.h"
-#include "Origin.h"
+#include "session/Job.h"
+#include "session/Origin.h"
 #include "Tool.h"
 
 #include <QObject>

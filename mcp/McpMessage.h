@@ -1,6 +1,6 @@
 #pragma once
 
-#include "JsonObjectText.h"
+#include "json/JsonObjectText.h"
 
 // One outgoing JSON-RPC message, as an object or as the JSON text a transport writes: an
 // answer the server wrote as text (a tool call's result, McpServer::respondToToolCall) reaches

@@ -1,9 +1,9 @@
 #include "McpServer.h"
 
 #include "ActivityDigest.h"
-#include "EngineProtocol.h"
-#include "JsonTextWriter.h"
-#include "Session.h"
+#include "client/EngineProtocol.h"
+#include "json/JsonTextWriter.h"
+#include "session/Session.h"
 #include "ToolRegistry.h"
 
 #include <QJsonArray>

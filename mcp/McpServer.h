@@ -3,7 +3,7 @@
 #include "ActivityDigest.h"
 #include "ClientElicitation.h"
 #include "JsonRpc.h"
-#include "LineBuffer.h"
+#include "client/LineBuffer.h"
 #include "ListenSubscriptions.h"
 #include "McpPeer.h"
 #include "McpResponder.h"

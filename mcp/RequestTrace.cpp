@@ -1,6 +1,6 @@
 #include "RequestTrace.h"
 
-#include "LocalClock.h"
+#include "session/LocalClock.h"
 
 RequestTrace::RequestTrace(const QString &client, const QJsonObject &request)
     : m_client(client), m_request(request), m_receivedAt(LocalClock::now())

@@ -1,10 +1,10 @@
 #include "ResourceProvider.h"
 
-#include "EngineProtocol.h"
-#include "JobOutcome.h"
-#include "source/LispFile.h"
+#include "client/EngineProtocol.h"
+#include "session/JobOutcome.h"
+#include "lispsource/LispFile.h"
 #include "McpServer.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolRegistry.h"
 
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "JsonObjectText.h"
+#include "json/JsonObjectText.h"
 
 // A tool result's structuredContent: an object a tool builds and changes, or the JSON text a
 // formatter on the hot path wrote directly (EvalFormatter: an evaluation's result). The text of

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Origin.h"
+#include "session/Origin.h"
 #include "RequestTrace.h"
 #include "StructuredContent.h"
 #include "ToolArguments.h"

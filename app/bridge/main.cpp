@@ -4,7 +4,7 @@
 //   lisp-duet-bridge [--socket NAME] [--launch]
 
 #include "AppLocator.h"
-#include "LineBuffer.h"
+#include "client/LineBuffer.h"
 #include "UserEnvironment.h"
 
 #include <QCommandLineParser>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "AccessMode.h"
-#include "Journal.h"
+#include "history/Journal.h"
 
 #include <QObject>
 

@@ -1,8 +1,8 @@
 #include "JournalCommand.h"
 
 #include "CommandLine.h"
-#include "Journal.h"
-#include "TranscriptExport.h"
+#include "history/Journal.h"
+#include "history/TranscriptExport.h"
 
 #include <cstdio>
 

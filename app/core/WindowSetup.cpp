@@ -14,7 +14,7 @@
 
 #include "FormStager.h"
 #include "project/ProjectFiles.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QAction>
 #include <QMenu>

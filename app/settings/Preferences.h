@@ -2,8 +2,8 @@
 
 #include "AccessMode.h"
 
-#include "EngineProtocol.h"
-#include "Journal.h"
+#include "client/EngineProtocol.h"
+#include "history/Journal.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 #include "EngineClient.h"
 
 #include "EngineProtocol.h"
-#include "JsonTextWriter.h"
+#include "json/JsonTextWriter.h"
 #include "StageLog.h"
 
 #include <QAbstractEventDispatcher>

@@ -1,8 +1,23 @@
 #include "EngineProtocol.h"
 
-#include "JsonTextWriter.h"
+#include "json/JsonTextWriter.h"
 
 #include <QJsonDocument>
+
+QString JobResult::statusName(Status status)
+{
+    switch (status) {
+    case Status::Ok: return QStringLiteral("ok");
+    case Status::Error: return QStringLiteral("error");
+    case Status::Interrupted: return QStringLiteral("interrupted");
+    case Status::TimedOut: return QStringLiteral("timed-out");
+    case Status::EngineRestarted: return QStringLiteral("engine-restarted");
+    case Status::Cancelled: return QStringLiteral("cancelled");
+    case Status::Failed: return QStringLiteral("failed");
+    case Status::Parked: return QStringLiteral("parked");
+    }
+    return {};
+}
 
 namespace EngineProtocol {
 
@@ -15,9 +30,9 @@ QStringList toStringList(const QJsonValue &value)
     return list;
 }
 
-JobRequest job(const QString &op, const QString &code, const QString &package)
+EngineJob job(const QString &op, const QString &code, const QString &package)
 {
-    JobRequest request;
+    EngineJob request;
     request.op = op;
     request.code = code;
     request.package = package;
@@ -25,9 +40,9 @@ JobRequest job(const QString &op, const QString &code, const QString &package)
 }
 } // namespace
 
-JobRequest evaluation(const QString &code, const QString &package, const EvalOptions &options)
+EngineJob evaluation(const QString &code, const QString &package, const EvalOptions &options)
 {
-    JobRequest request = job(QStringLiteral("eval"), code, package);
+    EngineJob request = job(QStringLiteral("eval"), code, package);
     QJsonObject fields;
     if (options.printLength)
         fields.insert(QStringLiteral("print_length"), *options.printLength);
@@ -40,33 +55,33 @@ JobRequest evaluation(const QString &code, const QString &package, const EvalOpt
     return request;
 }
 
-JobRequest timedEvaluation(const QString &code, const QString &package)
+EngineJob timedEvaluation(const QString &code, const QString &package)
 {
     return job(QStringLiteral("time"), code, package);
 }
 
-JobRequest compilation(const QString &code, const QString &package)
+EngineJob compilation(const QString &code, const QString &package)
 {
     return job(QStringLiteral("compile"), code, package);
 }
 
-JobRequest macroexpansion(const QString &code, bool full, const QString &package)
+EngineJob macroexpansion(const QString &code, bool full, const QString &package)
 {
-    JobRequest request = job(QStringLiteral("macroexpand"), code, package);
+    EngineJob request = job(QStringLiteral("macroexpand"), code, package);
     request.arguments.insert(QStringLiteral("full"), full);
     return request;
 }
 
-JobRequest systemLoad(const QString &system, bool force, bool verbose)
+EngineJob systemLoad(const QString &system, bool force, bool verbose)
 {
-    JobRequest request = job(QStringLiteral("load-system"), system, QString());
+    EngineJob request = job(QStringLiteral("load-system"), system, QString());
     request.arguments = {{QStringLiteral("system"), system}, {QStringLiteral("force"), force}, {QStringLiteral("verbose"), verbose}};
     return request;
 }
 
-JobRequest testRun(const QString &system, const QString &test)
+EngineJob testRun(const QString &system, const QString &test)
 {
-    JobRequest request = job(QStringLiteral("run-tests"), test.isEmpty() ? system : system + QLatin1Char(' ') + test, QString());
+    EngineJob request = job(QStringLiteral("run-tests"), test.isEmpty() ? system : system + QLatin1Char(' ') + test, QString());
     request.arguments = {{QStringLiteral("system"), system}};
     request.timeoutMs = DefaultTestRunTimeoutMs;
     if (!test.isEmpty())
@@ -74,9 +89,9 @@ JobRequest testRun(const QString &system, const QString &test)
     return request;
 }
 
-JobRequest restartInvocation(quint64 target, int level, const QJsonValue &restart, const QStringList &arguments)
+EngineJob restartInvocation(quint64 target, int level, const QJsonValue &restart, const QStringList &arguments)
 {
-    JobRequest request = job(QStringLiteral("invoke-restart"), restart.isDouble() ? QString::number(restart.toInt()) : restart.toString(), QString());
+    EngineJob request = job(QStringLiteral("invoke-restart"), restart.isDouble() ? QString::number(restart.toInt()) : restart.toString(), QString());
     request.arguments = {{QStringLiteral("target"), double(target)},
                          {QStringLiteral("level"), level},
                          {QStringLiteral("restart"), restart},
@@ -84,14 +99,14 @@ JobRequest restartInvocation(quint64 target, int level, const QJsonValue &restar
     return request;
 }
 
-JobRequest frameEvaluation(quint64 target, int level, int frame, const QString &code)
+EngineJob frameEvaluation(quint64 target, int level, int frame, const QString &code)
 {
-    JobRequest request = job(QStringLiteral("debugger-eval"), code, QString());
+    EngineJob request = job(QStringLiteral("debugger-eval"), code, QString());
     request.arguments = {{QStringLiteral("target"), double(target)}, {QStringLiteral("level"), level}, {QStringLiteral("frame"), frame}};
     return request;
 }
 
-QByteArray jobLine(quint64 id, const JobRequest &request)
+QByteArray jobLine(quint64 id, const EngineJob &request)
 {
     // Written field by field: a QJsonObject for this line cost more than the rest of sending it.
     JsonTextWriter line(128 + 3 * request.code.size());

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Job.h"
-#include "source/LispPackages.h"
+#include "EngineJob.h"
+#include "lispsource/LispPackages.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -40,23 +40,23 @@ struct EvalOptions
 };
 
 // ---- Jobs: work for the worker thread, queued one at a time by the Session.
-JobRequest evaluation(const QString &code, const QString &package = {}, const EvalOptions &options = {});
-JobRequest timedEvaluation(const QString &code, const QString &package = {});
-JobRequest compilation(const QString &code, const QString &package = {});
-JobRequest macroexpansion(const QString &code, bool full, const QString &package = {});
-JobRequest systemLoad(const QString &system, bool force, bool verbose);
+EngineJob evaluation(const QString &code, const QString &package = {}, const EvalOptions &options = {});
+EngineJob timedEvaluation(const QString &code, const QString &package = {});
+EngineJob compilation(const QString &code, const QString &package = {});
+EngineJob macroexpansion(const QString &code, bool full, const QString &package = {});
+EngineJob systemLoad(const QString &system, bool force, bool verbose);
 // A system's tests (issue 11): FiveAM when the system's tests use it, else ASDF's test-op;
 // `test` names one FiveAM test (or suite) to run alone. Reply: TestRunReply.
-JobRequest testRun(const QString &system, const QString &test = {}); // time limit: DefaultTestRunTimeoutMs
+EngineJob testRun(const QString &system, const QString &test = {}); // time limit: DefaultTestRunTimeoutMs
 // The shared debugger (issue 20). A parked job is named by its id (`target`) and its level;
 // `restart` is an index (a JSON number) or a name; `arguments` are Lisp texts the engine reads
 // in the package the job parked in. The reply of an invocation says "continuing"
 // (RestartReply); the job's own reply, or its next parking, follows.
-JobRequest restartInvocation(quint64 target, int level, const QJsonValue &restart, const QStringList &arguments);
+EngineJob restartInvocation(quint64 target, int level, const QJsonValue &restart, const QStringList &arguments);
 // Evaluates in frame `frame` of the parked job: its lexical environment where ECL keeps one.
-JobRequest frameEvaluation(quint64 target, int level, int frame, const QString &code);
+EngineJob frameEvaluation(quint64 target, int level, int frame, const QString &code);
 // The line that starts job `id`.
-QByteArray jobLine(quint64 id, const JobRequest &request);
+QByteArray jobLine(quint64 id, const EngineJob &request);
 
 // ---- Queries: questions that run no user code, answered even while a job runs.
 struct Query

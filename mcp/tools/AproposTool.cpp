@@ -1,6 +1,6 @@
 #include "Tools.h"
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "JsonSchema.h"
 #include "ToolKit.h"
 

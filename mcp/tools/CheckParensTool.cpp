@@ -1,7 +1,7 @@
 #include "Tools.h"
 
 #include "JsonSchema.h"
-#include "source/LispSource.h"
+#include "lispsource/LispSource.h"
 
 namespace {
 const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp source text to check")).required(QStringLiteral("the Lisp text to check"));

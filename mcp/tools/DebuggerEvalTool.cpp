@@ -1,8 +1,8 @@
 #include "Tools.h"
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolKit.h"
 
 #include <QJsonArray>

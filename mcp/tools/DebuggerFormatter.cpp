@@ -2,7 +2,7 @@
 
 #include "EvalFormatter.h"
 #include "JsonSchema.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QHash>
 #include <QJsonArray>

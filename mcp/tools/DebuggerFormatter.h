@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Debugger.h"
-#include "Job.h"
+#include "session/Debugger.h"
+#include "session/Job.h"
 #include "Tool.h"
 
 #include <QJsonObject>

@@ -1,9 +1,9 @@
 #include "Tools.h"
 
 #include "DebuggerFormatter.h"
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "JsonSchema.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolKit.h"
 
 #include <QJsonArray>

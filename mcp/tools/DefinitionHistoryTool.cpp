@@ -1,8 +1,8 @@
 #include "HandoffTools.h"
 
-#include "DefinitionLedger.h"
+#include "history/DefinitionLedger.h"
 #include "JsonSchema.h"
-#include "Session.h"
+#include "session/Session.h"
 
 namespace {
 constexpr int ShownVersions = 20;

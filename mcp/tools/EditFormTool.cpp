@@ -2,9 +2,9 @@
 
 #include "EvalFormatter.h"
 #include "FileChangeResult.h"
-#include "source/FormSplice.h"
+#include "lispsource/FormSplice.h"
 #include "JsonSchema.h"
-#include "source/LispFile.h"
+#include "lispsource/LispFile.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
 #include "ToolKit.h"

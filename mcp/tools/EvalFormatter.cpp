@@ -1,9 +1,9 @@
 #include "EvalFormatter.h"
 
 #include "DebuggerFormatter.h"
-#include "JobOutcome.h"
+#include "session/JobOutcome.h"
 #include "JsonSchema.h"
-#include "JsonTextWriter.h"
+#include "json/JsonTextWriter.h"
 
 #include <QJsonArray>
 #include <QLocale>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "EngineProtocol.h"
-#include "Job.h"
+#include "client/EngineProtocol.h"
+#include "session/Job.h"
 #include "Tool.h"
 
 #include <QJsonObject>

@@ -1,6 +1,6 @@
 #include "Tools.h"
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
 #include "ToolKit.h"
 

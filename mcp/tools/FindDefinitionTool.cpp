@@ -1,11 +1,11 @@
 #include "ProjectTools.h"
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "JsonSchema.h"
 #include "project/ProjectLisp.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QJsonArray>
 #include <QPointer>

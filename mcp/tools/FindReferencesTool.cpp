@@ -4,7 +4,7 @@
 #include "project/ProjectLisp.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QJsonArray>
 

@@ -1,10 +1,10 @@
 #include "Tools.h"
 
 #include "DebuggerFormatter.h"
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
 #include "JsonSchema.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolKit.h"
 
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #include "JobHandles.h"
 
-#include "Session.h"
+#include "session/Session.h"
 
 namespace {
 // Expired ids are remembered only to say "expired" rather than "unknown"; a day of them is

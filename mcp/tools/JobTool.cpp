@@ -3,7 +3,7 @@
 #include "DebuggerFormatter.h"
 #include "JobHandles.h"
 #include "JsonSchema.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolKit.h"
 
 namespace {

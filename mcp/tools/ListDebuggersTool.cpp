@@ -2,9 +2,9 @@
 
 #include "DebuggerFormatter.h"
 #include "JsonSchema.h"
-#include "LocalClock.h"
-#include "Session.h"
-#include "TextLines.h"
+#include "session/LocalClock.h"
+#include "session/Session.h"
+#include "session/TextLines.h"
 
 #include <QJsonArray>
 

@@ -1,8 +1,8 @@
 #include "ProjectToolKit.h"
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "project/ProjectFiles.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <algorithm>
 #include <memory>

@@ -1,7 +1,7 @@
 #include "Tools.h"
 
 #include "JsonSchema.h"
-#include "Replayer.h"
+#include "history/Replayer.h"
 
 namespace {
 const auto Source = Arg::choice(QStringLiteral("source"),

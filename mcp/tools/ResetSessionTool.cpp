@@ -1,7 +1,7 @@
 #include "Tools.h"
 
 #include "JsonSchema.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QElapsedTimer>
 #include <QTimer>

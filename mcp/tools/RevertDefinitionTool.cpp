@@ -1,9 +1,9 @@
 #include "HandoffTools.h"
 
-#include "DefinitionLedger.h"
+#include "history/DefinitionLedger.h"
 #include "EvalFormatter.h"
 #include "JsonSchema.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolKit.h"
 
 namespace {

@@ -2,8 +2,8 @@
 
 #include "ActivityDigest.h"
 #include "JsonSchema.h"
-#include "Session.h"
-#include "TextLines.h"
+#include "session/Session.h"
+#include "session/TextLines.h"
 
 #include <QJsonArray>
 

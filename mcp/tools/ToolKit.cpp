@@ -4,9 +4,9 @@
 #include "EvalFormatter.h"
 #include "JobHandles.h"
 #include "JsonSchema.h"
-#include "LocalClock.h"
-#include "Session.h"
-#include "TextLines.h"
+#include "session/LocalClock.h"
+#include "session/Session.h"
+#include "session/TextLines.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Journal.h"
+#include "history/Journal.h"
 #include "Tool.h"
 
 #include <functional>

@@ -1,7 +1,7 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
-#include "source/LispFile.h"
+#include "lispsource/LispFile.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
 #include "project/ProjectTree.h"

@@ -2,7 +2,7 @@
 
 #include "HttpPeer.h"
 #include "HttpSecurity.h"
-#include "JsonTextWriter.h"
+#include "json/JsonTextWriter.h"
 #include "McpRequestHeaders.h"
 #include "McpServer.h"
 #include "http/ServerSentEvents.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "LineBuffer.h"
+#include "client/LineBuffer.h"
 
 #include <QHash>
 #include <QObject>

@@ -2,7 +2,7 @@
 
 #include "JsonRpc.h"
 #include "McpServer.h"
-#include "StageLog.h"
+#include "client/StageLog.h"
 
 #include <QSocketNotifier>
 

@@ -3,7 +3,7 @@
 // finds that journal as the previous session, and replay-session restores its definitions.
 
 #include "AppServices.h"
-#include "Journal.h"
+#include "history/Journal.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

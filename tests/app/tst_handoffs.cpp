@@ -12,9 +12,9 @@
 #include "../common/TestFiles.h"
 
 #include "AppServices.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ClientConfig.h"
-#include "DefinitionLedger.h"
+#include "history/DefinitionLedger.h"
 #include "transports/HttpTransport.h"
 #include "WindowSetup.h"
 #include "console/ConsoleWidget.h"

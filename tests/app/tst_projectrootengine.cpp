@@ -3,11 +3,11 @@
 // engine's *default-pathname-defaults* (and ASDF's source registry) follow the root.
 
 #include "AppServices.h"
-#include "EngineClient.h"
-#include "EngineProtocol.h"
-#include "Origin.h"
+#include "client/EngineClient.h"
+#include "client/EngineProtocol.h"
+#include "session/Origin.h"
 #include "project/ProjectFiles.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QDir>
 #include <QSignalSpy>

@@ -3,14 +3,14 @@
 // follow the server's peers, settings round-trip through QSettings and take effect.
 
 #include "AppServices.h"
-#include "Journal.h"
+#include "history/Journal.h"
 #include "ClientConfig.h"
 #include "CommandLine.h"
 #include "project/ProjectFiles.h"
 #include "FirstRun.h"
 #include "McpPeer.h"
 #include "McpServer.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "WindowSetup.h"
 #include "AccessGate.h"
 #include "console/ConsoleWidget.h"

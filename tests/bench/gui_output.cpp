@@ -6,10 +6,10 @@
 //   QT_QPA_PLATFORM=offscreen LISP_DUET_ENGINE=build/bin/lisp-duet-engine build/bin/bench_gui_output [MB] [scrollback]
 
 #include "../common/ResidentMemory.h"
-#include "EngineClient.h"
+#include "client/EngineClient.h"
 #include "tools/Tools.h"
 #include "McpServer.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolRegistry.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"

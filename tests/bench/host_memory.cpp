@@ -8,9 +8,9 @@
 // Each evaluation prints a little output and returns a value, as a REPL session does.
 
 #include "../common/ResidentMemory.h"
-#include "EngineClient.h"
-#include "Journal.h"
-#include "Session.h"
+#include "client/EngineClient.h"
+#include "history/Journal.h"
+#include "session/Session.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -6,9 +6,9 @@
 // on a shared machine are only comparable within one run), and the tree's size. --once runs
 // each step once, for `valgrind --tool=callgrind` instruction counts.
 
-#include "source/LispFile.h"
-#include "source/LispReader.h"
-#include "source/LispSource.h"
+#include "lispsource/LispFile.h"
+#include "lispsource/LispReader.h"
+#include "lispsource/LispSource.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

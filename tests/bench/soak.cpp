@@ -6,12 +6,12 @@
 //   bench_soak [--seconds S] [--report-every S]      (issue 6 asks for 600 s; CI does not run it)
 
 #include "../common/ResidentMemory.h"
-#include "EngineClient.h"
+#include "client/EngineClient.h"
 #include "tools/Tools.h"
 #include "transports/HttpTransport.h"
-#include "Journal.h"
+#include "history/Journal.h"
 #include "McpServer.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolRegistry.h"
 
 #include <QCoreApplication>

@@ -2,7 +2,7 @@
 
 // Helpers for tests that drive a real Session and engine: submit, then wait for the result.
 
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QTest>
 

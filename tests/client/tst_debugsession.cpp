@@ -5,7 +5,7 @@
 
 #include "../common/EngineHarness.h"
 
-#include "Journal.h"
+#include "history/Journal.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -1,10 +1,10 @@
 // What a top-level form defines, read from its text through LispReader: the host's half of
 // the definitions panel, and how a file view names a form.
 
-#include "source/DefiningOperators.h"
-#include "source/DefinitionForms.h"
-#include "source/LispSource.h"
-#include "Replayer.h"
+#include "lispsource/DefiningOperators.h"
+#include "lispsource/DefinitionForms.h"
+#include "lispsource/LispSource.h"
+#include "history/Replayer.h"
 
 #include <QTest>
 

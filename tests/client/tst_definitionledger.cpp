@@ -7,9 +7,9 @@
 #include "../common/EngineHarness.h"
 #include "../common/TestFiles.h"
 
-#include "DefinitionLedger.h"
-#include "EngineProtocol.h"
-#include "Journal.h"
+#include "history/DefinitionLedger.h"
+#include "client/EngineProtocol.h"
+#include "history/Journal.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -4,9 +4,9 @@
 // the journal. tests/FAULTS.md lists the rows with the behaviour each test proves.
 
 #include "../common/ResidentMemory.h"
-#include "EngineClient.h"
-#include "Journal.h"
-#include "Session.h"
+#include "client/EngineClient.h"
+#include "history/Journal.h"
+#include "session/Session.h"
 #include "SessionHarness.h"
 
 #include <QElapsedTimer>

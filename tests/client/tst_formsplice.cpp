@@ -3,7 +3,7 @@
 // nothing, inserts and deletes undo each other, forms inside groups keep their indentation and
 // the group's closing parentheses, and line endings follow the file.
 
-#include "source/FormSplice.h"
+#include "lispsource/FormSplice.h"
 
 #include <QTest>
 

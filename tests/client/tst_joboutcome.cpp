@@ -1,4 +1,4 @@
-#include "JobOutcome.h"
+#include "session/JobOutcome.h"
 
 #include <QTest>
 

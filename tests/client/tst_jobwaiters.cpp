@@ -1,6 +1,6 @@
 // JobWaiters: the callers waiting for a job's next answerable point, with deadlines served by
 // one timer (issue 22: a timer per waiter used to outlive its answer by the whole wait).
-#include "JobWaiters.h"
+#include "session/JobWaiters.h"
 
 #include <QAbstractEventDispatcher>
 #include <QElapsedTimer>

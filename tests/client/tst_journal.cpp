@@ -1,10 +1,10 @@
 // The journal: records as JSON lines, written as they happen, read back tolerating a torn
 // last line; attached to a real Session so evaluations and engine events land in it.
 
-#include "EngineClient.h"
-#include "Journal.h"
+#include "client/EngineClient.h"
+#include "history/Journal.h"
 #include "project/ProjectFiles.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "SessionHarness.h"
 
 #include <QFile>

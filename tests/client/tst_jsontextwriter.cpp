@@ -1,6 +1,6 @@
 // JsonTextWriter: compact JSON text that QJsonDocument reads back as the same value, for
 // every kind of string and number an answer can hold.
-#include "JsonTextWriter.h"
+#include "json/JsonTextWriter.h"
 
 #include <QJsonDocument>
 #include <QRandomGenerator>

@@ -1,4 +1,4 @@
-#include "LineBuffer.h"
+#include "client/LineBuffer.h"
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 // inside top-level groups, and names resolved through each file's defpackage forms as Lisp
 // resolves them. The snippets are cut from Debian's cl-* sources named beside each.
 
-#include "source/LispFile.h"
+#include "lispsource/LispFile.h"
 
 #include <QTest>
 

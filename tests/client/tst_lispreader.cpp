@@ -3,9 +3,9 @@
 // (tests/refresh-golden.sh rewrites them); the rows pin one construct each; the hostile
 // inputs must be read in bounded time without a crash.
 
-#include "source/LispFile.h"
-#include "source/LispReader.h"
-#include "source/LispSource.h"
+#include "lispsource/LispFile.h"
+#include "lispsource/LispReader.h"
+#include "lispsource/LispSource.h"
 
 #include <QDir>
 #include <QElapsedTimer>

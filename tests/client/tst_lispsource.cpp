@@ -2,7 +2,7 @@
 // rows use otherwise). The golden test compares the tokens of data/lispsource/*.lisp with
 // their .tokens reference; tests/refresh-golden.sh rewrites the references.
 
-#include "source/LispSource.h"
+#include "lispsource/LispSource.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,10 +1,10 @@
 // Replay: which forms of a journal count as definitions, and a real replay that restores a
 // session's definitions in a fresh engine, reporting the forms that fail.
 
-#include "EngineClient.h"
-#include "Journal.h"
-#include "Replayer.h"
-#include "Session.h"
+#include "client/EngineClient.h"
+#include "history/Journal.h"
+#include "history/Replayer.h"
+#include "session/Session.h"
 #include "SessionHarness.h"
 
 #include <QSignalSpy>

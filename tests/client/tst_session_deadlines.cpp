@@ -4,7 +4,7 @@
 
 #include "../common/EngineHarness.h"
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 
 #include <QElapsedTimer>
 #include <QFile>

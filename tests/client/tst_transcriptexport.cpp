@@ -1,8 +1,8 @@
 // Export of a transcript to Markdown and to one self-contained HTML page, and the
 // lisp-duet --export-journal command that writes them from a journal file.
 
-#include "Journal.h"
-#include "TranscriptExport.h"
+#include "history/Journal.h"
+#include "history/TranscriptExport.h"
 
 #include <QProcess>
 #include <QRegularExpression>

@@ -3,8 +3,8 @@
 // The real engine process behind a Session, in the test's own event loop, with a helper that
 // submits a request and waits until the Session reports that very evaluation finished.
 
-#include "EngineClient.h"
-#include "Session.h"
+#include "client/EngineClient.h"
+#include "session/Session.h"
 
 #include <QHash>
 #include <QTest>

@@ -9,7 +9,7 @@
 // The library classes are driven in-process (no process per form); the tool calls go through
 // McpServer as a client's would.
 
-#include "source/FormSplice.h"
+#include "lispsource/FormSplice.h"
 #include "project/ProjectFiles.h"
 #include "project/ProjectLisp.h"
 #include "tools/ProjectTools.h"

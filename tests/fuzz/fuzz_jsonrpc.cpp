@@ -12,11 +12,11 @@
 // FUZZ_DICT: jsonrpc.dict
 
 #include "AccessGate.h"
-#include "EngineClient.h"
+#include "client/EngineClient.h"
 #include "McpServer.h"
 #include "PromptProvider.h"
 #include "ResourceProvider.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
 

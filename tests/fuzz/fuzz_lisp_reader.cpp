@@ -10,10 +10,10 @@
 // FUZZ_CORPUS: lispreader
 // FUZZ_DICT: lisp.dict
 
-#include "source/FormSplice.h"
-#include "source/LispFile.h"
-#include "source/LispReader.h"
-#include "source/LispSource.h"
+#include "lispsource/FormSplice.h"
+#include "lispsource/LispFile.h"
+#include "lispsource/LispReader.h"
+#include "lispsource/LispSource.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -8,7 +8,7 @@
 #include "../common/EngineHarness.h"
 #include "../common/TestFiles.h"
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>

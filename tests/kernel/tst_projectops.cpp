@@ -7,7 +7,7 @@
 #include "../common/EngineHarness.h"
 #include "../common/TestFiles.h"
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,10 +3,10 @@
 // The real stack of the app for transport tests: engine process, session, the tools and the
 // MCP server, in the test's own event loop.
 
-#include "EngineClient.h"
+#include "client/EngineClient.h"
 #include "McpServer.h"
 #include "ResourceProvider.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
 

@@ -3,10 +3,10 @@
 // A real engine, session, tool registry and MCP server with one initialized peer, for tests
 // that call tools the way a client does (tools/call through McpServer::receive).
 
-#include "EngineClient.h"
+#include "client/EngineClient.h"
 #include "McpPeer.h"
 #include "McpServer.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "tools/StandardTools.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"

@@ -5,11 +5,11 @@
 
 #include "AccessGate.h"
 
-#include "EngineClient.h"
+#include "client/EngineClient.h"
 #include "../common/FakeTools.h"
 #include "McpPeer.h"
 #include "McpServer.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolRegistry.h"
 
 #include <QJsonArray>

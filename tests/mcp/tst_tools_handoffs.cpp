@@ -8,8 +8,8 @@
 #include "ToolHarness.h"
 
 #include "AccessMode.h"
-#include "DefinitionLedger.h"
-#include "EngineProtocol.h"
+#include "history/DefinitionLedger.h"
+#include "client/EngineProtocol.h"
 #include "FormStager.h"
 #include "tools/HandoffTools.h"
 

@@ -5,11 +5,11 @@
 // through a real peer.
 
 #include "AccessGate.h"
-#include "DefinitionLedger.h"
-#include "EngineClient.h"
+#include "history/DefinitionLedger.h"
+#include "client/EngineClient.h"
 #include "McpPeer.h"
 #include "McpServer.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
 

@@ -1,6 +1,6 @@
 // CommandHistory: the REPL's input history, driven the way the console drives it.
 
-#include "history/CommandHistory.h"
+#include "inputhistory/CommandHistory.h"
 
 #include <QFile>
 #include <QTemporaryDir>

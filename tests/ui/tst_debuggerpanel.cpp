@@ -10,7 +10,7 @@
 #include "../common/TestFiles.h"
 
 #include "AccessGate.h"
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 #include "debugger/DebuggerPanel.h"

@@ -5,9 +5,9 @@
 
 #include "definitions/DefinitionsModel.h"
 
-#include "DefinitionLedger.h"
-#include "EngineClient.h"
-#include "Session.h"
+#include "history/DefinitionLedger.h"
+#include "client/EngineClient.h"
+#include "session/Session.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,9 +1,9 @@
 // The previous session's journal in the console: greyed, under a dated separator, before
 // anything of this session, and only the newest entries of a long journal.
 
-#include "EngineClient.h"
-#include "Journal.h"
-#include "Session.h"
+#include "client/EngineClient.h"
+#include "history/Journal.h"
+#include "session/Session.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 

@@ -5,13 +5,13 @@
 
 #include "AccessGate.h"
 
-#include "EngineClient.h"
+#include "client/EngineClient.h"
 #include "../common/FakeTools.h"
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "PromptProvider.h"
 #include "ResourceProvider.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
 

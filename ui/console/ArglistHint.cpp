@@ -1,8 +1,8 @@
 #include "ArglistHint.h"
 
-#include "EngineProtocol.h"
-#include "Session.h"
-#include "source/LispSource.h"
+#include "client/EngineProtocol.h"
+#include "session/Session.h"
+#include "lispsource/LispSource.h"
 
 #include <QJsonObject>
 #include <QPointer>

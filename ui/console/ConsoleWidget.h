@@ -1,7 +1,7 @@
 #pragma once
 
-#include "source/LispSource.h"
-#include "history/CommandHistory.h"
+#include "lispsource/LispSource.h"
+#include "inputhistory/CommandHistory.h"
 
 #include <QPlainTextEdit>
 

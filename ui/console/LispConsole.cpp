@@ -12,8 +12,8 @@
 #include "access/ApprovalBar.h"
 #include "highlight/LispHighlighter.h"
 
-#include "JobOutcome.h"
-#include "Session.h"
+#include "session/JobOutcome.h"
+#include "session/Session.h"
 
 #include <QHBoxLayout>
 #include <QJsonArray>

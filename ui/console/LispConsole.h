@@ -1,8 +1,8 @@
 #pragma once
 
 #include "FormStager.h"
-#include "Job.h"
-#include "Journal.h"
+#include "session/Job.h"
+#include "history/Journal.h"
 
 #include <QHash>
 #include <QSet>

@@ -1,8 +1,8 @@
 #include "RunningJobBar.h"
 
-#include "LocalClock.h"
-#include "Session.h"
-#include "TextLines.h"
+#include "session/LocalClock.h"
+#include "session/Session.h"
+#include "session/TextLines.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Job.h"
-#include "TextLines.h"
+#include "session/Job.h"
+#include "session/TextLines.h"
 
 #include <QFrame>
 #include <QTimer>

@@ -2,8 +2,8 @@
 
 #include "ConsoleWidget.h"
 
-#include "EngineProtocol.h"
-#include "Session.h"
+#include "client/EngineProtocol.h"
+#include "session/Session.h"
 
 #include <QApplication>
 #include <QTextCursor>

@@ -1,6 +1,6 @@
 #include "TranscriptView.h"
 
-#include "source/LispSource.h"
+#include "lispsource/LispSource.h"
 #include "highlight/DiffFormats.h"
 
 #include <QMouseEvent>

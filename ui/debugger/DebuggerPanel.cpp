@@ -2,9 +2,9 @@
 
 #include "DebuggerWords.h"
 
-#include "EngineProtocol.h"
-#include "Session.h"
-#include "TextLines.h"
+#include "client/EngineProtocol.h"
+#include "session/Session.h"
+#include "session/TextLines.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Debugger.h"
+#include "session/Debugger.h"
 
 #include <QWidget>
 

@@ -6,8 +6,8 @@
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 
-#include "Session.h"
-#include "TextLines.h"
+#include "session/Session.h"
+#include "session/TextLines.h"
 
 DebuggerTranscript::DebuggerTranscript(Session *session, LispConsole *console)
     : QObject(console), m_session(session), m_console(console)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Job.h"
+#include "session/Job.h"
 
 #include <QObject>
 

@@ -1,8 +1,8 @@
 #include "DefinitionsModel.h"
 
-#include "DefinitionLedger.h"
-#include "EngineProtocol.h"
-#include "Session.h"
+#include "history/DefinitionLedger.h"
+#include "client/EngineProtocol.h"
+#include "session/Session.h"
 
 #include <QBrush>
 #include <QColor>

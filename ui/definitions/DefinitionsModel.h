@@ -1,7 +1,7 @@
 #pragma once
 
-#include "DefinitionLedger.h"
-#include "DefinitionVersion.h"
+#include "history/DefinitionLedger.h"
+#include "history/DefinitionVersion.h"
 
 #include <QAbstractItemModel>
 #include <QDateTime>

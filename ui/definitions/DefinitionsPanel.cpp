@@ -4,8 +4,8 @@
 #include "highlight/DiffFormats.h"
 #include "highlight/LispHighlighter.h"
 
-#include "DefinitionLedger.h"
-#include "Session.h"
+#include "history/DefinitionLedger.h"
+#include "session/Session.h"
 
 #include <QButtonGroup>
 #include <QHBoxLayout>

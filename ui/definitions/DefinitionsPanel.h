@@ -1,6 +1,6 @@
 #pragma once
 
-#include "DefinitionVersion.h"
+#include "history/DefinitionVersion.h"
 
 #include <QWidget>
 

@@ -8,7 +8,7 @@
 // "Common Lisp" definition and its default light/dark theme; otherwise, or when the definition
 // is missing, the built-in LispSyntaxHighlighter below, which colours LispSource::tokens().
 
-#include "source/LispSource.h"
+#include "lispsource/LispSource.h"
 
 #include <QColor>
 #include <QObject>

@@ -13,7 +13,7 @@
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "project/ProjectFiles.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Job.h"
-#include "Session.h"
+#include "session/Job.h"
+#include "session/Session.h"
 
 #include <QMainWindow>
 #include <QStringList>

@@ -1,9 +1,9 @@
 #include "RunTestsAction.h"
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "project/ProjectFiles.h"
 #include "project/ProjectSystems.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QDir>
 #include <QInputDialog>

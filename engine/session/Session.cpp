@@ -1,8 +1,8 @@
 #include "Session.h"
 
-#include "EngineClient.h"
+#include "client/EngineClient.h"
 #include "LocalClock.h"
-#include "StageLog.h"
+#include "client/StageLog.h"
 
 #include <algorithm>
 
@@ -20,21 +20,6 @@ QString Session::engineStatusName(EngineStatus status)
     case EngineStatus::Ready: return QStringLiteral("ready");
     case EngineStatus::Restarting: return QStringLiteral("restarting");
     case EngineStatus::Failed: return QStringLiteral("failed");
-    }
-    return {};
-}
-
-QString JobResult::statusName(Status status)
-{
-    switch (status) {
-    case Status::Ok: return QStringLiteral("ok");
-    case Status::Error: return QStringLiteral("error");
-    case Status::Interrupted: return QStringLiteral("interrupted");
-    case Status::TimedOut: return QStringLiteral("timed-out");
-    case Status::EngineRestarted: return QStringLiteral("engine-restarted");
-    case Status::Cancelled: return QStringLiteral("cancelled");
-    case Status::Failed: return QStringLiteral("failed");
-    case Status::Parked: return QStringLiteral("parked");
     }
     return {};
 }

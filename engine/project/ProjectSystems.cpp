@@ -1,6 +1,6 @@
 #include "ProjectSystems.h"
 
-#include "source/LispFile.h"
+#include "lispsource/LispFile.h"
 #include "ProjectTree.h"
 #include "TextFile.h"
 

@@ -1,6 +1,6 @@
 #include "TranscriptExport.h"
 
-#include "JobOutcome.h"
+#include "session/JobOutcome.h"
 
 #include <QLocale>
 #include <QSaveFile>

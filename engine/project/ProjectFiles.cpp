@@ -1,6 +1,6 @@
 #include "ProjectFiles.h"
 
-#include "LocalClock.h"
+#include "session/LocalClock.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -3,7 +3,7 @@
 
 #include "Session.h"
 
-#include "EngineClient.h"
+#include "client/EngineClient.h"
 #include "LocalClock.h"
 
 #include <QLoggingCategory>

@@ -2,7 +2,7 @@
 
 #include "DefinitionVersion.h"
 #include "project/FileChange.h"
-#include "Job.h"
+#include "session/Job.h"
 
 #include <QHash>
 #include <QJsonObject>

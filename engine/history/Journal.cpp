@@ -1,11 +1,11 @@
 #include "Journal.h"
 
 #include "DefinitionLedger.h"
-#include "JsonTextWriter.h"
-#include "LocalClock.h"
+#include "json/JsonTextWriter.h"
+#include "session/LocalClock.h"
 #include "project/ProjectFiles.h"
-#include "Session.h"
-#include "TextLines.h"
+#include "session/Session.h"
+#include "session/TextLines.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "source/LispFile.h"
-#include "source/LispPackages.h"
+#include "lispsource/LispFile.h"
+#include "lispsource/LispPackages.h"
 #include "ProjectTree.h"
 
 #include <vector>

@@ -1,7 +1,6 @@
 #include "LispFile.h"
 
 #include "DefiningOperators.h"
-#include "TextLines.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -11,7 +10,11 @@
 
 namespace {
 
-using TextLines::shortened;
+// A label's argument, cut to at most `limit` characters, ending with "…" when cut.
+QString shortened(const QString &text, qsizetype limit)
+{
+    return text.size() <= limit ? text : text.left(limit - 1) + QChar(0x2026);
+}
 
 constexpr qsizetype LabelArgumentChars = 60;
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "EngineProtocol.h"
+#include "client/EngineProtocol.h"
 #include "Job.h"
 #include "JobWaiters.h"
 

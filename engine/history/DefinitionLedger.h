@@ -1,7 +1,7 @@
 #pragma once
 
 #include "DefinitionVersion.h"
-#include "Job.h"
+#include "session/Job.h"
 #include "project/UnifiedDiff.h"
 
 #include <QHash>

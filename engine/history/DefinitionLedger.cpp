@@ -1,10 +1,10 @@
 #include "DefinitionLedger.h"
 
-#include "EngineProtocol.h"
-#include "LocalClock.h"
-#include "source/LispFile.h"
+#include "client/EngineProtocol.h"
+#include "session/LocalClock.h"
+#include "lispsource/LispFile.h"
 #include "project/ProjectRoot.h"
-#include "Session.h"
+#include "session/Session.h"
 #include "project/TextFile.h"
 #include "project/UnifiedDiff.h"
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Origin.h"
+#include "client/EngineJob.h"
 
 #include <QDateTime>
 #include <QJsonValue>
@@ -12,20 +13,6 @@
 // waits, parked, with its restarts and frames, until the person or an agent chooses how it
 // goes on. The Session makes and changes them; everyone else reads. A job that parks again
 // later gets a new Debugger with a new id.
-struct DebuggerRestart
-{
-    int index = 0;
-    QString name;        // "USE-VALUE", "RETRY", "ABORT"...
-    QString description; // the restart's report: "Supply a new value of X"
-};
-
-struct DebuggerFrame
-{
-    int index = 0;
-    QString text;                 // "(FOO 3 0)", as in the [Backtrace]
-    bool localsAvailable = false; // bytecoded (interpreted) code keeps its locals; native code does not
-};
-
 // Who ended the episode and how. `by` is empty (no name) until somebody chose.
 struct DebuggerChoice
 {

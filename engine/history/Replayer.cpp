@@ -1,9 +1,9 @@
 #include "Replayer.h"
 
-#include "source/DefiningOperators.h"
-#include "source/LispReader.h"
-#include "Session.h"
-#include "TextLines.h"
+#include "lispsource/DefiningOperators.h"
+#include "lispsource/LispReader.h"
+#include "session/Session.h"
+#include "session/TextLines.h"
 
 #include <QJsonArray>
 #include <QSet>
