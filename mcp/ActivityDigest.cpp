@@ -1,6 +1,7 @@
 #include "ActivityDigest.h"
 
 #include "session/JobOutcome.h"
+#include "session/JobSummary.h"
 #include "json/JsonTextWriter.h"
 #include "JsonSchema.h"
 #include "session/TextLines.h"
@@ -20,35 +21,6 @@ QString who(const Origin &origin)
     return origin.isPerson() ? QStringLiteral("the person") : origin.name;
 }
 
-int debuggerOf(const Job &job)
-{
-    return job.request.arguments.value(QStringLiteral("debugger")).toInt();
-}
-
-// What the entry did, before its result: the code, or what it did in the debugger.
-QString action(const Job &job)
-{
-    const QString &op = job.request.op;
-    if (op == QStringLiteral("invoke-restart")) {
-        QStringList values;
-        for (const QJsonValue &v : job.request.arguments.value(QStringLiteral("arguments")).toArray())
-            values << v.toString();
-        return QStringLiteral("chose %1%2 in debugger %3")
-            .arg(job.request.code, values.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(values.join(QStringLiteral(", "))))
-            .arg(debuggerOf(job));
-    }
-    if (op == QStringLiteral("debugger-frame"))
-        return QStringLiteral("looked at %1").arg(job.request.code);
-    if (op == QStringLiteral("debugger-eval")) {
-        const int frame = job.request.arguments.value(QStringLiteral("frame")).toInt(-1);
-        return QStringLiteral("in debugger %1%2: %3")
-            .arg(debuggerOf(job))
-            .arg(frame >= 0 ? QStringLiteral(" frame %1").arg(frame) : QString(), oneLine(job.request.code, 200));
-    }
-    return op == QStringLiteral("eval") ? oneLine(job.request.code, 200)
-                                        : oneLine(QStringLiteral("%1 %2").arg(op, job.request.code), 200);
-}
-
 QDateTime timeOf(const Job &job)
 {
     return job.state == Job::State::Parked && job.debugger ? job.debugger->parkedAt : job.finishedAt;
@@ -65,9 +37,9 @@ QString summaryOf(const Job &job)
         return QStringLiteral("is parked in debugger %1: [ERROR] %2: %3 (restarts: %4)")
             .arg(d.id).arg(d.conditionType, oneLine(d.message, 120), d.restartList());
     }
-    if (job.request.op == QStringLiteral("invoke-restart") && result.ok())
+    if (job.request.kind == EngineJob::Kind::InvokeRestart && result.ok())
         return QStringLiteral("; the evaluation went on");
-    if (job.request.op == QStringLiteral("debugger-frame") && result.ok())
+    if (job.request.kind == EngineJob::Kind::FrameLook && result.ok())
         return result.values.value(0);
     return result.ok() ? JobOutcome::firstValueInOneLine(result.values, 120) : JobOutcome::failure(result, 120);
 }
@@ -76,7 +48,7 @@ Entry entry(const Job &job)
 {
     const QDateTime time = timeOf(job);
     const QString summary = summaryOf(job);
-    const QString act = action(job);
+    const QString act = JobSummary::action(job.request, 200);
     // The description says what a job was for when its code alone does not: "revert GREET to
     // version 1", "staged by claude-code: ...".
     const QString why = job.request.description.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(oneLine(job.request.description, 200));
@@ -89,8 +61,8 @@ Entry entry(const Job &job)
     json.beginObject()
         .key("who").value(job.request.origin.name)
         .key("kind").value(job.request.origin.kindName())
-        .key("operation").value(job.request.op)
-        .key("code").value(oneLine(job.request.code, 2000))
+        .key("operation").value(JobSummary::operation(job.request))
+        .key("code").value(oneLine(JobSummary::subject(job.request), 2000))
         .key("description").value(job.request.description)
         .key("result").value(summary)
         .key("ok").value(job.result.ok())

@@ -2,6 +2,7 @@
 
 #include "client/EngineProtocol.h"
 #include "session/JobOutcome.h"
+#include "session/JobSummary.h"
 #include "lispsource/LispFile.h"
 #include "McpServer.h"
 #include "session/Session.h"
@@ -170,7 +171,7 @@ QString ResourceProvider::transcriptText() const
         QString entry = QStringLiteral(";; #%1 %2 (%3) at %4 in %5\n%6\n%7")
                             .arg(e.sequence)
                             .arg(e.request.origin.name, e.request.origin.kindName(), e.finishedAt.toString(Qt::ISODate), e.result.package.isEmpty() ? e.request.package : e.result.package,
-                                 e.request.code.trimmed(), firstLines(JobOutcome::text(e.result), 20));
+                                 JobSummary::subject(e.request).trimmed(), firstLines(JobOutcome::text(e.result), 20));
         if (!e.result.stdoutText.isEmpty())
             entry += QStringLiteral("\n;; output:\n") + firstLines(e.result.stdoutText.trimmed(), 20);
         parts << entry;
@@ -199,7 +200,7 @@ QList<ResourceProvider::Definition> ResourceProvider::definitions() const
     QList<Definition> list;
     QHash<QString, qsizetype> index;
     for (const JobPtr &e : m_session->transcript()) {
-        if (!e->result.ok() || e->request.op != QStringLiteral("eval"))
+        if (!e->result.ok() || e->request.kind != EngineJob::Kind::Evaluate)
             continue;
         for (const auto &[key, form] : definingForms(e->request.code)) {
             const qsizetype space = key.indexOf(QLatin1Char(' '));

@@ -4,20 +4,59 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
+// What one evaluation may set for itself; the session's limits decide the rest.
+struct EvalOptions
+{
+    std::optional<int> printLength;
+    std::optional<int> printLevel;
+    std::optional<int> maxOutputChars;
+};
+
 // Work for the engine's worker thread, as the engine's client sends it and reads its outcome
 // back: one job (the kernel's word too: RUN-JOB, the "job" field of an interrupt). Built only
 // by EngineProtocol (EngineProtocol::evaluation...); the Session queues it with who asked
-// (session/Job.h: JobRequest).
+// (session/Job.h: JobRequest). Each kind uses the fields its comment names; the others stay
+// empty.
 struct EngineJob
 {
-    QString op = QStringLiteral("eval");
-    QString code;
-    QString package;        // empty: the session's current package
-    QJsonObject arguments;  // further fields of the engine request, as EngineProtocol wrote them
-    int timeoutMs = -1;     // how long the host lets it run; -1: the session's default
-    // An error parks it in the debugger instead of ending it (eval, time and run-tests). The
+    enum class Kind {
+        Evaluate,        // code; options
+        Time,            // code
+        Compile,         // code (compiled, not run)
+        Macroexpand,     // code; fullExpansion
+        LoadSystem,      // system; force, verbose
+        RunTests,        // system; test (one test or suite; empty: all)
+        InvokeRestart,   // target, level; restart, restartArguments
+        FrameEvaluation, // target, level, frame; code
+        // Not sent as a job: a look at a parked job's frame (a query), which the session records
+        // in the transcript so that the others see who looked (Session::inspectFrame).
+        FrameLook        // frame
+    };
+
+    Kind kind = Kind::Evaluate;
+    QString code;         // the Lisp text it reads
+    QString package;      // where it is read; empty: the session's current package
+    int timeoutMs = -1;   // how long the host lets it run; -1: the session's default
+    // An error parks it in the debugger instead of ending it (Evaluate, Time, RunTests). The
     // Session also turns it on for the person's own work and agents' when the person says so.
     bool debug = false;
+
+    EvalOptions options;
+    bool fullExpansion = false;
+    QString system;
+    bool force = false;
+    bool verbose = false;
+    QString test;
+    quint64 target = 0;   // the parked job
+    int level = 0;        // the debugger level it waits at
+    int frame = -1;       // -1: no frame, the parked thread's dynamic environment
+    QString restart;      // the restart's name
+    QStringList restartArguments; // Lisp texts, read in the package the job parked in
+
+    bool isDebuggerStep() const { return kind == Kind::InvokeRestart || kind == Kind::FrameEvaluation || kind == Kind::FrameLook; }
+    bool runsCode() const { return kind == Kind::Evaluate || kind == Kind::Time; }
 };
 
 struct JobError

@@ -4,6 +4,8 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
+
 QString JobResult::statusName(Status status)
 {
     switch (status) {
@@ -30,99 +32,204 @@ QStringList toStringList(const QJsonValue &value)
     return list;
 }
 
-EngineJob job(const QString &op, const QString &code, const QString &package)
+EngineJob job(EngineJob::Kind kind, const QString &code = {}, const QString &package = {})
 {
-    EngineJob request;
-    request.op = op;
-    request.code = code;
-    request.package = package;
-    return request;
+    EngineJob job;
+    job.kind = kind;
+    job.code = code;
+    job.package = package;
+    return job;
+}
+
+struct KindName
+{
+    EngineJob::Kind kind;
+    QLatin1StringView name;
+};
+constexpr KindName KindNames[] = {
+    {EngineJob::Kind::Evaluate, QLatin1StringView("eval")},
+    {EngineJob::Kind::Time, QLatin1StringView("time")},
+    {EngineJob::Kind::Compile, QLatin1StringView("compile")},
+    {EngineJob::Kind::Macroexpand, QLatin1StringView("macroexpand")},
+    {EngineJob::Kind::LoadSystem, QLatin1StringView("load-system")},
+    {EngineJob::Kind::RunTests, QLatin1StringView("run-tests")},
+    {EngineJob::Kind::InvokeRestart, QLatin1StringView("invoke-restart")},
+    {EngineJob::Kind::FrameEvaluation, QLatin1StringView("debugger-eval")},
+    {EngineJob::Kind::FrameLook, QLatin1StringView("debugger-frame")},
+};
+
+bool sendsCode(EngineJob::Kind kind)
+{
+    using K = EngineJob::Kind;
+    return kind == K::Evaluate || kind == K::Time || kind == K::Compile || kind == K::Macroexpand || kind == K::FrameEvaluation;
 }
 } // namespace
 
 EngineJob evaluation(const QString &code, const QString &package, const EvalOptions &options)
 {
-    EngineJob request = job(QStringLiteral("eval"), code, package);
-    QJsonObject fields;
-    if (options.printLength)
-        fields.insert(QStringLiteral("print_length"), *options.printLength);
-    if (options.printLevel)
-        fields.insert(QStringLiteral("print_level"), *options.printLevel);
-    if (options.maxOutputChars)
-        fields.insert(QStringLiteral("max_output_chars"), *options.maxOutputChars);
-    if (!fields.isEmpty())
-        request.arguments.insert(QStringLiteral("options"), fields);
+    EngineJob request = job(EngineJob::Kind::Evaluate, code, package);
+    request.options = options;
     return request;
 }
 
 EngineJob timedEvaluation(const QString &code, const QString &package)
 {
-    return job(QStringLiteral("time"), code, package);
+    return job(EngineJob::Kind::Time, code, package);
 }
 
 EngineJob compilation(const QString &code, const QString &package)
 {
-    return job(QStringLiteral("compile"), code, package);
+    return job(EngineJob::Kind::Compile, code, package);
 }
 
 EngineJob macroexpansion(const QString &code, bool full, const QString &package)
 {
-    EngineJob request = job(QStringLiteral("macroexpand"), code, package);
-    request.arguments.insert(QStringLiteral("full"), full);
+    EngineJob request = job(EngineJob::Kind::Macroexpand, code, package);
+    request.fullExpansion = full;
     return request;
 }
 
 EngineJob systemLoad(const QString &system, bool force, bool verbose)
 {
-    EngineJob request = job(QStringLiteral("load-system"), system, QString());
-    request.arguments = {{QStringLiteral("system"), system}, {QStringLiteral("force"), force}, {QStringLiteral("verbose"), verbose}};
+    EngineJob request = job(EngineJob::Kind::LoadSystem);
+    request.system = system;
+    request.force = force;
+    request.verbose = verbose;
     return request;
 }
 
 EngineJob testRun(const QString &system, const QString &test)
 {
-    EngineJob request = job(QStringLiteral("run-tests"), test.isEmpty() ? system : system + QLatin1Char(' ') + test, QString());
-    request.arguments = {{QStringLiteral("system"), system}};
+    EngineJob request = job(EngineJob::Kind::RunTests);
+    request.system = system;
+    request.test = test;
     request.timeoutMs = DefaultTestRunTimeoutMs;
-    if (!test.isEmpty())
-        request.arguments.insert(QStringLiteral("test"), test);
     return request;
 }
 
-EngineJob restartInvocation(quint64 target, int level, const QJsonValue &restart, const QStringList &arguments)
+EngineJob restartInvocation(quint64 target, int level, const QString &restart, const QStringList &arguments)
 {
-    EngineJob request = job(QStringLiteral("invoke-restart"), restart.isDouble() ? QString::number(restart.toInt()) : restart.toString(), QString());
-    request.arguments = {{QStringLiteral("target"), double(target)},
-                         {QStringLiteral("level"), level},
-                         {QStringLiteral("restart"), restart},
-                         {QStringLiteral("arguments"), QJsonArray::fromStringList(arguments)}};
+    EngineJob request = job(EngineJob::Kind::InvokeRestart);
+    request.target = target;
+    request.level = level;
+    request.restart = restart;
+    request.restartArguments = arguments;
     return request;
 }
 
 EngineJob frameEvaluation(quint64 target, int level, int frame, const QString &code)
 {
-    EngineJob request = job(QStringLiteral("debugger-eval"), code, QString());
-    request.arguments = {{QStringLiteral("target"), double(target)}, {QStringLiteral("level"), level}, {QStringLiteral("frame"), frame}};
+    EngineJob request = job(EngineJob::Kind::FrameEvaluation, code);
+    request.target = target;
+    request.level = level;
+    request.frame = frame;
     return request;
 }
 
-QByteArray jobLine(quint64 id, const EngineJob &request)
+EngineJob frameLook(int frame)
+{
+    EngineJob request = job(EngineJob::Kind::FrameLook);
+    request.frame = frame;
+    return request;
+}
+
+QString operationName(EngineJob::Kind kind)
+{
+    for (const KindName &known : KindNames) {
+        if (known.kind == kind)
+            return known.name;
+    }
+    return {};
+}
+
+QJsonObject jobFields(const EngineJob &job)
+{
+    using K = EngineJob::Kind;
+    QJsonObject fields;
+    switch (job.kind) {
+    case K::Evaluate: {
+        QJsonObject options;
+        if (job.options.printLength)
+            options.insert(QStringLiteral("print_length"), *job.options.printLength);
+        if (job.options.printLevel)
+            options.insert(QStringLiteral("print_level"), *job.options.printLevel);
+        if (job.options.maxOutputChars)
+            options.insert(QStringLiteral("max_output_chars"), *job.options.maxOutputChars);
+        if (!options.isEmpty())
+            fields.insert(QStringLiteral("options"), options);
+        break;
+    }
+    case K::Macroexpand:
+        fields.insert(QStringLiteral("full"), job.fullExpansion);
+        break;
+    case K::LoadSystem:
+        fields = {{QStringLiteral("system"), job.system}, {QStringLiteral("force"), job.force}, {QStringLiteral("verbose"), job.verbose}};
+        break;
+    case K::RunTests:
+        fields.insert(QStringLiteral("system"), job.system);
+        if (!job.test.isEmpty())
+            fields.insert(QStringLiteral("test"), job.test);
+        break;
+    case K::InvokeRestart:
+        fields = {{QStringLiteral("target"), double(job.target)},
+                  {QStringLiteral("level"), job.level},
+                  {QStringLiteral("restart"), job.restart},
+                  {QStringLiteral("arguments"), QJsonArray::fromStringList(job.restartArguments)}};
+        break;
+    case K::FrameEvaluation:
+        fields = {{QStringLiteral("target"), double(job.target)}, {QStringLiteral("level"), job.level}, {QStringLiteral("frame"), job.frame}};
+        break;
+    case K::FrameLook:
+        fields.insert(QStringLiteral("frame"), job.frame);
+        break;
+    case K::Time:
+    case K::Compile:
+        break;
+    }
+    return fields;
+}
+
+std::optional<EngineJob> recordedJob(const QString &op, const QString &code, const QString &package, const QJsonObject &fields)
+{
+    const auto known = std::find_if(std::begin(KindNames), std::end(KindNames), [&op](const KindName &k) { return k.name == op; });
+    if (known == std::end(KindNames))
+        return std::nullopt;
+    EngineJob recorded = job(known->kind, sendsCode(known->kind) ? code : QString(), package);
+    const QJsonObject options = fields.value(QStringLiteral("options")).toObject();
+    const auto option = [&options](const char *name) -> std::optional<int> {
+        const QJsonValue value = options.value(QLatin1String(name));
+        return value.isDouble() ? std::optional<int>(value.toInt()) : std::nullopt;
+    };
+    recorded.options = {option("print_length"), option("print_level"), option("max_output_chars")};
+    recorded.fullExpansion = fields.value(QStringLiteral("full")).toBool();
+    recorded.system = fields.value(QStringLiteral("system")).toString();
+    recorded.force = fields.value(QStringLiteral("force")).toBool();
+    recorded.verbose = fields.value(QStringLiteral("verbose")).toBool();
+    recorded.test = fields.value(QStringLiteral("test")).toString();
+    recorded.target = quint64(fields.value(QStringLiteral("target")).toDouble());
+    recorded.level = fields.value(QStringLiteral("level")).toInt();
+    recorded.frame = fields.value(QStringLiteral("frame")).toInt(-1);
+    const QJsonValue restart = fields.value(QStringLiteral("restart"));
+    recorded.restart = restart.isDouble() ? QString::number(restart.toInt()) : restart.toString();
+    recorded.restartArguments = toStringList(fields.value(QStringLiteral("arguments")));
+    return recorded;
+}
+
+QByteArray jobLine(quint64 id, const EngineJob &job)
 {
     // Written field by field: a QJsonObject for this line cost more than the rest of sending it.
-    JsonTextWriter line(128 + 3 * request.code.size());
+    JsonTextWriter line(128 + 3 * job.code.size());
     line.beginObject();
-    for (auto it = request.arguments.constBegin(); it != request.arguments.constEnd(); ++it) {
-        const QString key = it.key();
-        if (key == QLatin1String("id") || key == QLatin1String("op") || key == QLatin1String("code")
-            || (key == QLatin1String("package") && !request.package.isEmpty()) || (key == QLatin1String("debug") && request.debug))
-            continue; // the request's own fields win, as they did when they were inserted last
-        line.key(QLatin1StringView(key.toLatin1())).value(it.value());
-    }
-    line.key("id").value(qint64(id)).key("op").value(request.op).key("code").value(request.code);
-    if (!request.package.isEmpty())
-        line.key("package").value(request.package);
-    if (request.debug)
+    line.key("id").value(qint64(id)).key("op").value(operationName(job.kind));
+    if (sendsCode(job.kind))
+        line.key("code").value(job.code);
+    if (!job.package.isEmpty())
+        line.key("package").value(job.package);
+    if (job.debug)
         line.key("debug").value(true);
+    const QJsonObject fields = jobFields(job);
+    for (auto it = fields.constBegin(); it != fields.constEnd(); ++it)
+        line.key(QLatin1StringView(it.key().toLatin1())).value(it.value());
     line.endObject();
     return line.take();
 }

@@ -31,14 +31,6 @@ struct Limits
     qint64 heapLimitBytes = 0; // 0: the engine's own
 };
 
-// What one evaluation may set for itself; the session's limits decide the rest.
-struct EvalOptions
-{
-    std::optional<int> printLength;
-    std::optional<int> printLevel;
-    std::optional<int> maxOutputChars;
-};
-
 // ---- Jobs: work for the worker thread, queued one at a time by the Session.
 EngineJob evaluation(const QString &code, const QString &package = {}, const EvalOptions &options = {});
 EngineJob timedEvaluation(const QString &code, const QString &package = {});
@@ -49,14 +41,25 @@ EngineJob systemLoad(const QString &system, bool force, bool verbose);
 // `test` names one FiveAM test (or suite) to run alone. Reply: TestRunReply.
 EngineJob testRun(const QString &system, const QString &test = {}); // time limit: DefaultTestRunTimeoutMs
 // The shared debugger (issue 20). A parked job is named by its id (`target`) and its level;
-// `restart` is an index (a JSON number) or a name; `arguments` are Lisp texts the engine reads
-// in the package the job parked in. The reply of an invocation says "continuing"
-// (RestartReply); the job's own reply, or its next parking, follows.
-EngineJob restartInvocation(quint64 target, int level, const QJsonValue &restart, const QStringList &arguments);
+// `restart` is the restart's name; `arguments` are Lisp texts the engine reads in the package
+// the job parked in. The reply of an invocation says "continuing" (RestartReply); the job's
+// own reply, or its next parking, follows.
+EngineJob restartInvocation(quint64 target, int level, const QString &restart, const QStringList &arguments);
 // Evaluates in frame `frame` of the parked job: its lexical environment where ECL keeps one.
 EngineJob frameEvaluation(quint64 target, int level, int frame, const QString &code);
+// A look at frame `frame` of a parked job, as the session records it (not sent: the look
+// itself is frameInspection, a query).
+EngineJob frameLook(int frame);
 // The line that starts job `id`.
-QByteArray jobLine(quint64 id, const EngineJob &request);
+QByteArray jobLine(quint64 id, const EngineJob &job);
+// The protocol's word for a kind of job ("eval", "load-system"...), which the journal keeps too.
+QString operationName(EngineJob::Kind kind);
+// A job's fields beyond op, code and package, as the line sends them (and the journal keeps
+// them): {"system": "shapes", "force": false, ...}.
+QJsonObject jobFields(const EngineJob &job);
+// The job a journal recorded (its op, code, package and jobFields); nullopt for an op this
+// version does not know.
+std::optional<EngineJob> recordedJob(const QString &op, const QString &code, const QString &package, const QJsonObject &fields);
 
 // ---- Queries: questions that run no user code, answered even while a job runs.
 struct Query

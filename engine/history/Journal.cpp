@@ -1,5 +1,8 @@
 #include "Journal.h"
 
+#include "client/EngineProtocol.h"
+#include "session/JobSummary.h"
+
 #include "DefinitionLedger.h"
 #include "json/JsonTextWriter.h"
 #include "session/LocalClock.h"
@@ -155,8 +158,8 @@ QJsonObject JournalEntry::toJson() const
                      {QStringLiteral("id"), double(e.id)},
                      {QStringLiteral("seq"), double(e.sequence)},
                      {QStringLiteral("origin"), originJson(e.request.origin)},
-                     {QStringLiteral("op"), e.request.op},
-                     {QStringLiteral("code"), e.request.code},
+                     {QStringLiteral("op"), JobSummary::operation(e.request)},
+                     {QStringLiteral("code"), JobSummary::subject(e.request)},
                      {QStringLiteral("package"), e.request.package},
                      {QStringLiteral("description"), e.request.description},
                      {QStringLiteral("status"), JobResult::statusName(r.status)},
@@ -173,8 +176,11 @@ QJsonObject JournalEntry::toJson() const
                      {QStringLiteral("finished_at"), stamp(e.finishedAt)},
                      {QStringLiteral("real_us"), double(r.realMicroseconds)},
                      {QStringLiteral("run_us"), double(r.runMicroseconds)}};
-    if (!e.request.arguments.isEmpty())
-        json.insert(QStringLiteral("arguments"), e.request.arguments);
+    QJsonObject arguments = EngineProtocol::jobFields(e.request);
+    if (e.request.debuggerId > 0)
+        arguments.insert(QStringLiteral("debugger"), e.request.debuggerId);
+    if (!arguments.isEmpty())
+        json.insert(QStringLiteral("arguments"), arguments);
     if (!e.request.tool.isEmpty())
         json.insert(QStringLiteral("tool"), e.request.tool);
     if (!r.ok() || !r.error.type.isEmpty()) {
@@ -265,13 +271,17 @@ bool JournalEntry::fromJson(const QJsonObject &json, JournalEntry *entry)
     e.id = quint64(json.value(QStringLiteral("id")).toDouble());
     e.sequence = quint64(json.value(QStringLiteral("seq")).toDouble());
     e.state = Job::State::Done;
+    const QJsonObject arguments = json.value(QStringLiteral("arguments")).toObject();
+    const std::optional<EngineJob> recorded = EngineProtocol::recordedJob(
+        json.value(QStringLiteral("op")).toString(QStringLiteral("eval")), json.value(QStringLiteral("code")).toString(),
+        json.value(QStringLiteral("package")).toString(), arguments);
+    if (!recorded)
+        return false; // an operation this version does not know
+    e.request = *recorded;
+    e.request.debuggerId = arguments.value(QStringLiteral("debugger")).toInt();
     e.request.origin = originFromJson(json.value(QStringLiteral("origin")).toObject());
-    e.request.op = json.value(QStringLiteral("op")).toString(QStringLiteral("eval"));
-    e.request.code = json.value(QStringLiteral("code")).toString();
-    e.request.package = json.value(QStringLiteral("package")).toString();
     e.request.description = json.value(QStringLiteral("description")).toString();
     e.request.tool = json.value(QStringLiteral("tool")).toString();
-    e.request.arguments = json.value(QStringLiteral("arguments")).toObject();
     e.queuedAt = parseStamp(json.value(QStringLiteral("queued_at")));
     e.startedAt = parseStamp(json.value(QStringLiteral("started_at")));
     e.finishedAt = parseStamp(json.value(QStringLiteral("finished_at")));

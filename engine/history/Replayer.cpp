@@ -2,6 +2,8 @@
 
 #include "lispsource/DefiningOperators.h"
 #include "lispsource/LispReader.h"
+#include "client/EngineProtocol.h"
+#include "session/JobSummary.h"
 #include "session/Session.h"
 #include "session/TextLines.h"
 
@@ -93,13 +95,14 @@ QList<Replayer::Step> Replayer::plan(const QList<JournalEntry> &entries, int *sk
         const Job &job = entry.job;
         if (!job.result.ok() || job.request.origin.clientKey == Origin::system(QStringLiteral("replay")).clientKey)
             continue;
-        if (job.request.op == QStringLiteral("load-system")) {
+        if (job.request.kind == EngineJob::Kind::LoadSystem) {
             // Loading a system takes longer than a definition: as long as the original was allowed.
-            steps.append({job.request.op, job.request.code, job.request.package, job.request.arguments,
-                          qMax(job.request.timeoutMs, 120000)});
+            Step load = job.request;
+            load.timeoutMs = qMax(job.request.timeoutMs, 120000);
+            steps.append(load);
             continue;
         }
-        if (job.request.op != QStringLiteral("eval"))
+        if (job.request.kind != EngineJob::Kind::Evaluate)
             continue; // describe, complete, ...: questions, not changes
         bool afterInPackage = false;
         for (const SyntaxNode &form : SyntaxTree::read(job.request.code).forms()) {
@@ -111,7 +114,7 @@ QList<Replayer::Step> Replayer::plan(const QList<JournalEntry> &entries, int *sk
             }
             // Until an in-package of this same evaluation runs, its forms ran in the package
             // the journal recorded; after it, in the package the in-package chose.
-            steps.append({QStringLiteral("eval"), form.text().toString(), afterInPackage ? QString() : job.request.package, {}});
+            steps.append(EngineProtocol::evaluation(form.text().toString(), afterInPackage ? QString() : job.request.package));
             if (DefiningOperators::find(form.operatorName()).changesPackage())
                 afterInPackage = true;
         }
@@ -158,12 +161,7 @@ void Replayer::runNext()
         return;
     }
     const Step &step = m_steps.at(m_next);
-    JobRequest request;
-    request.op = step.op;
-    request.code = step.code;
-    request.package = step.package;
-    request.arguments = step.arguments;
-    request.timeoutMs = step.timeoutMs;
+    JobRequest request = step;
     request.origin = Origin::system(QStringLiteral("replay"));
     request.description = QStringLiteral("Replaying definition %1 of %2 from the journal").arg(m_next + 1).arg(m_steps.size());
     m_submitting = true;
@@ -181,7 +179,7 @@ void Replayer::onJobFinished(JobPtr job)
     if (result.ok()) {
         ++m_summary.replayed;
     } else {
-        m_summary.failed.append({step.code, QStringLiteral("%1: %2").arg(result.error.type, result.error.message)});
+        m_summary.failed.append({JobSummary::subject(step), QStringLiteral("%1: %2").arg(result.error.type, result.error.message)});
         if (result.status == JobResult::Status::EngineRestarted) {
             // Whatever was replayed so far is gone with the engine: going on would leave
             // a half-restored session that looks whole.
@@ -192,7 +190,7 @@ void Replayer::onJobFinished(JobPtr job)
             m_summary.abortReason = result.error.message;
         }
     }
-    Q_EMIT progress(m_next, int(m_steps.size()), step.code);
+    Q_EMIT progress(m_next, int(m_steps.size()), JobSummary::subject(step));
     if (m_summary.aborted) {
         finish();
         return;

@@ -16,14 +16,9 @@ class Replayer : public QObject
     Q_OBJECT
 public:
     // One step of a replay: a top-level form (or a load-system request) as it will be sent.
-    struct Step
-    {
-        QString op = QStringLiteral("eval");
-        QString code;
-        QString package;       // empty: the session's package (after an in-package of the same entry)
-        QJsonObject arguments; // for operations other than eval
-        int timeoutMs = -1;    // -1: the session's default
-    };
+    // An evaluation of one defining form (its package empty: the session's, after an
+    // in-package of the same entry), or a system's load.
+    using Step = EngineJob;
 
     struct Failure
     {

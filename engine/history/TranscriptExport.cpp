@@ -1,5 +1,7 @@
 #include "TranscriptExport.h"
 
+#include "session/JobSummary.h"
+
 #include "session/JobOutcome.h"
 
 #include <QLocale>
@@ -36,7 +38,7 @@ QString defaultTitle(const QList<JournalEntry> &entries)
 
 QString operationLine(const Job &e)
 {
-    return e.request.op == QStringLiteral("eval") ? QStringLiteral("evaluated") : e.request.op;
+    return e.request.kind == EngineJob::Kind::Evaluate ? QStringLiteral("evaluated") : JobSummary::operation(e.request);
 }
 
 QString outputNote(qint64 cut, qint64 dropped)
@@ -189,8 +191,8 @@ QString markdown(const QList<JournalEntry> &entries, const QString &title)
                                                          kindLabel(e.request.origin), operationLine(e));
         if (!e.request.description.isEmpty())
             md += QStringLiteral("> %1\n\n").arg(e.request.description.simplified());
-        if (!e.request.code.isEmpty())
-            md += codeBlock(e.request.code, QStringLiteral("lisp")) + QLatin1Char('\n');
+        if (!JobSummary::subject(e.request).isEmpty())
+            md += codeBlock(JobSummary::subject(e.request), QStringLiteral("lisp")) + QLatin1Char('\n');
         if (!r.stdoutText.isEmpty())
             md += QStringLiteral("Output:\n\n") + codeBlock(r.stdoutText) + QLatin1Char('\n');
         if (!r.stderrText.isEmpty())
@@ -259,8 +261,8 @@ QString html(const QList<JournalEntry> &entries, const QString &title)
                       r.realMicroseconds > 0 ? QStringLiteral(" · %1 ms").arg(double(r.realMicroseconds) / 1000.0, 0, 'f', 1) : QString());
         if (!e.request.description.isEmpty())
             h += QStringLiteral("<div class=\"why\">%1</div>\n").arg(escape(e.request.description));
-        if (!e.request.code.isEmpty())
-            h += QStringLiteral("<pre class=\"code\">%1</pre>\n").arg(escape(e.request.code));
+        if (!JobSummary::subject(e.request).isEmpty())
+            h += QStringLiteral("<pre class=\"code\">%1</pre>\n").arg(escape(JobSummary::subject(e.request)));
         if (!r.stdoutText.isEmpty())
             h += QStringLiteral("<div class=\"label\">output</div><pre class=\"out\">%1</pre>\n").arg(escape(r.stdoutText));
         if (!r.stderrText.isEmpty())

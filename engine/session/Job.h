@@ -21,6 +21,7 @@ struct JobRequest : EngineJob
     QString description;    // why an agent runs it, shown to the person
     QString tool;           // the MCP tool that asked for it ("edit-form"), or the hand-off that
                             // did ("stage-form", "revert-definition"); empty for the REPL
+    int debuggerId = 0;     // a debugger step's (isDebuggerStep()): the debugger it acts in
 };
 
 // An evaluation from the moment it is queued until it is done; shared between the session,

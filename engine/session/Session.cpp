@@ -94,8 +94,7 @@ quint64 Session::submit(const JobRequest &request)
     job->request = request;
     // The defaults cover evaluations; a test run stops at its first failure only when asked
     // (the person's Run project tests wants the whole report).
-    const QString &op = request.op;
-    if (op == QStringLiteral("eval") || op == QStringLiteral("time"))
+    if (request.runsCode())
         job->request.debug = request.debug || (request.origin.isPerson() ? m_debugPerson : request.origin.isAgent() && m_debugAgents);
     job->queuedAt = LocalClock::now();
     m_live.insert(job->id, job);
@@ -286,7 +285,7 @@ void Session::onReply(quint64 id, const QJsonObject &reply)
         // The worker is on its way out of a debugger level: wait for "unparked" before
         // sending anything (see m_holding).
         m_holding = true;
-        if (m_current->request.op == QStringLiteral("invoke-restart"))
+        if (m_current->request.kind == EngineJob::Kind::InvokeRestart)
             noteRestartChosen(*m_current, reply);
         else if (m_lastUnwoundBy.name.isEmpty()) // the first one cut short is the code that left
             m_lastUnwoundBy = m_current->request.origin;

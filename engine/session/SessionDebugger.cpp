@@ -3,8 +3,9 @@
 
 #include "Session.h"
 
-#include "client/EngineClient.h"
+#include "JobSummary.h"
 #include "LocalClock.h"
+#include "client/EngineClient.h"
 
 #include <QLoggingCategory>
 
@@ -12,11 +13,6 @@ Q_LOGGING_CATEGORY(lcDebugger, "duet.debugger")
 
 namespace {
 constexpr int ClosedDebuggersKept = 100;
-
-bool isDebuggerOp(const QString &op)
-{
-    return op == QStringLiteral("invoke-restart") || op == QStringLiteral("debugger-eval");
-}
 
 QString noSuchDebugger(int id)
 {
@@ -68,7 +64,7 @@ QList<DebuggerPtr> Session::closedDebuggers(int count) const
 
 quint64 Session::submitForDebugger(const DebuggerPtr &debugger, JobRequest request)
 {
-    request.arguments.insert(QStringLiteral("debugger"), debugger->id);
+    request.debuggerId = debugger->id;
     return submit(request);
 }
 
@@ -138,10 +134,9 @@ void Session::inspectFrame(int debuggerId, int frame, const Origin &by, bool rec
     if (record) {
         look = JobPtr::create();
         look->id = m_nextId++;
-        look->request.op = QStringLiteral("debugger-frame");
-        look->request.code = QStringLiteral("frame %1 of debugger %2").arg(frame).arg(debuggerId);
+        look->request = EngineProtocol::frameLook(frame);
         look->request.origin = by;
-        look->request.arguments = {{QStringLiteral("debugger"), debuggerId}, {QStringLiteral("frame"), frame}};
+        look->request.debuggerId = debuggerId;
         look->queuedAt = look->startedAt = LocalClock::now();
         look->state = Job::State::Running;
         m_live.insert(look->id, look);
@@ -191,9 +186,9 @@ void Session::callAnswerable(const JobPtr &job)
 
 bool Session::dispatchable(const JobPtr &job)
 {
-    if (!isDebuggerOp(job->request.op))
+    if (job->request.kind != EngineJob::Kind::InvokeRestart && job->request.kind != EngineJob::Kind::FrameEvaluation)
         return true;
-    const int debuggerId = job->request.arguments.value(QStringLiteral("debugger")).toInt();
+    const int debuggerId = job->request.debuggerId;
     const DebuggerPtr debugger = m_debuggers.value(debuggerId);
     if (debugger && debugger->isOpen())
         return true;
@@ -227,7 +222,7 @@ void Session::onParked(quint64 id, const QJsonObject &json)
     debugger->jobId = id;
     debugger->level = event.level();
     debugger->owner = job->request.origin;
-    debugger->code = job->request.code;
+    debugger->code = JobSummary::subject(job->request);
     debugger->conditionType = event.conditionType();
     debugger->message = event.message();
     debugger->package = event.package();
@@ -249,13 +244,10 @@ void Session::onParked(quint64 id, const QJsonObject &json)
 
 void Session::noteRestartChosen(const Job &invocation, const QJsonObject &reply)
 {
-    const DebuggerPtr debugger = m_debuggers.value(invocation.request.arguments.value(QStringLiteral("debugger")).toInt());
+    const DebuggerPtr debugger = m_debuggers.value(invocation.request.debuggerId);
     if (!debugger)
         return;
-    QStringList arguments;
-    for (const QJsonValue &value : invocation.request.arguments.value(QStringLiteral("arguments")).toArray())
-        arguments << value.toString();
-    debugger->choice = {invocation.request.origin, EngineProtocol::RestartReply(reply).restart(), arguments,
+    debugger->choice = {invocation.request.origin, EngineProtocol::RestartReply(reply).restart(), invocation.request.restartArguments,
                         LocalClock::now(), invocation.request.description};
     m_choosing = debugger;
 }

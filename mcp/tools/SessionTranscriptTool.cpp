@@ -2,6 +2,7 @@
 
 #include "ActivityDigest.h"
 #include "JsonSchema.h"
+#include "session/JobSummary.h"
 #include "session/Session.h"
 #include "session/TextLines.h"
 
@@ -47,8 +48,8 @@ ToolResult transcript(const QList<JobPtr> &all, int limit, const QString &origin
         QJsonObject entry{{QStringLiteral("sequence"), double(job->sequence)},
                           {QStringLiteral("who"), request.origin.name},
                           {QStringLiteral("kind"), request.origin.kindName()},
-                          {QStringLiteral("operation"), request.op},
-                          {QStringLiteral("code"), request.code},
+                          {QStringLiteral("operation"), JobSummary::operation(request)},
+                          {QStringLiteral("code"), JobSummary::subject(request)},
                           {QStringLiteral("status"), JobResult::statusName(job->result.status)},
                           {QStringLiteral("result"), summary},
                           {QStringLiteral("time"), job->finishedAt.toString(Qt::ISODateWithMs)},
@@ -56,10 +57,10 @@ ToolResult transcript(const QList<JobPtr> &all, int limit, const QString &origin
         if (!request.description.isEmpty())
             entry.insert(QStringLiteral("description"), request.description);
         entries.append(entry);
-        const QString code = request.code.simplified();
+        const QString code = JobSummary::subject(request).simplified();
         lines << QStringLiteral("- %1 %2 [%3]: %4\n  %5")
                      .arg(job->finishedAt.toString(QStringLiteral("HH:mm:ss")), request.origin.name,
-                          request.op, TextLines::shortened(code, 300), summary);
+                          JobSummary::operation(request), TextLines::shortened(code, 300), summary);
     }
     QString text;
     if (lines.isEmpty())

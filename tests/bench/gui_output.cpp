@@ -77,9 +77,10 @@ int main(int argc, char **argv)
 
     // 80 characters a line (79 + newline).
     const int lines = megabytes * 1000 * 1000 / 80;
-    JobRequest request;
-    request.code = QStringLiteral("(let ((line (make-string 79 :initial-element #\\x))) (dotimes (i %1) (write-line line)) :printed)").arg(lines);
-    request.arguments.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("max_output_chars"), double(lines) * 80 + 1000}});
+    EvalOptions options;
+    options.maxOutputChars = lines * 80 + 1000;
+    const JobRequest request = EngineProtocol::evaluation(
+        QStringLiteral("(let ((line (make-string 79 :initial-element #\\x))) (dotimes (i %1) (write-line line)) :printed)").arg(lines), {}, options);
 
     std::vector<double> lateness;
     std::vector<double> busy; // CPU ms of the GUI thread between two ticks

@@ -211,7 +211,7 @@ private Q_SLOTS:
         activity = session().takeActivityFor(claude.clientKey);
         QStringList ops;
         for (const JobPtr &job : activity)
-            ops << job->request.op;
+            ops << EngineProtocol::operationName(job->request.kind);
         QCOMPARE(ops, (QStringList{"invoke-restart", "eval"}));
     }
 
@@ -228,7 +228,7 @@ private Q_SLOTS:
         const JournalContents contents = Journal::read(journal.path());
         QStringList kinds;
         for (const JournalEntry &entry : contents.entries)
-            kinds << (entry.isJob() ? entry.job.request.op : entry.event);
+            kinds << (entry.isJob() ? EngineProtocol::operationName(entry.job.request.kind) : entry.event);
         QCOMPARE(kinds, (QStringList{"debugger-parked", "invoke-restart", "debugger-closed", "eval"}));
         QVERIFY(contents.entries.at(0).message.contains(QStringLiteral("bad record 5000")));
         QVERIFY(contents.entries.at(2).message.contains(QStringLiteral("the person chose USE-VALUE (0)")));

@@ -184,7 +184,7 @@ private Q_SLOTS:
         QCOMPARE(note->versions[0].line, lineOf(QStringLiteral("#+ecl")));
         // Loading it again changes nothing: same texts.
         const int versions = m_ledger->versionCount();
-        request.arguments.insert(QStringLiteral("force"), true);
+        request.force = true;
         QVERIFY(settled(m_lisp->run(request, 120000))->result.ok());
         QCOMPARE(m_ledger->versionCount(), versions);
     }

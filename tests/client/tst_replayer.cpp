@@ -106,14 +106,13 @@ private Q_SLOTS:
     void loadSystemRequestsAreReplayedAsSuch()
     {
         JournalEntry entry = evaluationEntry(QStringLiteral("sockets"));
-        entry.job.request.op = QStringLiteral("load-system");
-        entry.job.request.arguments = {{QStringLiteral("system"), QStringLiteral("sockets")}};
-        JournalEntry describe = evaluationEntry(QStringLiteral("car"));
-        describe.job.request.op = QStringLiteral("describe");
-        const QList<Replayer::Step> steps = Replayer::plan({entry, describe});
+        entry.job.request = EngineProtocol::systemLoad(QStringLiteral("sockets"), false, false);
+        JournalEntry expansion = evaluationEntry(QStringLiteral("car"));
+        expansion.job.request = EngineProtocol::macroexpansion(QStringLiteral("(car x)"), false); // a question, not a change
+        const QList<Replayer::Step> steps = Replayer::plan({entry, expansion});
         QCOMPARE(steps.size(), 1);
-        QCOMPARE(steps.first().op, QStringLiteral("load-system"));
-        QCOMPARE(steps.first().arguments.value(QStringLiteral("system")).toString(), QStringLiteral("sockets"));
+        QCOMPARE(EngineProtocol::operationName(steps.first().kind), QStringLiteral("load-system"));
+        QCOMPARE(steps.first().system, QStringLiteral("sockets"));
     }
 
     void aReplayRestoresDefinitionsAfterAResetAndReportsFailures()

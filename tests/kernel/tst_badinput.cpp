@@ -193,10 +193,8 @@ private Q_SLOTS:
     {
         const qint64 pid = m_lisp->engine.pid();
         const QString deep = QString(30000, QLatin1Char('(')) + QString(30000, QLatin1Char(')'));
-        for (const QString &op : {QStringLiteral("compile"), QStringLiteral("macroexpand")}) {
-            JobRequest request;
-            request.op = op;
-            request.code = deep;
+        for (const EngineJob &request : {EngineProtocol::compilation(deep), EngineProtocol::macroexpansion(deep, false)}) {
+            const QString op = EngineProtocol::operationName(request.kind);
             const JobPtr done = m_lisp->run(request);
             QVERIFY(done);
             const QString reply = QString::fromUtf8(QJsonDocument(done->result.reply).toJson(QJsonDocument::Compact));
@@ -358,10 +356,9 @@ private Q_SLOTS:
 
     void theOutputCapCanBeRaisedPerEvaluation()
     {
-        JobRequest request;
-        request.code = QStringLiteral("(write-string (make-string 150000 :initial-element #\\x)) nil");
-        request.arguments.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("max_output_chars"), 200000}});
-        const JobPtr job = m_lisp->run(request);
+        EvalOptions options;
+        options.maxOutputChars = 200000;
+        const JobPtr job = m_lisp->run(EngineProtocol::evaluation(QStringLiteral("(write-string (make-string 150000 :initial-element #\\x)) nil"), {}, options));
         QVERIFY(job && job->result.ok());
         QCOMPARE(job->result.stdoutText.size(), 150000);
         QCOMPARE(job->result.outputDropped, 0);

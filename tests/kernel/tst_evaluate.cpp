@@ -372,11 +372,10 @@ private Q_SLOTS:
             return result.reply.value(QStringLiteral("result_id")).toString();
         };
         const auto inspect = [this](const QString &id) {
-            JobRequest request;
-            request.op = QStringLiteral("inspect");
-            request.arguments = QJsonObject{{QStringLiteral("result_id"), id}};
-            const JobPtr done = m_lisp->run(request);
-            return done ? done->result.reply : QJsonObject();
+            QJsonObject reply;
+            m_lisp->session.query(EngineProtocol::inspection(id, 0, 10), [&reply](const QJsonObject &json) { reply = json; });
+            (void)QTest::qWaitFor([&reply] { return !reply.isEmpty(); }, 30000);
+            return reply;
         };
         const QString oldest = resultId(QStringLiteral("(list :oldest)"));
         QVERIFY(!oldest.isEmpty());

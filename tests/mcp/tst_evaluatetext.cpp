@@ -90,12 +90,11 @@ private:
         EngineHarness lisp;
         if (!lisp.waitReady())
             return QStringLiteral("<the engine did not start>");
-        JobRequest request;
-        request.code = QString::fromUtf8(c.code);
-        request.package = QString::fromUtf8(c.package);
-        request.timeoutMs = c.timeoutMs;
+        EvalOptions options;
         if (c.maxOutputChars > 0)
-            request.arguments.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("max_output_chars"), c.maxOutputChars}});
+            options.maxOutputChars = c.maxOutputChars;
+        JobRequest request = EngineProtocol::evaluation(QString::fromUtf8(c.code), QString::fromUtf8(c.package), options);
+        request.timeoutMs = c.timeoutMs;
         const JobPtr job = lisp.run(request);
         return job ? stable(EvalFormatter::text(job->result)) : QStringLiteral("<no result>");
     }

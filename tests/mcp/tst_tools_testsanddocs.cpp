@@ -82,7 +82,7 @@ private Q_SLOTS:
 
         // The run is a job of the shared session, with the agent's reason.
         const JobPtr job = m_h->m_session.transcript().last();
-        QCOMPARE(job->request.op, QStringLiteral("run-tests"));
+        QCOMPARE(EngineProtocol::operationName(job->request.kind), QStringLiteral("run-tests"));
         QCOMPARE(job->request.description, QStringLiteral("check the shapes suite"));
     }
 

@@ -12,7 +12,9 @@
 #include "access/ApprovalBar.h"
 #include "highlight/LispHighlighter.h"
 
+#include "client/EngineProtocol.h"
 #include "session/JobOutcome.h"
+#include "session/JobSummary.h"
 #include "session/Session.h"
 
 #include <QHBoxLayout>
@@ -28,29 +30,18 @@ constexpr int MaxRememberedCode = 500;
 
 bool isTestRun(const JobRequest &request)
 {
-    return request.op == QStringLiteral("run-tests");
+    return request.kind == EngineJob::Kind::RunTests;
 }
 
-// What a debugger operation did, in words (its "code" is a restart's name or a frame's
-// description); empty for every other job.
-QString debuggerAction(const JobRequest &request)
+// A system's load or test run has no code of its own: it shows what it does as a note.
+bool namesASystem(const JobRequest &request)
 {
-    const int debugger = request.arguments.value(QStringLiteral("debugger")).toInt();
-    if (request.op == QStringLiteral("invoke-restart")) {
-        QStringList values;
-        for (const QJsonValue &v : request.arguments.value(QStringLiteral("arguments")).toArray())
-            values << v.toString();
-        return QObject::tr("chose %1%2 in debugger %3")
-            .arg(request.code, values.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(values.join(QStringLiteral(", "))))
-            .arg(debugger);
-    }
-    if (request.op == QStringLiteral("debugger-eval")) {
-        const int frame = request.arguments.value(QStringLiteral("frame")).toInt(-1);
-        return frame < 0 ? QObject::tr("in debugger %1:").arg(debugger) : QObject::tr("in debugger %1, frame %2:").arg(debugger).arg(frame);
-    }
-    if (request.op == QStringLiteral("debugger-frame"))
-        return QObject::tr("looked at %1").arg(request.code);
-    return {};
+    return request.kind == EngineJob::Kind::LoadSystem || request.kind == EngineJob::Kind::RunTests;
+}
+
+bool showsCode(const JobRequest &request)
+{
+    return !request.code.isEmpty() && !request.isDebuggerStep();
 }
 
 QFont codeFont(const QString &family, double points)
@@ -271,10 +262,7 @@ void LispConsole::setProjectFiles(ProjectFiles *files)
 
 void LispConsole::evaluate(const QString &code)
 {
-    JobRequest request;
-    request.code = code;
-    request.origin = Origin::person();
-    m_session->submit(request);
+    m_session->submit(EngineProtocol::evaluation(code)); // a request's origin is the person unless it says otherwise
     if (m_session->current() && m_session->queuedCount() > 0)
         setHint(tr("Queued: %1 evaluation(s) run before yours.").arg(m_session->queuedCount()));
 }
@@ -320,12 +308,12 @@ void LispConsole::showHeader(const JobPtr &job)
     if (!request.origin.isPerson()) {
         m_transcript->newLine(lane);
         QString title = request.origin.name;
-        if (request.op != QStringLiteral("eval"))
-            title += QStringLiteral(" \u00b7 ") + request.op;
+        if (request.kind != EngineJob::Kind::Evaluate)
+            title += QStringLiteral(" \u00b7 ") + JobSummary::operation(request);
         if (!request.description.isEmpty())
             title += QStringLiteral(" \u2014 ") + request.description;
         m_transcript->appendText(title + QStringLiteral("   "), TranscriptView::Style::Header, lane);
-        if (!request.code.isEmpty() && !isTestRun(request)) {
+        if (showsCode(request)) {
             m_code.insert(job->id, request.code);
             m_codeOrder.append(job->id);
             while (m_codeOrder.size() > MaxRememberedCode)
@@ -337,17 +325,19 @@ void LispConsole::showHeader(const JobPtr &job)
         m_transcript->newLine(lane);
         m_transcript->appendText(QStringLiteral("; ") + request.description, TranscriptView::Style::Note, lane);
     }
-    QString debuggerStep = debuggerAction(request);
+    QString debuggerStep = JobSummary::debuggerStep(request);
+    if (request.kind == EngineJob::Kind::FrameEvaluation)
+        debuggerStep += QLatin1Char(':');
     if (!debuggerStep.isEmpty() && request.origin.isPerson()) // the person's entries have no header line
-        debuggerStep = request.op == QStringLiteral("debugger-eval") ? debuggerStep.replace(0, 1, QStringLiteral("I"))
-                                                                      : tr("You %1").arg(debuggerStep);
-    if (isTestRun(request)) { // its "code" is only the system's name: the title says what runs
-        m_transcript->appendText(tr("run-tests %1").arg(request.code), TranscriptView::Style::Note, lane);
-    } else if (!debuggerStep.isEmpty()) {
+        debuggerStep = request.kind == EngineJob::Kind::FrameEvaluation ? debuggerStep.replace(0, 1, QStringLiteral("I"))
+                                                                        : tr("You %1").arg(debuggerStep);
+    if (!debuggerStep.isEmpty()) {
         m_transcript->appendText(debuggerStep, TranscriptView::Style::Note, lane);
-        if (request.op == QStringLiteral("debugger-eval"))
+        if (request.kind == EngineJob::Kind::FrameEvaluation)
             m_transcript->appendCode(request.code, lane, package + QStringLiteral("> "));
-    } else if (!request.code.isEmpty()) {
+    } else if (namesASystem(request)) { // "run-tests shapes", "load-system shapes"
+        m_transcript->appendText(JobSummary::action(request, 200), TranscriptView::Style::Note, lane);
+    } else if (showsCode(request)) {
         m_transcript->appendCode(request.code, lane, package + QStringLiteral("> "));
     }
     m_transcript->newLine(lane);
@@ -435,8 +425,8 @@ void LispConsole::showPast(const QList<JournalEntry> &entries)
         }
         const Job &e = entry->job;
         const QString who = e.request.origin.isPerson() ? QString() : e.request.origin.name + QStringLiteral(": ");
-        const QString op = e.request.op == QStringLiteral("eval") ? QString() : e.request.op + QLatin1Char(' ');
-        t->appendText(who + shortPackageName(e.request.package) + QStringLiteral("> ") + op + e.request.code + QLatin1Char('\n'), Style::Note, 0);
+        const QString op = e.request.kind == EngineJob::Kind::Evaluate ? QString() : JobSummary::operation(e.request) + QLatin1Char(' ');
+        t->appendText(who + shortPackageName(e.request.package) + QStringLiteral("> ") + op + JobSummary::subject(e.request) + QLatin1Char('\n'), Style::Note, 0);
         QString out = e.result.stdoutText + e.result.stderrText;
         if (out.size() > 2000)
             out = out.left(2000) + QStringLiteral("\u2026");
@@ -463,7 +453,7 @@ void LispConsole::showResult(const JobPtr &job, int lane)
     }
     switch (result.status) {
     case JobResult::Status::Ok:
-        if (job->request.op == QStringLiteral("invoke-restart") || job->request.op == QStringLiteral("debugger-frame"))
+        if (job->request.kind == EngineJob::Kind::InvokeRestart || job->request.kind == EngineJob::Kind::FrameLook)
             break; // the debugger's own lines say what came of it
         if (isTestRun(job->request)) {
             TestRunBlock::append(t, EngineProtocol::TestRunReply(result.reply), lane);

@@ -1,5 +1,7 @@
 #include "RunningJobBar.h"
 
+#include "session/JobSummary.h"
+
 #include "session/LocalClock.h"
 #include "session/Session.h"
 #include "session/TextLines.h"
@@ -137,13 +139,14 @@ QString RunningJobBar::whatRuns() const
 {
     const JobRequest &request = m_job->request;
     const QString who = request.origin.isPerson() ? tr("You are") : tr("<b>%1</b> is").arg(request.origin.name.toHtmlEscaped());
-    QString what = !request.tool.isEmpty() ? request.tool : request.op == QStringLiteral("eval") ? tr("evaluating") : request.op;
+    const bool evaluating = request.kind == EngineJob::Kind::Evaluate;
+    QString what = !request.tool.isEmpty() ? request.tool : evaluating ? tr("evaluating") : JobSummary::operation(request);
     QString title = tr("%1 running %2").arg(who, what.toHtmlEscaped());
-    if (request.tool.isEmpty() && request.op == QStringLiteral("eval"))
+    if (request.tool.isEmpty() && evaluating)
         title = tr("%1 evaluating").arg(who);
     if (!request.description.isEmpty())
         title += QStringLiteral(" \u2014 ") + request.description.toHtmlEscaped();
-    const QString firstLine = request.code.section(QLatin1Char('\n'), 0, 0).trimmed();
+    const QString firstLine = JobSummary::subject(request).section(QLatin1Char('\n'), 0, 0).trimmed();
     if (!firstLine.isEmpty()) {
         const QString shown = firstLine.size() > 80 ? firstLine.left(80) + QStringLiteral("\u2026") : firstLine;
         title += QStringLiteral(" <span style='color:#5b6875; font-family:monospace'>%1</span>").arg(shown.toHtmlEscaped());

@@ -1,0 +1,60 @@
+#include "JobSummary.h"
+
+#include "TextLines.h"
+#include "client/EngineProtocol.h"
+
+namespace JobSummary {
+
+using Kind = EngineJob::Kind;
+
+QString operation(const JobRequest &request)
+{
+    return EngineProtocol::operationName(request.kind);
+}
+
+QString subject(const JobRequest &request)
+{
+    switch (request.kind) {
+    case Kind::LoadSystem:
+        return request.system;
+    case Kind::RunTests:
+        return request.test.isEmpty() ? request.system : request.system + QLatin1Char(' ') + request.test;
+    case Kind::InvokeRestart:
+        return request.restart;
+    case Kind::FrameLook:
+        return QStringLiteral("frame %1 of debugger %2").arg(request.frame).arg(request.debuggerId);
+    default:
+        return request.code;
+    }
+}
+
+QString debuggerStep(const JobRequest &request)
+{
+    switch (request.kind) {
+    case Kind::InvokeRestart:
+        return QStringLiteral("chose %1%2 in debugger %3")
+            .arg(request.restart,
+                 request.restartArguments.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(request.restartArguments.join(QStringLiteral(", "))))
+            .arg(request.debuggerId);
+    case Kind::FrameEvaluation:
+        return request.frame < 0 ? QStringLiteral("in debugger %1").arg(request.debuggerId)
+                                 : QStringLiteral("in debugger %1, frame %2").arg(request.debuggerId).arg(request.frame);
+    case Kind::FrameLook:
+        return QStringLiteral("looked at %1").arg(subject(request));
+    default:
+        return {};
+    }
+}
+
+QString action(const JobRequest &request, int maxChars)
+{
+    if (request.kind == Kind::FrameEvaluation)
+        return QStringLiteral("%1: %2").arg(debuggerStep(request), TextLines::oneLine(request.code, maxChars));
+    if (request.isDebuggerStep())
+        return debuggerStep(request);
+    if (request.kind == Kind::Evaluate)
+        return TextLines::oneLine(request.code, maxChars);
+    return TextLines::oneLine(QStringLiteral("%1 %2").arg(operation(request), subject(request)), maxChars);
+}
+
+} // namespace JobSummary
