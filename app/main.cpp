@@ -32,6 +32,11 @@
 namespace {
 // --project DIR for the modes without a window (the window's WindowSetup also reopens the
 // remembered project). False, said on stderr, when DIR cannot be the root.
+AppOptions appOptions(const CommandLine &options)
+{
+    return {!options.noJournal, options.journalFile, options.accessMode};
+}
+
 bool openCommandLineProject(AppServices &services, const CommandLine &options)
 {
     QString error;
@@ -55,7 +60,7 @@ void sayAccessMode(const AppServices &services)
 int runStdio(int argc, char **argv, const CommandLine &options)
 {
     QCoreApplication app(argc, argv);
-    AppServices services;
+    AppServices services(appOptions(options));
     if (!openCommandLineProject(services, options))
         return 2;
     sayAccessMode(services);
@@ -107,7 +112,7 @@ int runHeadless(int argc, char **argv, const CommandLine &options)
     FirstRun::ensureConfig();
     HeadlessSignals signals_;
     QObject::connect(&signals_, &HeadlessSignals::stopRequested, &app, &QCoreApplication::quit);
-    AppServices services;
+    AppServices services(appOptions(options));
     if (!openCommandLineProject(services, options))
         return 2;
     const std::optional<Endpoints::Options> endpointOptions = endpointOptionsFrom(options);
@@ -136,7 +141,7 @@ int runWindow(int argc, char **argv, const CommandLine &options)
     QApplication app(argc, argv);
     QApplication::setDesktopFileName(QStringLiteral("lisp-duet"));
     const bool firstRun = FirstRun::ensureConfig();
-    AppServices services;
+    AppServices services(appOptions(options));
     MainWindow window(services.session(), services.server(), services.access());
     QSettings settings;
     window.setKeepInTray(options.tray || settings.value(QStringLiteral("window/keepInTray"), false).toBool());
@@ -223,8 +228,6 @@ int main(int argc, char **argv)
         return clientConfigCommand(argc, argv, options);
     if (!options.exportJournal.isEmpty())
         return exportJournalCommand(options);
-    AppServices::setJournalDefaults(options.journalFile, !options.noJournal);
-    AppServices::setAccessOverride(options.accessMode);
     if (options.headless && options.stdio)
         return runStdio(argc, argv, options);
     if (options.headless)

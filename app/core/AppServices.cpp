@@ -5,19 +5,17 @@
 #include "CompletionProvider.h"
 #include "history/DefinitionLedger.h"
 #include "FormStager.h"
-#include "tools/HandoffTools.h"
 #include "Preferences.h"
 #include "client/EngineClient.h"
 #include "McpServer.h"
 #include "project/ProjectFiles.h"
-#include "tools/ProjectTools.h"
 #include "PromptProvider.h"
 #include "history/Replayer.h"
 #include "ResourceProvider.h"
 #include "session/Session.h"
-#include "tools/StandardTools.h"
 #include "ToolRegistry.h"
-#include "tools/Tools.h"
+#include "tools/JobHandles.h"
+#include "tools/ToolSet.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -25,27 +23,11 @@
 
 Q_LOGGING_CATEGORY(lcServices, "duet.services")
 
-namespace {
-QString s_journalFile;
-bool s_journalEnabled = true;
-std::optional<AccessMode> s_accessOverride;
-} // namespace
-
-void AppServices::setAccessOverride(std::optional<AccessMode> mode)
-{
-    s_accessOverride = mode;
-}
-
-void AppServices::setJournalDefaults(const QString &file, bool enabled)
-{
-    s_journalFile = file;
-    s_journalEnabled = enabled;
-}
-
-AppServices::AppServices(QObject *parent)
+AppServices::AppServices(const AppOptions &options, QObject *parent)
     : QObject(parent),
       m_engine(new EngineClient(this)),
       m_session(new Session(m_engine, this)),
+      m_jobHandles(new JobHandles(m_session, this)),
       m_tools(new ToolRegistry(this)),
       m_server(new McpServer(m_session, m_tools, this)),
       m_projectFiles(new ProjectFiles(this)),
@@ -55,26 +37,23 @@ AppServices::AppServices(QObject *parent)
       m_formStaging(new FormStaging(this)),
       m_journal(new Journal(this)),
       m_replayer(new Replayer(m_session, this)),
-      m_journalEnabled(s_journalEnabled),
-      m_journalFile(s_journalFile),
+      m_journalEnabled(options.journalEnabled),
+      m_journalFile(options.journalFile),
       m_journalsKept(Preferences::load().journalsKept)
 {
     const Preferences preferences = Preferences::load();
     // Before any transport exists: no call is ever served outside the mode the person chose.
     m_access->install(m_server);
     m_access->install(m_projectFiles);
-    m_access->setMode(s_accessOverride.value_or(preferences.accessMode));
+    m_access->setMode(options.access.value_or(preferences.accessMode));
     // Without a window nobody evaluates as the person: only the agents' setting matters here
     // (WindowSetup applies all of them to a window's session).
     m_session->setDebugDefaults(false, preferences.agentErrorsDebug);
     m_session->setAbandonAfterMs(preferences.debuggerAbandonMinutes * 60 * 1000);
-    m_tools->add(evaluateLispTool(m_session));
-    addStandardTools(m_tools, m_session);
-    addProjectTools(m_tools, m_session, m_projectFiles);
-    addHandoffTools(m_tools, m_session, m_ledger, m_formStaging);
+    addAllTools(m_tools, {m_session, m_jobHandles, m_projectFiles, m_ledger, m_formStaging, m_replayer,
+                          [this](const QString &source, QString *error) { return journalEntries(source, error); }});
     // Agents may read the sources of the systems the session can load, never write them.
     m_projectFiles->root().setReadOnlyRoots(ProjectRoot::systemSourceFolders());
-    m_tools->add(replaySessionTool(m_replayer, [this](const QString &source, QString *error) { return journalEntries(source, error); }));
     new ResourceProvider(m_server, m_session, this);
     // Clients that asked for logging hear when the engine restarts or fails (notifications/message).
     connect(m_session, &Session::engineStatus, m_server, [server = m_server](Session::EngineStatus state, const QString &message) {

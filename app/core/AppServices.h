@@ -1,6 +1,7 @@
 #pragma once
 
 #include "AccessMode.h"
+#include "AppOptions.h"
 #include "history/Journal.h"
 
 #include <QObject>
@@ -12,6 +13,7 @@ class ClientRoots;
 class DefinitionLedger;
 class EngineClient;
 class FormStaging;
+class JobHandles;
 class ProjectFiles;
 class Replayer;
 class Session;
@@ -26,7 +28,7 @@ class AppServices : public QObject
 {
     Q_OBJECT
 public:
-    explicit AppServices(QObject *parent = nullptr);
+    explicit AppServices(const AppOptions &options = {}, QObject *parent = nullptr);
     ~AppServices() override;
 
     EngineClient *engine() const { return m_engine; }
@@ -42,22 +44,16 @@ public:
     // settings say (agents/accessMode), or the one --access gave. The window observes it and
     // sets its mode; without a window the person is asked through the agent's client.
     AccessGate *access() const { return m_access; }
-    // --access MODE: what every AppServices made afterwards starts with instead of the saved
-    // mode (main() sets it once from the command line); nullopt: the saved mode.
-    static void setAccessOverride(std::optional<AccessMode> mode);
     // Who defined and redefined what (issue 21): every mode keeps it, the journal records it.
     DefinitionLedger *ledger() const { return m_ledger; }
     // Where stage-form finds the person: the window sets its stager; headless there is none.
     FormStaging *formStaging() const { return m_formStaging; }
 
-    // The journal (issue 6). On by default, in a new file of Journal::directory(); the previous
-    // run's journal is loaded as the past transcript. Call before start().
-    void setJournalEnabled(bool enabled) { m_journalEnabled = enabled; }
-    // --journal FILE: that file's entries are the past, and new entries are appended to it.
-    void setJournalFile(const QString &path) { m_journalFile = path; }
-    // What every AppServices made afterwards starts with: main() sets it from the command line
-    // once, so each mode (window, --headless, --stdio) gets --journal / --no-journal.
-    static void setJournalDefaults(const QString &file, bool enabled);
+    // The jobs the tools started that are answered later (a parked evaluation's outcome, a job
+    // that outlasted its call), with their tools' formatters.
+    JobHandles *jobHandles() const { return m_jobHandles; }
+    // The journal (issue 6). On unless the options say, in a new file of Journal::directory()
+    // or the options' file; the previous run's journal is loaded as the past transcript.
     // How many journals the journals directory keeps; older ones are removed at start().
     void setJournalsKept(int count) { m_journalsKept = count; }
     Journal *journal() const { return m_journal; }
@@ -84,6 +80,7 @@ private:
 
     EngineClient *m_engine;
     Session *m_session;
+    JobHandles *m_jobHandles;
     ToolRegistry *m_tools;
     McpServer *m_server;
     ProjectFiles *m_projectFiles;

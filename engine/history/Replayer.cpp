@@ -70,13 +70,6 @@ QJsonObject Replayer::Summary::toJson() const
 
 Replayer::Replayer(Session *session, QObject *parent) : QObject(parent), m_session(session)
 {
-    connect(session, &Session::finished, this, &Replayer::onJobFinished);
-    // The id is learnt when the step is queued: the session may finish it (engine gone)
-    // before submit() returns.
-    connect(session, &Session::queued, this, [this](JobPtr job) {
-        if (m_submitting)
-            m_waitingFor = job->id;
-    });
 }
 
 bool Replayer::isDefiningForm(const QString &form)
@@ -164,9 +157,12 @@ void Replayer::runNext()
     JobRequest request = step;
     request.origin = Origin::system(QStringLiteral("replay"));
     request.description = QStringLiteral("Replaying definition %1 of %2 from the journal").arg(m_next + 1).arg(m_steps.size());
-    m_submitting = true;
-    m_session->submit(request);
-    m_submitting = false;
+    m_waitingFor = m_session->submit(request);
+    // Heard at once if the session finished it already (no engine).
+    m_session->whenFinished(m_waitingFor, [self = QPointer<Replayer>(this)](JobPtr job) {
+        if (self)
+            self->onJobFinished(job);
+    });
 }
 
 void Replayer::onJobFinished(JobPtr job)

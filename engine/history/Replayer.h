@@ -70,7 +70,6 @@ private:
     int m_next = 0;
     quint64 m_waitingFor = 0;
     bool m_running = false;
-    bool m_submitting = false;
     bool m_cancelled = false;
     Summary m_summary;
 };

@@ -1,5 +1,7 @@
 #include "JobWaiters.h"
 
+#include <algorithm>
+
 JobWaiters::JobWaiters(std::function<JobPtr(quint64)> liveJob, QObject *parent)
     : QObject(parent), m_liveJob(std::move(liveJob))
 {
@@ -10,15 +12,22 @@ JobWaiters::JobWaiters(std::function<JobPtr(quint64)> liveJob, QObject *parent)
     connect(&m_timer, &QTimer::timeout, this, &JobWaiters::onTimer);
 }
 
-void JobWaiters::add(quint64 id, Callback callback, int deadlineMs)
+void JobWaiters::add(quint64 id, Callback callback, int deadlineMs, Until until)
 {
     const quint64 serial = m_nextSerial++;
     const qint64 deadline = deadlineMs < 0 ? -1 : m_clock.elapsed() + deadlineMs;
-    m_waiters[id].append({serial, std::move(callback), deadline});
+    m_waiters[id].append({serial, std::move(callback), deadline, until});
     if (deadline >= 0) {
         m_deadlines.emplace(std::make_pair(deadline, serial), id);
         arm();
     }
+}
+
+bool JobWaiters::has(quint64 id) const
+{
+    const auto found = m_waiters.constFind(id);
+    return found != m_waiters.constEnd()
+           && std::any_of(found->cbegin(), found->cend(), [](const Waiter &w) { return w.until == Until::Answerable; });
 }
 
 void JobWaiters::answer(const JobPtr &job)
@@ -26,8 +35,21 @@ void JobWaiters::answer(const JobPtr &job)
     const auto found = m_waiters.find(job->id);
     if (found == m_waiters.end())
         return;
-    const QList<Waiter> waiters = std::move(found.value());
-    m_waiters.erase(found);
+    QList<Waiter> waiters;
+    if (job->state == Job::State::Done) {
+        waiters = std::move(found.value());
+        m_waiters.erase(found);
+    } else {
+        QList<Waiter> &list = found.value();
+        for (qsizetype i = 0; i < list.size();) {
+            if (list[i].until == Until::Answerable)
+                waiters.append(list.takeAt(i));
+            else
+                ++i;
+        }
+        if (list.isEmpty())
+            m_waiters.erase(found);
+    }
     for (const Waiter &waiter : waiters) {
         if (waiter.deadline >= 0)
             m_deadlines.erase({waiter.deadline, waiter.serial});

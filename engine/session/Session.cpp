@@ -462,15 +462,13 @@ void Session::finish(const JobPtr &job)
         }
     }
     Q_EMIT finished(job);
-    if (auto callback = m_finishCallbacks.take(job->id))
-        callback(job);
     callAnswerable(job);
 }
 
 void Session::whenFinished(quint64 id, std::function<void(JobPtr)> callback)
 {
     if (m_live.contains(id)) {
-        m_finishCallbacks.insert(id, std::move(callback));
+        m_waiters.add(id, std::move(callback), -1, JobWaiters::Until::Done);
         return;
     }
     for (auto it = m_transcript.crbegin(); it != m_transcript.crend(); ++it) {

@@ -56,8 +56,9 @@ public:
     static constexpr int QueryReadyWaitMs = 15000;
 
     // Calls `callback` once, right after finished() is emitted for this evaluation (so that
-    // the journal and the window have seen it first). Cheaper than a connection to finished()
-    // per caller: one lookup per evaluation instead of one call per waiting caller.
+    // the journal and the window have seen it first); at once when it is done already and still
+    // in the transcript. finished() is for those who watch every job; a caller waiting for its
+    // own hears of it here, or through whenAnswerable (both are JobWaiters).
     void whenFinished(quint64 id, std::function<void(JobPtr)> callback);
     // Calls `callback` once, at the job's next answerable point: it finished, it parked in the
     // debugger, or `deadlineMs` passed (-1: no deadline) while it still runs or waits. The
@@ -206,8 +207,7 @@ private:
     QList<WaitingQuery> m_waitingQueries; // asked while the engine was starting
     QTimer m_queryWait;                    // ends the waits that outlast QueryReadyWaitMs
     void failWaitingQueries(const QString &reason, bool onlyExpired);
-    QHash<quint64, std::function<void(JobPtr)>> m_finishCallbacks;
-    JobWaiters m_answerWaiters{[this](quint64 id) { return m_live.value(id); }};
+    JobWaiters m_waiters{[this](quint64 id) { return m_live.value(id); }};
     QList<JobPtr> m_transcript;
     QHash<QString, quint64> m_seenBy; // client key -> last transcript sequence it was told of
     quint64 m_nextId = 1;

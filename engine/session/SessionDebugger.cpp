@@ -168,7 +168,7 @@ void Session::whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, i
         callback(job);
         return;
     }
-    m_answerWaiters.add(id, std::move(callback), deadlineMs);
+    m_waiters.add(id, std::move(callback), deadlineMs);
 }
 
 bool Session::isLeaving(const Job &job) const
@@ -181,7 +181,7 @@ bool Session::isLeaving(const Job &job) const
 
 void Session::callAnswerable(const JobPtr &job)
 {
-    m_answerWaiters.answer(job);
+    m_waiters.answer(job);
 }
 
 bool Session::dispatchable(const JobPtr &job)
@@ -304,7 +304,7 @@ void Session::answerParkedWaiters()
     // Asked while the engine was leaving levels, they waited; the levels left are known now,
     // and those still parked are answered as they are.
     for (const JobPtr &job : std::as_const(m_parked)) {
-        if (m_answerWaiters.has(job->id))
+        if (m_waiters.has(job->id))
             callAnswerable(job);
     }
 }

@@ -1,5 +1,7 @@
 #include "Tools.h"
 
+#include "JobHandles.h"
+
 #include "client/EngineProtocol.h"
 #include "JsonSchema.h"
 #include "ToolKit.h"
@@ -94,7 +96,7 @@ ToolResult compiled(const Job &job)
 }
 } // namespace
 
-Tool compileFormTool(Session *session)
+Tool compileFormTool(Session *session, JobHandles *jobs)
 {
     ToolSpec spec{
         .name = QStringLiteral("compile-form"),
@@ -112,11 +114,11 @@ Tool compileFormTool(Session *session)
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         JobRequest request = EngineProtocol::compilation(arguments.text(Code), arguments.text(Package));
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);
         request.description = QStringLiteral("compile-form (nothing is run)");
-        ToolKit::submit(session, call, request, compiled);
+        ToolKit::submit(session, jobs, call, request, compiled);
     });
 }

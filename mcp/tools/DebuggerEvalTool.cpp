@@ -1,5 +1,7 @@
 #include "Tools.h"
 
+#include "JobHandles.h"
+
 #include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
 #include "session/Session.h"
@@ -20,7 +22,7 @@ const auto Description = Arg::string(QStringLiteral("description"), QStringLiter
 const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit in seconds (default: the session's)"), 0.1, 3600);
 } // namespace
 
-Tool debuggerEvalTool(Session *session)
+Tool debuggerEvalTool(Session *session, JobHandles *jobs)
 {
     ToolSpec spec{
         .name = QStringLiteral("debugger-eval"),
@@ -35,7 +37,7 @@ Tool debuggerEvalTool(Session *session)
         .outputRequired = EvalFormatter::outputRequired(),
         .hints = Hints::Destructive,
     };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         QString refusal;
         const auto timeout = arguments.value(Timeout);
         const quint64 id = session->evaluateInFrame(arguments.value(DebuggerId, 0), arguments.value(Frame, -1), arguments.text(Code),
@@ -50,6 +52,6 @@ Tool debuggerEvalTool(Session *session)
                                                                                   {QStringLiteral("message"), refusal}}}}));
             return;
         }
-        ToolKit::follow(session, call, id, [](const Job &job) { return EvalFormatter::result(job.result); });
+        ToolKit::follow(session, jobs, call, id, [](const Job &job) { return EvalFormatter::result(job.result); });
     });
 }

@@ -4,9 +4,7 @@
 #include "JsonSchema.h"
 #include "session/Session.h"
 
-#include <QHash>
 #include <QJsonArray>
-#include <QQueue>
 
 namespace {
 QString stateName(Debugger::State state)
@@ -29,20 +27,6 @@ QString abandonNote(const Session *session)
                            : QStringLiteral(" Unanswered, it is aborted after %1 s.").arg(ms / 1000.0);
 }
 
-// Formatters of jobs with debugging on, by job id: the newest ones (a choice comes minutes
-// later, not days).
-struct FormatterMemory
-{
-    static constexpr int Kept = 500;
-    QHash<quint64, DebuggerFormatter::JobFormatter> byJob;
-    QQueue<quint64> order;
-};
-
-FormatterMemory &memory()
-{
-    static FormatterMemory instance;
-    return instance;
-}
 } // namespace
 
 namespace DebuggerFormatter {
@@ -144,21 +128,6 @@ ToolResult answer(const Job &job, const JobFormatter &formatter, const Session *
     result.structured.insert(QStringLiteral("status"), QStringLiteral("parked"));
     result.structured.insert(QStringLiteral("debugger"), json(*job.debugger));
     return result;
-}
-
-void rememberFormatter(quint64 id, const JobFormatter &formatter)
-{
-    FormatterMemory &m = memory();
-    m.byJob.insert(id, formatter);
-    m.order.enqueue(id);
-    while (m.order.size() > FormatterMemory::Kept)
-        m.byJob.remove(m.order.dequeue());
-}
-
-JobFormatter formatterOf(quint64 id)
-{
-    const JobFormatter formatter = memory().byJob.value(id);
-    return formatter ? formatter : JobFormatter([](const Job &job) { return EvalFormatter::result(job.result); });
 }
 
 } // namespace DebuggerFormatter

@@ -28,10 +28,4 @@ QJsonObject schema(); // the property json() fills, for outputSchemas
 // structuredContent.debugger (status "parked") come with it.
 ToolResult answer(const Job &job, const JobFormatter &formatter, const Session *session);
 
-// The formatter of the tool that started job `id` (evaluate-lisp's, time-execution's,
-// run-tests'), remembered by ToolKit::submit for jobs with debugging on; evaluate-lisp's for a
-// job no tool started (the person's).
-void rememberFormatter(quint64 id, const JobFormatter &formatter);
-JobFormatter formatterOf(quint64 id);
-
 } // namespace DebuggerFormatter

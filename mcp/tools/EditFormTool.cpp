@@ -89,7 +89,7 @@ ToolResult withEvaluation(ToolResult edit, const Job &job, const QString &packag
 }
 } // namespace
 
-Tool editFormTool(ProjectFiles *files, Session *session)
+Tool editFormTool(ProjectFiles *files, Session *session, JobHandles *jobs)
 {
     ToolSpec spec{
         .name = QStringLiteral("edit-form"),
@@ -109,7 +109,7 @@ Tool editFormTool(ProjectFiles *files, Session *session)
         .hints = Hints::Destructive,
         .changesFiles = true,
     };
-    return Tool(spec, [files, session](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [files, session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         const FormSplice::Action action = actionNamed(arguments.value(Action, QStringLiteral("replace")));
         const QString text = arguments.text(Text);
         const QString query = arguments.text(Form).trimmed();
@@ -188,7 +188,7 @@ Tool editFormTool(ProjectFiles *files, Session *session)
             JobRequest request = EngineProtocol::evaluation(text, edited->package);
             request.description = description.isEmpty() ? QStringLiteral("evaluate the form edit-form wrote to %1").arg(relative) : description;
             const QString package = edited->package;
-            ToolKit::submit(session, call, request, [result, package](const Job &job) { return withEvaluation(result, job, package); });
+            ToolKit::submit(session, jobs, call, request, [result, package](const Job &job) { return withEvaluation(result, job, package); });
         };
         files->propose(resolved->absolute, call->origin(), make, done, call.data());
     });

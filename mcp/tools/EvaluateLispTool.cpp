@@ -1,5 +1,7 @@
 #include "Tools.h"
 
+#include "JobHandles.h"
+
 #include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
 #include "ToolKit.h"
@@ -27,7 +29,7 @@ const auto PrintLevel = Arg::integer(QStringLiteral("print_level"),
                                      1, 1000);
 } // namespace
 
-Tool evaluateLispTool(Session *session)
+Tool evaluateLispTool(Session *session, JobHandles *jobs)
 {
     ToolSpec spec{
         .name = QStringLiteral("evaluate-lisp"),
@@ -45,7 +47,7 @@ Tool evaluateLispTool(Session *session)
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
     };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         JobRequest request = EngineProtocol::evaluation(arguments.text(Code), arguments.text(Package),
                                                         {.printLength = arguments.value(PrintLength),
                                                          .printLevel = arguments.value(PrintLevel),
@@ -54,6 +56,6 @@ Tool evaluateLispTool(Session *session)
         request.debug = arguments.value(Debug, false);
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);
-        ToolKit::submit(session, call, request, [](const Job &job) { return EvalFormatter::result(job.result); }, ToolKit::waitMsOf(arguments));
+        ToolKit::submit(session, jobs, call, request, [](const Job &job) { return EvalFormatter::result(job.result); }, ToolKit::waitMsOf(arguments));
     });
 }

@@ -7,19 +7,16 @@
 
 class DefinitionLedger;
 class FormStaging;
+class JobHandles;
 class Session;
-class ToolRegistry;
 
 // The hand-offs between the person and the agents (issue 21): a form staged in the person's
 // REPL input, and the ledger of who defined what, with revert.
 Tool stageFormTool(FormStaging *staging);
 Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger);
-Tool revertDefinitionTool(Session *session, DefinitionLedger *ledger);
+Tool revertDefinitionTool(Session *session, JobHandles *jobs, DefinitionLedger *ledger);
 // stage-form's refusal when no window (no person) can take staged forms.
 QString stageFormUnavailable();
-
-// Registers them, in this order.
-void addHandoffTools(ToolRegistry *tools, Session *session, DefinitionLedger *ledger, FormStaging *staging);
 
 // What definition-history and revert-definition share.
 namespace Handoffs {

@@ -1,5 +1,7 @@
 #include "Tools.h"
 
+#include "JobHandles.h"
+
 #include "DebuggerFormatter.h"
 #include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
@@ -74,9 +76,9 @@ QString intent(const Session *session, const QJsonObject &arguments)
 // The job's outcome at its next point, as the tool that started it formats it, with a
 // [Debugger] note that says who chose what.
 // `yours`: this call's own invocation was the one that continued it.
-ToolResult outcome(const Session *session, const Job &job, const Debugger &answered, bool yours, const QString &yourChoice)
+ToolResult outcome(const Session *session, const JobHandles *jobs, const Job &job, const Debugger &answered, bool yours, const QString &yourChoice)
 {
-    ToolResult result = DebuggerFormatter::answer(job, DebuggerFormatter::formatterOf(job.id), session);
+    ToolResult result = DebuggerFormatter::answer(job, jobs->formatterOf(job.id), session);
     const DebuggerChoice &choice = answered.choice;
     QString note = yours ? QStringLiteral("Debugger %1: you chose %2 at %3.").arg(answered.id).arg(choiceText(choice.restart, choice.arguments),
                                                                                                  choice.at.toString(QStringLiteral("HH:mm:ss")))
@@ -123,12 +125,12 @@ ToolResult refused(const QString &type, const QString &message, int debuggerId, 
 }
 
 // Answers with the job's outcome at its next point (now, if it is parked again or over).
-void answerAtNextPoint(Session *session, const ToolCallPtr &call, const DebuggerPtr &answered, bool yours, const QString &yourChoice)
+void answerAtNextPoint(Session *session, const JobHandles *jobs, const ToolCallPtr &call, const DebuggerPtr &answered, bool yours, const QString &yourChoice)
 {
     auto called = QSharedPointer<bool>::create(false);
-    session->whenAnswerable(answered->jobId, [session, call, answered, yours, yourChoice, called](JobPtr job) {
+    session->whenAnswerable(answered->jobId, [session, jobs, call, answered, yours, yourChoice, called](JobPtr job) {
         *called = true;
-        call->finish(outcome(session, *job, *answered, yours, yourChoice));
+        call->finish(outcome(session, jobs, *job, *answered, yours, yourChoice));
     });
     if (!*called && !session->job(answered->jobId)) // over, and no longer in the transcript
         call->finish(refused(QStringLiteral("DEBUGGER-CLOSED"),
@@ -137,7 +139,7 @@ void answerAtNextPoint(Session *session, const ToolCallPtr &call, const Debugger
 }
 } // namespace
 
-Tool invokeRestartTool(Session *session)
+Tool invokeRestartTool(Session *session, JobHandles *jobs)
 {
     ToolSpec spec{
         .name = QStringLiteral("invoke-restart"),
@@ -156,7 +158,7 @@ Tool invokeRestartTool(Session *session)
         // For the person approving it in Ask mode: the choice and the evaluation it continues.
         .intent = [session](const QJsonObject &arguments) { return intent(session, arguments); },
     };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         const int debuggerId = arguments.value(DebuggerId, 0);
         const QJsonValue restart = designator(arguments.text(Restart));
         const QStringList values = arguments.value(Values, QStringList());
@@ -168,7 +170,7 @@ Tool invokeRestartTool(Session *session)
             return;
         }
         if (!debugger->isOpen()) {
-            answerAtNextPoint(session, call, debugger, false, yourChoice);
+            answerAtNextPoint(session, jobs, call, debugger, false, yourChoice);
             return;
         }
         QString refusal;
@@ -178,15 +180,15 @@ Tool invokeRestartTool(Session *session)
             return;
         }
         QObject *context = new QObject(session); // the trace's connection, until the invocation is over
-        ToolKit::traceJob(session, call, invocation, context);
-        session->whenFinished(invocation, [session, call, debugger, yourChoice, context](JobPtr done) {
+        ToolKit::traceJob(session, call, invocation, session->job(invocation), context);
+        session->whenFinished(invocation, [session, jobs, call, debugger, yourChoice, context](JobPtr done) {
             context->deleteLater();
             if (done->result.error.type == QStringLiteral("DEBUGGER-CLOSED"))
-                answerAtNextPoint(session, call, debugger, false, yourChoice);
+                answerAtNextPoint(session, jobs, call, debugger, false, yourChoice);
             else if (!done->result.ok())
                 call->finish(refused(done->result.error.type, done->result.error.message, debugger->id, debugger));
             else
-                answerAtNextPoint(session, call, debugger, true, yourChoice);
+                answerAtNextPoint(session, jobs, call, debugger, true, yourChoice);
         });
         // Cancelling the wait interrupts the continued evaluation, which parks again (a break).
         const Origin by = call->origin();

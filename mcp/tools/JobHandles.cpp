@@ -1,5 +1,6 @@
 #include "JobHandles.h"
 
+#include "EvalFormatter.h"
 #include "session/Session.h"
 
 namespace {
@@ -8,37 +9,60 @@ namespace {
 constexpr qint64 ExpiredRememberedMs = 24 * 60 * 60 * 1000;
 } // namespace
 
-JobHandles::JobHandles(Session *session)
-    : QObject(session)
+JobHandles::JobHandles(Session *session, QObject *parent)
+    : QObject(parent), m_session(session)
 {
-    setObjectName(QStringLiteral("JobHandles"));
-    // The session's transcript later cuts the output of older entries down; a result kept for
-    // its caller keeps all of it.
-    connect(session, &Session::finished, this, [this](const JobPtr &job) {
-        const auto it = m_handles.find(job->id);
-        if (it != m_handles.end())
-            it->job = JobPtr::create(*job);
-    });
 }
 
-JobHandles *JobHandles::of(Session *session)
+JobHandles::Handle &JobHandles::remember(const JobPtr &job, const QString &tool, Formatter formatter)
 {
-    if (auto *handles = session->findChild<JobHandles *>(QStringLiteral("JobHandles"), Qt::FindDirectChildrenOnly))
-        return handles;
-    return new JobHandles(session);
+    Handle &handle = m_handles[job->id];
+    handle.job = job;
+    handle.tool = tool;
+    handle.formatter = std::move(formatter);
+    return handle;
+}
+
+void JobHandles::track(const JobPtr &job, const QString &tool, Formatter formatter)
+{
+    if (m_handles.contains(job->id))
+        return;
+    remember(job, tool, std::move(formatter));
+    m_tracked.enqueue(job->id);
+    while (m_tracked.size() > MaxTracked) {
+        const quint64 oldest = m_tracked.dequeue();
+        if (!m_handles.value(oldest).handedOut)
+            m_handles.remove(oldest);
+    }
 }
 
 void JobHandles::handOut(const JobPtr &job, const QString &tool, Formatter formatter)
 {
     expire();
-    m_handles.insert(job->id, Handle{job, tool, std::move(formatter), {}});
+    remember(job, tool, std::move(formatter)).handedOut = true;
+    // The session's transcript later cuts the output of older entries down; a result kept for
+    // its caller keeps all of it.
+    const quint64 id = job->id;
+    m_session->whenFinished(id, [this, id](const JobPtr &done) {
+        const auto it = m_handles.find(id);
+        if (it != m_handles.end())
+            it->job = JobPtr::create(*done);
+    });
+}
+
+JobHandles::Formatter JobHandles::formatterOf(quint64 id) const
+{
+    const auto it = m_handles.constFind(id);
+    if (it != m_handles.constEnd() && it->formatter)
+        return it->formatter;
+    return [](const Job &job) { return EvalFormatter::result(job.result); };
 }
 
 const JobHandles::Handle *JobHandles::find(quint64 id, Found *found)
 {
     expire();
     const auto it = m_handles.constFind(id);
-    if (it != m_handles.constEnd()) {
+    if (it != m_handles.constEnd() && it->handedOut) {
         *found = Found::Known;
         return &*it;
     }
@@ -49,7 +73,7 @@ const JobHandles::Handle *JobHandles::find(quint64 id, Found *found)
 void JobHandles::noteFetched(quint64 id)
 {
     const auto it = m_handles.find(id);
-    if (it != m_handles.end() && !it->fetchedAt.isValid())
+    if (it != m_handles.end() && it->handedOut && !it->fetchedAt.isValid())
         it->fetchedAt = m_now();
 }
 
@@ -59,7 +83,7 @@ void JobHandles::expire()
     QList<quint64> ended;
     for (auto it = m_handles.begin(); it != m_handles.end();) {
         const Job &job = *it->job;
-        const bool done = job.state == Job::State::Done;
+        const bool done = it->handedOut && job.state == Job::State::Done;
         if (done && it->fetchedAt.isValid() && it->fetchedAt.msecsTo(now) >= KeptMs && job.finishedAt.toUTC().msecsTo(now) >= KeptMs) {
             m_expired.insert(it.key(), now);
             it = m_handles.erase(it);

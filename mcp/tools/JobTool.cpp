@@ -46,7 +46,7 @@ ToolResult notKept(quint64 id, JobHandles::Found found)
 }
 } // namespace
 
-Tool jobTool(Session *session)
+Tool jobTool(Session *session, JobHandles *jobs)
 {
     ToolSpec spec{
         .name = QStringLiteral("job"),
@@ -68,9 +68,9 @@ Tool jobTool(Session *session)
                                                                       : QStringLiteral("wait for job %1").arg(id);
         },
     };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         const quint64 id = quint64(arguments.value(JobId, 0));
-        JobHandles *handles = JobHandles::of(session);
+        JobHandles *handles = jobs;
         JobHandles::Found found;
         const JobHandles::Handle *handle = handles->find(id, &found);
         if (!handle) {
@@ -109,6 +109,6 @@ Tool jobTool(Session *session)
             context->deleteLater();
             answer(job);
         }, waitMs);
-        ToolKit::reportProgress(session, call, id, context);
+        ToolKit::reportProgress(session, call, handle->job, context);
     });
 }

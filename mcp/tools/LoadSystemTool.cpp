@@ -1,5 +1,7 @@
 #include "Tools.h"
 
+#include "JobHandles.h"
+
 #include "client/EngineProtocol.h"
 #include "JsonSchema.h"
 #include "ToolKit.h"
@@ -82,7 +84,7 @@ ToolResult loaded(const Job &job, const QString &system, bool force)
 }
 } // namespace
 
-Tool loadSystemTool(Session *session)
+Tool loadSystemTool(Session *session, JobHandles *jobs)
 {
     ToolSpec spec{
         .name = QStringLiteral("load-system"),
@@ -106,12 +108,12 @@ Tool loadSystemTool(Session *session)
                                                                     : QStringLiteral("load system %1").arg(system);
         },
     };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         const QString system = arguments.text(System).trimmed();
         const bool force = arguments.value(Force, false);
         JobRequest request = EngineProtocol::systemLoad(system, force, arguments.value(Verbose, false));
         request.timeoutMs = int(arguments.value(Timeout, 120) * 1000);
         request.description = QStringLiteral("load-system %1").arg(system);
-        ToolKit::submit(session, call, request, [system, force](const Job &job) { return loaded(job, system, force); }, ToolKit::waitMsOf(arguments));
+        ToolKit::submit(session, jobs, call, request, [system, force](const Job &job) { return loaded(job, system, force); }, ToolKit::waitMsOf(arguments));
     });
 }

@@ -1,5 +1,7 @@
 #include "Tools.h"
 
+#include "JobHandles.h"
+
 #include "client/EngineProtocol.h"
 #include "JsonSchema.h"
 #include "ToolKit.h"
@@ -36,7 +38,7 @@ ToolResult expanded(const Job &job)
 }
 } // namespace
 
-Tool macroexpandTool(Session *session)
+Tool macroexpandTool(Session *session, JobHandles *jobs)
 {
     ToolSpec spec{
         .name = QStringLiteral("macroexpand"),
@@ -50,10 +52,10 @@ Tool macroexpandTool(Session *session)
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         const bool full = arguments.value(Full, false);
         JobRequest request = EngineProtocol::macroexpansion(arguments.text(Code), full, arguments.text(Package));
         request.description = full ? QStringLiteral("macroexpand") : QStringLiteral("macroexpand-1");
-        ToolKit::submit(session, call, request, expanded);
+        ToolKit::submit(session, jobs, call, request, expanded);
     });
 }

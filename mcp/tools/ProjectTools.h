@@ -2,9 +2,9 @@
 
 #include "Tool.h"
 
+class JobHandles;
 class ProjectFiles;
 class Session;
-class ToolRegistry;
 
 // The tools over the person's project files (issue 11): where the project is, its files, a Lisp
 // file's forms, edits of one form, definitions and references. Paths go through
@@ -15,10 +15,7 @@ Tool listFilesTool(ProjectFiles *files);
 Tool readFileTool(ProjectFiles *files);
 Tool writeFileTool(ProjectFiles *files);
 Tool viewLispFileTool(ProjectFiles *files);
-Tool editFormTool(ProjectFiles *files, Session *session);
+Tool editFormTool(ProjectFiles *files, Session *session, JobHandles *jobs);
 Tool findDefinitionTool(ProjectFiles *files, Session *session);
 Tool findReferencesTool(ProjectFiles *files, Session *session);
 Tool searchFormsTool(ProjectFiles *files, Session *session);
-
-// Registers them, in this order, after the standard tools.
-void addProjectTools(ToolRegistry *tools, Session *session, ProjectFiles *files);

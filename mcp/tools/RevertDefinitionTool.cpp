@@ -7,7 +7,7 @@
 #include "ToolKit.h"
 
 namespace {
-void revert(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments);
+void revert(Session *session, JobHandles *jobs, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments);
 
 const auto Version = Arg::integer(QStringLiteral("version"),
                                   QStringLiteral("The version to put back, as definition-history numbers them (default: the one before the newest)"),
@@ -31,7 +31,7 @@ QJsonObject outputProperties()
 }
 } // namespace
 
-Tool revertDefinitionTool(Session *session, DefinitionLedger *ledger)
+Tool revertDefinitionTool(Session *session, JobHandles *jobs, DefinitionLedger *ledger)
 {
     ToolSpec spec{
         .name = QStringLiteral("revert-definition"),
@@ -46,13 +46,13 @@ Tool revertDefinitionTool(Session *session, DefinitionLedger *ledger)
         .outputRequired = EvalFormatter::outputRequired(),
         .hints = Hints::Destructive,
     };
-    return Tool(spec, [session, ledger](const ToolCallPtr &call, const ToolArguments &arguments) {
-        ledger->whenSettled([session, ledger, call, arguments] { revert(session, ledger, call, arguments); });
+    return Tool(spec, [session, jobs, ledger](const ToolCallPtr &call, const ToolArguments &arguments) {
+        ledger->whenSettled([session, jobs, ledger, call, arguments] { revert(session, jobs, ledger, call, arguments); });
     });
 }
 
 namespace {
-void revert(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments)
+void revert(Session *session, JobHandles *jobs, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments)
 {
     const QString name = arguments.text(Handoffs::definitionName());
     QString error;
@@ -85,7 +85,7 @@ void revert(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call,
     const DefinitionKey key = history->key;
     const bool fromFile = history->version(number)->via == DefinitionVersion::Via::File;
     const QString summary = plan.summary;
-    ToolKit::submit(session, call, plan.request, [key, number, fromFile, summary](const Job &job) {
+    ToolKit::submit(session, jobs, call, plan.request, [key, number, fromFile, summary](const Job &job) {
         ToolResult result = EvalFormatter::result(job.result);
         const bool failed = EvalFormatter::isErrorResult(job.result);
         result.text = QStringLiteral("%1 %2 to version %3. %4\n\n%5")

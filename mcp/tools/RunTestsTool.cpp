@@ -1,5 +1,7 @@
 #include "Tools.h"
 
+#include "JobHandles.h"
+
 #include "client/EngineProtocol.h"
 #include "JsonSchema.h"
 #include "ToolKit.h"
@@ -119,7 +121,7 @@ ToolResult reported(const Job &job, const QString &system)
 }
 } // namespace
 
-Tool runTestsTool(Session *session)
+Tool runTestsTool(Session *session, JobHandles *jobs)
 {
     ToolSpec spec{
         .name = QStringLiteral("run-tests"),
@@ -145,12 +147,12 @@ Tool runTestsTool(Session *session)
                                   : QStringLiteral("run test %1 of system %2").arg(test, system);
         },
     };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         const QString system = arguments.text(System).trimmed();
         JobRequest request = EngineProtocol::testRun(system, arguments.text(Test).trimmed());
         request.timeoutMs = int(arguments.value(Timeout, EngineProtocol::DefaultTestRunTimeoutMs / 1000) * 1000);
         request.description = arguments.text(Description);
         request.debug = arguments.value(Debug, false);
-        ToolKit::submit(session, call, request, [system](const Job &job) { return reported(job, system); }, ToolKit::waitMsOf(arguments));
+        ToolKit::submit(session, jobs, call, request, [system](const Job &job) { return reported(job, system); }, ToolKit::waitMsOf(arguments));
     });
 }

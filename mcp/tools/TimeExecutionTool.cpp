@@ -1,5 +1,7 @@
 #include "Tools.h"
 
+#include "JobHandles.h"
+
 #include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
 #include "JsonSchema.h"
@@ -65,7 +67,7 @@ ToolResult timed(const Job &job)
 }
 } // namespace
 
-Tool timeExecutionTool(Session *session)
+Tool timeExecutionTool(Session *session, JobHandles *jobs)
 {
     ToolSpec spec{
         .name = QStringLiteral("time-execution"),
@@ -81,12 +83,12 @@ Tool timeExecutionTool(Session *session)
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
     };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         JobRequest request = EngineProtocol::timedEvaluation(arguments.text(Code), arguments.text(Package));
         request.description = arguments.text(Description);
         request.debug = arguments.value(Debug, false);
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);
-        ToolKit::submit(session, call, request, timed, ToolKit::waitMsOf(arguments));
+        ToolKit::submit(session, jobs, call, request, timed, ToolKit::waitMsOf(arguments));
     });
 }

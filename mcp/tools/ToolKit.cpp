@@ -15,18 +15,17 @@
 
 namespace ToolKit {
 
-void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs)
+void submit(Session *session, JobHandles *jobs, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs)
 {
     request.origin = call->origin();
     if (request.tool.isEmpty())
         request.tool = call->tool(); // the ledger tells an edit-form's evaluation from evaluate-lisp's
-    follow(session, call, session->submit(request), std::move(formatter), waitMs);
+    follow(session, jobs, call, session->submit(request), std::move(formatter), waitMs);
 }
 
-void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *context)
+void traceJob(Session *session, const ToolCallPtr &call, quint64 id, const JobPtr &job, QObject *context)
 {
     call->trace()->queuedAsJob(id);
-    const JobPtr job = session->job(id);
     if (!job)
         return; // done already (refused before it could start)
     if (job->state != Job::State::Queued) {
@@ -39,7 +38,7 @@ void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *co
     });
 }
 
-void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs)
+void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs)
 {
     // The connections of this call live until it is answered: a context owned by the call
     // itself would never go (the lambdas hold the call), and every later evaluation would run
@@ -48,12 +47,12 @@ void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter 
     const JobPtr submitted = session->job(id);
     const bool waitsItsTurn = submitted && submitted->state == Job::State::Queued;
     QObject *context = waitsItsTurn || call->wantsProgress() ? new QObject(session) : nullptr;
-    traceJob(session, call, id, context);
-    if (submitted && submitted->request.debug)
-        DebuggerFormatter::rememberFormatter(id, formatter); // a later invoke-restart formats the outcome the same way
+    traceJob(session, call, id, submitted, context);
     const QString tool = call->tool();
+    if (submitted && submitted->request.debug)
+        jobs->track(submitted, tool, formatter); // a later invoke-restart formats the outcome the same way
     // Answered at the earliest of: the end, its parking in the debugger, wait_seconds.
-    session->whenAnswerable(id, [call, formatter, context, session, tool](JobPtr job) {
+    session->whenAnswerable(id, [call, formatter, context, session, jobs, tool](JobPtr job) {
         if (context)
             context->deleteLater();
         if (job->state == Job::State::Done || job->state == Job::State::Parked) {
@@ -61,20 +60,21 @@ void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter 
             return;
         }
         // wait_seconds passed: the job goes on, and `job` answers for it later.
-        JobHandles::of(session)->handOut(job, tool, formatter);
+        jobs->handOut(job, tool, formatter);
         call->finish(running(*job, tool));
     }, waitMs);
     const Origin by = call->origin();
     QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id, by] {
         session->cancel(id, QStringLiteral("The client cancelled the request before it ran."), by);
     });
-    reportProgress(session, call, id, context);
+    reportProgress(session, call, submitted, context);
 }
 
-void reportProgress(Session *session, const ToolCallPtr &call, quint64 id, QObject *context)
+void reportProgress(Session *session, const ToolCallPtr &call, const JobPtr &job, QObject *context)
 {
-    if (!call->wantsProgress())
+    if (!call->wantsProgress() || !job)
         return;
+    const quint64 id = job->id;
     // About once a second, the newest line of output tells the client what is going on.
     auto latest = QSharedPointer<TextLines::NewestLine>::create();
     auto timer = new QTimer(context);
@@ -82,9 +82,8 @@ void reportProgress(Session *session, const ToolCallPtr &call, quint64 id, QObje
         if (outputId == id)
             latest->add(text);
     });
-    QObject::connect(timer, &QTimer::timeout, context, [call, latest, session, id] {
-        const JobPtr job = session->job(id);
-        if (!job)
+    QObject::connect(timer, &QTimer::timeout, context, [call, latest, job] {
+        if (job->state == Job::State::Done)
             return;
         if (job->state == Job::State::Queued) {
             call->reportProgress(0, QStringLiteral("Waiting in the session queue"));

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <functional>
 
+class JobHandles;
 class Session;
 
 // What the tools share: the two ways of serving a call with the engine, and the parts of
@@ -20,16 +21,16 @@ using ReplyFormatter = std::function<ToolResult(const QJsonObject &reply)>;
 // streams the newest output line as progress about once a second, turns the client's
 // cancellation into an interrupt, and finishes the call with the formatter's result. A job
 // with debugging on (the request's `debug`, or the Session's defaults) finishes the call when
-// it parks, with the [Debugger] block (DebuggerFormatter::answer). With `waitMs` (>= 0), a job
-// still queued or running then is answered with running() instead, and kept in JobHandles
-// with the formatter: the tool `job` gives its result later. The call is answered at the
-// earliest of the three.
-void submit(Session *session, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs = -1);
+// it parks, with the [Debugger] block (DebuggerFormatter::answer), and `jobs` keeps the
+// formatter for a later invoke-restart. With `waitMs` (>= 0), a job still queued or running
+// then is answered with running() instead, and handed out in `jobs` with the formatter: the
+// tool `job` gives its result later. The call is answered at the earliest of the three.
+void submit(Session *session, JobHandles *jobs, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs = -1);
 // The same for a job already submitted (debugger-eval's, through Session::evaluateInFrame).
-void follow(Session *session, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs = -1);
+void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs = -1);
 // Tells the call's trace (the Tool calls panel) which job serves it and when that job starts;
-// the connection lives as long as `context`.
-void traceJob(Session *session, const ToolCallPtr &call, quint64 id, QObject *context);
+// the connection lives as long as `context`. `job` is null when it is over already.
+void traceJob(Session *session, const ToolCallPtr &call, quint64 id, const JobPtr &job, QObject *context);
 
 // wait_seconds, as evaluate-lisp, time-execution, load-system and run-tests declare it, and
 // the wait in milliseconds a call asked for (DefaultWaitSeconds unless it said).
@@ -45,7 +46,7 @@ QJsonObject runningProperties();
 QJsonObject withRunningProperties(QJsonObject properties);
 // Sends the newest line of the job's output (or how long it has run) as the call's progress
 // about once a second while `context` lives.
-void reportProgress(Session *session, const ToolCallPtr &call, quint64 id, QObject *context);
+void reportProgress(Session *session, const ToolCallPtr &call, const JobPtr &job, QObject *context);
 // Asks a question that runs no user code: not queued, answered while an evaluation runs. An
 // engine that cannot answer finishes the call with "[ERROR] ENGINE".
 void ask(Session *session, const ToolCallPtr &call, const EngineProtocol::Query &query, ReplyFormatter formatter);

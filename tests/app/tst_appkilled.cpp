@@ -165,8 +165,7 @@ private Q_SLOTS:
         // The next start (in-process, the same data folder) shows that journal as the past.
         qputenv("XDG_DATA_HOME", home.path().toUtf8());
         {
-            AppServices::setJournalDefaults(QString(), true);
-            AppServices services;
+            AppServices services(AppOptions{.journalEnabled = true});
             QCOMPARE(services.pastJournalPath(), files.first());
             int past = 0;
             for (const JournalEntry &entry : services.pastEntries()) {

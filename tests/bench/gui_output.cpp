@@ -15,6 +15,7 @@
 #include "console/TranscriptView.h"
 #include "window/MainWindow.h"
 #include "AccessGate.h"
+#include "tools/JobHandles.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -56,7 +57,8 @@ int main(int argc, char **argv)
     Session session(&engine);
     session.setDefaultTimeoutMs(300000);
     ToolRegistry tools;
-    tools.add(evaluateLispTool(&session));
+    JobHandles jobs(&session);
+    tools.add(evaluateLispTool(&session, &jobs));
     McpServer server(&session, &tools);
     AccessGate access;
     access.install(&server);

@@ -13,6 +13,7 @@
 #include "McpServer.h"
 #include "session/Session.h"
 #include "ToolRegistry.h"
+#include "tools/JobHandles.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -179,7 +180,8 @@ int main(int argc, char **argv)
     EngineClient engine;
     Session session(&engine);
     ToolRegistry tools;
-    tools.add(evaluateLispTool(&session));
+    JobHandles jobs(&session);
+    tools.add(evaluateLispTool(&session, &jobs));
     McpServer server(&session, &tools);
     QTemporaryDir dir;
     Journal journal;

@@ -19,6 +19,7 @@
 #include "session/Session.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
+#include "tools/JobHandles.h"
 
 #include <QCoreApplication>
 #include <memory>
@@ -28,6 +29,7 @@ struct Stack
 {
     EngineClient engine; // not started
     Session session{&engine};
+    JobHandles jobs{&session};
     ToolRegistry tools;
     McpServer server{&session, &tools};
     ResourceProvider resources{&server, &session};
@@ -37,7 +39,7 @@ struct Stack
 
     Stack()
     {
-        tools.add(evaluateLispTool(&session));
+        tools.add(evaluateLispTool(&session, &jobs));
         access.install(&server);
     }
 };

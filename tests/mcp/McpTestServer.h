@@ -9,6 +9,7 @@
 #include "session/Session.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
+#include "tools/JobHandles.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,13 +21,14 @@ struct McpTestServer
 {
     EngineClient engine;
     Session session{&engine};
+    JobHandles jobs{&session};
     ToolRegistry tools;
     McpServer server{&session, &tools};
     ResourceProvider resources{&server, &session};
 
     McpTestServer()
     {
-        tools.add(evaluateLispTool(&session));
+        tools.add(evaluateLispTool(&session, &jobs));
         engine.start();
     }
     ~McpTestServer() { engine.stop(); }

@@ -10,6 +10,7 @@
 #include "RequestEnvelope.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
+#include "tools/JobHandles.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -46,6 +47,7 @@ inline QJsonObject request(const QJsonValue &id, const QString &method, const QJ
 struct PeerHarness
 {
     EngineHarness lisp;
+    JobHandles jobs{&lisp.session};
     ToolRegistry tools;
     McpServer server{&lisp.session, &tools};
     McpPeer *peer = nullptr;
@@ -53,7 +55,7 @@ struct PeerHarness
 
     PeerHarness()
     {
-        tools.add(evaluateLispTool(&lisp.session));
+        tools.add(evaluateLispTool(&lisp.session, &jobs));
         peer = newPeer(&sent);
     }
     McpPeer *newPeer(QList<QJsonObject> *sink, const QString &activityKey = {})

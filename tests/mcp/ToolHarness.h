@@ -7,7 +7,8 @@
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "session/Session.h"
-#include "tools/StandardTools.h"
+#include "tools/JobHandles.h"
+#include "tools/ToolSet.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
 
@@ -23,10 +24,10 @@ class ToolHarness
 {
 public:
     ToolHarness()
-        : m_session(&m_engine), m_server(&m_session, &m_tools)
+        : m_session(&m_engine), m_jobs(&m_session), m_server(&m_session, &m_tools)
     {
-        m_tools.add(evaluateLispTool(&m_session));
-        addStandardTools(&m_tools, &m_session);
+        m_tools.add(evaluateLispTool(&m_session, &m_jobs));
+        addSessionTools(&m_tools, &m_session, &m_jobs);
         m_peer = m_server.createPeer(QStringLiteral("test"));
         QObject::connect(m_peer, &McpPeer::message, &m_owner, [this](const QJsonObject &message, const QJsonValue &) {
             m_messages.append(message);
@@ -87,6 +88,7 @@ public:
 
     EngineClient m_engine;
     Session m_session;
+    JobHandles m_jobs;
     ToolRegistry m_tools;
     McpServer m_server;
     QObject m_owner;

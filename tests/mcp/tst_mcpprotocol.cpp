@@ -7,6 +7,7 @@
 #include "McpServer.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
+#include "tools/JobHandles.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -44,6 +45,7 @@ class TestMcpProtocol : public QObject
 
 private:
     std::unique_ptr<EngineHarness> m_lisp;
+    std::unique_ptr<JobHandles> m_jobs;
     std::unique_ptr<ToolRegistry> m_tools;
     std::unique_ptr<McpServer> m_server;
     McpPeer *m_peer = nullptr;
@@ -110,8 +112,9 @@ private Q_SLOTS:
     void init()
     {
         m_lisp = std::make_unique<EngineHarness>();
+        m_jobs = std::make_unique<JobHandles>(&m_lisp->session);
         m_tools = std::make_unique<ToolRegistry>();
-        m_tools->add(evaluateLispTool(&m_lisp->session));
+        m_tools->add(evaluateLispTool(&m_lisp->session, m_jobs.get()));
         m_server = std::make_unique<McpServer>(&m_lisp->session, m_tools.get());
         m_sent.clear();
         m_peer = newPeer(&m_sent);
@@ -121,6 +124,7 @@ private Q_SLOTS:
     {
         m_server.reset();
         m_tools.reset();
+        m_jobs.reset();
         m_lisp.reset();
         m_peer = nullptr;
     }

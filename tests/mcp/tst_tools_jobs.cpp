@@ -181,7 +181,7 @@ private Q_SLOTS:
 
     void aFetchedResultExpiresTenMinutesLaterAndAnUnfetchedOneStays()
     {
-        JobHandles *handles = JobHandles::of(&m_h->m_session);
+        JobHandles *handles = &m_h->m_jobs;
         QDateTime now = QDateTime::currentDateTimeUtc();
         handles->setClockForTest([&now] { return now; });
         const qint64 fetched = jobIdOf(evalWaiting(QStringLiteral("(progn (sleep 0.5) :fetched)"), 0));

@@ -8,7 +8,7 @@
 #include "UiTestSupport.h"
 
 #include "project/ProjectFiles.h"
-#include "tools/ProjectTools.h"
+#include "tools/ToolSet.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 #include "window/MainWindow.h"
@@ -58,7 +58,7 @@ public:
         m_files = std::make_unique<ProjectFiles>();
         if (!m_files->setRoot(m_dir.filePath(QStringLiteral("shapes")), Origin::person(), error))
             return false;
-        addProjectTools(&m_live->tools, &m_live->session, m_files.get());
+        addProjectTools(&m_live->tools, &m_live->session, &m_live->jobs, m_files.get());
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
         m_window->setDefinitionLedger(&m_live->ledger);
         m_live->access.install(m_files.get());

@@ -12,6 +12,7 @@
 #include "session/Session.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
+#include "tools/JobHandles.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -39,6 +40,7 @@ struct LiveSession
 {
     EngineClient engine;
     Session session{&engine};
+    JobHandles jobs{&session};
     DefinitionLedger ledger{&session}; // the window's Definitions panel reads it (setDefinitionLedger)
     ToolRegistry tools;
     McpServer server{&session, &tools};
@@ -47,7 +49,7 @@ struct LiveSession
     LiveSession()
     {
         access.install(&server);
-        tools.add(evaluateLispTool(&session));
+        tools.add(evaluateLispTool(&session, &jobs));
         QSignalSpy ready(&engine, &EngineClient::ready);
         engine.start();
         if (!engine.isReady())

@@ -216,7 +216,7 @@ private Q_SLOTS:
     // A call without code (run-tests, load-system, reset-session...) says what it will do.
     void theApprovalBarSaysWhatACallWithoutCodeWillDo()
     {
-        m_live->tools.add(runTestsTool(&m_live->session));
+        m_live->tools.add(runTestsTool(&m_live->session, &m_live->jobs));
         m_window->access()->setMode(AccessMode::Ask);
         const int id = m_agent->callTool(QStringLiteral("run-tests"), {{"system", "shapes"}, {"description", "checking the fix"}});
         ApprovalBar *bar = m_window->console()->approvalBar();

@@ -63,7 +63,7 @@ private Q_SLOTS:
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
         for (const Tool &tool : {listDebuggersTool(&m_live->session), debuggerFrameTool(&m_live->session),
-                                 debuggerEvalTool(&m_live->session), invokeRestartTool(&m_live->session)})
+                                 debuggerEvalTool(&m_live->session, &m_live->jobs), invokeRestartTool(&m_live->session, &m_live->jobs)})
             m_live->tools.add(tool);
         session().setDebugDefaults(true, false); // as the app's settings have it by default
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);

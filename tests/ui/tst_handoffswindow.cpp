@@ -12,6 +12,7 @@
 
 #include "FormStager.h"
 #include "tools/HandoffTools.h"
+#include "tools/ToolSet.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/StagedForms.h"
@@ -86,7 +87,7 @@ private Q_SLOTS:
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
         m_staging = std::make_unique<FormStaging>();
-        addHandoffTools(&m_live->tools, &m_live->session, &m_live->ledger, m_staging.get());
+        addHandoffTools(&m_live->tools, &m_live->session, &m_live->jobs, &m_live->ledger, m_staging.get());
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
         m_window->setDefinitionLedger(&m_live->ledger);
         m_staging->setStager(m_window->console()->stagedForms());

@@ -7,7 +7,7 @@
 
 #include "UiTestSupport.h"
 
-#include "tools/StandardTools.h"
+#include "tools/ToolSet.h"
 #include "console/LispConsole.h"
 #include "console/RunningJobBar.h"
 #include "console/TranscriptView.h"
@@ -38,7 +38,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
-        addStandardTools(&m_live->tools, &m_live->session); // time-execution, run-tests, job...
+        addSessionTools(&m_live->tools, &m_live->session, &m_live->jobs); // time-execution, run-tests, job...
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
         m_window->setDefinitionLedger(&m_live->ledger);
         m_window->resize(1200, 760);

@@ -14,6 +14,7 @@
 #include "session/Session.h"
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
+#include "tools/JobHandles.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -122,10 +123,11 @@ private Q_SLOTS:
     {
         EngineClient engine;
         Session session(&engine);
+        JobHandles jobs(&session);
         ToolRegistry tools;
         McpServer server(&session, &tools);
         ToolCallLog log;
-        tools.add(evaluateLispTool(&session));
+        tools.add(evaluateLispTool(&session, &jobs));
         log.attach(&server);
         McpPeer *peer = server.createPeer(QStringLiteral("test"));
         engine.start();

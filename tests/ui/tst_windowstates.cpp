@@ -171,7 +171,7 @@ private Q_SLOTS:
     // how long the calls before it waited for the person apart from how long they ran.
     void anAgentCallWithoutCodeAwaitingApproval()
     {
-        m_live->tools.add(runTestsTool(&m_live->session));
+        m_live->tools.add(runTestsTool(&m_live->session, &m_live->jobs));
         m_window->access()->setMode(AccessMode::Ask);
         const int first = m_agent->evaluate(QStringLiteral("(+ 1 2)"), QStringLiteral("a warm-up"));
         QVERIFY(QTest::qWaitFor([&] { return m_window->console()->approvalBar()->isVisible(); }, 3000));

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "AccessMode.h"
+
+#include <QString>
+
+#include <optional>
+
+// What the command line decides for the services of one run (the rest comes from the saved
+// settings): main() makes it from CommandLine and gives it to AppServices.
+struct AppOptions
+{
+    bool journalEnabled = true; // --no-journal turns it off
+    QString journalFile;        // --journal FILE: that file's entries are the past, new ones go there
+    std::optional<AccessMode> access; // --access MODE: beats the saved mode for this run
+};
