@@ -48,8 +48,8 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     m_access->setMode(options.access.value_or(preferences.accessMode));
     // Without a window nobody evaluates as the person: only the agents' setting matters here
     // (WindowSetup applies all of them to a window's session).
-    m_session->setDebugDefaults(false, preferences.agentErrorsDebug);
-    m_session->setAbandonAfterMs(preferences.debuggerAbandonMinutes * 60 * 1000);
+    m_session->debugger()->setDebugDefaults(false, preferences.agentErrorsDebug);
+    m_session->debugger()->setAbandonAfterMs(preferences.debuggerAbandonMinutes * 60 * 1000);
     addAllTools(m_tools, {m_session, m_jobHandles, m_projectFiles, m_ledger, m_formStaging, m_replayer,
                           [this](const QString &source, QString *error) { return journalEntries(source, error); }});
     // Agents may read the sources of the systems the session can load, never write them.

@@ -84,8 +84,8 @@ void WindowSetup::apply(const Preferences &p)
     change.maxOutputChars = p.maxOutputChars;
     // Before the engine runs this only records them; the Session sends them when it is ready.
     m_services->session()->changeLimits(change);
-    m_services->session()->setDebugDefaults(p.ownErrorsDebug, p.agentErrorsDebug);
-    m_services->session()->setAbandonAfterMs(p.debuggerAbandonMinutes * 60 * 1000);
+    m_services->session()->debugger()->setDebugDefaults(p.ownErrorsDebug, p.agentErrorsDebug);
+    m_services->session()->debugger()->setAbandonAfterMs(p.debuggerAbandonMinutes * 60 * 1000);
     LispConsole *console = m_window->console();
     console->transcript()->setScrollback(p.scrollbackLines);
     console->setFontFamily(p.fontFamily);

@@ -541,7 +541,7 @@ void Journal::attach(Session *session)
     });
     // The debugger's episodes: the choices and looks are jobs of their own (invoke-restart,
     // debugger-eval, debugger-frame), the outcome is the parked job's record when it ends.
-    connect(session, &Session::parked, this, [this](JobPtr job) {
+    connect(session->debugger(), &SessionDebugger::parked, this, [this](JobPtr job) {
         const Debugger &d = *job->debugger;
         recordEvent(QStringLiteral("debugger-parked"),
                     QStringLiteral("%1's evaluation %2 parked in debugger %3 (level %4): %5: %6 Restarts: %7.")
@@ -549,7 +549,7 @@ void Journal::attach(Session *session)
                         .arg(d.conditionType, TextLines::oneLine(d.message, 300), d.restartList()),
                     d.owner);
     });
-    connect(session, &Session::debuggerClosed, this, [this](DebuggerPtr debugger) {
+    connect(session->debugger(), &SessionDebugger::debuggerClosed, this, [this](DebuggerPtr debugger) {
         recordEvent(QStringLiteral("debugger-closed"),
                     QStringLiteral("Debugger %1: %2.").arg(debugger->id).arg(debugger->outcomeSentence()),
                     debugger->choice.by);

@@ -24,7 +24,7 @@ QString Session::engineStatusName(EngineStatus status)
     return {};
 }
 
-Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_engine(engine)
+Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_engine(engine), m_debugger(new SessionDebugger(this))
 {
     m_timeout.setSingleShot(true);
     m_timeout.setTimerType(Qt::PreciseTimer);
@@ -34,14 +34,12 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
     });
     m_grace.setSingleShot(true);
     m_grace.setTimerType(Qt::PreciseTimer);
-    m_abandon.setSingleShot(true);
     connect(&m_timeout, &QTimer::timeout, this, &Session::onTimeout);
     connect(&m_grace, &QTimer::timeout, this, &Session::onGraceExpired);
-    connect(&m_abandon, &QTimer::timeout, this, &Session::onAbandoned);
     connect(engine, &EngineClient::reply, this, &Session::onReply);
-    connect(engine, &EngineClient::parked, this, &Session::onParked);
-    connect(engine, &EngineClient::unparked, this, &Session::onUnparked);
-    connect(engine, &EngineClient::stillParked, this, &Session::onStillParked);
+    connect(engine, &EngineClient::parked, m_debugger, &SessionDebugger::onParked);
+    connect(engine, &EngineClient::unparked, m_debugger, &SessionDebugger::onUnparked);
+    connect(engine, &EngineClient::stillParked, m_debugger, &SessionDebugger::onStillParked);
     connect(engine, &EngineClient::output, this, &Session::onOutput);
     connect(engine, &EngineClient::ready, this, &Session::onEngineReady);
     connect(engine, &EngineClient::died, this, &Session::onEngineDied);
@@ -95,7 +93,7 @@ quint64 Session::submit(const JobRequest &request)
     // The defaults cover evaluations; a test run stops at its first failure only when asked
     // (the person's Run project tests wants the whole report).
     if (request.runsCode())
-        job->request.debug = request.debug || (request.origin.isPerson() ? m_debugPerson : request.origin.isAgent() && m_debugAgents);
+        job->request.debug = request.debug || m_debugger->debugsByDefault(request.origin);
     job->queuedAt = LocalClock::now();
     m_live.insert(job->id, job);
     m_queue.enqueue(job);
@@ -125,7 +123,7 @@ bool Session::cancel(quint64 id, const QString &reason, const Origin &by)
     }
     if (job->state == Job::State::Parked) {
         // Cancelling a parked evaluation ends it, as its ABORT restart does.
-        return invokeRestart(job->debugger->id, QStringLiteral("ABORT"), {}, by.name.isEmpty() ? Origin::system(QStringLiteral("Lisp Duet")) : by) != 0;
+        return m_debugger->invokeRestart(job->debugger->id, QStringLiteral("ABORT"), {}, by.name.isEmpty() ? Origin::system(QStringLiteral("Lisp Duet")) : by) != 0;
     }
     if (job != m_current)
         return false; // nested below a parked job? It is not running; nothing to interrupt
@@ -223,16 +221,14 @@ void Session::dispatchNext()
 {
     while (const JobPtr next = startNext())
         announceStarted(next);
-    if (!m_holding)
-        answerParkedWaiters();
-    updateAbandonTimer();
+    m_debugger->afterDispatch();
 }
 
 JobPtr Session::startNext()
 {
-    while (!m_current && !m_holding && !m_queue.isEmpty() && m_engine->isReady()) {
+    while (!m_current && !m_debugger->isHolding() && !m_queue.isEmpty() && m_engine->isReady()) {
         JobPtr next = m_queue.dequeue();
-        if (!dispatchable(next))
+        if (!m_debugger->dispatchable(next))
             continue;
         m_current = next;
         m_current->startedAt = LocalClock::now();
@@ -281,17 +277,10 @@ void Session::onReply(quint64 id, const QJsonObject &reply)
         return;
     m_timeout.stop();
     m_grace.stop();
-    if (EngineProtocol::leavesALevel(reply)) {
-        // The worker is on its way out of a debugger level: wait for "unparked" before
-        // sending anything (see m_holding).
-        m_holding = true;
-        if (m_current->request.kind == EngineJob::Kind::InvokeRestart)
-            noteRestartChosen(*m_current, reply);
-        else if (m_lastUnwoundBy.name.isEmpty()) // the first one cut short is the code that left
-            m_lastUnwoundBy = m_current->request.origin;
-    } else {
-        m_lastUnwoundBy = {};
-    }
+    if (EngineProtocol::leavesALevel(reply))
+        m_debugger->onReplyLeavingLevel(*m_current, reply); // nothing is sent until "unparked"
+    else
+        m_debugger->onReplyAtItsLevel();
     JobResult result = EngineProtocol::jobResult(reply);
     // Streamed output arrived before the reply; keep it.
     result.stdoutText = m_current->result.stdoutText;
@@ -364,14 +353,12 @@ void Session::onEngineDied(const QString &reason)
                          "every definition of the session is gone. Replay the journal to restore them.").arg(reason)
         : m_restartReason;
     m_restartReason.clear();
-    m_holding = false;
-    m_choosing.reset();
     if (m_current) {
         m_timeout.stop();
         m_grace.stop();
         failCurrent(JobResult::Status::EngineRestarted, QStringLiteral("ENGINE-RESTARTED"), message);
     }
-    endParkedJobs(message);
+    m_debugger->endAll(message);
     m_package = QStringLiteral("COMMON-LISP-USER");
     Q_EMIT packageChanged(m_package);
     const bool failed = m_engine->state() == EngineClient::State::Failed;
@@ -425,6 +412,28 @@ void Session::onEngineReady(const QJsonObject &info)
     dispatchNext();
 }
 
+void Session::whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, int deadlineMs)
+{
+    const JobPtr job = m_live.value(id);
+    if (!job) {
+        whenFinished(id, std::move(callback)); // done already: answered at once, if it is known
+        return;
+    }
+    if (job->state == Job::State::Parked && !m_debugger->isLeaving(*job)) {
+        callback(job);
+        return;
+    }
+    m_waiters.add(id, std::move(callback), deadlineMs);
+}
+
+JobPtr Session::stopCurrent()
+{
+    m_timeout.stop();
+    m_grace.stop();
+    m_timedOut = false;
+    return std::exchange(m_current, {});
+}
+
 void Session::failCurrent(JobResult::Status status, const QString &type, const QString &message)
 {
     if (!m_current)
@@ -462,7 +471,7 @@ void Session::finish(const JobPtr &job)
         }
     }
     Q_EMIT finished(job);
-    callAnswerable(job);
+    m_waiters.answer(job);
 }
 
 void Session::whenFinished(quint64 id, std::function<void(JobPtr)> callback)
@@ -498,12 +507,7 @@ QList<JobPtr> Session::takeActivityFor(const QString &clientKey)
             activity.append(job);
     }
     // Others' evaluations that parked since, and are still parked, say so.
-    for (const JobPtr &job : m_parked) {
-        if (job->request.origin.clientKey != clientKey && job->debugger && job->debugger->id > m_debuggersSeenBy.value(clientKey, 0))
-            activity.append(job);
-    }
-    if (!m_parked.isEmpty())
-        m_debuggersSeenBy.insert(clientKey, m_parked.last()->debugger->id);
+    activity += m_debugger->parkedSinceLastTold(clientKey);
     m_seenBy.insert(clientKey, m_nextSequence - 1);
     return activity;
 }

@@ -3,6 +3,7 @@
 #include "client/EngineProtocol.h"
 #include "Job.h"
 #include "JobWaiters.h"
+#include "SessionDebugger.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -106,38 +107,9 @@ public:
     // Ends the engine and starts a fresh one: every definition is gone.
     void reset(const Origin &origin);
 
-    // ---- The shared debugger (issue 20; engine/client/README.md, "The debugger").
-    // Debugging is on for every job whose request asks (JobRequest::debug), for the person's
-    // own evaluations (eval, time) when `person`, and for every agent's when `agents`.
-    void setDebugDefaults(bool person, bool agents);
-    bool debugsPerson() const { return m_debugPerson; }
-    bool debugsAgents() const { return m_debugAgents; }
-    // A parked evaluation nobody touches for this long (while nothing runs above it) is
-    // aborted, and its caller told. 0: never.
-    void setAbandonAfterMs(int ms);
-    int abandonAfterMs() const { return m_abandonMs; }
-
-    // The open debuggers, outermost level first, and any debugger by id (open, or one of the
-    // last ones closed).
-    QList<DebuggerPtr> openDebuggers() const;
-    DebuggerPtr debugger(int id) const;
-    // The last `count` debuggers that closed, newest first.
-    QList<DebuggerPtr> closedDebuggers(int count) const;
-    // Chooses `restart` (an index or a name) of an open debugger, with `arguments` (Lisp texts)
-    // for restarts that take values. Queued like all work, after whatever runs nested above
-    // it; then the job goes on. The first choice wins: a later one is refused at its turn.
-    // Returns the invocation's job id, or 0 with the reason in *refusal.
-    quint64 invokeRestart(int debuggerId, const QJsonValue &restart, const QStringList &arguments, const Origin &by,
-                          QString *refusal = nullptr, const QString &description = {});
-    // Evaluates code in a frame of an open debugger (its lexical environment where ECL has one,
-    // else the parked thread's dynamic one). Queued; 0 and *refusal when it cannot be.
-    // `frame` -1: no frame, the dynamic environment only; `timeoutMs` -1: the session's limit.
-    quint64 evaluateInFrame(int debuggerId, int frame, const QString &code, const Origin &by,
-                            const QString &description = {}, QString *refusal = nullptr, int timeoutMs = -1);
-    // One frame's function, arguments and locals, source: answered by the engine's service
-    // thread at once, even while work runs nested. With `record`, the look is a transcript
-    // entry (op "debugger-frame"), so the others see who looked at what.
-    void inspectFrame(int debuggerId, int frame, const Origin &by, bool record, QueryCallback callback);
+    // The shared debugger (issue 20): the evaluations parked in it, their restarts and frames,
+    // the choices made for them.
+    SessionDebugger *debugger() const { return m_debugger; }
 
 Q_SIGNALS:
     void queued(JobPtr job);
@@ -149,45 +121,24 @@ Q_SIGNALS:
     void engineStatus(Session::EngineStatus state, const QString &message);
     void engineProcessOutput(const QString &text);
     void sessionReset(const Origin &origin);
-    // The job stopped at an error and waits in job->debugger, an open Debugger.
-    void parked(JobPtr job);
-    // An open debugger stopped being open: its choice or endNote says how. Comes before the
-    // job's resumed() or finished().
-    void debuggerClosed(DebuggerPtr debugger);
-    // A parked job runs again (its debugger closed by a restart of its own).
-    void resumed(JobPtr job);
-    // A restart was chosen but its function returned (or failed) without leaving the level:
-    // the debugger stays open; `message` says what happened.
-    void restartDidNotLeave(DebuggerPtr debugger, const QString &message);
 
 private:
+    friend class SessionDebugger; // it parks and resumes the current job, and waits its turn
     void dispatchNext();
     // Sends the next queued job to the engine and makes it the current one; announceStarted
     // emits its started() (unless it ended meanwhile).
     JobPtr startNext();
     void announceStarted(const JobPtr &job);
-    bool dispatchable(const JobPtr &job);
     void startRunning(const JobPtr &job);
     void onReply(quint64 id, const QJsonObject &reply);
-    void onParked(quint64 id, const QJsonObject &event);
-    void onUnparked(quint64 id, const QJsonObject &event);
-    void onStillParked(quint64 id, const QJsonObject &event);
-    void noteRestartChosen(const Job &invocation, const QJsonObject &reply);
-    void closeDebugger(const DebuggerPtr &debugger, Debugger::State state, const QString &note = {});
-    void endParkedJobs(const QString &reason);
-    void updateAbandonTimer();
-    void onAbandoned();
-    void callAnswerable(const JobPtr &job);
-    bool isLeaving(const Job &job) const;
-    void answerParkedWaiters();
-    quint64 submitForDebugger(const DebuggerPtr &debugger, JobRequest request);
-    DebuggerPtr openDebugger(int id, QString *problem) const;
     void onOutput(quint64 id, const QString &stream, const QString &text);
     void onEngineReady(const QJsonObject &info);
     void onEngineDied(const QString &reason);
     void onTimeout();
     void onGraceExpired();
     void finish(const JobPtr &job);
+    // Takes the running job off the worker (it parked): its time limit and grace stop.
+    JobPtr stopCurrent();
     void failCurrent(JobResult::Status status, const QString &type, const QString &message);
     void sendLimits(QueryCallback done);
     void sendProjectRoot();
@@ -227,26 +178,5 @@ private:
     bool m_timedOut = false;
     QString m_restartReason; // why the session itself restarted the engine
 
-    // The debugger. The engine's worker is a stack: parked jobs, outermost first, and at most
-    // one running job (m_current) nested in the innermost of them. After a reply that leaves
-    // a level (an invocation continuing a job, a job cut short) the worker is not waiting for
-    // a request until the engine says which job runs again ("unparked"): nothing is sent
-    // meanwhile (m_holding).
-    QList<JobPtr> m_parked;
-    bool m_holding = false;
-    QHash<int, DebuggerPtr> m_debuggers; // open ones, and the newest closed ones
-    QList<int> m_closedDebuggers;        // oldest first, to forget the oldest
-    QHash<QString, int> m_debuggersSeenBy; // client key -> newest parking its digest told of
-    int m_nextDebuggerId = 1;
-    // The choice an invocation made, until the level it chose for is left: levels above it
-    // are unwound on the way.
-    DebuggerPtr m_choosing;
-    // Who ran the job that was cut short last: a level left without an invocation was left
-    // by that code (a restart it invoked, a throw).
-    Origin m_lastUnwoundBy;
-    bool m_debugPerson = false;
-    bool m_debugAgents = false;
-    int m_abandonMs = 10 * 60 * 1000;
-    QTimer m_abandon;
-    int m_abandonTarget = 0; // the debugger the abandon timer runs for
+    SessionDebugger *m_debugger; // after m_waiters and m_live, which it uses
 };

@@ -1,5 +1,4 @@
-// The debugger's part of the Session (Session.h, "The shared debugger"): parked jobs, their
-// Debugger records, the choices made for them and the waits for a job's next answerable point.
+#include "SessionDebugger.h"
 
 #include "Session.h"
 
@@ -25,13 +24,24 @@ QString closedSentence(const Debugger &debugger)
 }
 } // namespace
 
-void Session::setDebugDefaults(bool person, bool agents)
+SessionDebugger::SessionDebugger(Session *session) : QObject(session), m_session(session)
+{
+    m_abandon.setSingleShot(true);
+    connect(&m_abandon, &QTimer::timeout, this, &SessionDebugger::onAbandoned);
+}
+
+bool SessionDebugger::debugsByDefault(const Origin &origin) const
+{
+    return origin.isPerson() ? m_debugPerson : origin.isAgent() && m_debugAgents;
+}
+
+void SessionDebugger::setDebugDefaults(bool person, bool agents)
 {
     m_debugPerson = person;
     m_debugAgents = agents;
 }
 
-void Session::setAbandonAfterMs(int ms)
+void SessionDebugger::setAbandonAfterMs(int ms)
 {
     m_abandonMs = qMax(0, ms);
     m_abandon.stop();
@@ -39,7 +49,7 @@ void Session::setAbandonAfterMs(int ms)
     updateAbandonTimer();
 }
 
-QList<DebuggerPtr> Session::openDebuggers() const
+QList<DebuggerPtr> SessionDebugger::openDebuggers() const
 {
     QList<DebuggerPtr> open;
     for (const JobPtr &job : m_parked)
@@ -47,12 +57,12 @@ QList<DebuggerPtr> Session::openDebuggers() const
     return open;
 }
 
-DebuggerPtr Session::debugger(int id) const
+DebuggerPtr SessionDebugger::debugger(int id) const
 {
     return m_debuggers.value(id);
 }
 
-QList<DebuggerPtr> Session::closedDebuggers(int count) const
+QList<DebuggerPtr> SessionDebugger::closedDebuggers(int count) const
 {
     QList<DebuggerPtr> closed;
     for (auto it = m_closedDebuggers.crbegin(); it != m_closedDebuggers.crend() && closed.size() < count; ++it) {
@@ -62,14 +72,14 @@ QList<DebuggerPtr> Session::closedDebuggers(int count) const
     return closed;
 }
 
-quint64 Session::submitForDebugger(const DebuggerPtr &debugger, JobRequest request)
+quint64 SessionDebugger::submitFor(const DebuggerPtr &debugger, JobRequest request)
 {
     request.debuggerId = debugger->id;
-    return submit(request);
+    return m_session->submit(request);
 }
 
 // The open debugger `id`, or null with why not in *problem.
-DebuggerPtr Session::openDebugger(int id, QString *problem) const
+DebuggerPtr SessionDebugger::openDebugger(int id, QString *problem) const
 {
     const DebuggerPtr debugger = m_debuggers.value(id);
     if (debugger && debugger->isOpen())
@@ -78,7 +88,7 @@ DebuggerPtr Session::openDebugger(int id, QString *problem) const
     return {};
 }
 
-quint64 Session::invokeRestart(int debuggerId, const QJsonValue &restart, const QStringList &arguments, const Origin &by,
+quint64 SessionDebugger::invokeRestart(int debuggerId, const QJsonValue &restart, const QStringList &arguments, const Origin &by,
                                QString *refusal, const QString &description)
 {
     QString problem;
@@ -96,10 +106,10 @@ quint64 Session::invokeRestart(int debuggerId, const QJsonValue &restart, const 
     JobRequest request = EngineProtocol::restartInvocation(debugger->jobId, debugger->level, chosen->name, arguments);
     request.origin = by;
     request.description = description;
-    return submitForDebugger(debugger, request);
+    return submitFor(debugger, request);
 }
 
-quint64 Session::evaluateInFrame(int debuggerId, int frame, const QString &code, const Origin &by, const QString &description,
+quint64 SessionDebugger::evaluateInFrame(int debuggerId, int frame, const QString &code, const Origin &by, const QString &description,
                                  QString *refusal, int timeoutMs)
 {
     QString problem;
@@ -117,10 +127,10 @@ quint64 Session::evaluateInFrame(int debuggerId, int frame, const QString &code,
     request.origin = by;
     request.description = description;
     request.timeoutMs = timeoutMs;
-    return submitForDebugger(debugger, request);
+    return submitFor(debugger, request);
 }
 
-void Session::inspectFrame(int debuggerId, int frame, const Origin &by, bool record, QueryCallback callback)
+void SessionDebugger::inspectFrame(int debuggerId, int frame, const Origin &by, bool record, QueryCallback callback)
 {
     QString problem;
     const DebuggerPtr debugger = openDebugger(debuggerId, &problem);
@@ -133,15 +143,15 @@ void Session::inspectFrame(int debuggerId, int frame, const Origin &by, bool rec
     JobPtr look;
     if (record) {
         look = JobPtr::create();
-        look->id = m_nextId++;
+        look->id = m_session->m_nextId++;
         look->request = EngineProtocol::frameLook(frame);
         look->request.origin = by;
         look->request.debuggerId = debuggerId;
         look->queuedAt = look->startedAt = LocalClock::now();
         look->state = Job::State::Running;
-        m_live.insert(look->id, look);
+        m_session->m_live.insert(look->id, look);
     }
-    query(EngineProtocol::frameInspection(debugger->jobId, debugger->level, frame), [this, look, callback](const QJsonObject &json) {
+    m_session->query(EngineProtocol::frameInspection(debugger->jobId, debugger->level, frame), [this, look, callback](const QJsonObject &json) {
         if (look) {
             const EngineProtocol::FrameReply reply(json);
             look->result.reply = json;
@@ -151,27 +161,13 @@ void Session::inspectFrame(int debuggerId, int frame, const Origin &by, bool rec
                 look->result.status = JobResult::Status::Failed;
                 look->result.error = {reply.errorType(), reply.errorMessage(), QStringLiteral("kernel"), {}};
             }
-            finish(look);
+            m_session->finish(look);
         }
         callback(json);
     });
 }
 
-void Session::whenAnswerable(quint64 id, std::function<void(JobPtr)> callback, int deadlineMs)
-{
-    const JobPtr job = m_live.value(id);
-    if (!job) {
-        whenFinished(id, std::move(callback)); // done already: answered at once, if it is known
-        return;
-    }
-    if (job->state == Job::State::Parked && !isLeaving(*job)) {
-        callback(job);
-        return;
-    }
-    m_waiters.add(id, std::move(callback), deadlineMs);
-}
-
-bool Session::isLeaving(const Job &job) const
+bool SessionDebugger::isLeaving(const Job &job) const
 {
     // After an invocation's reply the engine is leaving levels down to the one chosen (after
     // code's own exit, it is not known how far): a job parked there is about to go on.
@@ -179,12 +175,7 @@ bool Session::isLeaving(const Job &job) const
            && (!m_choosing || job.debugger->level >= m_choosing->level);
 }
 
-void Session::callAnswerable(const JobPtr &job)
-{
-    m_waiters.answer(job);
-}
-
-bool Session::dispatchable(const JobPtr &job)
+bool SessionDebugger::dispatchable(const JobPtr &job)
 {
     if (job->request.kind != EngineJob::Kind::InvokeRestart && job->request.kind != EngineJob::Kind::FrameEvaluation)
         return true;
@@ -197,21 +188,18 @@ bool Session::dispatchable(const JobPtr &job)
     job->result.status = JobResult::Status::Failed;
     job->result.error = {QStringLiteral("DEBUGGER-CLOSED"), debugger ? closedSentence(*debugger) : noSuchDebugger(debuggerId),
                          QStringLiteral("host"), {}};
-    finish(job);
+    m_session->finish(job);
     return false;
 }
 
-void Session::onParked(quint64 id, const QJsonObject &json)
+void SessionDebugger::onParked(quint64 id, const QJsonObject &json)
 {
-    if (!m_current || m_current->id != id) {
+    if (!m_session->m_current || m_session->m_current->id != id) {
         qCWarning(lcDebugger) << "the engine parked job" << id << "which is not the running one";
         return;
     }
     const EngineProtocol::ParkedEvent event(json);
-    const JobPtr job = std::exchange(m_current, {});
-    m_timeout.stop();
-    m_grace.stop(); // a break asked for by an interrupt: it stopped, as asked
-    m_timedOut = false;
+    const JobPtr job = m_session->stopCurrent(); // a break asked for by an interrupt: it stopped, as asked
     m_lastUnwoundBy = {};
     job->ranMs += job->runningFor.elapsed();
     job->runningFor.invalidate();
@@ -238,12 +226,20 @@ void Session::onParked(quint64 id, const QJsonObject &json)
     job->result.error = event.error();
     m_parked.append(job);
     Q_EMIT parked(job);
-    callAnswerable(job);
-    dispatchNext(); // the worker serves the queue from inside the level
+    m_session->m_waiters.answer(job);
+    m_session->dispatchNext(); // the worker serves the queue from inside the level
 }
 
-void Session::noteRestartChosen(const Job &invocation, const QJsonObject &reply)
+void SessionDebugger::onReplyLeavingLevel(const Job &job, const QJsonObject &reply)
 {
+    // The worker is on its way out of a debugger level: nothing is sent until "unparked".
+    m_holding = true;
+    if (job.request.kind != EngineJob::Kind::InvokeRestart) {
+        if (m_lastUnwoundBy.name.isEmpty()) // the first one cut short is the code that left
+            m_lastUnwoundBy = job.request.origin;
+        return;
+    }
+    const Job &invocation = job;
     const DebuggerPtr debugger = m_debuggers.value(invocation.request.debuggerId);
     if (!debugger)
         return;
@@ -252,7 +248,7 @@ void Session::noteRestartChosen(const Job &invocation, const QJsonObject &reply)
     m_choosing = debugger;
 }
 
-void Session::onUnparked(quint64 id, const QJsonObject &json)
+void SessionDebugger::onUnparked(quint64 id, const QJsonObject &json)
 {
     const EngineProtocol::UnparkedEvent event(json);
     const auto at = std::find_if(m_parked.begin(), m_parked.end(), [id](const JobPtr &job) { return job->id == id; });
@@ -260,7 +256,7 @@ void Session::onUnparked(quint64 id, const QJsonObject &json)
         qCWarning(lcDebugger) << "the engine unparked job" << id << "which is not parked";
         return;
     }
-    if (at != m_parked.end() - 1 || m_current)
+    if (at != m_parked.end() - 1 || m_session->m_current)
         qCWarning(lcDebugger) << "job" << id << "left its level out of order";
     const JobPtr job = *at;
     m_parked.erase(at);
@@ -278,14 +274,14 @@ void Session::onUnparked(quint64 id, const QJsonObject &json)
                             LocalClock::now(), {}};
         closeDebugger(debugger, Debugger::State::Continued);
     }
-    m_current = job;
     m_holding = false;
-    startRunning(job);
+    m_session->m_current = job;
+    m_session->startRunning(job);
     Q_EMIT resumed(job);
     updateAbandonTimer();
 }
 
-void Session::onStillParked(quint64 id, const QJsonObject &json)
+void SessionDebugger::onStillParked(quint64 id, const QJsonObject &json)
 {
     const auto at = std::find_if(m_parked.cbegin(), m_parked.cend(), [id](const JobPtr &job) { return job->id == id; });
     if (at == m_parked.cend())
@@ -296,20 +292,20 @@ void Session::onStillParked(quint64 id, const QJsonObject &json)
     m_choosing.reset();
     m_holding = false; // the worker serves the level again
     Q_EMIT restartDidNotLeave(debugger, json.value(QStringLiteral("message")).toString());
-    dispatchNext();
+    m_session->dispatchNext();
 }
 
-void Session::answerParkedWaiters()
+void SessionDebugger::answerParkedWaiters()
 {
     // Asked while the engine was leaving levels, they waited; the levels left are known now,
     // and those still parked are answered as they are.
     for (const JobPtr &job : std::as_const(m_parked)) {
-        if (m_waiters.has(job->id))
-            callAnswerable(job);
+        if (m_session->m_waiters.has(job->id))
+            m_session->m_waiters.answer(job);
     }
 }
 
-void Session::closeDebugger(const DebuggerPtr &debugger, Debugger::State state, const QString &note)
+void SessionDebugger::closeDebugger(const DebuggerPtr &debugger, Debugger::State state, const QString &note)
 {
     debugger->state = state;
     debugger->endNote = note;
@@ -320,8 +316,10 @@ void Session::closeDebugger(const DebuggerPtr &debugger, Debugger::State state, 
     Q_EMIT debuggerClosed(debugger);
 }
 
-void Session::endParkedJobs(const QString &reason)
+void SessionDebugger::endAll(const QString &reason)
 {
+    m_holding = false;
+    m_choosing.reset();
     m_abandon.stop();
     m_abandonTarget = 0;
     // Innermost first, as the levels would have unwound.
@@ -336,13 +334,13 @@ void Session::endParkedJobs(const QString &reason)
                                  .arg(job->debugger->id)
                                  .arg(reason),
                              QStringLiteral("host"), {}};
-        finish(job);
+        m_session->finish(job);
     }
 }
 
-void Session::updateAbandonTimer()
+void SessionDebugger::updateAbandonTimer()
 {
-    const bool waiting = !m_current && !m_holding && m_queue.isEmpty() && !m_parked.isEmpty() && m_abandonMs > 0;
+    const bool waiting = !m_session->m_current && !m_holding && m_session->m_queue.isEmpty() && !m_parked.isEmpty() && m_abandonMs > 0;
     if (!waiting) {
         m_abandon.stop();
         m_abandonTarget = 0;
@@ -355,7 +353,7 @@ void Session::updateAbandonTimer()
     m_abandon.start(m_abandonMs);
 }
 
-void Session::onAbandoned()
+void SessionDebugger::onAbandoned()
 {
     const DebuggerPtr debugger = m_debuggers.value(m_abandonTarget);
     if (!debugger || !debugger->isOpen())
@@ -364,4 +362,23 @@ void Session::onAbandoned()
     const QString why = minutes >= 1 ? QStringLiteral("nobody answered it for %1 min").arg(minutes)
                                      : QStringLiteral("nobody answered it for %1 s").arg(m_abandonMs / 1000.0);
     invokeRestart(debugger->id, QStringLiteral("ABORT"), {}, Origin::system(QStringLiteral("Lisp Duet")), nullptr, why);
+}
+
+QList<JobPtr> SessionDebugger::parkedSinceLastTold(const QString &clientKey)
+{
+    QList<JobPtr> parked;
+    for (const JobPtr &job : std::as_const(m_parked)) {
+        if (job->request.origin.clientKey != clientKey && job->debugger && job->debugger->id > m_debuggersSeenBy.value(clientKey, 0))
+            parked.append(job);
+    }
+    if (!m_parked.isEmpty())
+        m_debuggersSeenBy.insert(clientKey, m_parked.last()->debugger->id);
+    return parked;
+}
+
+void SessionDebugger::afterDispatch()
+{
+    if (!m_holding)
+        answerParkedWaiters();
+    updateAbandonTimer();
 }

@@ -40,7 +40,7 @@ Tool debuggerEvalTool(Session *session, JobHandles *jobs)
     return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         QString refusal;
         const auto timeout = arguments.value(Timeout);
-        const quint64 id = session->evaluateInFrame(arguments.value(DebuggerId, 0), arguments.value(Frame, -1), arguments.text(Code),
+        const quint64 id = session->debugger()->evaluateInFrame(arguments.value(DebuggerId, 0), arguments.value(Frame, -1), arguments.text(Code),
                                                     call->origin(), arguments.text(Description), &refusal,
                                                     timeout ? int(*timeout * 1000) : -1);
         if (!id) {

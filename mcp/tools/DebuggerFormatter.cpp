@@ -20,7 +20,7 @@ QString stateName(Debugger::State state)
 
 QString abandonNote(const Session *session)
 {
-    const int ms = session ? session->abandonAfterMs() : 0;
+    const int ms = session ? session->debugger()->abandonAfterMs() : 0;
     if (ms <= 0)
         return {};
     return ms % 60000 == 0 ? QStringLiteral(" Unanswered, it is aborted after %1 min.").arg(ms / 60000)

@@ -97,7 +97,7 @@ Tool debuggerFrameTool(Session *session)
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
         const int debuggerId = arguments.value(DebuggerId, 0);
         const int frame = arguments.value(Frame, 0);
-        session->inspectFrame(debuggerId, frame, call->origin(), true, [call, session, debuggerId, frame](const QJsonObject &json) {
+        session->debugger()->inspectFrame(debuggerId, frame, call->origin(), true, [call, session, debuggerId, frame](const QJsonObject &json) {
             const FrameReply reply(json);
             if (!reply.ok()) {
                 const QString type = reply.errorType().isEmpty() ? QStringLiteral("DEBUGGER") : reply.errorType();

@@ -61,7 +61,7 @@ QString intent(const Session *session, const QJsonObject &arguments)
         values << value.toString();
     const int id = arguments.value(QStringLiteral("debugger_id")).toInt();
     QString text = QStringLiteral("choose restart %1 in debugger %2").arg(choiceText(restart, values)).arg(id);
-    const DebuggerPtr debugger = session->debugger(id);
+    const DebuggerPtr debugger = session->debugger()->debugger(id);
     if (!debugger)
         return text;
     if (const DebuggerRestart *chosen = debugger->restart(designator(restartValue.isDouble() ? restart : restartValue.toString())))
@@ -163,7 +163,7 @@ Tool invokeRestartTool(Session *session, JobHandles *jobs)
         const QJsonValue restart = designator(arguments.text(Restart));
         const QStringList values = arguments.value(Values, QStringList());
         const QString yourChoice = choiceText(arguments.text(Restart).trimmed().toUpper(), values);
-        const DebuggerPtr debugger = session->debugger(debuggerId);
+        const DebuggerPtr debugger = session->debugger()->debugger(debuggerId);
         if (!debugger) {
             call->finish(refused(QStringLiteral("NO-SUCH-DEBUGGER"),
                                  QStringLiteral("There is no debugger %1: list-debuggers shows the open ones.").arg(debuggerId), debuggerId, {}));
@@ -174,7 +174,7 @@ Tool invokeRestartTool(Session *session, JobHandles *jobs)
             return;
         }
         QString refusal;
-        const quint64 invocation = session->invokeRestart(debuggerId, restart, values, call->origin(), &refusal, arguments.text(Description));
+        const quint64 invocation = session->debugger()->invokeRestart(debuggerId, restart, values, call->origin(), &refusal, arguments.text(Description));
         if (!invocation) {
             call->finish(refused(QStringLiteral("NO-SUCH-RESTART"), refusal, debuggerId, debugger));
             return;

@@ -40,7 +40,7 @@ Tool listDebuggersTool(Session *session)
     return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &) {
         QStringList lines;
         QJsonArray open;
-        const QList<DebuggerPtr> debuggers = session->openDebuggers();
+        const QList<DebuggerPtr> debuggers = session->debugger()->openDebuggers();
         if (debuggers.isEmpty())
             lines << QStringLiteral("No evaluation is parked in the debugger.");
         else
@@ -54,7 +54,7 @@ Tool listDebuggersTool(Session *session)
             open.append(DebuggerFormatter::json(*d));
         }
         QJsonArray recent;
-        QList<DebuggerPtr> closed = session->closedDebuggers(RecentShown);
+        QList<DebuggerPtr> closed = session->debugger()->closedDebuggers(RecentShown);
         if (!closed.isEmpty())
             lines << QString() << QStringLiteral("Closed last:");
         for (const DebuggerPtr &d : closed) {

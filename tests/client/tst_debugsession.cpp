@@ -49,7 +49,7 @@ private Q_SLOTS:
         QVERIFY(debugger);
         QTest::qWait(1500);
         QCOMPARE(session().job(id)->state, Job::State::Parked);
-        QVERIFY(session().invokeRestart(debugger->id, QStringLiteral("CONTINUE"), {}, Origin::person()));
+        QVERIFY(session().debugger()->invokeRestart(debugger->id, QStringLiteral("CONTINUE"), {}, Origin::person()));
         const JobPtr done = m_lisp->waitFor(id);
         QCOMPARE(done->result.status, JobResult::Status::Ok);
         QCOMPARE(done->result.values, QStringList{":DONE"});
@@ -59,7 +59,7 @@ private Q_SLOTS:
         const DebuggerPtr second = m_lisp->waitParked(over);
         QVERIFY(second);
         QTest::qWait(800);
-        QVERIFY(session().invokeRestart(second->id, QStringLiteral("CONTINUE"), {}, Origin::person()));
+        QVERIFY(session().debugger()->invokeRestart(second->id, QStringLiteral("CONTINUE"), {}, Origin::person()));
         QElapsedTimer resumed;
         resumed.start();
         const JobPtr timedOut = m_lisp->waitFor(over);
@@ -69,7 +69,7 @@ private Q_SLOTS:
 
     void anUntouchedDebuggerIsAbandonedAndItsEvaluationEnds()
     {
-        session().setAbandonAfterMs(600);
+        session().debugger()->setAbandonAfterMs(600);
         const quint64 id = debugEval(QStringLiteral("(error \"nobody comes\")"), -1, Origin::agent(QStringLiteral("claude"), QStringLiteral("c1")));
         const DebuggerPtr debugger = m_lisp->waitParked(id);
         QVERIFY(debugger);
@@ -92,7 +92,7 @@ private Q_SLOTS:
         QVERIFY(m_lisp->waitParked(outer));
         const quint64 inner = debugEval(QStringLiteral("(error \"inner\")"));
         QVERIFY(m_lisp->waitParked(inner));
-        QSignalSpy closed(&session(), &Session::debuggerClosed);
+        QSignalSpy closed(session().debugger(), &SessionDebugger::debuggerClosed);
         QCOMPARE(::kill(pid_t(session().enginePid()), SIGKILL), 0);
         const JobPtr innerDone = m_lisp->waitFor(inner);
         const JobPtr outerDone = m_lisp->waitFor(outer);
@@ -102,7 +102,7 @@ private Q_SLOTS:
         QVERIFY(outerDone->result.error.message.contains(QStringLiteral("parked in debugger")));
         QCOMPARE(closed.size(), 2);
         QCOMPARE(outerDone->debugger->state, Debugger::State::Ended);
-        QVERIFY(session().openDebuggers().isEmpty());
+        QVERIFY(session().debugger()->openDebuggers().isEmpty());
         QVERIFY(m_lisp->waitReady());
         QCOMPARE(m_lisp->result("(+ 1 2)").values, QStringList{"3"});
     }
@@ -122,8 +122,8 @@ private Q_SLOTS:
         const quint64 id = debugEval(QStringLiteral("(restart-case (error \"pick\") (use-value (v) v))"));
         const DebuggerPtr debugger = m_lisp->waitParked(id);
         QVERIFY(debugger);
-        const quint64 person = session().invokeRestart(debugger->id, QStringLiteral("USE-VALUE"), {QStringLiteral("3")}, Origin::person());
-        const quint64 agent = session().invokeRestart(debugger->id, QStringLiteral("ABORT"), {}, Origin::agent(QStringLiteral("claude"), QStringLiteral("c1")));
+        const quint64 person = session().debugger()->invokeRestart(debugger->id, QStringLiteral("USE-VALUE"), {QStringLiteral("3")}, Origin::person());
+        const quint64 agent = session().debugger()->invokeRestart(debugger->id, QStringLiteral("ABORT"), {}, Origin::agent(QStringLiteral("claude"), QStringLiteral("c1")));
         QVERIFY(person && agent);
         QCOMPARE(m_lisp->waitFor(id)->result.values, QStringList{"3"});
         const JobPtr late = m_lisp->waitFor(agent);
@@ -132,7 +132,7 @@ private Q_SLOTS:
         QVERIFY2(late->result.error.message.contains(QStringLiteral("the person chose USE-VALUE (3) at ")), qPrintable(late->result.error.message));
         // And asking now is refused at once with the same sentence.
         QString refusal;
-        QCOMPARE(session().invokeRestart(debugger->id, 0, {}, Origin::person(), &refusal), 0u);
+        QCOMPARE(session().debugger()->invokeRestart(debugger->id, 0, {}, Origin::person(), &refusal), 0u);
         QVERIFY(refusal.contains(QStringLiteral("the person chose USE-VALUE (3)")));
     }
 
@@ -146,7 +146,7 @@ private Q_SLOTS:
         QCOMPARE(firstState, Job::State::Parked);
         // Right after a choice, the job is on its way: its next point is the one that counts.
         // A deadline answers with the job still going.
-        const quint64 invocation = session().invokeRestart(first->debugger->id, QStringLiteral("CONTINUE"), {}, Origin::person());
+        const quint64 invocation = session().debugger()->invokeRestart(first->debugger->id, QStringLiteral("CONTINUE"), {}, Origin::person());
         QVERIFY(m_lisp->waitFor(invocation));
         JobPtr early;
         Job::State earlyState = Job::State::Queued;
@@ -166,17 +166,17 @@ private Q_SLOTS:
 
     void debuggingIsOnByDefaultOnlyWhereThePersonSaysSo()
     {
-        session().setDebugDefaults(true, false);
+        session().debugger()->setDebugDefaults(true, false);
         const quint64 mine = submitPlain(QStringLiteral("(error \"mine\")"), Origin::person());
         QVERIFY(m_lisp->waitParked(mine, 1, 10000));
         const quint64 theirs = submitPlain(QStringLiteral("(error \"theirs\")"), Origin::agent(QStringLiteral("claude"), QStringLiteral("c1")));
         const JobPtr unwound = m_lisp->waitFor(theirs);
         QCOMPARE(unwound->result.status, JobResult::Status::Error);
         QVERIFY(!unwound->debugger);
-        session().setDebugDefaults(true, true);
+        session().debugger()->setDebugDefaults(true, true);
         const quint64 now = submitPlain(QStringLiteral("(error \"now theirs parks\")"), Origin::agent(QStringLiteral("claude"), QStringLiteral("c1")));
         QVERIFY(m_lisp->waitParked(now, 1, 10000));
-        QCOMPARE(session().openDebuggers().size(), 2);
+        QCOMPARE(session().debugger()->openDebuggers().size(), 2);
     }
 
     void cancellingAParkedJobAbortsIt()
@@ -200,13 +200,13 @@ private Q_SLOTS:
         QCOMPARE(activity.size(), 1);
         QCOMPARE(activity.first()->state, Job::State::Parked);
         QVERIFY(session().takeActivityFor(claude.clientKey).isEmpty()); // told once
-        QVERIFY(session().invokeRestart(session().openDebuggers().first()->id, QStringLiteral("ABORT"), {}, Origin::person()));
+        QVERIFY(session().debugger()->invokeRestart(session().debugger()->openDebuggers().first()->id, QStringLiteral("ABORT"), {}, Origin::person()));
         QVERIFY(m_lisp->waitFor(persons));
 
         const quint64 agents = debugEval(QStringLiteral("(restart-case (error \"the agent's\") (use-value (v) v))"), -1, claude);
         const DebuggerPtr debugger = m_lisp->waitParked(agents);
         (void)session().takeActivityFor(claude.clientKey);
-        QVERIFY(session().invokeRestart(debugger->id, QStringLiteral("USE-VALUE"), {QStringLiteral(":fixed")}, Origin::person()));
+        QVERIFY(session().debugger()->invokeRestart(debugger->id, QStringLiteral("USE-VALUE"), {QStringLiteral(":fixed")}, Origin::person()));
         QCOMPARE(m_lisp->waitFor(agents)->result.values, QStringList{":FIXED"});
         activity = session().takeActivityFor(claude.clientKey);
         QStringList ops;
@@ -223,7 +223,7 @@ private Q_SLOTS:
         journal.attach(&session());
         const quint64 id = debugEval(QStringLiteral("(restart-case (error \"bad record ~D\" 5000) (use-value (v) v))"));
         const DebuggerPtr debugger = m_lisp->waitParked(id);
-        QVERIFY(session().invokeRestart(debugger->id, QStringLiteral("USE-VALUE"), {QStringLiteral("0")}, Origin::person()));
+        QVERIFY(session().debugger()->invokeRestart(debugger->id, QStringLiteral("USE-VALUE"), {QStringLiteral("0")}, Origin::person()));
         QVERIFY(m_lisp->waitFor(id));
         const JournalContents contents = Journal::read(journal.path());
         QStringList kinds;

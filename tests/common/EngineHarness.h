@@ -24,7 +24,7 @@ struct EngineHarness
             engine.setEnginePath(QStringLiteral(DUET_BIN_DIR "/lisp-duet-engine"));
         QObject::connect(&session, &Session::finished, &session,
                          [this](JobPtr job) { done.insert(job->id, job); });
-        QObject::connect(&session, &Session::parked, &session,
+        QObject::connect(session.debugger(), &SessionDebugger::parked, &session,
                          [this](JobPtr job) { parkings[job->id].append(job->debugger); });
         engine.start();
     }

@@ -52,7 +52,7 @@ private:
     JobPtr choose(const DebuggerPtr &debugger, const QJsonValue &restart, const QStringList &arguments = {})
     {
         QString refusal;
-        const quint64 invocation = session().invokeRestart(debugger->id, restart, arguments, Origin::person(), &refusal);
+        const quint64 invocation = session().debugger()->invokeRestart(debugger->id, restart, arguments, Origin::person(), &refusal);
         if (!invocation) {
             qWarning("refused: %s", qPrintable(refusal));
             return {};
@@ -64,7 +64,7 @@ private:
     {
         QJsonObject answer;
         bool answered = false;
-        session().inspectFrame(debugger->id, index, Origin::person(), false, [&](const QJsonObject &reply) {
+        session().debugger()->inspectFrame(debugger->id, index, Origin::person(), false, [&](const QJsonObject &reply) {
             answer = reply;
             answered = true;
         });
@@ -75,7 +75,7 @@ private:
     JobPtr evalInFrame(const DebuggerPtr &debugger, int index, const QString &code)
     {
         QString refusal;
-        const quint64 id = session().evaluateInFrame(debugger->id, index, code, Origin::person(), {}, &refusal);
+        const quint64 id = session().debugger()->evaluateInFrame(debugger->id, index, code, Origin::person(), {}, &refusal);
         if (!id)
             qWarning("refused: %s", qPrintable(refusal));
         return id ? m_lisp->waitFor(id) : JobPtr();
@@ -200,7 +200,7 @@ private Q_SLOTS:
         QCOMPARE(result.error.type, QStringLiteral("DIVISION-BY-ZERO"));
         QCOMPARE(result.stdoutText, QStringLiteral("OUT"));
         QVERIFY(m_lisp->parkings.isEmpty());
-        QVERIFY(session().openDebuggers().isEmpty());
+        QVERIFY(session().debugger()->openDebuggers().isEmpty());
     }
 
     void levelsNestAndUnwindInOrder()
@@ -212,12 +212,12 @@ private Q_SLOTS:
         const DebuggerPtr second = m_lisp->waitParked(inner);
         QVERIFY(second);
         QCOMPARE(second->level, 2);
-        QCOMPARE(session().openDebuggers(), (QList<DebuggerPtr>{first, second}));
+        QCOMPARE(session().debugger()->openDebuggers(), (QList<DebuggerPtr>{first, second}));
         // Only its own restarts: the outer level's CONTINUE is not among the inner one's.
         QCOMPARE(restartNames(*second), (QStringList{"RETRY", "ABORT"}));
 
         QList<int> closedOrder;
-        connect(&session(), &Session::debuggerClosed, this, [&](DebuggerPtr d) { closedOrder << d->id; });
+        connect(session().debugger(), &SessionDebugger::debuggerClosed, this, [&](DebuggerPtr d) { closedOrder << d->id; });
         QVERIFY(choose(first, QStringLiteral("CONTINUE")));
         QCOMPARE(m_lisp->waitFor(outer)->result.values, QStringList{":OUTER-DONE"});
         const JobPtr cut = m_lisp->waitFor(inner);
@@ -225,7 +225,7 @@ private Q_SLOTS:
         QCOMPARE(closedOrder, (QList<int>{second->id, first->id}));
         QCOMPARE(second->state, Debugger::State::Unwound);
         QCOMPARE(first->state, Debugger::State::Continued);
-        QVERIFY(session().openDebuggers().isEmpty());
+        QVERIFY(session().debugger()->openDebuggers().isEmpty());
         QCOMPARE(m_lisp->result("(+ 1 2)").values, QStringList{"3"});
     }
 
@@ -394,7 +394,7 @@ private Q_SLOTS:
         QCOMPARE(unreadable->result.status, JobResult::Status::Failed);
         QVERIFY(unreadable->result.error.message.contains(QStringLiteral("does not read")));
         QString refusal;
-        QCOMPARE(session().invokeRestart(debugger->id, QStringLiteral("USE-VALUE"), {}, Origin::person(), &refusal), 0u);
+        QCOMPARE(session().debugger()->invokeRestart(debugger->id, QStringLiteral("USE-VALUE"), {}, Origin::person(), &refusal), 0u);
         QVERIFY(refusal.contains(QStringLiteral("0 STORE-VALUE, 1 RETRY, 2 ABORT")));
         QVERIFY(debugger->isOpen());
         QVERIFY(choose(debugger, QStringLiteral("store-value"), {QStringLiteral("7")}));
@@ -422,7 +422,7 @@ private Q_SLOTS:
         const DebuggerPtr debugger = m_lisp->waitParked(id);
         QVERIFY(debugger);
         QCOMPARE(debugger->restarts.first().name, QStringLiteral("LOOK"));
-        QSignalSpy stayed(&session(), &Session::restartDidNotLeave);
+        QSignalSpy stayed(session().debugger(), &SessionDebugger::restartDidNotLeave);
         QVERIFY(choose(debugger, QStringLiteral("LOOK")));
         QVERIFY(stayed.size() == 1 || stayed.wait(10000));
         QVERIFY(debugger->isOpen());

@@ -42,7 +42,7 @@ private:
     }
     bool waitParked(int count = 1)
     {
-        return QTest::qWaitFor([&] { return session().openDebuggers().size() >= count; }, 20000);
+        return QTest::qWaitFor([&] { return session().debugger()->openDebuggers().size() >= count; }, 20000);
     }
     static QString allText(const QJsonObject &response)
     {
@@ -65,7 +65,7 @@ private Q_SLOTS:
         for (const Tool &tool : {listDebuggersTool(&m_live->session), debuggerFrameTool(&m_live->session),
                                  debuggerEvalTool(&m_live->session, &m_live->jobs), invokeRestartTool(&m_live->session, &m_live->jobs)})
             m_live->tools.add(tool);
-        session().setDebugDefaults(true, false); // as the app's settings have it by default
+        session().debugger()->setDebugDefaults(true, false); // as the app's settings have it by default
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
         m_window->resize(1400, 860);
         m_window->show();
@@ -83,9 +83,9 @@ private Q_SLOTS:
     void init()
     {
         // Each test starts with nothing parked.
-        for (const DebuggerPtr &d : session().openDebuggers())
-            session().invokeRestart(d->id, QStringLiteral("ABORT"), {}, Origin::person());
-        QVERIFY(QTest::qWaitFor([&] { return session().openDebuggers().isEmpty() && !session().current(); }, 20000));
+        for (const DebuggerPtr &d : session().debugger()->openDebuggers())
+            session().debugger()->invokeRestart(d->id, QStringLiteral("ABORT"), {}, Origin::person());
+        QVERIFY(QTest::qWaitFor([&] { return session().debugger()->openDebuggers().isEmpty() && !session().current(); }, 20000));
     }
 
     void nothingParkedSaysSo()
@@ -123,7 +123,7 @@ private Q_SLOTS:
         QVERIFY(panel()->notice().contains(QStringLiteral("USE-VALUE needs one value")));
         panel()->findChild<QLineEdit *>(QStringLiteral("debuggerArguments"))->setText(QStringLiteral("5000"));
         QTest::mouseClick(use, Qt::LeftButton);
-        QVERIFY(QTest::qWaitFor([&] { return session().openDebuggers().isEmpty(); }, 20000));
+        QVERIFY(QTest::qWaitFor([&] { return session().debugger()->openDebuggers().isEmpty(); }, 20000));
         QVERIFY2(panel()->notice().contains(QStringLiteral("claude-code's (total 10000)): you chose USE-VALUE (5000) at ")), qPrintable(panel()->notice()));
 
         // The agent's later choice gets the outcome and who chose.
@@ -203,7 +203,7 @@ private Q_SLOTS:
         QVERIFY(panel()->headerText().startsWith(QStringLiteral("claude-code's evaluation")));
         // ABORT of the inner one: the outer one is shown again.
         QVERIFY(panel()->chooseRestart(1));
-        QVERIFY(QTest::qWaitFor([&] { return session().openDebuggers().size() == 1; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return session().debugger()->openDebuggers().size() == 1; }, 10000));
         QCOMPARE(panel()->shown()->level, 1);
         QVERIFY(!levels->isVisible());
     }
@@ -269,7 +269,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return loaded; }, 120000));
         m_window->console()->evaluate(QStringLiteral("(tally:mean '())"));
         QVERIFY(waitParked());
-        QVERIFY(session().openDebuggers().first()->frames.size() >= 2);
+        QVERIFY(session().debugger()->openDebuggers().first()->frames.size() >= 2);
         panel()->expandFrame(1);
         QVERIFY(QTest::qWaitFor([&] { return panel()->frameLines(1).size() >= 3; }, 10000));
         const QStringList lines = panel()->frameLines(1);

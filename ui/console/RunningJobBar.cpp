@@ -55,8 +55,8 @@ RunningJobBar::RunningJobBar(Session *session, QWidget *parent)
     connect(session, &Session::finished, this, &RunningJobBar::onFinished);
     // A job parked in the debugger is not running (the Debugger panel shows it); it runs again
     // when a restart continues it.
-    connect(session, &Session::parked, this, &RunningJobBar::onFinished);
-    connect(session, &Session::resumed, this, &RunningJobBar::onStarted);
+    connect(session->debugger(), &SessionDebugger::parked, this, &RunningJobBar::onFinished);
+    connect(session->debugger(), &SessionDebugger::resumed, this, &RunningJobBar::onStarted);
     connect(&m_ticker, &QTimer::timeout, this, &RunningJobBar::tick);
     m_ticker.setInterval(250); // the clock shows seconds; a quarter keeps it from lagging a whole one
     setAccent(QColor(0x3e, 0x6e, 0x9d));

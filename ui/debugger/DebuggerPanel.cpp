@@ -115,14 +115,14 @@ DebuggerPanel::DebuggerPanel(Session *session, QWidget *parent)
     layout->addWidget(m_body, 1);
     layout->addWidget(m_notice);
 
-    connect(session, &Session::parked, this, [this](const JobPtr &job) {
+    connect(session->debugger(), &SessionDebugger::parked, this, [this](const JobPtr &job) {
         m_picked = false; // the newest level is the one that waits for an answer
         m_shown = job->debugger;
         refresh();
         Q_EMIT debuggerOpened(job->debugger);
     });
-    connect(session, &Session::debuggerClosed, this, [this](const DebuggerPtr &debugger) { onClosed(debugger); });
-    connect(session, &Session::restartDidNotLeave, this, [this](const DebuggerPtr &debugger, const QString &message) {
+    connect(session->debugger(), &SessionDebugger::debuggerClosed, this, [this](const DebuggerPtr &debugger) { onClosed(debugger); });
+    connect(session->debugger(), &SessionDebugger::restartDidNotLeave, this, [this](const DebuggerPtr &debugger, const QString &message) {
         say(tr("Debugger %1: %2 It still waits.").arg(debugger->id).arg(message), true);
     });
     connect(m_levels, &QComboBox::activated, this, [this](int row) {
@@ -149,7 +149,7 @@ DebuggerPanel::DebuggerPanel(Session *session, QWidget *parent)
 
 void DebuggerPanel::showDebugger(int debuggerId)
 {
-    const DebuggerPtr debugger = m_session->debugger(debuggerId);
+    const DebuggerPtr debugger = m_session->debugger()->debugger(debuggerId);
     if (!debugger || !debugger->isOpen())
         return;
     m_shown = debugger;
@@ -158,7 +158,7 @@ void DebuggerPanel::showDebugger(int debuggerId)
 
 void DebuggerPanel::refresh()
 {
-    const QList<DebuggerPtr> open = m_session->openDebuggers();
+    const QList<DebuggerPtr> open = m_session->debugger()->openDebuggers();
     if (m_shown && !m_shown->isOpen())
         m_shown.reset();
     if (!m_shown && !open.isEmpty())
@@ -235,7 +235,7 @@ void DebuggerPanel::fillFrame(QTreeWidgetItem *item)
     QPointer<DebuggerPanel> guard(this);
     const int debuggerId = m_shown->id;
     // The person looking is not news for the transcript; an agent's look is (record: true).
-    m_session->inspectFrame(debuggerId, frame, Origin::person(), false, [guard, item, waiting, debuggerId](const QJsonObject &json) {
+    m_session->debugger()->inspectFrame(debuggerId, frame, Origin::person(), false, [guard, item, waiting, debuggerId](const QJsonObject &json) {
         if (!guard || !guard->m_shown || guard->m_shown->id != debuggerId)
             return; // the panel moved on; the items are gone
         delete waiting;
@@ -318,7 +318,7 @@ bool DebuggerPanel::chooseRestart(int index)
         return false;
     }
     QString refusal;
-    const quint64 invocation = m_session->invokeRestart(m_shown->id, index, values, Origin::person(), &refusal);
+    const quint64 invocation = m_session->debugger()->invokeRestart(m_shown->id, index, values, Origin::person(), &refusal);
     if (!invocation) {
         say(refusal, true);
         return false;
@@ -339,7 +339,7 @@ bool DebuggerPanel::evaluateInFrame(const QString &code)
         return false;
     QString refusal;
     const int frame = selectedFrame();
-    const quint64 id = m_session->evaluateInFrame(m_shown->id, frame, code, Origin::person(), {}, &refusal);
+    const quint64 id = m_session->debugger()->evaluateInFrame(m_shown->id, frame, code, Origin::person(), {}, &refusal);
     if (!id) {
         say(refusal, true);
         return false;
@@ -367,7 +367,7 @@ void DebuggerPanel::onClosed(const DebuggerPtr &debugger)
     if (m_shown == debugger)
         m_shown.reset();
     refresh();
-    if (m_session->openDebuggers().isEmpty())
+    if (m_session->debugger()->openDebuggers().isEmpty())
         Q_EMIT allClosed();
 }
 

@@ -12,9 +12,9 @@
 DebuggerTranscript::DebuggerTranscript(Session *session, LispConsole *console)
     : QObject(console), m_session(session), m_console(console)
 {
-    connect(session, &Session::parked, this, &DebuggerTranscript::onParked);
-    connect(session, &Session::debuggerClosed, this, &DebuggerTranscript::onClosed);
-    connect(session, &Session::resumed, this, &DebuggerTranscript::onResumed);
+    connect(session->debugger(), &SessionDebugger::parked, this, &DebuggerTranscript::onParked);
+    connect(session->debugger(), &SessionDebugger::debuggerClosed, this, &DebuggerTranscript::onClosed);
+    connect(session->debugger(), &SessionDebugger::resumed, this, &DebuggerTranscript::onResumed);
 }
 
 void DebuggerTranscript::onParked(const JobPtr &job)

@@ -58,11 +58,11 @@ MainWindow::MainWindow(Session *session, McpServer *server, AccessGate *access, 
     });
     connect(session, &Session::started, this, &MainWindow::updateEngineState);
     connect(session, &Session::finished, this, &MainWindow::updateEngineState);
-    connect(session, &Session::parked, this, [this] {
+    connect(session->debugger(), &SessionDebugger::parked, this, [this] {
         statusBar()->clearMessage(); // "claude-code is evaluating" no longer holds
         updateEngineState();
     });
-    connect(session, &Session::resumed, this, &MainWindow::updateEngineState);
+    connect(session->debugger(), &SessionDebugger::resumed, this, &MainWindow::updateEngineState);
     connect(server, &McpServer::peerInitialized, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerCreated, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerClosed, this, [this] { QMetaObject::invokeMethod(this, &MainWindow::updateClients, Qt::QueuedConnection); });
@@ -323,7 +323,7 @@ void MainWindow::updateEngineState()
                                                   : tr("Engine: busy (%1's call)").arg(current->request.origin.name);
     else
         text = tr("Engine: idle");
-    if (const int parked = int(m_session->openDebuggers().size()); parked > 0)
+    if (const int parked = int(m_session->debugger()->openDebuggers().size()); parked > 0)
         text += parked == 1 ? tr(", 1 evaluation parked in the debugger") : tr(", %1 evaluations parked in the debugger").arg(parked);
     if (m_session->queuedCount() > 0)
         text += tr(", %1 queued").arg(m_session->queuedCount());
