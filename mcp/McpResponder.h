@@ -9,7 +9,7 @@ class McpServer;
 
 // How a method handler answers its request: bound to the server, the client and the request's
 // id, so that every answer (tools, resources, prompts, logging, errors) takes the one path the
-// window's Tool calls panel observes (McpServer::responseSent). A copy may be kept to answer
+// window's Tool calls panel observes (McpServer::requestTraced). A copy may be kept to answer
 // later; if the client went away meanwhile, the answer is dropped. Only the first answer counts.
 class McpResponder
 {

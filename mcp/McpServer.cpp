@@ -320,7 +320,6 @@ void McpServer::onRequest(McpPeer *peer, const JsonRpc::Message &message, const 
     const auto trace = RequestTracePtr::create(client, message.object());
     peer->beginRequest(McpPeer::InFlight{message.id(), message.method(), envelope.isModern(), envelope.logLevel(), false, {},
                                          envelope.clientCapabilities(), trace});
-    Q_EMIT requestReceived(peer, message.object());
     Q_EMIT requestTraced(trace);
     if (message.method() != QLatin1String("tools/call"))
         trace->run(); // a tool call runs once access lets it (onToolsCall)
@@ -376,13 +375,14 @@ void McpServer::respondToToolCall(McpPeer *peer, const QJsonValue &id, const Too
     const McpPeer::InFlight *request = peer ? peer->inFlight(id) : nullptr;
     if (!request)
         return;
-    if (request->modern || !result.inputRequired.isEmpty()) {
-        respond(peer, id, JsonRpc::response(id, toolResultJson(peer, result)));
+    if (!result.inputRequired.isEmpty()) {
+        // Not an answer yet (2026-07-28's input_required): the digest waits for the retry's.
+        respond(peer, id, JsonRpc::response(id, result.inputRequired));
         return;
     }
     JsonTextWriter json(512 + 3 * result.text.size());
     json.beginObject().key("jsonrpc").value(u"2.0").key("id").value(id).key("result");
-    writeToolResult(json, peer, result);
+    writeToolResult(json, peer, result, request->modern);
     json.endObject();
     const RequestTrace::State state = result.ending == ToolResult::Ending::HandedOff ? RequestTrace::State::HandedOff
                                       : result.ending == ToolResult::Ending::Parked  ? RequestTrace::State::Parked
@@ -521,16 +521,7 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
     });
 }
 
-QJsonObject McpServer::toolResultJson(McpPeer *peer, const ToolResult &result)
-{
-    if (!result.inputRequired.isEmpty())
-        return result.inputRequired; // not an answer yet: the activity digest waits for the retry's
-    JsonTextWriter json(512 + 3 * result.text.size());
-    writeToolResult(json, peer, result);
-    return QJsonDocument::fromJson(json.take()).object();
-}
-
-void McpServer::writeToolResult(JsonTextWriter &json, McpPeer *peer, const ToolResult &result)
+void McpServer::writeToolResult(JsonTextWriter &json, McpPeer *peer, const ToolResult &result, bool modern)
 {
     const QList<JobPtr> activity = m_session->takeActivityFor(peer->activityKey());
     const auto textBlock = [&json](const QString &text) { json.beginObject().key("type").value(u"text").key("text").value(text).endObject(); };
@@ -544,15 +535,15 @@ void McpServer::writeToolResult(JsonTextWriter &json, McpPeer *peer, const ToolR
         textBlock(ActivityDigest::text(activity, &m_digestEntries));
     json.endArray().key("isError").value(result.isError);
     if (!result.structured.isEmpty()) {
-        QByteArray structured = result.structured.text();
+        json.key("structuredContent").beginObject().members(result.structured.text());
         if (!activity.isEmpty()) {
-            JsonTextWriter digest;
-            ActivityDigest::writeJson(digest, activity, &m_digestEntries);
-            structured.chop(1); // its closing brace
-            structured += ",\"session_activity\":" + digest.text() + '}';
+            json.key("session_activity");
+            ActivityDigest::writeJson(json, activity, &m_digestEntries);
         }
-        json.key("structuredContent").raw(structured);
+        json.endObject();
     }
+    if (modern) // what modernized() adds to every other 2026-07-28 answer (tools/call has no cache hint)
+        json.key("resultType").value(u"complete").key("_meta").beginObject().key(RequestEnvelope::ServerInfoKey).value(serverInfo()).endObject();
     json.endObject();
 }
 

@@ -131,8 +131,7 @@ Q_SIGNALS:
     void peerCreated(McpPeer *peer);
     void peerInitialized(McpPeer *peer);
     void peerClosed(McpPeer *peer);
-    // Every accepted request, and the response it got.
-    void requestReceived(McpPeer *peer, const QJsonObject &request);
+    // Every response sent (stdio's end waits for the last one).
     void responseSent(McpPeer *peer, const QJsonValue &id, const McpMessage &response);
     // For an inspector (the window's Tool calls panel): every accepted request as one trace,
     // which the server, the access gate and the tools keep up to date until it ends. A signal
@@ -160,10 +159,9 @@ private:
     void onListen(const McpResponder &responder, const QJsonObject &params);
     void onToolsCall(const McpResponder &responder, const QJsonObject &params);
     void onCancelled(McpPeer *peer, const QJsonObject &params);
-    QJsonObject toolResultJson(McpPeer *peer, const ToolResult &result);
     // A tool result as MCP's CallToolResult object, with the peer's activity digest: the one
-    // writer of it, as text (respondToToolCall sends it as it is; toolResultJson parses it).
-    void writeToolResult(JsonTextWriter &json, McpPeer *peer, const ToolResult &result);
+    // writer of it, as text, for every revision (`modern`: 2026-07-28's resultType and _meta).
+    void writeToolResult(JsonTextWriter &json, McpPeer *peer, const ToolResult &result, bool modern);
 
     struct Method
     {

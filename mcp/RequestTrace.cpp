@@ -76,16 +76,12 @@ void RequestTrace::answer(const McpMessage &response)
         answerAs(response, m_state);
         return;
     }
+    // A tool call's answer says how it ended (answerAs, from its ToolResult); any other answer
+    // is an error or not.
     const QJsonObject &object = response.object();
-    const QJsonObject result = object.value(QStringLiteral("result")).toObject();
-    const QJsonObject structured = result.value(QStringLiteral("structuredContent")).toObject();
-    const bool failed = object.contains(QStringLiteral("error")) || result.value(QStringLiteral("isError")).toBool();
-    if (structured.value(QStringLiteral("status")).toString() == QStringLiteral("running"))
-        answerAs(response, State::HandedOff);
-    else if (structured.value(QStringLiteral("debugger")).isObject())
-        answerAs(response, State::Parked);
-    else
-        answerAs(response, failed ? State::Error : State::Done);
+    const bool failed = object.contains(QStringLiteral("error"))
+                        || object.value(QStringLiteral("result")).toObject().value(QStringLiteral("isError")).toBool();
+    answerAs(response, failed ? State::Error : State::Done);
 }
 
 void RequestTrace::answerAs(const McpMessage &response, State state)

@@ -52,8 +52,8 @@ public:
     void nameClient(const QString &client);
     void run(); // handed to its handler: running, unless it waits in the session's queue or for the person
     void refuse(const QString &reason);
-    void answer(const McpMessage &response); // how it ended is read from the response
-    void answerAs(const McpMessage &response, State state); // the server knows how it ended
+    void answer(const McpMessage &response); // not a tool call: done, or an error
+    void answerAs(const McpMessage &response, State state); // a tool call: how its ToolResult ended
     void cancel(); // the client cancelled it, or went away
 
     // What the access gate and tools report. Waiting for the person may be reported more than

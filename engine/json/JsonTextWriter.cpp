@@ -67,6 +67,19 @@ JsonTextWriter &JsonTextWriter::value(bool flag)
     return *this;
 }
 
+JsonTextWriter &JsonTextWriter::members(QByteArrayView object)
+{
+    const QByteArrayView braced = object.trimmed();
+    if (braced.size() < 2)
+        return *this;
+    const QByteArrayView inside = braced.sliced(1, braced.size() - 2); // "{...}" without its braces
+    if (inside.trimmed().isEmpty())
+        return *this;
+    beforeValue();
+    m_out.append(inside.data(), size_t(inside.size()));
+    return *this;
+}
+
 JsonTextWriter &JsonTextWriter::null()
 {
     beforeValue();

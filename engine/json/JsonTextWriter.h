@@ -48,6 +48,9 @@ public:
     JsonTextWriter &strings(const QStringList &list);
     // Text that is one JSON value already.
     JsonTextWriter &raw(QByteArrayView json);
+    // The members of `object`, the text of one JSON object, written into the object open now,
+    // so that more members can follow them.
+    JsonTextWriter &members(QByteArrayView object);
 
     QByteArray text() const { return QByteArray(m_out.data(), qsizetype(m_out.size())); }
     QByteArray take() { return QByteArray(m_out.data(), qsizetype(m_out.size())); }

@@ -39,6 +39,17 @@ private Q_SLOTS:
         QCOMPARE(json.text(), QByteArray("{\"id\":7,\"op\":\"eval\",\"empty\":[],\"list\":[\"a\",\"b\"],\"nested\":{\"yes\":true,\"no\":false,\"none\":null},\"raw\":{\"x\":1}}"));
     }
 
+    void anObjectsMembersGoIntoTheOpenObjectWithMoreAfterThem()
+    {
+        JsonTextWriter json;
+        json.beginObject().members(R"( {"status":"ok","values":[1,{"a":2}]} )").key("more").value(true).endObject();
+        QCOMPARE(json.text(), QByteArray(R"({"status":"ok","values":[1,{"a":2}],"more":true})"));
+        JsonTextWriter empty;
+        empty.beginObject().members("{}").key("more").value(1).members("{ }").endObject();
+        QCOMPARE(empty.text(), QByteArray(R"({"more":1})"));
+        QVERIFY(!QJsonDocument::fromJson(json.text()).isNull());
+    }
+
     void stringsAreEscapedAsJsonSays_data()
     {
         QTest::addColumn<QString>("text");

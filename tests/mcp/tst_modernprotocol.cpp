@@ -76,14 +76,6 @@ private Q_SLOTS:
         QCOMPARE(m_h->lisp.session.transcript().last()->request.origin.name, QStringLiteral("modern-test"));
     }
 
-    void theWindowLogsAModernRequestByItsClientInfoName()
-    {
-        QString logged;
-        connect(&m_h->server, &McpServer::requestReceived, this, [&logged](McpPeer *peer, const QJsonObject &) { logged = peer->clientName(); });
-        m_h->call(Modern::request(3, "tools/list", {}, Modern::meta("claude-code")));
-        QCOMPARE(logged, QStringLiteral("claude-code"));
-    }
-
     void listsAndReadsCarryCacheHints_data()
     {
         QTest::addColumn<QString>("method");

@@ -118,9 +118,17 @@ private Q_SLOTS:
     }
 
     // The real evaluate-lisp on the real engine: a call that answered "running" (its job goes on)
-    // and one that answered with its evaluation parked in the debugger are neither done nor errors.
+    // and one that answered with its evaluation parked in the debugger are neither done nor
+    // errors, whichever revision the client speaks (2026-07-28's answer is written apart).
+    void aHandedOffCallAndAParkedCallSayWhatBecameOfTheirWork_data()
+    {
+        QTest::addColumn<bool>("modern");
+        QTest::newRow("2025-06-18") << false;
+        QTest::newRow("2026-07-28") << true;
+    }
     void aHandedOffCallAndAParkedCallSayWhatBecameOfTheirWork()
     {
+        QFETCH(bool, modern);
         EngineClient engine;
         Session session(&engine);
         JobHandles jobs(&session);
@@ -133,11 +141,16 @@ private Q_SLOTS:
         engine.start();
         QTRY_VERIFY_WITH_TIMEOUT(engine.isReady(), 30000);
         int id = 1;
-        auto send = [&](const QString &method, const QJsonObject &params) {
+        auto send = [&](const QString &method, QJsonObject params) {
+            if (modern)
+                params.insert("_meta", QJsonObject{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                                   {"io.modelcontextprotocol/clientCapabilities", QJsonObject{}},
+                                                   {"io.modelcontextprotocol/clientInfo", QJsonObject{{"name", "agent"}, {"version", "1"}}}});
             server.receive(peer, QJsonDocument(QJsonObject{{"jsonrpc", "2.0"}, {"id", id++}, {"method", method}, {"params", params}})
                                      .toJson(QJsonDocument::Compact));
         };
-        send(QStringLiteral("initialize"), {{"protocolVersion", "2025-06-18"}, {"clientInfo", QJsonObject{{"name", "agent"}}}});
+        if (!modern)
+            send(QStringLiteral("initialize"), {{"protocolVersion", "2025-06-18"}, {"clientInfo", QJsonObject{{"name", "agent"}}}});
         auto lastState = [&] { return log.entry(log.rowCount() - 1).state(); };
         send(QStringLiteral("tools/call"), {{"name", "evaluate-lisp"}, {"arguments", QJsonObject{{"code", "(sleep 2)"}, {"wait_seconds", 0.2}}}});
         QTRY_COMPARE_WITH_TIMEOUT(lastState(), ToolCallLog::State::HandedOff, 10000);
@@ -145,6 +158,21 @@ private Q_SLOTS:
         send(QStringLiteral("tools/call"), {{"name", "evaluate-lisp"}, {"arguments", QJsonObject{{"code", "(error \"bad record\")"}, {"debug", true}}}});
         QTRY_COMPARE_WITH_TIMEOUT(lastState(), ToolCallLog::State::Parked, 15000);
         QCOMPARE(log.index(log.rowCount() - 1, ToolCallLog::StateColumn).data().toString(), QStringLiteral("parked"));
+        QCOMPARE(log.index(log.rowCount() - 1, ToolCallLog::ClientColumn).data().toString(), QStringLiteral("agent"));
+    }
+
+    // A 2026-07-28 request carries its client's name in its own _meta: the window names it so.
+    void aModernRequestIsLoggedByItsClientInfoName()
+    {
+        Rig rig;
+        const QJsonObject meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                               {"io.modelcontextprotocol/clientCapabilities", QJsonObject{}},
+                               {"io.modelcontextprotocol/clientInfo", QJsonObject{{"name", "claude-code"}, {"version", "2.1"}}}};
+        rig.server.receive(rig.peer, QJsonDocument(QJsonObject{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"},
+                                                               {"params", QJsonObject{{"_meta", meta}}}})
+                                         .toJson(QJsonDocument::Compact));
+        QCOMPARE(rig.last().method(), QStringLiteral("tools/list"));
+        QCOMPARE(rig.log.index(rig.log.rowCount() - 1, ToolCallLog::ClientColumn).data().toString(), QStringLiteral("claude-code"));
     }
 
     void aCallInFlightRunsUntilItAnswersAndIsCancelledWhenTheClientCancels()
