@@ -70,7 +70,8 @@ public:
     void start();
 
 Q_SIGNALS:
-    // The journal cannot be written (start()): the session runs without one.
+    // The journal cannot be written (start()): the session runs without one, and the window
+    // says so.
     void journalError(const QString &message);
 
 private:

@@ -55,6 +55,13 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
     }
     file->insertAction(before, m_settings);
 
+    // The journal keeps the session (issue 6): when it cannot be written, the person is told
+    // that nothing is kept, and why.
+    connect(services, &AppServices::journalError, this, [window](QString reason) {
+        if (reason.endsWith(QLatin1Char('.')))
+            reason.chop(1);
+        window->console()->showNote(tr("This session is not being kept: %1. It goes on without a journal.").arg(reason), true);
+    });
     window->setProjectFiles(services->projectFiles());
     // The hand-offs (issue 21): agents stage forms in this window's input; the Definitions
     // panel shows the app's ledger and reverts through it.

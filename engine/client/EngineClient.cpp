@@ -391,5 +391,4 @@ void EngineClient::setState(State state)
     if (m_state == state)
         return;
     m_state = state;
-    Q_EMIT stateChanged(state);
 }

@@ -51,7 +51,6 @@ public:
     void setMaxLineBytes(qsizetype bytes) { m_lines = LineBuffer(bytes); }
 
 Q_SIGNALS:
-    void stateChanged(EngineClient::State state);
     void ready(const QJsonObject &info);
     void reply(quint64 id, const QJsonObject &reply);
     void output(quint64 id, const QString &stream, const QString &text);

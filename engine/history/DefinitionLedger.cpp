@@ -273,7 +273,6 @@ void DefinitionLedger::processPending()
     }
     if (m_waiting)
         return;
-    Q_EMIT settled();
     for (const auto &then : std::exchange(m_whenSettled, {}))
         then();
 }

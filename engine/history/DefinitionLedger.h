@@ -83,8 +83,6 @@ Q_SIGNALS:
     void recorded(const DefinitionVersion &version);
     // The histories or their liveness changed (a version recorded, the engine restarted).
     void changed();
-    // Every finished job has been recorded.
-    void settled();
 
 private:
     struct FileForm

@@ -210,7 +210,6 @@ void ProjectFiles::runNext(QString absolutePath)
         finish(absolutePath, change, written ? QString() : error, pending.done);
         return;
     }
-    Q_EMIT changeAwaitingApproval(change);
     QPointer<ProjectFiles> guard(this);
     m_gate(change, [guard, absolutePath, change, done = pending.done](const QString &refusal) mutable {
         if (!guard)

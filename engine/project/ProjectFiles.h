@@ -66,8 +66,9 @@ public:
 
 Q_SIGNALS:
     void rootChanged(const QString &root, const Origin &by);
-    void changeAwaitingApproval(const FileChange &proposed);
     void changeApplied(const FileChange &change);
+    // A change that was computed and then not made: the change gate refused it, or the file
+    // changed on disk while it waited. The window shows an agent's.
     void changeRefused(const FileChange &proposed, const QString &reason);
 
 private:

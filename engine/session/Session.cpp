@@ -66,7 +66,6 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
         if (kept.isEmpty())
             return;
         result.stderrText += kept;
-        Q_EMIT engineProcessOutput(kept);
     });
 }
 
@@ -97,7 +96,6 @@ quint64 Session::submit(const JobRequest &request)
     job->queuedAt = LocalClock::now();
     m_live.insert(job->id, job);
     m_queue.enqueue(job);
-    Q_EMIT queued(job);
     dispatchNext();
     return job->id;
 }

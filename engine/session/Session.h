@@ -112,13 +112,16 @@ public:
     SessionDebugger *debugger() const { return m_debugger; }
 
 Q_SIGNALS:
-    void queued(JobPtr job);
     void started(JobPtr job);
     void output(quint64 id, const QString &stream, const QString &text);
     void finished(JobPtr job);
     void packageChanged(const QString &package);
     // Engine life, with a sentence for people.
     void engineStatus(Session::EngineStatus state, const QString &message);
+    // What the engine process wrote to its own descriptors while no evaluation ran (a thread
+    // the code left behind, a program it started), and the session's own notes about the
+    // engine (a project root it refused): the window shows them. Output written while an
+    // evaluation runs belongs to it (its stderr).
     void engineProcessOutput(const QString &text);
     void sessionReset(const Origin &origin);
 

@@ -144,6 +144,25 @@ private Q_SLOTS:
         QCOMPARE(dialog.copyButton(client)->text(), QStringLiteral("Copied"));
     }
 
+    // The journal keeps the session; when its file cannot be written the session goes on, and
+    // the person reads in the transcript that nothing is kept, and why.
+    void aJournalThatCannotBeWrittenIsToldInTheWindow()
+    {
+        QTemporaryDir dir;
+        // A file where its folder should be: no user, root included, can open the journal there.
+        const QString notAFolder = dir.filePath(QStringLiteral("not-a-folder"));
+        QFile file(notAFolder);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        AppServices services(AppOptions{.journalEnabled = true, .journalFile = notAFolder + QStringLiteral("/session.jsonl")});
+        MainWindow window(services.session(), services.server(), services.access());
+        WindowSetup setup(&window, &services, target(), false);
+        services.start();
+        window.console()->transcript()->flushNow();
+        const QString text = window.console()->transcript()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("This session is not being kept: Cannot create the folder %1 for the journal. It goes on without a journal.").arg(notAFolder)), qPrintable(text));
+    }
+
     void theConnectedClientsFollowThePeers()
     {
         AppServices services; // not started: initialize needs no engine

@@ -220,6 +220,17 @@ private Q_SLOTS:
         QVERIFY(waitForTranscript(QStringLiteral("=> :DONE")));
     }
 
+    // A program the code started (or a thread it left behind) writes after the evaluation
+    // ended: no evaluation claims that output, so it is shown as the engine's.
+    void outputTheEngineWritesWhileNothingRunsIsShown()
+    {
+        type(QStringLiteral("(progn (mp:process-run-function \"late\" (lambda () (sleep 0.3) (ext:system \"echo written-late\"))) :started)"));
+        enter();
+        QVERIFY(waitForTranscript(QStringLiteral("=> :STARTED")));
+        QVERIFY(waitIdle());
+        QVERIFY2(waitForTranscript(QStringLiteral("; the engine wrote: written-late")), qPrintable(transcript().right(400)));
+    }
+
     void valuesOutputErrorOutputAndWarningsLookDifferent()
     {
         QVERIFY(waitIdle());

@@ -88,6 +88,25 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return session().debugger()->openDebuggers().isEmpty() && !session().current(); }, 20000));
     }
 
+    // The debugger shares its place with the definitions: it comes forward when an evaluation
+    // parks, and the definitions come back when nothing is parked any more.
+    void theDefinitionsComeBackWhenNothingIsParked()
+    {
+        auto *definitions = m_window->findChild<QDockWidget *>(QStringLiteral("definitionsDock"));
+        auto *debugger = m_window->findChild<QDockWidget *>(QStringLiteral("debuggerDock"));
+        QVERIFY(definitions && debugger);
+        const auto inFront = [](QDockWidget *dock) { return !dock->visibleRegion().isEmpty(); };
+        m_window->console()->evaluate(QStringLiteral("(error \"stop here\")"));
+        QVERIFY(waitParked());
+        QTRY_VERIFY(inFront(debugger));
+        QVERIFY(!inFront(definitions));
+        const DebuggerPtr parked = session().debugger()->openDebuggers().first();
+        QVERIFY(session().debugger()->invokeRestart(parked->id, QStringLiteral("ABORT"), {}, Origin::person()));
+        QTRY_VERIFY(session().debugger()->openDebuggers().isEmpty());
+        QTRY_VERIFY(inFront(definitions));
+        QVERIFY(!inFront(debugger));
+    }
+
     void nothingParkedSaysSo()
     {
         QVERIFY(!panel()->shown());

@@ -224,6 +224,19 @@ private Q_SLOTS:
         QCOMPARE(bytesOf(m_path), Original.toUtf8());
     }
 
+    // What the person refused stays in the transcript beside the changes that were made.
+    void aDeniedChangeLeavesALineInTheTranscript()
+    {
+        m_window->access()->setMode(AccessMode::Ask);
+        auto outcome = propose(edited(Original));
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        QTest::mouseClick(m_window->console()->approvalBar()->denyButton(), Qt::LeftButton);
+        QTRY_VERIFY(outcome->done);
+        const QString line = QStringLiteral("; claude's change to src/shapes.lisp was not made: %1")
+                                 .arg(AccessModes::changeDeniedMessage(QStringLiteral("src/shapes.lisp")));
+        QTRY_VERIFY2(transcript().contains(line), qPrintable(transcript().right(600)));
+    }
+
     void readOnlyRefusesEveryChange()
     {
         m_window->access()->setMode(AccessMode::ReadOnly);

@@ -107,6 +107,15 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         m_transcript->appendText(QStringLiteral("; ") + message + QLatin1Char('\n'),
                                  state == Session::EngineStatus::Ready ? TranscriptView::Style::Note : TranscriptView::Style::Error);
     });
+    connect(session, &Session::engineProcessOutput, this, [this](const QString &text) {
+        // A thread the code left behind, or a program it started, still writing: said as the
+        // engine's, since no evaluation claims it.
+        QString shown = text;
+        while (shown.endsWith(QLatin1Char('\n')))
+            shown.chop(1);
+        if (!shown.isEmpty())
+            showNote(tr("the engine wrote: %1").arg(shown));
+    });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin) {
         m_transcript->newLine();
         m_transcript->appendText(tr("; The session was reset by %1: every definition is gone.\n").arg(origin.name),
@@ -252,6 +261,13 @@ void LispConsole::startEntry()
         m_transcript->appendText(QStringLiteral("\n"), TranscriptView::Style::Plain, 0);
     }
     m_hasEntries = true;
+}
+
+void LispConsole::showNote(const QString &text, bool problem, int lane)
+{
+    startEntry();
+    m_transcript->newLine(lane);
+    m_transcript->appendText(QStringLiteral("; ") + text + QLatin1Char('\n'), problem ? TranscriptView::Style::Error : TranscriptView::Style::Note, lane);
 }
 
 void LispConsole::setProjectFiles(ProjectFiles *files)

@@ -63,6 +63,8 @@ public:
     int laneFor(const Origin &origin);
     // Separates the next entry from the previous one (a blank line outside any lane).
     void startEntry();
+    // A line of the app's own ("; " and the text) in `lane`: a problem in the error colour.
+    void showNote(const QString &text, bool problem = false, int lane = 0);
     // Shows the project's file changes in the transcript, with Undo (ProjectActivity).
     void setProjectFiles(ProjectFiles *files);
 

@@ -11,6 +11,13 @@ ProjectActivity::ProjectActivity(ProjectFiles *files, LispConsole *console)
     : QObject(console), m_files(files), m_console(console)
 {
     connect(files, &ProjectFiles::changeApplied, this, &ProjectActivity::showChange);
+    connect(files, &ProjectFiles::changeRefused, this, [this](const FileChange &change, const QString &reason) {
+        // An agent's change that was not made says why where its changes appear (the person's
+        // own refused undo says so through undo()).
+        if (change.origin.isAgent())
+            m_console->showNote(tr("%1's change to %2 was not made: %3").arg(change.origin.name, change.path, reason), true,
+                                m_console->laneFor(change.origin));
+    });
     connect(console->transcript(), &TranscriptView::linkActivated, this, [this](const QString &href) {
         if (href.startsWith(QStringLiteral("undo:")))
             undo(href.mid(5).toULongLong());
@@ -66,8 +73,5 @@ void ProjectActivity::undo(quint64 changeId)
 
 void ProjectActivity::showNote(const QString &text, bool error)
 {
-    TranscriptView *t = m_console->transcript();
-    m_console->startEntry();
-    t->newLine(1);
-    t->appendText(QStringLiteral("; ") + text + QLatin1Char('\n'), error ? TranscriptView::Style::Error : TranscriptView::Style::Note, 1);
+    m_console->showNote(text, error, 1);
 }

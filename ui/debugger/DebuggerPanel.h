@@ -47,7 +47,8 @@ public:
     QStringList frameLines(int index) const; // a frame's variable lines once it was expanded
 
 Q_SIGNALS:
-    // A debugger opened (raise the panel), or the last one closed.
+    // A debugger opened (the window raises the panel), or the last one closed (the window
+    // brings back the panel it shared the place with).
     void debuggerOpened(DebuggerPtr debugger);
     void allClosed();
 

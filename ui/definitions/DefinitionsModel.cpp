@@ -122,8 +122,6 @@ void DefinitionsModel::requestRefresh()
     m_session->query(EngineProtocol::definitions(), [guard](const QJsonObject &reply) {
         if (guard)
             guard->setEngineReply(reply);
-        if (guard)
-            Q_EMIT guard->refreshed();
     });
 }
 

@@ -80,9 +80,6 @@ public:
     void setProjectRoot(const QString &root);
     QString projectRoot() const { return m_projectRoot; }
 
-Q_SIGNALS:
-    void refreshed();
-
 private:
     struct Package
     {

@@ -198,6 +198,10 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_debuggerDock);
     tabifyDockWidget(m_definitionsDock, m_debuggerDock);
     m_definitionsDock->raise();
+    connect(m_debuggerPanel, &DebuggerPanel::allClosed, this, [this] {
+        if (m_definitionsDock->isVisible())
+            m_definitionsDock->raise(); // nothing waits in the debugger: the definitions come back
+    });
     connect(m_debuggerPanel, &DebuggerPanel::debuggerOpened, this, [this] {
         m_debuggerDock->show();
         m_debuggerDock->raise();
