@@ -97,38 +97,48 @@ inline QString settingsKeys() // "allow, ask, read-only or paused", for messages
     return keys.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
 }
 
-// The sentences agents read when a call is refused.
+// The sentences agents read when a call is refused. The person refused `what` ("denied this
+// evaluate-lisp call, so it did not run"); the agent may ask why, or explain why the `need` is
+// needed.
+inline QString deniedBy(const QString &what, const QString &need)
+{
+    return translate("The person sharing this Lisp session %1. Ask them what they would like instead, or explain why the %2 is needed.")
+        .arg(what, need);
+}
+
+// Read-only allows introspection but not `what` ("evaluate-lisp, so nothing was evaluated").
+inline QString readOnlyRefusal(const QString &what)
+{
+    return translate("Agent access to this Lisp session is read-only: the person allows introspection tools, but not %1. "
+                     "Ask the person to switch agent access to Allow or Ask.").arg(what);
+}
+
 inline QString deniedMessage(const QString &tool)
 {
-    return translate("The person sharing this Lisp session denied this %1 call, so it did not run. "
-              "Ask them what they would like instead, or explain why the call is needed.").arg(tool);
+    return deniedBy(translate("denied this %1 call, so it did not run").arg(tool), translate("call"));
 }
 
 inline QString readOnlyMessage(const QString &tool)
 {
-    return translate("Agent access to this Lisp session is read-only: the person allows introspection tools, "
-              "but not %1, so nothing was evaluated. Ask the person to switch agent access to Allow or Ask.").arg(tool);
+    return readOnlyRefusal(translate("%1, so nothing was evaluated").arg(tool));
 }
 
 // A tool that changes the project's files (Tool::changesFiles), refused in Read-only.
 inline QString readOnlyWriteMessage(const QString &tool)
 {
-    return translate("Agent access to this Lisp session is read-only: the person allows introspection tools, "
-              "but not %1, which changes the project's files, so nothing was written. "
-              "Ask the person to switch agent access to Allow or Ask.").arg(tool);
+    return readOnlyRefusal(translate("%1, which changes the project's files, so nothing was written").arg(tool));
 }
 
 // One proposed file change (FileChange::path), as the change gate refuses it.
 inline QString changeDeniedMessage(const QString &path)
 {
-    return translate("The person sharing this Lisp session looked at your change to %1 and denied it, so nothing was written. "
-              "Ask them what they would like instead, or explain why the change is needed.").arg(path);
+    return deniedBy(translate("looked at your change to %1 and denied it, so nothing was written").arg(path), translate("change"));
 }
 
 inline QString changeReadOnlyMessage(const QString &path)
 {
     return translate("Agent access to this Lisp session is read-only, so your change to %1 was not written. "
-              "Ask the person to switch agent access to Allow or Ask.").arg(path);
+                     "Ask the person to switch agent access to Allow or Ask.").arg(path);
 }
 
 // Ask without a window: the person is asked through the agent's client (MCP elicitation), and

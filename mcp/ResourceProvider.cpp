@@ -183,7 +183,7 @@ QString ResourceProvider::transcriptText() const
 
 QList<QPair<QString, QString>> ResourceProvider::definingForms(const QString &code)
 {
-    // The same reader as the file tools and the definitions panel (engine/client/source).
+    // The same reader as the file tools and the definitions panel (engine/lispsource).
     QList<QPair<QString, QString>> forms;
     const LispFile file(code);
     for (const TopLevelForm &form : file.forms()) {

@@ -2,8 +2,9 @@
 # Builds the host with clang, AddressSanitizer + UndefinedBehaviorSanitizer and libFuzzer's
 # coverage (LISP_DUET_SANITIZE=ON; the ECL engine is never sanitized: ECL's GC does not run
 # under ASan) in build-asan/, with the fuzz targets linked against those same libraries, then
-# runs the unit suites (client, mcp, kernel, app), the short fuzz runs and, when `npm ci` has run
-# in tests/, the end-to-end suites, with leak detection on. Any sanitizer report fails the run.
+# runs the suites labelled pass-sanitizer (tests/CMakeLists.txt: the unit suites of client,
+# mcp, kernel and app, the short fuzz runs and the end-to-end suites, which skip themselves
+# until `npm ci` has run in tests/), with leak detection on. Any sanitizer report fails the run.
 #
 #   tests/sanitize.sh [BUILD_DIR]      (default: <repo>/build-asan)
 #   JOBS=N                             parallelism of the build and of CTest (default: nproc)
@@ -14,20 +15,13 @@
 #                                      passes it: the engine is not sanitized anyway)
 #   SANITIZE_STEP=build|test|all       only build, only run the tests (of a built folder), or
 #                                      both (default); configure: only configure the folder
-#   SANITIZE_CTEST_ARGS="-E NAME"      more arguments for ctest (run-all.sh leaves out a test
-#                                      the main pass has run)
+#   SANITIZE_CTEST_ARGS="-R NAME"      more arguments for ctest (one suite, say)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$here/build-asan}"
 jobs="${JOBS:-$(nproc)}"
 step="${SANITIZE_STEP:-all}"
 
-# The labels run here: the unit suites, the fuzzers and (with node_modules) the e2e suites.
-unit_labels="client|mcp|kernel|app"
-labels="$unit_labels|fuzz"
-if [ -d "$here/tests/node_modules" ]; then
-  labels="$labels|e2e"
-fi
 
 if [ "$step" != test ]; then
   generator=()
@@ -49,9 +43,9 @@ if [ "$step" != test ]; then
   cmake -S "$here" -B "$build" "${generator[@]}" "${options[@]}" -DLISP_DUET_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" >/dev/null
   [ "$step" = configure ] && exit 0
-  # Only what the suites below run: the three programs, the fuzzers and the unit tests of those
-  # labels (the GUI tests and the benchmarks are not run here, so they are not built here either).
-  mapfile -t unit_tests < <(ctest --test-dir "$build" -N -L "$unit_labels" | sed -n 's/^ *Test *#[0-9]*: \(tst_[A-Za-z0-9_]*\)$/\1/p')
+  # Only what the suites below run: the three programs, the fuzzers and the test programs of the
+  # pass (the GUI tests and the benchmarks are not run here, so they are not built here either).
+  mapfile -t unit_tests < <(ctest --test-dir "$build" -N -L pass-sanitizer | sed -n 's/^ *Test *#[0-9]*: \(tst_[A-Za-z0-9_]*\)$/\1/p')
   cmake --build "$build" -j"$jobs" --target lisp-duet lisp-duet-engine lisp-duet-bridge fuzzers "${unit_tests[@]}"
 fi
 [ "$step" = build ] && exit 0
@@ -62,4 +56,4 @@ export LSAN_OPTIONS="suppressions=$here/tests/lsan.supp:print_suppressions=0${LS
 
 cd "$build"
 # shellcheck disable=SC2086
-ctest -L "$labels" --output-on-failure -j"$jobs" ${SANITIZE_CTEST_ARGS:-}
+ctest -L pass-sanitizer --output-on-failure -j"$jobs" ${SANITIZE_CTEST_ARGS:-}

@@ -50,8 +50,8 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     // (WindowSetup applies all of them to a window's session).
     m_session->debugger()->setDebugDefaults(false, preferences.agentErrorsDebug);
     m_session->debugger()->setAbandonAfterMs(preferences.debuggerAbandonMinutes * 60 * 1000);
-    addAllTools(m_tools, {m_session, m_jobHandles, m_projectFiles, m_ledger, m_formStaging, m_replayer,
-                          [this](const QString &source, QString *error) { return journalEntries(source, error); }});
+    addAllTools(m_tools, m_session, m_jobHandles, m_projectFiles, m_ledger, m_formStaging, m_replayer,
+                [this](const QString &source, QString *error) { return journalEntries(source, error); });
     // Agents may read the sources of the systems the session can load, never write them.
     m_projectFiles->root().setReadOnlyRoots(ProjectRoot::systemSourceFolders());
     new ResourceProvider(m_server, m_session, this);

@@ -3,28 +3,39 @@
 #include <QSettings>
 
 namespace {
-const QString PortKey = QStringLiteral("http/port");
+constexpr const char *PortKey = "http/port"; // also what isStored() asks for
+const QString ProjectRootKey = QStringLiteral("project/root");
+
+// The settings stored as they are, each read back within its bounds: a hand-edited file must
+// not give a port of 0 or a negative time limit. One table serves load() and save().
+struct IntSetting
+{
+    const char *key;
+    int Preferences::*field;
+    int low, high;
+};
+constexpr IntSetting IntSettings[] = {
+    {PortKey, &Preferences::port, 1, 65535},
+    {"limits/timeoutSeconds", &Preferences::timeoutSeconds, 1, 24 * 3600},
+    {"limits/maxOutputChars", &Preferences::maxOutputChars, 1000, 100000000},
+    {"console/scrollbackLines", &Preferences::scrollbackLines, 100, 10000000},
+    {"journal/kept", &Preferences::journalsKept, 1, 100000},
+    {"debugger/abandonMinutes", &Preferences::debuggerAbandonMinutes, 0, 7 * 24 * 60},
+};
+struct BoolSetting
+{
+    const char *key;
+    bool Preferences::*field;
+};
+constexpr BoolSetting BoolSettings[] = {
+    {"window/keepInTray", &Preferences::closeToTray}, // the key main() already reads
+    {"debugger/ownErrors", &Preferences::ownErrorsDebug},
+    {"debugger/agentErrors", &Preferences::agentErrorsDebug},
+};
 const QString AccessKey = QStringLiteral("agents/accessMode");
-const QString TimeoutKey = QStringLiteral("limits/timeoutSeconds");
-const QString OutputKey = QStringLiteral("limits/maxOutputChars");
-const QString ScrollbackKey = QStringLiteral("console/scrollbackLines");
 const QString FontFamilyKey = QStringLiteral("console/fontFamily");
 const QString FontSizeKey = QStringLiteral("console/fontSize");
 const QString ThemeKey = QStringLiteral("appearance/theme");
-const QString JournalsKey = QStringLiteral("journal/kept");
-const QString ProjectRootKey = QStringLiteral("project/root");
-const QString OwnDebugKey = QStringLiteral("debugger/ownErrors");
-const QString AgentDebugKey = QStringLiteral("debugger/agentErrors");
-const QString AbandonKey = QStringLiteral("debugger/abandonMinutes");
-const QString TrayKey = QStringLiteral("window/keepInTray"); // the key main() already reads
-
-// A hand-edited file must not give a port of 0 or a negative time limit.
-int bounded(const QSettings &settings, const QString &key, int fallback, int low, int high)
-{
-    bool ok = false;
-    const int value = settings.value(key, fallback).toInt(&ok);
-    return ok && value >= low && value <= high ? value : fallback;
-}
 } // namespace
 
 Preferences Preferences::load()
@@ -36,22 +47,21 @@ Preferences Preferences::load()
 Preferences Preferences::load(const QSettings &settings)
 {
     Preferences p;
-    p.port = bounded(settings, PortKey, p.port, 1, 65535);
+    for (const IntSetting &s : IntSettings) {
+        bool ok = false;
+        const int value = settings.value(QLatin1String(s.key), p.*s.field).toInt(&ok);
+        if (ok && value >= s.low && value <= s.high)
+            p.*s.field = value;
+    }
+    for (const BoolSetting &s : BoolSettings)
+        p.*s.field = settings.value(QLatin1String(s.key), p.*s.field).toBool();
     p.accessMode = AccessModes::fromSettingsKey(settings.value(AccessKey, AccessModes::settingsKey(p.accessMode)).toString());
-    p.timeoutSeconds = bounded(settings, TimeoutKey, p.timeoutSeconds, 1, 24 * 3600);
-    p.maxOutputChars = bounded(settings, OutputKey, p.maxOutputChars, 1000, 100000000);
-    p.scrollbackLines = bounded(settings, ScrollbackKey, p.scrollbackLines, 100, 10000000);
     p.fontFamily = settings.value(FontFamilyKey).toString();
     const double size = settings.value(FontSizeKey, p.fontSize).toDouble();
     if (size >= 4 && size <= 96)
         p.fontSize = size;
     p.theme = themeFromKey(settings.value(ThemeKey).toString());
-    p.closeToTray = settings.value(TrayKey, false).toBool();
-    p.journalsKept = bounded(settings, JournalsKey, p.journalsKept, 1, 100000);
     p.projectRoot = settings.value(ProjectRootKey).toString();
-    p.ownErrorsDebug = settings.value(OwnDebugKey, p.ownErrorsDebug).toBool();
-    p.agentErrorsDebug = settings.value(AgentDebugKey, p.agentErrorsDebug).toBool();
-    p.debuggerAbandonMinutes = bounded(settings, AbandonKey, p.debuggerAbandonMinutes, 0, 7 * 24 * 60);
     return p;
 }
 
@@ -63,19 +73,14 @@ void Preferences::save() const
 
 void Preferences::save(QSettings &settings) const
 {
-    settings.setValue(PortKey, port);
+    for (const IntSetting &s : IntSettings)
+        settings.setValue(QLatin1String(s.key), this->*s.field);
+    for (const BoolSetting &s : BoolSettings)
+        settings.setValue(QLatin1String(s.key), this->*s.field);
     settings.setValue(AccessKey, AccessModes::settingsKey(accessMode));
-    settings.setValue(TimeoutKey, timeoutSeconds);
-    settings.setValue(OutputKey, maxOutputChars);
-    settings.setValue(ScrollbackKey, scrollbackLines);
     settings.setValue(FontFamilyKey, fontFamily);
     settings.setValue(FontSizeKey, fontSize);
     settings.setValue(ThemeKey, themeKey(theme));
-    settings.setValue(TrayKey, closeToTray);
-    settings.setValue(JournalsKey, journalsKept);
-    settings.setValue(OwnDebugKey, ownErrorsDebug);
-    settings.setValue(AgentDebugKey, agentErrorsDebug);
-    settings.setValue(AbandonKey, debuggerAbandonMinutes);
     settings.sync();
 }
 
@@ -93,7 +98,7 @@ void Preferences::rememberProjectRoot(QSettings &settings, const QString &root)
 
 bool Preferences::isStored()
 {
-    return QSettings().contains(PortKey);
+    return QSettings().contains(QLatin1String(PortKey));
 }
 
 QString Preferences::themeKey(Theme theme)

@@ -3,7 +3,7 @@
 // The lexical layer of this folder: the standard reader's syntax types (CLHS 2.1.4) cut into
 // lexemes. LispSource colours and checks text with it line by line; LispReader builds its
 // syntax tree from the same lexemes, so the two never disagree on where a string, a comment,
-// a character literal or a |symbol| starts and ends. Not for use outside engine/client/source.
+// a character literal or a |symbol| starts and ends. Not for use outside engine/lispsource.
 
 #include "LispSource.h" // LexState::Mode
 

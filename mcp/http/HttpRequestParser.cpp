@@ -152,8 +152,8 @@ HttpRequestParser::Status HttpRequestParser::fail(int status, const char *reason
     return Error;
 }
 
-HttpRequestParser::Line HttpRequestParser::takeLine(QByteArrayView &line, qsizetype maxLength,
-                                                    int overflowStatus, const char *overflowReason)
+std::optional<HttpRequestParser::Status> HttpRequestParser::takeLine(QByteArrayView &line, qsizetype maxLength,
+                                                                     int overflowStatus, const char *overflowReason)
 {
     const char *begin = m_buffer.constData() + m_pos;
     const qsizetype avail = m_buffer.size() - m_pos;
@@ -163,26 +163,21 @@ HttpRequestParser::Line HttpRequestParser::takeLine(QByteArrayView &line, qsizet
         // Refuse as soon as the line can no longer fit (its CRLF still to come), so a peer
         // that never sends LF cannot make us buffer more than the limit.
         if (avail > maxLength + 1) {
-            fail(overflowStatus, overflowReason);
-            return Line::Bad;
+            return fail(overflowStatus, overflowReason);
         }
-        return Line::Partial;
+        return NeedMore;
     }
     const qsizetype len = static_cast<const char *>(lf) - begin;
     // The same test as above, before looking at the line ending: a line is judged the same
     // whether it arrived whole or byte by byte.
-    if (len > maxLength + 1) {
-        fail(overflowStatus, overflowReason);
-        return Line::Bad;
-    }
-    if (len == 0 || begin[len - 1] != '\r') {
-        fail(400, "line ends in a bare LF");
-        return Line::Bad;
-    }
+    if (len > maxLength + 1)
+        return fail(overflowStatus, overflowReason);
+    if (len == 0 || begin[len - 1] != '\r')
+        return fail(400, "line ends in a bare LF");
     line = QByteArrayView(begin, len - 1);
     m_pos += len + 1;
     m_scanned = 0;
-    return Line::Ready;
+    return std::nullopt;
 }
 
 HttpRequestParser::Status HttpRequestParser::next(HttpRequest &out)
@@ -202,14 +197,8 @@ HttpRequestParser::Status HttpRequestParser::next(HttpRequest &out)
                 if (c != '\r' && !isTchar(c))
                     return fail(400, "malformed request line");
             }
-            switch (takeLine(line, m_limits.maxRequestLine, 414, "request line too long")) {
-            case Line::Bad:
-                return Error;
-            case Line::Partial:
-                return NeedMore;
-            case Line::Ready:
-                break;
-            }
+            if (const std::optional<Status> stop = takeLine(line, m_limits.maxRequestLine, 414, "request line too long"))
+                return *stop;
             if (line.isEmpty()) {
                 if (++m_emptyLines > kMaxLeadingEmptyLines)
                     return fail(400, "too many empty lines before the request line");
@@ -224,14 +213,8 @@ HttpRequestParser::Status HttpRequestParser::next(HttpRequest &out)
         case State::Trailers: {
             // What is left of the section must hold this line and its CRLF.
             const qsizetype budget = m_limits.maxHeaderSection - m_headerBytes;
-            switch (takeLine(line, budget - 2, 431, "header section too large")) {
-            case Line::Bad:
-                return Error;
-            case Line::Partial:
-                return NeedMore;
-            case Line::Ready:
-                break;
-            }
+            if (const std::optional<Status> stop = takeLine(line, budget - 2, 431, "header section too large"))
+                return *stop;
             m_headerBytes += line.size() + 2;
             const bool trailer = m_state == State::Trailers;
             if (line.isEmpty()) {
@@ -254,14 +237,8 @@ HttpRequestParser::Status HttpRequestParser::next(HttpRequest &out)
             return complete(out);
 
         case State::ChunkSize:
-            switch (takeLine(line, kMaxChunkLine, 400, "chunk size line too long")) {
-            case Line::Bad:
-                return Error;
-            case Line::Partial:
-                return NeedMore;
-            case Line::Ready:
-                break;
-            }
+            if (const std::optional<Status> stop = takeLine(line, kMaxChunkLine, 400, "chunk size line too long"))
+                return *stop;
             if (!parseChunkSize(line))
                 return Error;
             continue;

@@ -50,6 +50,8 @@
 // back-pressure.
 #pragma once
 
+#include <optional>
+
 #include "HttpSyntax.h"
 
 #include <QByteArray>
@@ -119,10 +121,10 @@ public:
 
 private:
     enum class State { RequestLine, Headers, Body, ChunkSize, ChunkData, Trailers, Failed };
-    enum class Line { Ready, Partial, Bad };
-
-    Line takeLine(QByteArrayView &line, qsizetype maxLength, int overflowStatus,
-                  const char *overflowReason);
+    // The next CRLF-terminated line into `line`, or what next() answers instead: NeedMore
+    // while it is incomplete, Error (after fail()) when it is too long or ends in a bare LF.
+    std::optional<Status> takeLine(QByteArrayView &line, qsizetype maxLength, int overflowStatus,
+                                   const char *overflowReason);
     Status fail(int status, const char *reason);
     bool parseRequestLine(QByteArrayView line);
     bool parseFieldLine(QByteArrayView line, bool trailer);

@@ -2,6 +2,7 @@
 
 #include "client/EngineProtocol.h"
 #include "JsonSchema.h"
+#include "SymbolLookup.h"
 #include "ToolKit.h"
 
 namespace {
@@ -10,8 +11,6 @@ using EngineProtocol::DescribeReply;
 const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("Symbol name, e.g. \"mapcar\", \"my-function\" or \"alexandria:flatten\""))
                         .required(QStringLiteral("the symbol to describe"))
                         .notBlank(QStringLiteral("is empty; give a symbol name such as \"mapcar\""));
-const auto Package = Arg::string(QStringLiteral("package"),
-                                 QStringLiteral("Package to look the name up in when it is not qualified (default: the session's current package)"));
 
 QJsonObject outputProperties()
 {
@@ -48,11 +47,8 @@ ToolResult described(const Session *session, const DescribeReply &reply, const Q
     QStringList kindNames;
     for (const QJsonValue &k : kinds)
         kindNames << k.toString();
-    QStringList lines{QStringLiteral("%1 [%2]").arg(reply.name(), reply.package().toString()),
-                      QStringLiteral("Kinds: %1").arg(kindNames.isEmpty() ? QStringLiteral("none (the symbol names nothing)") : kindNames.join(QStringLiteral(", ")))};
-    const QString lambdaList = reply.lambdaList().toString();
-    if (!lambdaList.isEmpty())
-        lines << QStringLiteral("Lambda list: %1").arg(lambdaList);
+    QStringList lines{QStringLiteral("%1 [%2]").arg(reply.name(), reply.package().toString())};
+    lines += SymbolLookup::kindLines(kindNames, reply.lambdaList());
     if (reply.value().isString())
         lines << QStringLiteral("Value: %1").arg(reply.value().toString());
     else if (!kindNames.contains(QStringLiteral("constant")))
@@ -90,22 +86,15 @@ ToolResult described(const Session *session, const DescribeReply &reply, const Q
 
 Tool describeSymbolTool(Session *session)
 {
-    ToolSpec spec{
-        .name = QStringLiteral("describe-symbol"),
-        .title = QStringLiteral("Describe symbol"),
-        .description = QStringLiteral(
-            "Describe a symbol: what it names (function, macro, generic function, variable, constant, class, structure), its "
-            "lambda list, documentation, value, and where it was defined: the form, for definitions evaluated in this "
-            "session; the file and line, for functions and macros loaded from files; otherwise \"unknown\". Runs no user code "
-            "and answers even while an evaluation runs."),
-        .arguments = {Symbol, Package},
-        .outputProperties = outputProperties(),
-        .outputRequired = {QStringLiteral("found")},
-        .hints = Hints::ReadOnly,
-    };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
-        const QString symbol = arguments.text(Symbol).trimmed();
-        ToolKit::ask(session, call, EngineProtocol::description(symbol, arguments.text(Package)),
-                     [session, symbol](const QJsonObject &reply) { return described(session, DescribeReply(reply), symbol); });
-    });
+    return SymbolLookup::tool(
+        {.name = QStringLiteral("describe-symbol"),
+         .title = QStringLiteral("Describe symbol"),
+         .description = QStringLiteral(
+             "Describe a symbol: what it names (function, macro, generic function, variable, constant, class, structure), its "
+             "lambda list, documentation, value, and where it was defined: the form, for definitions evaluated in this "
+             "session; the file and line, for functions and macros loaded from files; otherwise \"unknown\". Runs no user code "
+             "and answers even while an evaluation runs."),
+         .outputProperties = outputProperties()},
+        session, Symbol, [](const QString &symbol, const QString &package) { return EngineProtocol::description(symbol, package); },
+        [session](const QJsonObject &reply, const QString &symbol) { return described(session, DescribeReply(reply), symbol); });
 }

@@ -2,6 +2,7 @@
 
 #include "client/EngineProtocol.h"
 #include "JsonSchema.h"
+#include "SymbolLookup.h"
 #include "ToolKit.h"
 
 #include <QJsonArray>
@@ -12,8 +13,6 @@ using EngineProtocol::DocumentationReply;
 const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("Symbol (or package) name, e.g. \"loop\", \"*print-base*\", \"my-function\" or \"alexandria:flatten\""))
                         .required(QStringLiteral("the symbol whose documentation to show"))
                         .notBlank(QStringLiteral("is empty; give a symbol name such as \"mapcar\""));
-const auto Package = Arg::string(QStringLiteral("package"),
-                                 QStringLiteral("Package to look the name up in when it is not qualified (default: the session's current package)"));
 
 // The documentation types in the order they are shown.
 const QStringList DocumentationTypes{QStringLiteral("function"), QStringLiteral("variable"), QStringLiteral("type"),
@@ -46,11 +45,8 @@ ToolResult documented(const DocumentationReply &reply, const QString &symbol)
     const QString home = reply.package().toString();
     QStringList lines{QStringLiteral("%1%2%3").arg(reply.name(),
                                                    home.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(home),
-                                                   reply.isStandard() ? QStringLiteral(" (standard Common Lisp)") : QString()),
-                      QStringLiteral("Kinds: %1").arg(kinds.isEmpty() ? QStringLiteral("none (the symbol names nothing)") : kinds.join(QStringLiteral(", ")))};
-    const QString lambdaList = reply.lambdaList().toString();
-    if (!lambdaList.isEmpty())
-        lines << QStringLiteral("Lambda list: %1").arg(lambdaList);
+                                                   reply.isStandard() ? QStringLiteral(" (standard Common Lisp)") : QString())};
+    lines += SymbolLookup::kindLines(kinds, reply.lambdaList());
     const QJsonObject documentation = reply.documentation();
     for (const QString &type : DocumentationTypes) {
         if (documentation.value(type).isString())
@@ -71,23 +67,16 @@ ToolResult documented(const DocumentationReply &reply, const QString &symbol)
 
 Tool documentationTool(Session *session)
 {
-    ToolSpec spec{
-        .name = QStringLiteral("documentation"),
-        .title = QStringLiteral("Documentation"),
-        .description = QStringLiteral(
-            "The documentation strings of a symbol: for the standard's symbols ECL's own (e.g. loop, mapcar, *print-base*), "
-            "for the user's the docstrings of their definitions; every type that has one (function, variable, type, "
-            "structure, setf, compiler-macro, method-combination, and package when the name is a package's), with what the "
-            "symbol names, its lambda list and whether it is standard Common Lisp. Runs no user code and answers even "
-            "while an evaluation runs."),
-        .arguments = {Symbol, Package},
-        .outputProperties = outputProperties(),
-        .outputRequired = {QStringLiteral("found")},
-        .hints = Hints::ReadOnly,
-    };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
-        const QString symbol = arguments.text(Symbol).trimmed();
-        ToolKit::ask(session, call, EngineProtocol::documentation(symbol, arguments.text(Package)),
-                     [symbol](const QJsonObject &reply) { return documented(DocumentationReply(reply), symbol); });
-    });
+    return SymbolLookup::tool(
+        {.name = QStringLiteral("documentation"),
+         .title = QStringLiteral("Documentation"),
+         .description = QStringLiteral(
+             "The documentation strings of a symbol: for the standard's symbols ECL's own (e.g. loop, mapcar, *print-base*), "
+             "for the user's the docstrings of their definitions; every type that has one (function, variable, type, "
+             "structure, setf, compiler-macro, method-combination, and package when the name is a package's), with what the "
+             "symbol names, its lambda list and whether it is standard Common Lisp. Runs no user code and answers even "
+             "while an evaluation runs."),
+         .outputProperties = outputProperties()},
+        session, Symbol, [](const QString &symbol, const QString &package) { return EngineProtocol::documentation(symbol, package); },
+        [](const QJsonObject &reply, const QString &symbol) { return documented(DocumentationReply(reply), symbol); });
 }

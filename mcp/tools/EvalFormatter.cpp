@@ -9,17 +9,6 @@
 #include <QLocale>
 
 namespace {
-// Output keeps its inner layout; the blank lines and the trailing space that PRINT adds
-// around it would only pad the section.
-QString section(const QString &name, QString body)
-{
-    while (body.startsWith(QLatin1Char('\n')))
-        body.remove(0, 1);
-    while (!body.isEmpty() && body.back().isSpace())
-        body.chop(1);
-    return body.isEmpty() ? QString() : QStringLiteral("[%1]\n%2").arg(name, body);
-}
-
 QString droppedNote(qint64 dropped)
 {
     return QStringLiteral("[... %1 more characters of output were cut: the output limit was reached]")
@@ -28,6 +17,31 @@ QString droppedNote(qint64 dropped)
 } // namespace
 
 namespace EvalFormatter {
+
+QString section(const QString &name, QString body, qsizetype maxChars)
+{
+    // The blank lines and the trailing space that PRINT adds around output would only pad it.
+    while (body.startsWith(QLatin1Char('\n')))
+        body.remove(0, 1);
+    while (!body.isEmpty() && body.back().isSpace())
+        body.chop(1);
+    if (body.isEmpty())
+        return {};
+    if (maxChars >= 0 && body.size() > maxChars)
+        body = QStringLiteral("[... %1 characters before]\n").arg(body.size() - maxChars) + body.right(maxChars);
+    return QStringLiteral("[%1]\n%2").arg(name, body);
+}
+
+QString warningsSection(const QStringList &warnings)
+{
+    return warnings.isEmpty() ? QString() : QStringLiteral("[warnings] %1\n%2").arg(warnings.size()).arg(warnings.join(QLatin1Char('\n')));
+}
+
+void appendSection(QString &text, const QString &part)
+{
+    if (!part.isEmpty())
+        text += QStringLiteral("\n\n") + part;
+}
 
 bool isErrorResult(const JobResult &result)
 {

@@ -19,4 +19,14 @@ bool isErrorResult(const JobResult &result);
 // The whole result of an evaluation: the text, structured() and isError.
 ToolResult result(const JobResult &evaluation);
 
+// The sections of every tool's text that reports a job, in one format. "[NAME]\nbody": the
+// body keeps its inner layout and loses the blank lines before it and the white space after
+// it; empty when nothing is left. With `maxChars`, a longer body keeps its end, after
+// "[... N characters before]" (the end says where the work is).
+QString section(const QString &name, QString body, qsizetype maxChars = -1);
+// "[warnings] N" and the warnings, one a line; empty without warnings.
+QString warningsSection(const QStringList &warnings);
+// Appends `part` to `text` after a blank line, unless it is empty.
+void appendSection(QString &text, const QString &part);
+
 } // namespace EvalFormatter

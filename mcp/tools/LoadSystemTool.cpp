@@ -2,6 +2,7 @@
 
 #include "JobHandles.h"
 
+#include "EvalFormatter.h"
 #include "client/EngineProtocol.h"
 #include "JsonSchema.h"
 #include "ToolKit.h"
@@ -73,13 +74,9 @@ ToolResult loaded(const Job &job, const QString &system, bool force)
                        .arg(system, version.isEmpty() ? QStringLiteral("unspecified") : version);
     if (force)
         text += QStringLiteral("\nForced a reload of its files.");
-    if (!warnings.isEmpty())
-        text += QStringLiteral("\n\n[warnings] %1\n%2").arg(warnings.size()).arg(warnings.join(QLatin1Char('\n')));
-    if (!compilerOutput.trimmed().isEmpty())
-        text += QStringLiteral("\n\n[compiler output]\n") + compilerOutput.trimmed();
-    const QString output = (job.result.stdoutText + job.result.stderrText).trimmed();
-    if (!output.isEmpty())
-        text += QStringLiteral("\n\n[output]\n") + output;
+    EvalFormatter::appendSection(text, EvalFormatter::warningsSection(warnings));
+    EvalFormatter::appendSection(text, EvalFormatter::section(QStringLiteral("compiler output"), compilerOutput.trimmed()));
+    EvalFormatter::appendSection(text, EvalFormatter::section(QStringLiteral("output"), (job.result.stdoutText + job.result.stderrText).trimmed()));
     return ToolResult{text, structured, false};
 }
 } // namespace

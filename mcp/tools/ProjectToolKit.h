@@ -16,7 +16,7 @@ class Session;
 
 // What the project tools share: the refusal when no root is set, path resolution that finishes
 // the call with the confinement's sentence, and numbered lines. The walk over the project's
-// files, globs and the .asd files are engine/client/project's (ProjectTree, ProjectSystems).
+// files, globs and the .asd files are engine/project's (ProjectTree, ProjectSystems).
 namespace ProjectToolKit {
 
 // "No project root is set..." with the four ways to set one.

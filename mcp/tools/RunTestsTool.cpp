@@ -2,6 +2,7 @@
 
 #include "JobHandles.h"
 
+#include "EvalFormatter.h"
 #include "client/EngineProtocol.h"
 #include "JsonSchema.h"
 #include "ToolKit.h"
@@ -69,14 +70,6 @@ QString failureText(const EngineProtocol::TestRunReply::Failure &failure)
     return text;
 }
 
-QString shownOutput(const QString &output)
-{
-    const QString trimmed = output.trimmed();
-    if (trimmed.size() <= OutputShown)
-        return trimmed;
-    return QStringLiteral("[... %1 characters before]\n").arg(trimmed.size() - OutputShown) + trimmed.right(OutputShown);
-}
-
 ToolResult reported(const Job &job, const QString &system)
 {
     const EngineProtocol::TestRunReply reply(job.result.reply);
@@ -112,11 +105,8 @@ ToolResult reported(const Job &job, const QString &system)
     } else {
         text = QStringLiteral("Tests of %1 ran through ASDF's test-op: no summary of FiveAM, RT or ptester, so no counts; read the output.").arg(which);
     }
-    if (!job.result.warnings.isEmpty())
-        text += QStringLiteral("\n\n[warnings] %1\n%2").arg(job.result.warnings.size()).arg(job.result.warnings.join(QLatin1Char('\n')));
-    const QString output = shownOutput(reply.output());
-    if (!output.isEmpty())
-        text += QStringLiteral("\n\n[output]\n") + output;
+    EvalFormatter::appendSection(text, EvalFormatter::warningsSection(job.result.warnings));
+    EvalFormatter::appendSection(text, EvalFormatter::section(QStringLiteral("output"), reply.output().trimmed(), OutputShown));
     return ToolResult{text, structured, false};
 }
 } // namespace

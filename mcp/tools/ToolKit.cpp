@@ -117,20 +117,6 @@ int waitMsOf(const ToolArguments &arguments)
 namespace {
 // The output so far can be long; the end of it says where the work is.
 constexpr qsizetype RunningOutputShown = 4000;
-
-QString outputSection(const QString &name, const QString &output)
-{
-    QString body = output;
-    while (!body.isEmpty() && body.back().isSpace())
-        body.chop(1);
-    while (body.startsWith(QLatin1Char('\n')))
-        body.remove(0, 1);
-    if (body.isEmpty())
-        return {};
-    if (body.size() > RunningOutputShown)
-        body = QStringLiteral("[... %1 characters before]\n").arg(body.size() - RunningOutputShown) + body.right(RunningOutputShown);
-    return QStringLiteral("[%1]\n%2").arg(name, body);
-}
 } // namespace
 
 ToolResult running(const Job &job, const QString &tool)
@@ -138,8 +124,8 @@ ToolResult running(const Job &job, const QString &tool)
     const bool queued = job.state == Job::State::Queued;
     const qint64 elapsedMs = queued || !job.startedAt.isValid() ? 0 : job.startedAt.msecsTo(LocalClock::now());
     QStringList parts;
-    for (const QString &part : {outputSection(QStringLiteral("stdout"), job.result.stdoutText),
-                                outputSection(QStringLiteral("stderr"), job.result.stderrText)}) {
+    for (const QString &part : {EvalFormatter::section(QStringLiteral("stdout"), job.result.stdoutText, RunningOutputShown),
+                                EvalFormatter::section(QStringLiteral("stderr"), job.result.stderrText, RunningOutputShown)}) {
         if (!part.isEmpty())
             parts << part;
     }

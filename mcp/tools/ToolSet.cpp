@@ -49,11 +49,12 @@ void addHandoffTools(ToolRegistry *tools, Session *session, JobHandles *jobs, De
     tools->add(revertDefinitionTool(session, jobs, ledger));
 }
 
-void addAllTools(ToolRegistry *tools, const ToolServices &services)
+void addAllTools(ToolRegistry *tools, Session *session, JobHandles *jobs, ProjectFiles *files, DefinitionLedger *ledger,
+                 FormStaging *staging, Replayer *replayer, JournalSource journal)
 {
-    tools->add(evaluateLispTool(services.session, services.jobs));
-    addSessionTools(tools, services.session, services.jobs);
-    addProjectTools(tools, services.session, services.jobs, services.files);
-    addHandoffTools(tools, services.session, services.jobs, services.ledger, services.staging);
-    tools->add(replaySessionTool(services.replayer, services.journal));
+    tools->add(evaluateLispTool(session, jobs));
+    addSessionTools(tools, session, jobs);
+    addProjectTools(tools, session, jobs, files);
+    addHandoffTools(tools, session, jobs, ledger, staging);
+    tools->add(replaySessionTool(replayer, std::move(journal)));
 }

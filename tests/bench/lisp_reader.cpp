@@ -1,4 +1,4 @@
-// bench_lisp_reader: the Lisp reader of engine/client/source on a large generated file.
+// bench_lisp_reader: the Lisp reader of engine/lispsource on a large generated file.
 //
 //   build/bin/bench_lisp_reader [--lines 10000] [--runs 20] [--once]
 //

@@ -1,4 +1,4 @@
-// libFuzzer target: the Lisp reader (engine/client/source) on the bytes of a file from a
+// libFuzzer target: the Lisp reader (engine/lispsource) on the bytes of a file from a
 // person's project, read as UTF-8 (invalid sequences become U+FFFD, as QString::fromUtf8 makes
 // them). It checks the tree's shape (spans nested and in order, every non-blank character in a
 // top-level node or a comment, lines and columns in range), that check-parens and the reader

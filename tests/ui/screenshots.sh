@@ -28,7 +28,7 @@ if [ -x "$build/bin/tst_debuggerpanel" ]; then
   # debugger.png: an agent's evaluation parked in the Debugger dock, a frame's locals shown
   DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
     xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_debuggerpanel" \
-    thePersonsClickOnARestartAnswersAnAgentsParkedCall aScreenshotOfAnAgentsParkedEvaluation
+    thePersonsClickOnARestartAnswersAnAgentsParkedCall anAgentsParkedEvaluationShowsTheFramesLocalsToThePerson
 fi
 if [ -x "$build/bin/tst_handoffswindow" ]; then
   DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \

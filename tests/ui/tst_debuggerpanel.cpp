@@ -297,11 +297,10 @@ private Q_SLOTS:
                  qPrintable(lines.join(QStringLiteral(" | "))));
     }
 
-    void aScreenshotOfAnAgentsParkedEvaluation()
+    // An agent's evaluation parked at item 5000: the person expands the frame, reads I = 5000
+    // and types the value for USE-VALUE (tests/ui/screenshots.sh saves this as debugger.png).
+    void anAgentsParkedEvaluationShowsTheFramesLocalsToThePerson()
     {
-        const QString dir = qEnvironmentVariable("DUET_SCREENSHOT_DIR");
-        if (dir.isEmpty())
-            QSKIP("DUET_SCREENSHOT_DIR is not set");
         const int call = m_agent->callTool(QStringLiteral("evaluate-lisp"),
                                            {{"code", "(total 10000)"}, {"debug", true}, {"description", "sum the records"}});
         QVERIFY(AgentClient::isError(m_agent->response(call)));
@@ -309,9 +308,7 @@ private Q_SLOTS:
         panel()->expandFrame(0);
         QVERIFY(QTest::qWaitFor([&] { return panel()->frameLines(0).contains(QStringLiteral("I = 5000")); }, 10000));
         panel()->setArguments(QStringLiteral("5000"));
-        m_window->console()->transcript()->flushNow();
-        QTest::qWait(300);
-        QVERIFY(m_window->grab().save(dir + QStringLiteral("/debugger.png")));
+        QVERIFY(saveScreenshotIfAsked(m_window.get(), QStringLiteral("debugger.png"), [this] { m_window->console()->transcript()->flushNow(); }));
     }
 };
 

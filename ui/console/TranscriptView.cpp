@@ -189,50 +189,27 @@ void TranscriptView::appendText(const QString &text, Style style, int lane)
             return;
         }
     }
-    Piece piece;
-    piece.text = text;
-    piece.style = style;
-    piece.lane = lane;
-    enqueue(std::move(piece));
+    enqueue({.text = text, .style = style, .lane = lane});
 }
 
 void TranscriptView::newLine(int lane)
 {
-    Piece piece;
-    piece.kind = Piece::Kind::NewLine;
-    piece.lane = lane;
-    enqueue(std::move(piece));
+    enqueue({.kind = Piece::Kind::NewLine, .lane = lane});
 }
 
 void TranscriptView::appendCode(const QString &code, int lane, const QString &prefix)
 {
-    Piece piece;
-    piece.kind = Piece::Kind::Code;
-    piece.text = code;
-    piece.href = prefix;
-    piece.lane = lane;
-    enqueue(std::move(piece));
+    enqueue({.kind = Piece::Kind::Code, .text = code, .lane = lane, .href = prefix});
 }
 
 void TranscriptView::appendLink(const QString &text, const QString &href, int lane)
 {
-    Piece piece;
-    piece.kind = Piece::Kind::Link;
-    piece.text = text;
-    piece.href = href;
-    piece.lane = lane;
-    enqueue(std::move(piece));
+    enqueue({.kind = Piece::Kind::Link, .text = text, .lane = lane, .href = href});
 }
 
 void TranscriptView::appendCollapsed(const QString &title, const QStringList &lines, int lane)
 {
-    Piece piece;
-    piece.kind = Piece::Kind::Collapsed;
-    piece.text = title;
-    piece.lines = lines;
-    piece.lane = lane;
-    piece.group = m_nextGroup++;
-    enqueue(std::move(piece));
+    enqueue({.kind = Piece::Kind::Collapsed, .text = title, .lane = lane, .lines = lines, .group = m_nextGroup++});
 }
 
 void TranscriptView::appendDiff(const QList<DiffLine> &lines, int lane, int visibleLines)
