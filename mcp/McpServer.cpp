@@ -49,7 +49,7 @@ const char *DefaultInstructions =
 } // namespace
 
 McpServer::McpServer(Session *session, ToolRegistry *tools, QObject *parent)
-    : QObject(parent), m_session(session), m_tools(tools),
+    : QObject(parent), m_session(session), m_tools(tools), m_toolAnswer(session),
       m_instructions(QString::fromUtf8(DefaultInstructions).arg(EngineProtocol::DefaultTimeoutMs / 1000))
 {
     m_capabilities = {{QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), true}}},
@@ -380,15 +380,8 @@ void McpServer::respondToToolCall(McpPeer *peer, const QJsonValue &id, const Too
         respond(peer, id, JsonRpc::response(id, result.inputRequired));
         return;
     }
-    JsonTextWriter json(512 + 3 * result.text.size());
-    json.beginObject().key("jsonrpc").value(u"2.0").key("id").value(id).key("result");
-    writeToolResult(json, peer, result, request->modern);
-    json.endObject();
-    const RequestTrace::State state = result.ending == ToolResult::Ending::HandedOff ? RequestTrace::State::HandedOff
-                                      : result.ending == ToolResult::Ending::Parked  ? RequestTrace::State::Parked
-                                      : result.isError                               ? RequestTrace::State::Error
-                                                                                     : RequestTrace::State::Done;
-    deliver(peer, id, McpMessage::fromText(json.take()), state);
+    deliver(peer, id, m_toolAnswer.response(id, peer->activityKey(), result, request->modern, serverInfo()),
+            ToolAnswer::traceState(result));
 }
 
 QJsonObject McpServer::modernized(const McpPeer::InFlight &request, QJsonObject response) const
@@ -519,32 +512,6 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
             call->finish(ToolResult::error(refusal));
         }
     });
-}
-
-void McpServer::writeToolResult(JsonTextWriter &json, McpPeer *peer, const ToolResult &result, bool modern)
-{
-    const QList<JobPtr> activity = m_session->takeActivityFor(peer->activityKey());
-    const auto textBlock = [&json](const QString &text) { json.beginObject().key("type").value(u"text").key("text").value(text).endObject(); };
-    // content[0] is exactly the tool's text (a program may read it); the digest of what others
-    // did comes as a block of its own.
-    json.beginObject().key("content").beginArray();
-    textBlock(result.text);
-    for (const QString &more : result.moreText)
-        textBlock(more);
-    if (!activity.isEmpty())
-        textBlock(ActivityDigest::text(activity, &m_digestEntries));
-    json.endArray().key("isError").value(result.isError);
-    if (!result.structured.isEmpty()) {
-        json.key("structuredContent").beginObject().members(result.structured.text());
-        if (!activity.isEmpty()) {
-            json.key("session_activity");
-            ActivityDigest::writeJson(json, activity, &m_digestEntries);
-        }
-        json.endObject();
-    }
-    if (modern) // what modernized() adds to every other 2026-07-28 answer (tools/call has no cache hint)
-        json.key("resultType").value(u"complete").key("_meta").beginObject().key(RequestEnvelope::ServerInfoKey).value(serverInfo()).endObject();
-    json.endObject();
 }
 
 void McpServer::onCancelled(McpPeer *peer, const QJsonObject &params)

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "ActivityDigest.h"
 #include "ClientElicitation.h"
 #include "JsonRpc.h"
 #include "client/LineBuffer.h"
@@ -9,6 +8,7 @@
 #include "McpResponder.h"
 #include "OutgoingRequests.h"
 #include "RequestEnvelope.h"
+#include "ToolAnswer.h"
 
 #include <QJsonArray>
 #include <QObject>
@@ -16,7 +16,6 @@
 #include <functional>
 #include <optional>
 
-class JsonTextWriter;
 class Session;
 class ToolRegistry;
 class Tool;
@@ -159,9 +158,6 @@ private:
     void onListen(const McpResponder &responder, const QJsonObject &params);
     void onToolsCall(const McpResponder &responder, const QJsonObject &params);
     void onCancelled(McpPeer *peer, const QJsonObject &params);
-    // A tool result as MCP's CallToolResult object, with the peer's activity digest: the one
-    // writer of it, as text, for every revision (`modern`: 2026-07-28's resultType and _meta).
-    void writeToolResult(JsonTextWriter &json, McpPeer *peer, const ToolResult &result, bool modern);
 
     struct Method
     {
@@ -177,6 +173,7 @@ private:
 
     Session *m_session;
     ToolRegistry *m_tools;
+    ToolAnswer m_toolAnswer; // every tools/call answer, with the caller's activity digest
     CallGate m_gate;
     QString m_instructions;
     QJsonObject m_capabilities;
@@ -185,7 +182,6 @@ private:
     QHash<QString, CacheHint> m_cacheHints;
     QList<QPointer<McpPeer>> m_peers;
     ListenSubscriptions m_subscriptions;
-    ActivityDigest::EntryCache m_digestEntries; // each ended job as the digests show it, made once
     OutgoingRequests m_outgoing;
     ClientElicitation m_elicitation{this};
     quint64 m_nextPeer = 1;

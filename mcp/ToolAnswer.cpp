@@ -1,0 +1,45 @@
+#include "ToolAnswer.h"
+
+#include "RequestEnvelope.h"
+#include "json/JsonTextWriter.h"
+#include "session/Session.h"
+
+McpMessage ToolAnswer::response(const QJsonValue &id, const QString &activityKey, const ToolResult &result, bool modern,
+                                const QJsonObject &serverInfo)
+{
+    const QList<JobPtr> activity = m_session->takeActivityFor(activityKey);
+    JsonTextWriter json(512 + 3 * result.text.size());
+    json.beginObject().key("jsonrpc").value(u"2.0").key("id").value(id).key("result");
+    const auto textBlock = [&json](const QString &text) { json.beginObject().key("type").value(u"text").key("text").value(text).endObject(); };
+    // content[0] is exactly the tool's text (a program may read it); the digest of what others
+    // did comes as a block of its own.
+    json.beginObject().key("content").beginArray();
+    textBlock(result.text);
+    for (const QString &more : result.moreText)
+        textBlock(more);
+    if (!activity.isEmpty())
+        textBlock(ActivityDigest::text(activity, &m_digestEntries));
+    json.endArray().key("isError").value(result.isError);
+    if (!result.structured.isEmpty()) {
+        json.key("structuredContent").beginObject().members(result.structured.text());
+        if (!activity.isEmpty()) {
+            json.key("session_activity");
+            ActivityDigest::writeJson(json, activity, &m_digestEntries);
+        }
+        json.endObject();
+    }
+    if (modern) // what McpServer::modernized() adds to every other 2026-07-28 answer (tools/call has no cache hint)
+        json.key("resultType").value(u"complete").key("_meta").beginObject().key(RequestEnvelope::ServerInfoKey).value(serverInfo).endObject();
+    json.endObject().endObject();
+    return McpMessage::fromText(json.take());
+}
+
+RequestTrace::State ToolAnswer::traceState(const ToolResult &result)
+{
+    switch (result.ending) {
+    case ToolResult::Ending::HandedOff: return RequestTrace::State::HandedOff;
+    case ToolResult::Ending::Parked: return RequestTrace::State::Parked;
+    case ToolResult::Ending::Answered: break;
+    }
+    return result.isError ? RequestTrace::State::Error : RequestTrace::State::Done;
+}
