@@ -91,7 +91,8 @@ struct NameToResolve
 Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditions = {});
 // The session's *features* and what it has of these packages (names as the reader interns
 // them). Reply: PackagesReply. The project tools read names with it (LispPackages).
-Query packages(const QStringList &names);
+// `characterNames` (#\Name as written, without #\): which of them ECL's reader refuses.
+Query packages(const QStringList &names, const QStringList &characterNames = {});
 QJsonObject queryLine(quint64 id, const Query &query);
 // Stops the running job; with `breakIn`, a job with debugging on parks where it is instead
 // (a break with a CONTINUE restart; `by` names who asked, for its message).
@@ -399,6 +400,7 @@ public:
     using Reply::Reply;
     QSet<QString> features() const;            // "ECL", "UNIX", ... (symbols only, no colon)
     QList<PackageDefinition> packages() const; // those of the names asked for that exist
+    QStringList unknownCharacterNames() const; // those of the character names asked for ECL refuses
 };
 
 class ResolveNamesReply : public Reply

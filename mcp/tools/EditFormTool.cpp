@@ -2,11 +2,14 @@
 
 #include "EvalFormatter.h"
 #include "FileChangeResult.h"
+#include "source/FeatureReading.h"
 #include "source/FormSplice.h"
+#include "EngineProtocol.h"
 #include "JsonSchema.h"
 #include "source/LispFile.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "Session.h"
 #include "ToolKit.h"
 
 #include <QSharedPointer>
@@ -58,6 +61,18 @@ QString problemWithText(const QString &text)
     if (check.ok || (!check.error.isValid() && check.count >= 1))
         return {};
     return QStringLiteral("The new text does not read as complete Lisp forms: %1. Nothing was written.").arg(check.message);
+}
+
+// The text as the session's Lisp reads it: what a #+/#- skips there, and character names
+// its reader knows. Empty when it reads.
+QString problemForTheSession(const QString &text, const EngineProtocol::PackagesReply &reply)
+{
+    const SyntaxTree tree = SyntaxTree::read(text);
+    const QStringList unknown = reply.unknownCharacterNames();
+    const ReadError error = FeatureReading::firstProblem(tree, reply.features(), QSet<QString>(unknown.begin(), unknown.end()));
+    if (!error.isValid())
+        return {};
+    return QStringLiteral("The new text does not read in this session: %1. Nothing was written.").arg(error.message);
 }
 
 // What the Maker found, for the evaluation after the write.
@@ -190,6 +205,21 @@ Tool editFormTool(ProjectFiles *files, Session *session)
             const QString package = edited->package;
             ToolKit::submit(session, call, request, [result, package](const Job &job) { return withEvaluation(result, job, package); });
         };
-        files->propose(resolved->absolute, call->origin(), make, done, call.data());
+        if (action == FormSplice::Action::Delete) {
+            files->propose(absolute, call->origin(), make, done, call.data());
+            return;
+        }
+        // What #+/#- skip, and which character names exist, is the session's Lisp's to say.
+        const QStringList characterNames = FeatureReading::characterNames(SyntaxTree::read(text));
+        session->query(EngineProtocol::packages({}, characterNames), [=](const QJsonObject &json) {
+            const EngineProtocol::PackagesReply reply(json);
+            if (reply.ok()) {
+                if (const QString problem = problemForTheSession(text, reply); !problem.isEmpty()) {
+                    call->finish(ToolResult::error(problem));
+                    return;
+                }
+            }
+            files->propose(absolute, call->origin(), make, done, call.data());
+        });
     });
 }

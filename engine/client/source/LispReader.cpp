@@ -269,6 +269,7 @@ void Builder::addAtom(const LispLexeme &lexeme, bool insideBars)
         // such tokens as they come ("..." in a #+sbcl branch reads everywhere but on SBCL).
         if (k < token.size() && sub != u'<' && isInConditionalDatum(index)) {
             at(index).kind = token.front() == u'#' ? SyntaxKind::Number : SyntaxKind::Symbol;
+            at(index).flags |= SuppressedOnly;
             break;
         }
         if (token.front() != u'#')
@@ -293,7 +294,11 @@ void Builder::addAtom(const LispLexeme &lexeme, bool insideBars)
     }
     case SyntaxKind::Dot: {
         const NodeData &self = at(index);
-        if (self.parent < 0 || at(self.parent).kind != SyntaxKind::List)
+        // (defun f () #-ecl . 43): on ECL the suppressed datum is the dot, read as nothing (ECL
+        // reads (DEFUN F NIL 43)); where the feature lets it be read, it is misplaced.
+        if (self.parent >= 0 && at(self.parent).kind == SyntaxKind::FeatureConditional && isInConditionalDatum(index))
+            at(index).flags |= SuppressedOnly;
+        else if (self.parent < 0 || at(self.parent).kind != SyntaxKind::List)
             error(QStringLiteral("dot"), lexeme.start,
                   QStringLiteral("A consing dot at %1 stands outside a list").arg(where()), index);
         break;

@@ -142,6 +142,10 @@ public:
     // An error of errors() is about this node (a mismatched closer, a misplaced dot, a prefix
     // without its datum, an Error node...).
     bool hasError() const;
+    // A token read only because it is inside a #+/#- datum, where a feature that does not hold
+    // makes the reader take any token ("..." or a lone consing dot): an error wherever the
+    // datum is read. Which it is depends on the features (see FeatureReading).
+    bool readsOnlySuppressed() const;
 
     int childCount() const;
     SyntaxNode child(int i) const;
