@@ -335,7 +335,12 @@ QString FormMatches::message() const
         return {};
     if (byLines)
         return QStringLiteral("Lines %1 hold %2 forms: %3. Name the one you mean by its label.").arg(query).arg(forms.size()).arg(listed(forms));
-    const bool sameLabel = std::all_of(forms.begin(), forms.end(), [&](const TopLevelForm &f) { return f.label == forms.first().label; });
+    const QString base = FormLabels::withoutOrdinal(forms.first().label);
+    const bool sameLabel = std::all_of(forms.begin(), forms.end(), [&](const TopLevelForm &f) { return FormLabels::withoutOrdinal(f.label) == base; });
+    if (sameLabel && base != forms.first().label)
+        return QStringLiteral("\"%1\" is the label of %2 forms, numbered in the outline: %3. Name the one you mean as listed (\"%4\"), "
+                              "or by its lines (lines: \"%5\").")
+            .arg(query).arg(forms.size()).arg(listed(forms), forms.first().label, range(forms.first()));
     if (sameLabel)
         return QStringLiteral("\"%1\" is the label of %2 forms: %3. Name the one you mean by its lines (lines: \"%4\").")
             .arg(query).arg(forms.size()).arg(listed(forms), range(forms.first()));
