@@ -20,7 +20,8 @@ const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("The Lisp f
                       .notBlank(QStringLiteral("is empty; give a file path relative to the project root"));
 const auto Form = Arg::string(QStringLiteral("form"),
                               QStringLiteral("The top-level form, by the label view-lisp-file lists (\"defun area\", \"defmethod area :around (circle)\", "
-                                             "\"defsystem \\\"x\\\"\", \"eval-when (:compile-toplevel)\") or by operator and name. Give this or 'lines'"));
+                                             "\"defsystem \\\"x\\\"\", \"eval-when (:compile-toplevel)\", \"require :gray-streams [2]\" when several forms "
+                                             "are alike) or by operator and name. Give this or 'lines'"));
 const auto Lines = Arg::string(QStringLiteral("lines"),
                                QStringLiteral("The form's line range as view-lisp-file lists it, e.g. \"447-460\" (\"12\" for one line): any form, named or not. "
                                               "Only for the file as you last read it"));
@@ -114,7 +115,8 @@ Tool editFormTool(ProjectFiles *files, Session *session)
             "eval-when included), named by the label view-lisp-file lists (\"defun area\", \"defmethod area (circle)\") "
             "or by its line range (lines \"12-18\"). The form is exactly the text view-lisp-file shows for it, a comment "
             "after it on its last line included: replacing it with that text changes nothing. Everything outside the form "
-            "stays byte for byte. The new text must read as complete forms, else nothing is written. The name must pick "
+            "stays byte for byte. The new text must read as complete forms, as the session's ECL reads them (its *features* "
+            "decide what #+/#- skip), else nothing is written. The name must pick "
             "exactly one form; otherwise the candidates are listed with their lines. With evaluate true the new form(s) are "
             "then evaluated in the session, so the running image matches the file. The result is the unified diff and the "
             "new line range."),

@@ -155,7 +155,9 @@ Tool runTestsTool(Session *session)
             "structured: passed/failed/skipped counts of checks and every failure with the test, the failing form, the "
             "expected and actual values and FiveAM's reason (an unexpected error is a failure with reason \"error: ...\"); "
             "only the run's own tests count, not tests run inside tests. RT and ptester: their printed summary read into "
-            "counts and failures. Other frameworks: the test-op's captured output, counts -1. status is \"failed\" when a "
+            "counts and failures; RT's expected failures are counted apart (expected_failures), and only the RT tests of "
+            "the system asked for run, whatever other systems' tests the session holds. Other frameworks: the test-op's "
+            "captured output, counts -1; a system whose test-op does nothing is said so. status is \"failed\" when a "
             "check failed or the output tells of an unexpected error. The first run that needs FiveAM compiles it (tens of "
             "seconds). Systems are found under the project root and ASDF's usual places. A run that outlasts wait_seconds goes on "
             "as a job: the answer is status \"running\" with a job_id for the tool job."),
