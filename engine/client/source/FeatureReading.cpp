@@ -26,6 +26,34 @@ QString deciding(SyntaxNode node, const QSet<QString> &features)
     return {};
 }
 
+// An element of a list is there when the #+/#- in front of it (if any) let it be read.
+bool isElementRead(SyntaxNode element, const QSet<QString> &features)
+{
+    while (element.is(SyntaxKind::FeatureConditional)) {
+        if (PackageDefinition::featureHolds(element.feature(), features) != element.featureIsPositive())
+            return false;
+        element = element.datum();
+    }
+    return true;
+}
+
+// (a . b) with the features: one element or more before the dot, exactly one after it.
+bool isDotWellPlaced(const SyntaxNode &dot, const QSet<QString> &features)
+{
+    int before = 0, after = 0;
+    bool seen = false;
+    for (const SyntaxNode &element : dot.parent().children()) {
+        if (element == dot) {
+            seen = true;
+            continue;
+        }
+        if (element.is(SyntaxKind::Dot) || !isElementRead(element, features))
+            continue;
+        (seen ? after : before) += 1;
+    }
+    return before >= 1 && after == 1;
+}
+
 ReadError problem(const SyntaxNode &node, const QString &kind, const QString &message)
 {
     ReadError error;
@@ -75,6 +103,15 @@ ReadError firstProblem(const SyntaxTree &tree, const QSet<QString> &features, co
         const bool character = node.is(SyntaxKind::Character) && unknownCharacterNames.contains(characterName(node));
         if ((!suppressedToken && !character) || !isRead(node, features))
             continue;
+        if (suppressedToken && node.is(SyntaxKind::Dot) && node.parent().is(SyntaxKind::List)) {
+            if (isDotWellPlaced(node, features))
+                continue;
+            return problem(node, QStringLiteral("dot"),
+                           QStringLiteral("A consing dot at line %1, column %2 must stand between a list's elements and its last element "
+                                          "(with the session's *features*, as its #+/#- read)")
+                               .arg(node.line())
+                               .arg(node.column()));
+        }
         const QString where = QStringLiteral("line %1, column %2").arg(node.line()).arg(node.column());
         const QString conditional = deciding(node, features);
         const QString because = conditional.isEmpty()

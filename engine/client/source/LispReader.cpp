@@ -321,7 +321,18 @@ bool Builder::isInConditionalDatum(int index)
 
 void Builder::checkDots(int list)
 {
-    // (a . b): one dot, after at least one element, before exactly one.
+    // (a . b): one dot, after at least one element, before exactly one. With a #+/#- among the
+    // elements, which are elements depends on the features ((a . #-ecl b c) is (A . C) on ECL):
+    // the dot is marked for FeatureReading to judge.
+    for (int child = at(list).firstChild; child >= 0; child = at(child).nextSibling) {
+        if (at(child).kind != SyntaxKind::FeatureConditional)
+            continue;
+        for (int dot = at(list).firstChild; dot >= 0; dot = at(dot).nextSibling) {
+            if (at(dot).kind == SyntaxKind::Dot)
+                at(dot).flags |= SuppressedOnly;
+        }
+        return;
+    }
     int position = 0;
     int dotAt = -1;
     int dot = -1;
