@@ -48,8 +48,13 @@ NamePattern namePattern(const QString &name)
 {
     static const QRegularExpression regexSyntax(QStringLiteral(R"([\^$.\[\](){}+|\\])"));
     const bool wildcards = name.contains(QLatin1Char('*')) || name.contains(QLatin1Char('?'));
-    if (wildcards && !name.contains(regexSyntax))
-        return {true, ProjectTree::Glob(name, false).expression()};
+    if (wildcards && !name.contains(regexSyntax)) {
+        // Not a path's glob: * matches any characters, "/" too (a name may have one).
+        QString pattern;
+        for (const QChar c : name)
+            pattern += c == QLatin1Char('*') ? QStringLiteral(".*") : c == QLatin1Char('?') ? QStringLiteral(".") : QRegularExpression::escape(QString(c));
+        return {true, QRegularExpression(QRegularExpression::anchoredPattern(pattern), QRegularExpression::CaseInsensitiveOption)};
+    }
     return {false, QRegularExpression(name, QRegularExpression::CaseInsensitiveOption)};
 }
 

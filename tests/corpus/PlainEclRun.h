@@ -7,7 +7,10 @@
 // this test: 1 UNEXPECTED: 1"). For tests/corpus (tst_corpusruns) and tests/bench/test_counts.
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
 #include <QRegularExpression>
 #include <QString>
 
@@ -24,6 +27,28 @@ struct PlainEclRun
     QString output;
 
     bool summary() const { return !framework.isEmpty(); }
+
+    // Whether a plain `ecl` reads each text (one a line, no newline in them) to its end:
+    // "READ" or "REFUSED" for each, in order; fewer when ecl could not run.
+    static QStringList readVerdicts(const QStringList &texts)
+    {
+        QTemporaryDir dir;
+        QFile script(dir.filePath(QStringLiteral("read.lisp"))), input(dir.filePath(QStringLiteral("texts")));
+        if (!script.open(QIODevice::WriteOnly) || !input.open(QIODevice::WriteOnly))
+            return {};
+        script.write("(defpackage \"CORPUS-READS\" (:use \"CL\"))\n(in-package \"CORPUS-READS\")\n"
+                     "(with-open-file (in (car (last ext:*command-args*))) (loop for text = (read-line in nil) while text do "
+                     "(format t \"~:[REFUSED~;READ~]~%\" (ignore-errors (with-input-from-string (s text) "
+                     "(loop for form = (read s nil s) until (eq form s)) t)))))\n");
+        script.close();
+        input.write(texts.join(QLatin1Char('\n')).toUtf8() + '\n');
+        input.close();
+        QProcess ecl;
+        ecl.start(QStringLiteral("ecl"), {QStringLiteral("--norc"), QStringLiteral("--shell"), script.fileName(), input.fileName()});
+        if (!ecl.waitForFinished(60000))
+            return {};
+        return QString::fromUtf8(ecl.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    }
 
     static PlainEclRun of(const QString &system, int timeoutMs)
     {

@@ -15,13 +15,13 @@
 #include "project/ProjectFiles.h"
 #include "project/ProjectLisp.h"
 #include "tools/ProjectTools.h"
+#include "PlainEclRun.h"
 #include "ToolHarness.h"
 
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 
 namespace {
@@ -548,22 +548,7 @@ private Q_SLOTS:
                                 QStringLiteral("#+sbcl #+ecl #\\Bad 1"), QStringLiteral("(list #\\Space #\\u41 #\\Nul #\\Linefeed)"),
                                 QStringLiteral("(a . #-ecl b c)"), QStringLiteral("#-(and ecl (not sbcl)) . 1"), QStringLiteral("(a . #+ecl b c)"),
                                 QStringLiteral("(#-ecl a . b)"), QStringLiteral("(a . b #-ecl c)")};
-        QTemporaryDir dir;
-        QFile script(dir.filePath(QStringLiteral("read.lisp")));
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("(defpackage \"CORPUS-READS\" (:use \"CL\"))\n(in-package \"CORPUS-READS\")\n"
-                     "(with-open-file (in (car (last ext:*command-args*))) (loop for text = (read-line in nil) while text do "
-                     "(format t \"~:[REFUSED~;READ~]~%\" (ignore-errors (with-input-from-string (s text) "
-                     "(loop for form = (read s nil s) until (eq form s)) t)))))\n");
-        script.close();
-        QFile input(dir.filePath(QStringLiteral("texts")));
-        QVERIFY(input.open(QIODevice::WriteOnly));
-        input.write(texts.join(QLatin1Char('\n')).toUtf8() + '\n');
-        input.close();
-        QProcess ecl;
-        ecl.start(QStringLiteral("ecl"), {QStringLiteral("--norc"), QStringLiteral("--shell"), script.fileName(), input.fileName()});
-        QVERIFY(ecl.waitForFinished(60000));
-        const QStringList verdicts = QString::fromUtf8(ecl.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QStringList verdicts = PlainEclRun::readVerdicts(texts);
         QCOMPARE(verdicts.size(), texts.size());
         for (qsizetype i = 0; i < texts.size(); ++i) {
             const SyntaxTree tree = SyntaxTree::read(texts[i]);
@@ -597,8 +582,6 @@ private Q_SLOTS:
         QCOMPARE(ToolHarness::structured(glob).value(QStringLiteral("name_read_as")).toString(), QStringLiteral("glob"));
         QVERIFY(ToolHarness::text(regex).contains(QStringLiteral("read as a regular expression")));
     }
-
-    // run-tests' counts against plain ECL: tst_corpusruns (it compiles and runs the libraries).
 
     void cleanupTestCase() { m_h.reset(); }
 };
