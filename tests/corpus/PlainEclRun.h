@@ -57,6 +57,9 @@ struct PlainEclRun
         clock.start();
         QProcess ecl;
         ecl.setProcessChannelMode(QProcess::MergedChannels);
+        // As in the engine, whose jobs read no input: a test that asks (cl+ssl's key's
+        // passphrase) gets an end of file instead of waiting for ever.
+        ecl.setStandardInputFile(QProcess::nullDevice());
         ecl.start(QStringLiteral("ecl"), {QStringLiteral("--norc"), QStringLiteral("--eval"), QStringLiteral("(require :asdf)"), QStringLiteral("--eval"),
                                           QStringLiteral("(handler-case (asdf:test-system \"%1\") (error (e) (format t \"~&PLAIN-ECL-ERROR ~A~%\" e)))").arg(system),
                                           QStringLiteral("--eval"), QStringLiteral("(ext:quit 0)")});
