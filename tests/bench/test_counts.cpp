@@ -5,7 +5,8 @@
 // finishes (also appended to the file given with --out). Not a test: some systems need what
 // this machine lacks (a PostgreSQL server, the network), and the table says what each did.
 //
-//   build/tests/bench/bench_test_counts [--out FILE] [--timeout SECONDS] [SYSTEM...]
+//   build/bin/bench_test_counts [--out FILE] [--timeout SECONDS] [SYSTEM...]
+// (BENCH_SHOW_TEXT=1: run-tests' whole answer for each system on stderr.)
 
 #include "PlainEclRun.h"
 #include "ToolHarness.h"
@@ -85,10 +86,15 @@ int main(int argc, char **argv)
                                               {QStringLiteral("wait_seconds"), std::min(timeoutSeconds + 10, 3600)}},
                                              (timeoutSeconds + 30) * 1000);
         const qint64 ms = clock.elapsed();
+        if (qEnvironmentVariableIsSet("BENCH_SHOW_TEXT")) // what run-tests answered, in full, on stderr
+            fprintf(stderr, "%s\n", qPrintable(ToolHarness::text(run)));
         const QJsonObject result = ToolHarness::structured(run);
         const bool error = run.isEmpty() || ToolHarness::isError(run);
+        // An error's text may start with the output before it: its "[ERROR] TYPE" line says it.
+        const QString text = ToolHarness::text(run);
+        const qsizetype errorLine = text.indexOf(QLatin1String("[ERROR]"));
         const QString status = run.isEmpty() ? QStringLiteral("no answer")
-            : error ? QStringLiteral("error: ") + ToolHarness::text(run).section(QLatin1Char('\n'), 0, 0).left(90)
+            : error ? QStringLiteral("error: ") + text.mid(std::max<qsizetype>(errorLine, 0)).section(QLatin1Char('\n'), 0, 0).left(90)
                     : result.value(QStringLiteral("status")).toString();
         const int passed = error ? -1 : result.value(QStringLiteral("passed")).toInt(-1);
         const int failed = result.value(QStringLiteral("failed")).toInt(-1);
