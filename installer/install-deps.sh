@@ -15,7 +15,8 @@ if [ "$want_tests" = 1 ]; then
   # tests/corpus: Debian's Common Lisp libraries, the real code the project tools are tried on
   packages+=(cl-alexandria cl-anaphora cl-babel cl-base64 cl-bordeaux-threads cl-cffi cl-flexi-streams cl-ppcre
              cl-split-sequence cl-trivial-gray-streams cl-iterate cl-kmrcl cl-ptester cl-rt cl-trivial-features
-             cl-trivial-garbage cl-usocket cl-plus-ssl cl-closer-mop cl-puri cl-md5 cl-parse-number)
+             cl-trivial-garbage cl-usocket cl-plus-ssl cl-closer-mop cl-puri cl-md5 cl-parse-number
+             cl-trivial-backtrace cl-yason cl-local-time cl-esrap cl-named-readtables libffi-dev)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

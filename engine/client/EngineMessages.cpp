@@ -208,6 +208,11 @@ QSet<QString> PackagesReply::features() const
     return features;
 }
 
+QStringList PackagesReply::unknownCharacterNames() const
+{
+    return toStringList(array("unknown_characters"));
+}
+
 QList<PackageDefinition> PackagesReply::packages() const
 {
     QList<PackageDefinition> packages;

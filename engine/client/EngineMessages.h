@@ -316,6 +316,7 @@ public:
     using Reply::Reply;
     QSet<QString> features() const;            // "ECL", "UNIX", ... (symbols only, no colon)
     QList<PackageDefinition> packages() const; // those of the names asked for that exist
+    QStringList unknownCharacterNames() const; // those of the character names asked for ECL refuses
 };
 
 class ResolveNamesReply : public Reply

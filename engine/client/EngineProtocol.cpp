@@ -302,9 +302,12 @@ Query projectRoot(const QString &directory)
     return {QStringLiteral("project-root"), {{QStringLiteral("root"), directory}}};
 }
 
-Query packages(const QStringList &names)
+Query packages(const QStringList &names, const QStringList &characterNames)
 {
-    return {QStringLiteral("packages"), {{QStringLiteral("names"), QJsonArray::fromStringList(names)}}};
+    QJsonObject fields{{QStringLiteral("names"), QJsonArray::fromStringList(names)}};
+    if (!characterNames.isEmpty())
+        fields.insert(QStringLiteral("characters"), QJsonArray::fromStringList(characterNames));
+    return {QStringLiteral("packages"), fields};
 }
 
 Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditions)

@@ -94,7 +94,8 @@ struct NameToResolve
 Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditions = {});
 // The session's *features* and what it has of these packages (names as the reader interns
 // them). Reply: PackagesReply. The project tools read names with it (LispPackages).
-Query packages(const QStringList &names);
+// `characterNames` (#\Name as written, without #\): which of them ECL's reader refuses.
+Query packages(const QStringList &names, const QStringList &characterNames = {});
 QJsonObject queryLine(quint64 id, const Query &query);
 // Stops the running job; with `breakIn`, a job with debugging on parks where it is instead
 // (a break with a CONTINUE restart; `by` names who asked, for its message).

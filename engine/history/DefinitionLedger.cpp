@@ -398,6 +398,11 @@ QList<DefinitionLedger::FileForm> DefinitionLedger::formsOfFile(const QString &p
         const DefinedName &defined = form.definition;
         if (!defined.isValid() || !isLedgerKind(defined.kind) || !form.node.isComplete())
             continue;
+        // A definition inside a form that is no group ((let ((cache ...)) (defun f ...)),
+        // (unless (fboundp 'f) ...)) is not a version to evaluate alone: it would lose what is
+        // around it (a closure's variables, the condition).
+        if (form.parent >= 0 && !file.forms().at(form.parent).isGroup())
+            continue;
         FileForm entry;
         DefinitionVersion &version = entry.version;
         version = versionFrom(job);

@@ -106,6 +106,21 @@ QString indentationOf(const QString &text, int start)
     return before.toString();
 }
 
+// The lines after the first of a form inserted inside a group, moved right by the group's
+// indentation as the first is (the text comes indented as at the top level); empty lines stay
+// empty.
+QString indentedBy(const QString &form, const QString &indentation, const QString &eol)
+{
+    if (indentation.isEmpty())
+        return form;
+    QStringList lines = form.split(eol);
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        if (!lines[i].trimmed().isEmpty())
+            lines[i].prepend(indentation);
+    }
+    return lines.join(eol);
+}
+
 // Deletes [start, end) from a line that holds other text too, with the blanks that separate it.
 QString withoutPart(const QString &text, int start, int end)
 {
@@ -145,7 +160,7 @@ FormSplice FormSplice::apply(const LispFile &file, const TopLevelForm &form, Act
     // The form's own line endings when it spans lines, so that text shown with them comes back
     // the same; else the file's.
     const QString eol = region.contains(QLatin1Char('\n')) ? lineEnding(region.toString()) : lineEnding(text);
-    const QString insert = withLineEndings(trimmedForm(newText), eol);
+    QString insert = withLineEndings(trimmedForm(newText), eol);
     const bool nested = form.depth > 0;
     FormSplice splice;
     int at = 0; // where the new form starts in the result
@@ -169,7 +184,9 @@ FormSplice FormSplice::apply(const LispFile &file, const TopLevelForm &form, Act
             // Inside a group: on a line of its own with the form's indentation, no blank line.
             at = start;
             const bool ownLine = lineStartBefore(text, start) >= 0;
-            splice.text = text.left(at) + insert + (ownLine ? eol + indentationOf(text, start) : QStringLiteral(" ")) + text.mid(at);
+            const QString indentation = indentationOf(text, start);
+            insert = indentedBy(insert, indentation, eol);
+            splice.text = text.left(at) + insert + (ownLine ? eol + indentation : QStringLiteral(" ")) + text.mid(at);
             break;
         }
         const int lineStart = lineStartBefore(text, start);
@@ -180,6 +197,8 @@ FormSplice FormSplice::apply(const LispFile &file, const TopLevelForm &form, Act
     case Action::InsertAfter: {
         const int point = insertionPointAfter(text, form.end);
         const QString separator = nested ? eol + indentationOf(text, form.start) : eol + eol;
+        if (nested)
+            insert = indentedBy(insert, indentationOf(text, form.start), eol);
         splice.text = text.left(point) + separator + insert + text.mid(point);
         at = point + int(separator.size());
         break;
@@ -192,13 +211,15 @@ FormSplice FormSplice::apply(const LispFile &file, const TopLevelForm &form, Act
             splice.text = withoutPart(text, form.start, form.end);
             return splice;
         }
-        // Whole lines go, and so does a blank line beside them when only one side has one (an
-        // insert and a delete leave the file as it was); of blank lines on both sides, one stays.
+        // Whole lines go. At the top level, where an insert adds a blank line, so does a blank
+        // line beside them when only one side has one (an insert and a delete leave the file as
+        // it was); of blank lines on both sides, one stays. Inside a group, where an insert adds
+        // none, a blank line goes only when there is one on each side.
         const bool blankBefore = from > 0 && blankLineEnd(text, previousLineStart(text, from)) == from;
         const int blankAfter = blankLineEnd(text, to);
-        if (blankAfter > 0)
+        if (blankAfter > 0 && (!nested || blankBefore))
             to = blankAfter;
-        else if (blankBefore)
+        else if (blankBefore && !nested)
             from = previousLineStart(text, from);
         if (to == text.size() && from > 0 && !text.endsWith(QLatin1Char('\n')))
             from = lineBreakBefore(text, from); // the last line had no line break: nor has the new one

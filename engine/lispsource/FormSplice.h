@@ -10,8 +10,10 @@
 // the text it was shown with changes nothing. The new text takes the form's line endings (the
 // file's for a one-line form). At the top level an inserted form is separated from its
 // neighbour by one blank line; inside a group (progn, eval-when...) it goes on a line of its own
-// with its neighbour's indentation. A deleted form takes its lines with it, and a blank line
-// beside them when only one side has one, so that an insert and a delete leave the file as it was.
+// with its neighbour's indentation, every line of it moved right by that much (the new text is
+// indented as at the top level). A deleted form takes its lines with it, and at the top level a
+// blank line beside them when only one side has one (inside a group, only when both sides have
+// one), so that an insert and a delete leave the file as it was.
 struct FormSplice
 {
     enum class Action { Replace, InsertBefore, InsertAfter, Delete };

@@ -1,6 +1,7 @@
 #include "LispFile.h"
 
 #include "DefiningOperators.h"
+#include "FormLabels.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -9,22 +10,6 @@
 #include <limits>
 
 namespace {
-
-// A label's argument, cut to at most `limit` characters, ending with "…" when cut.
-QString shortened(const QString &text, qsizetype limit)
-{
-    return text.size() <= limit ? text : text.left(limit - 1) + QChar(0x2026);
-}
-
-constexpr qsizetype LabelArgumentChars = 60;
-
-// Trailing T specializers say nothing: (circle) and (circle t) name one method.
-QStringList withoutTrailingT(QStringList specializers)
-{
-    while (!specializers.isEmpty() && specializers.last() == QLatin1String("t"))
-        specializers.removeLast();
-    return specializers;
-}
 
 QString lines(const TopLevelForm &form)
 {
@@ -130,55 +115,6 @@ int groupBodyStart(const SyntaxNode &body, const QString &op)
     return start;
 }
 
-// The arguments after the operator as one line, as far as a label shows them.
-QString argumentsText(const QList<SyntaxNode> &parts, qsizetype from, qsizetype to)
-{
-    QString text;
-    for (qsizetype i = from; i < to && text.size() <= LabelArgumentChars; ++i)
-        text += (text.isEmpty() ? QString() : QStringLiteral(" ")) + parts[i].plainText();
-    return shortened(text, LabelArgumentChars);
-}
-
-QString makeLabel(const TopLevelForm &form)
-{
-    const QString prefix = form.condition.isEmpty() ? QString() : form.condition + QLatin1Char(' ');
-    const QList<SyntaxNode> parts = form.body.children();
-    if (form.operatorName.isEmpty() || parts.isEmpty())
-        return prefix + shortened(form.body.plainText(), LabelArgumentChars);
-    // The operator as it reads back, without its package: "defun", |define-odd(name|.
-    SymbolName head = parts[0].symbol();
-    head.package.clear();
-    head.marker = SymbolName::Marker::None;
-    const QString op = prefix + head.printed();
-    const DefinedName &definition = form.definition;
-    if (definition.isValid() && definition.nameNode.isValid()) {
-        QString label = op + QLatin1Char(' ') + definition.nameNode.plainText();
-        if (definition.kind == QLatin1String("method")) {
-            for (const QString &qualifier : definition.qualifiers)
-                label += QLatin1Char(' ') + qualifier;
-            label += QStringLiteral(" (%1)").arg(withoutTrailingT(definition.specializers).join(QLatin1Char(' ')));
-        }
-        return label;
-    }
-    if (form.isGroup())
-        return form.groupBody > 1 ? op + QLatin1Char(' ') + argumentsText(parts, 1, form.groupBody) : op;
-    if (parts.size() == 1)
-        return op;
-    // (defsystem "x" ...), (def-suite :x), (defalias path:dirname ...), (defcfun ("f" f) ...):
-    // the name as written; other forms, their first words.
-    const SyntaxNode &first = parts[1];
-    if (first.is(SyntaxKind::Symbol) || first.is(SyntaxKind::String)
-        || (first.is(SyntaxKind::List) && form.operatorName.startsWith(QLatin1String("def"))))
-        return op + QLatin1Char(' ') + shortened(first.plainText(), LabelArgumentChars);
-    // The form on one line without "(operator" and its ")".
-    QString plain = form.body.plainText();
-    const qsizetype afterOperator = plain.indexOf(QLatin1Char(' '));
-    plain = afterOperator < 0 ? QString() : plain.mid(afterOperator + 1);
-    if (form.body.isComplete() && plain.endsWith(QLatin1Char(')')))
-        plain.chop(1);
-    return op + QLatin1Char(' ') + shortened(plain, LabelArgumentChars);
-}
-
 // "(SETF FOO)" names the symbol FOO.
 QString symbolPart(const QString &name)
 {
@@ -212,6 +148,59 @@ QString designatorName(const SyntaxNode &node)
     if (node.is(SyntaxKind::String))
         return node.stringValue();
     return node.is(SyntaxKind::Symbol) ? node.symbol().name : QString();
+}
+
+// How many forms that define nothing may stand between a top-level form and a definition it
+// lists (kmrcl: (without-package-locks (without-package-locks (defvar ...))) in an eval-when).
+constexpr int MostWrappers = 3;
+
+// A list that defines nothing itself but may hold definitions: (unless ...), (let ...), not
+// (quote ...), not a definition (a defmacro's body is its own business).
+bool isWrapper(const SyntaxNode &datum)
+{
+    const QString op = datum.operatorName();
+    return datum.is(SyntaxKind::List) && datum.isComplete() && !datum.isDotted() && !op.isEmpty() && op != QLatin1String("quote")
+        && op != QLatin1String("function") && !DefinitionForms::read(datum).isValid();
+}
+
+bool isDefinition(const SyntaxNode &datum)
+{
+    if (!datum.is(SyntaxKind::List) || !datum.isComplete())
+        return false;
+    const DefinedName definition = DefinitionForms::read(datum);
+    return definition.isValid() && definition.kind != QLatin1String("package");
+}
+
+// Whether a definition is among node's parts, through at most `levels` wrappers.
+bool holdsDefinition(const SyntaxNode &wrapper, int levels)
+{
+    const QList<SyntaxNode> children = wrapper.children();
+    for (qsizetype i = 1; i < children.size(); ++i) {
+        SyntaxNode datum;
+        conditionsOf(children[i], &datum);
+        if (isDefinition(datum) || (levels > 1 && isWrapper(datum) && holdsDefinition(datum, levels - 1)))
+            return true;
+    }
+    return false;
+}
+
+// (unless (fboundp 'x) (defun x ...)), (let ((cache ...)) (defun f ...)), (without-package-locks
+// (defun ...)) in an eval-when: the definitions inside a form that is neither a group nor a
+// definition itself are listed too, as the forms of a group are, and so are the forms between
+// (at most MostWrappers deep) that lead to one.
+QList<SyntaxNode> wrappedDefinitions(const TopLevelForm &form)
+{
+    QList<SyntaxNode> found;
+    if (form.isGroup() || !isWrapper(form.body))
+        return found;
+    const QList<SyntaxNode> children = form.body.children();
+    for (qsizetype i = 1; i < children.size(); ++i) {
+        SyntaxNode datum;
+        conditionsOf(children[i], &datum);
+        if (isDefinition(datum) || (isWrapper(datum) && holdsDefinition(datum, MostWrappers - 1)))
+            found.append(children[i]);
+    }
+    return found;
 }
 
 bool isDefiningPackage(const TopLevelForm &form)
@@ -308,7 +297,7 @@ bool FormQuery::matches(const TopLevelForm &form, const LispPackages &packages) 
         };
         if (!same(d.qualifiers, qualifiers))
             return false;
-        return !hasSpecializers || same(withoutTrailingT(specializers), withoutTrailingT(d.specializers));
+        return !hasSpecializers || same(FormLabels::withoutTrailingT(specializers), FormLabels::withoutTrailingT(d.specializers));
     }
     // (defsystem "x"), (deftest foo), (5am:test foo), (def-suite :x): the operator and the name
     // after it, as a designator ("x", :x, #:x and x name the same thing).
@@ -346,7 +335,12 @@ QString FormMatches::message() const
         return {};
     if (byLines)
         return QStringLiteral("Lines %1 hold %2 forms: %3. Name the one you mean by its label.").arg(query).arg(forms.size()).arg(listed(forms));
-    const bool sameLabel = std::all_of(forms.begin(), forms.end(), [&](const TopLevelForm &f) { return f.label == forms.first().label; });
+    const QString base = FormLabels::withoutOrdinal(forms.first().label);
+    const bool sameLabel = std::all_of(forms.begin(), forms.end(), [&](const TopLevelForm &f) { return FormLabels::withoutOrdinal(f.label) == base; });
+    if (sameLabel && base != forms.first().label)
+        return QStringLiteral("\"%1\" is the label of %2 forms, numbered in the outline: %3. Name the one you mean as listed (\"%4\"), "
+                              "or by its lines (lines: \"%5\").")
+            .arg(query).arg(forms.size()).arg(listed(forms), forms.first().label, range(forms.first()));
     if (sameLabel)
         return QStringLiteral("\"%1\" is the label of %2 forms: %3. Name the one you mean by its lines (lines: \"%4\").")
             .arg(query).arg(forms.size()).arg(listed(forms), range(forms.first()));
@@ -389,16 +383,21 @@ LispFile::LispFile(const QString &text, const QString &initialPackage)
         form.firstLine = m_tree.lineAt(form.start);
         form.lastLine = m_tree.lineAt(std::max(form.start, form.end - 1));
         form.groupBody = groupBodyStart(form.body, form.operatorName);
-        form.label = makeLabel(form);
+        form.label = FormLabels::make(form);
         if (form.definition.kind == QLatin1String("package"))
             package = form.definition.name; // the forms after it are read in that package
         if (form.isGroup()) {
             const QList<SyntaxNode> children = form.body.children();
             for (qsizetype i = children.size() - 1; i >= form.groupBody; --i)
                 pending.append({children[i], form.index, form.depth + 1});
+        } else {
+            const QList<SyntaxNode> wrapped = wrappedDefinitions(form);
+            for (auto it = wrapped.crbegin(); it != wrapped.crend(); ++it)
+                pending.append({*it, form.index, form.depth + 1});
         }
         m_forms.append(form);
     }
+    FormLabels::makeUnique(m_forms);
 }
 
 FormMatches LispFile::find(const QString &text) const
@@ -414,6 +413,15 @@ FormMatches LispFile::find(const QString &text, const LispPackages &packages) co
     const QString trimmed = text.trimmed();
     for (const TopLevelForm &form : m_forms) {
         if (form.label == text || form.label == trimmed || form.label.simplified() == result.query)
+            result.forms.append(form);
+    }
+    if (!result.forms.isEmpty())
+        return result;
+    // A label without the ordinal that tells its forms apart ("eval-when (...)" for
+    // "eval-when (...) [2]"): all of them, to choose from.
+    for (const TopLevelForm &form : m_forms) {
+        const QString base = FormLabels::withoutOrdinal(form.label);
+        if (base != form.label && (base == trimmed || base.simplified() == result.query))
             result.forms.append(form);
     }
     if (!result.forms.isEmpty())

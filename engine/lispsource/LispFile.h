@@ -9,7 +9,9 @@
 //
 // Top-level forms are those of CLHS 3.2.3.1: the forms of the file, and the forms inside a
 // top-level progn, eval-when, macrolet, symbol-macrolet or locally (a group), so that
-// (eval-when (...) (defun f ...)) defines F as plainly as (defun f ...) does.
+// (eval-when (...) (defun f ...)) defines F as plainly as (defun f ...) does. The definitions
+// directly inside any other such form that is no definition itself are listed as its forms
+// too, one level down: (unless (fboundp 'x) (defun x ...)), (let (...) (defun f ...)).
 
 #include "DefinitionForms.h"
 #include "LispPackages.h"
@@ -22,7 +24,8 @@
 struct TopLevelForm
 {
     int index = -1;         // among LispFile::forms(), in document order
-    int parent = -1;        // the group it is read in, among forms(); -1 for a form of the file
+    int parent = -1;        // the group (or the form around a definition) it is read in, among
+                            // forms(); -1 for a form of the file
     int depth = 0;          // 0 for a form of the file, 1 inside one group, ...
     SyntaxNode node;        // the form, its reader prefixes included; node.isComplete() is false
                             // for a last form the text leaves open
@@ -39,9 +42,10 @@ struct TopLevelForm
     int end = 0;
     int firstLine = 0;
     int lastLine = 0;
-    // How an outline names it, and the name that finds it: "defun foo", "defmethod area :around
-    // (circle)", "defsystem \"alexandria\"", "#+(and sbcl (not win32)) defun note", "eval-when
-    // (:compile-toplevel :execute)".
+    // How an outline names it, and the name that finds it, unique in its file (FormLabels):
+    // "defun foo", "defmethod area :around (circle)", "defsystem \"alexandria\"", "#+(and sbcl
+    // (not win32)) defun note", "eval-when (:compile-toplevel :execute)", "deftest :yason
+    // \"parser.basic\"", "require :gray-streams [2]".
     QString label;
     int groupBody = 0; // a group: the index among body's children where its forms start; else 0
     bool isGroup() const { return groupBody > 0; }

@@ -269,6 +269,7 @@ void Builder::addAtom(const LispLexeme &lexeme, bool insideBars)
         // such tokens as they come ("..." in a #+sbcl branch reads everywhere but on SBCL).
         if (k < token.size() && sub != u'<' && isInConditionalDatum(index)) {
             at(index).kind = token.front() == u'#' ? SyntaxKind::Number : SyntaxKind::Symbol;
+            at(index).flags |= SuppressedOnly;
             break;
         }
         if (token.front() != u'#')
@@ -293,7 +294,11 @@ void Builder::addAtom(const LispLexeme &lexeme, bool insideBars)
     }
     case SyntaxKind::Dot: {
         const NodeData &self = at(index);
-        if (self.parent < 0 || at(self.parent).kind != SyntaxKind::List)
+        // (defun f () #-ecl . 43): on ECL the suppressed datum is the dot, read as nothing (ECL
+        // reads (DEFUN F NIL 43)); where the feature lets it be read, it is misplaced.
+        if (self.parent >= 0 && at(self.parent).kind == SyntaxKind::FeatureConditional && isInConditionalDatum(index))
+            at(index).flags |= SuppressedOnly;
+        else if (self.parent < 0 || at(self.parent).kind != SyntaxKind::List)
             error(QStringLiteral("dot"), lexeme.start,
                   QStringLiteral("A consing dot at %1 stands outside a list").arg(where()), index);
         break;
@@ -316,7 +321,18 @@ bool Builder::isInConditionalDatum(int index)
 
 void Builder::checkDots(int list)
 {
-    // (a . b): one dot, after at least one element, before exactly one.
+    // (a . b): one dot, after at least one element, before exactly one. With a #+/#- among the
+    // elements, which are elements depends on the features ((a . #-ecl b c) is (A . C) on ECL):
+    // the dot is marked for FeatureReading to judge.
+    for (int child = at(list).firstChild; child >= 0; child = at(child).nextSibling) {
+        if (at(child).kind != SyntaxKind::FeatureConditional)
+            continue;
+        for (int dot = at(list).firstChild; dot >= 0; dot = at(dot).nextSibling) {
+            if (at(dot).kind == SyntaxKind::Dot)
+                at(dot).flags |= SuppressedOnly;
+        }
+        return;
+    }
     int position = 0;
     int dotAt = -1;
     int dot = -1;

@@ -142,6 +142,11 @@ public:
     // An error of errors() is about this node (a mismatched closer, a misplaced dot, a prefix
     // without its datum, an Error node...).
     bool hasError() const;
+    // A token whose reading depends on the features (see FeatureReading): one read only because
+    // it is inside a #+/#- datum, where a feature that does not hold makes the reader take any
+    // token ("..." or a lone consing dot), an error wherever the datum is read; or a consing dot
+    // in a list with #+/#- elements, well placed or not depending on which of them are read.
+    bool readsOnlySuppressed() const;
 
     int childCount() const;
     SyntaxNode child(int i) const;

@@ -155,6 +155,11 @@ bool SyntaxNode::hasError() const
     return isValid() && (data().flags & HasError);
 }
 
+bool SyntaxNode::readsOnlySuppressed() const
+{
+    return isValid() && (data().flags & SuppressedOnly);
+}
+
 int SyntaxNode::childCount() const
 {
     return isValid() ? data().childCount : 0;

@@ -23,6 +23,7 @@ enum Flag : quint8 {
     MissingDatum = 4, // a prefix closed (by ')' or a stray ')') before its datum came
     Negative = 8,     // #- rather than #+
     StrayCloser = 16, // an Error node: a ')' with no list open
+    SuppressedOnly = 32, // a token only a suppressed #+/#- datum reads (SyntaxNode::readsOnlySuppressed)
 };
 
 struct NodeData

@@ -2,11 +2,14 @@
 
 #include "EvalFormatter.h"
 #include "FileChangeResult.h"
+#include "client/EngineProtocol.h"
+#include "lispsource/FeatureReading.h"
 #include "lispsource/FormSplice.h"
 #include "JsonSchema.h"
 #include "lispsource/LispFile.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "session/Session.h"
 #include "ToolKit.h"
 
 #include <QSharedPointer>
@@ -17,7 +20,8 @@ const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("The Lisp f
                       .notBlank(QStringLiteral("is empty; give a file path relative to the project root"));
 const auto Form = Arg::string(QStringLiteral("form"),
                               QStringLiteral("The top-level form, by the label view-lisp-file lists (\"defun area\", \"defmethod area :around (circle)\", "
-                                             "\"defsystem \\\"x\\\"\", \"eval-when (:compile-toplevel)\") or by operator and name. Give this or 'lines'"));
+                                             "\"defsystem \\\"x\\\"\", \"eval-when (:compile-toplevel)\", \"require :gray-streams [2]\" when several forms "
+                                             "are alike) or by operator and name. Give this or 'lines'"));
 const auto Lines = Arg::string(QStringLiteral("lines"),
                                QStringLiteral("The form's line range as view-lisp-file lists it, e.g. \"447-460\" (\"12\" for one line): any form, named or not. "
                                               "Only for the file as you last read it"));
@@ -60,6 +64,18 @@ QString problemWithText(const QString &text)
     return QStringLiteral("The new text does not read as complete Lisp forms: %1. Nothing was written.").arg(check.message);
 }
 
+// The text as the session's Lisp reads it: what a #+/#- skips there, and character names
+// its reader knows. Empty when it reads.
+QString problemForTheSession(const QString &text, const EngineProtocol::PackagesReply &reply)
+{
+    const SyntaxTree tree = SyntaxTree::read(text);
+    const QStringList unknown = reply.unknownCharacterNames();
+    const ReadError error = FeatureReading::firstProblem(tree, reply.features(), QSet<QString>(unknown.begin(), unknown.end()));
+    if (!error.isValid())
+        return {};
+    return QStringLiteral("The new text does not read in this session: %1. Nothing was written.").arg(error.message);
+}
+
 // What the Maker found, for the evaluation after the write.
 struct Edited
 {
@@ -99,7 +115,8 @@ Tool editFormTool(ProjectFiles *files, Session *session, JobHandles *jobs)
             "eval-when included), named by the label view-lisp-file lists (\"defun area\", \"defmethod area (circle)\") "
             "or by its line range (lines \"12-18\"). The form is exactly the text view-lisp-file shows for it, a comment "
             "after it on its last line included: replacing it with that text changes nothing. Everything outside the form "
-            "stays byte for byte. The new text must read as complete forms, else nothing is written. The name must pick "
+            "stays byte for byte. The new text must read as complete forms, as the session's ECL reads them (its *features* "
+            "decide what #+/#- skip), else nothing is written. The name must pick "
             "exactly one form; otherwise the candidates are listed with their lines. With evaluate true the new form(s) are "
             "then evaluated in the session, so the running image matches the file. The result is the unified diff and the "
             "new line range."),
@@ -190,6 +207,21 @@ Tool editFormTool(ProjectFiles *files, Session *session, JobHandles *jobs)
             const QString package = edited->package;
             ToolKit::submit(session, jobs, call, request, [result, package](const Job &job) { return withEvaluation(result, job, package); });
         };
-        files->propose(resolved->absolute, call->origin(), make, done, call.data());
+        if (action == FormSplice::Action::Delete) {
+            files->propose(absolute, call->origin(), make, done, call.data());
+            return;
+        }
+        // What #+/#- skip, and which character names exist, is the session's Lisp's to say.
+        const QStringList characterNames = FeatureReading::characterNames(SyntaxTree::read(text));
+        session->query(EngineProtocol::packages({}, characterNames), [=](const QJsonObject &json) {
+            const EngineProtocol::PackagesReply reply(json);
+            if (reply.ok()) {
+                if (const QString problem = problemForTheSession(text, reply); !problem.isEmpty()) {
+                    call->finish(ToolResult::error(problem));
+                    return;
+                }
+            }
+            files->propose(absolute, call->origin(), make, done, call.data());
+        });
     });
 }

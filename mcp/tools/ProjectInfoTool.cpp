@@ -43,21 +43,25 @@ Tool projectInfoTool(ProjectFiles *files)
         if (!root.readOnlyRoots().isEmpty())
             lines << QStringLiteral("Read-only roots (readable, never written): %1").arg(root.readOnlyRoots().join(QStringLiteral(", ")));
         QJsonArray asdFiles;
-        QStringList systems;
+        QList<QPair<QString, bool>> systems; // name, holds tests
         for (const AsdFile &asd : ProjectSystems::scan(root)) {
             asdFiles.append(QJsonObject{{QStringLiteral("file"), asd.relative}, {QStringLiteral("systems"), QJsonArray::fromStringList(asd.systems)}});
             lines << (asd.error.isEmpty() ? QStringLiteral("%1: defines %2").arg(asd.relative, asd.systems.isEmpty() ? QStringLiteral("no system")
                                                                                                                   : QLatin1Char('"') + asd.systems.join(QStringLiteral("\", \"")) + QLatin1Char('"'))
                                           : QStringLiteral("%1: cannot be read: %2").arg(asd.relative, asd.error));
-            systems << asd.systems;
+            for (const QString &system : asd.systems)
+                systems.append({system, ProjectSystems::isTestSystem(asd, system)});
         }
         if (asdFiles.isEmpty()) {
             lines << QStringLiteral("No .asd file under the root: load its files with evaluate-lisp, e.g. (load \"file.lisp\").");
         } else {
             lines << QString();
-            for (const QString &system : std::as_const(systems)) {
-                if (system.contains(QLatin1Char('/')))
-                    lines << QStringLiteral("- \"%1\": a test or secondary system; run its tests with run-tests system \"%2\", or (asdf:test-system \"%2\").")
+            for (const auto &[system, holdsTests] : std::as_const(systems)) {
+                if (system.contains(QLatin1Char('/')) && holdsTests)
+                    lines << QStringLiteral("- \"%1\": a test system; run its tests with run-tests system \"%2\", or (asdf:test-system \"%2\").")
+                                 .arg(system, system.section(QLatin1Char('/'), 0, 0));
+                else if (system.contains(QLatin1Char('/')))
+                    lines << QStringLiteral("- \"%1\": a secondary system of \"%2\"; load with the load-system tool (system \"%1\").")
                                  .arg(system, system.section(QLatin1Char('/'), 0, 0));
                 else
                     lines << QStringLiteral("- \"%1\": load with the load-system tool (system \"%1\") or (asdf:load-system \"%1\"); test with run-tests system \"%1\".")

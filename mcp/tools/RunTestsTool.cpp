@@ -36,7 +36,10 @@ QJsonObject outputProperties()
     properties.insert(QStringLiteral("system"), string(QStringLiteral("The system asked for")));
     properties.insert(QStringLiteral("test"), nullableString(QStringLiteral("The one test or suite asked for, or null for all")));
     properties.insert(QStringLiteral("passed"), integer(QStringLiteral("Checks (FiveAM, ptester) or tests (RT) that passed; -1 when the framework does not say"), -1, 2147483647));
-    properties.insert(QStringLiteral("failed"), integer(QStringLiteral("Checks that failed, errors included; -1 when unknown"), -1, 2147483647));
+    properties.insert(QStringLiteral("failed"), integer(QStringLiteral("Checks that failed, errors included (RT: its unexpected failures); -1 when unknown"), -1, 2147483647));
+    properties.insert(QStringLiteral("expected_failures"), integer(QStringLiteral("RT: failures the run's *expected-failures* names, not counted in failed"), 0, 2147483647));
+    properties.insert(QStringLiteral("rt_tests_set_aside"), integer(QStringLiteral("RT tests of other systems in the session, left out of this run"), 0, 2147483647));
+    properties.insert(QStringLiteral("test_op_defined"), boolean(QStringLiteral("False when the system's definition gives ASDF's test-op nothing to do")));
     properties.insert(QStringLiteral("skipped"), integer(QStringLiteral("Checks skipped; -1 when unknown"), -1, 2147483647));
     properties.insert(QStringLiteral("failures"),
                       objectArray(QStringLiteral("Every failed check, in the order they ran"),
@@ -44,6 +47,7 @@ QJsonObject outputProperties()
                                    {QStringLiteral("form"), nullableString(QStringLiteral("The failing check, printed; null for an error outside a check"))},
                                    {QStringLiteral("expected"), nullableString(QStringLiteral("The expected value, printed, when the check compared two values"))},
                                    {QStringLiteral("actual"), nullableString(QStringLiteral("The actual value, printed"))},
+                                   {QStringLiteral("expected_failure"), boolean(QStringLiteral("RT: the run expected this test to fail"))},
                                    {QStringLiteral("reason"), string(QStringLiteral("FiveAM's reason; \"error: ...\" for an unexpected error"))}},
                                   {QStringLiteral("test"), QStringLiteral("reason")}));
     properties.insert(QStringLiteral("output"), string(QStringLiteral("What the tests printed, captured (capped like evaluation output)")));
@@ -57,15 +61,24 @@ QString countText(int count)
     return count < 0 ? QStringLiteral("?") : QString::number(count);
 }
 
+// A value over several lines (RT's multiple values, a pretty-printed form) stays aligned
+// under its label.
+QString indented(const QString &value)
+{
+    QString text = value;
+    return text.replace(QLatin1Char('\n'), QStringLiteral("\n            "));
+}
+
 QString failureText(const EngineProtocol::TestRunReply::Failure &failure)
 {
-    QString text = QStringLiteral("FAIL %1").arg(failure.test());
+    const bool expected = failure.json.value(QStringLiteral("expected_failure")).toBool();
+    QString text = QStringLiteral("%1 %2").arg(expected ? QStringLiteral("EXPECTED FAIL") : QStringLiteral("FAIL"), failure.test());
     if (!failure.form().isEmpty())
-        text += QStringLiteral("\n  form:     %1").arg(failure.form());
+        text += QStringLiteral("\n  form:     %1").arg(indented(failure.form()));
     if (failure.expected().isString())
-        text += QStringLiteral("\n  expected: %1").arg(failure.expected().toString());
+        text += QStringLiteral("\n  expected: %1").arg(indented(failure.expected().toString()));
     if (failure.actual().isString())
-        text += QStringLiteral("\n  actual:   %1").arg(failure.actual().toString());
+        text += QStringLiteral("\n  actual:   %1").arg(indented(failure.actual().toString()));
     text += QStringLiteral("\n  reason:   %1").arg(failure.reason());
     return text;
 }
@@ -80,7 +93,8 @@ ToolResult reported(const Job &job, const QString &system)
     if (!job.result.ok())
         return ToolKit::jobError(job, structured);
 
-    for (const char *field : {"framework", "test", "passed", "failed", "skipped", "failures", "output", "outcome"})
+    for (const char *field : {"framework", "test", "passed", "failed", "skipped", "expected_failures", "rt_tests_set_aside", "test_op_defined",
+                              "failures", "output", "outcome"})
         structured.insert(QLatin1String(field), reply.json().value(QLatin1String(field)));
     // The job ran; whether the tests passed is the run's status too.
     if (reply.outcome() == QLatin1String("failed"))
@@ -93,15 +107,26 @@ ToolResult reported(const Job &job, const QString &system)
         const QString counted = framework == QLatin1String("fiveam") ? QStringLiteral("FiveAM checks")
             : framework == QLatin1String("rt")                       ? QStringLiteral("RT tests, from its summary")
                                                                      : QStringLiteral("ptester checks, from its summary");
-        text = QStringLiteral("Tests of %1: %2 passed, %3 failed, %4 skipped (%5)")
-                   .arg(which, countText(reply.passed()), countText(reply.failed()), countText(reply.skipped()), counted);
+        text = QStringLiteral("Tests of %1: %2 passed, %3 failed, %4 skipped").arg(which, countText(reply.passed()), countText(reply.failed()), countText(reply.skipped()));
+        if (const int expected = reply.json().value(QStringLiteral("expected_failures")).toInt(); expected > 0)
+            text += QStringLiteral(", %1 expected failure%2").arg(expected).arg(expected == 1 ? QString() : QStringLiteral("s"));
+        text += QStringLiteral(" (%1)").arg(counted);
         if (reply.outcome() == QLatin1String("failed") && reply.failed() == 0)
             text += QStringLiteral("\nThe output tells of an unexpected error: read it.");
+        if (const int aside = reply.json().value(QStringLiteral("rt_tests_set_aside")).toInt(); aside > 0)
+            text += QStringLiteral("\n%1 RT test%2 of other systems in the session left out of this run.").arg(aside).arg(aside == 1 ? QString() : QStringLiteral("s"));
         for (const auto &failure : reply.failures())
             text += QLatin1String("\n\n") + failureText(failure);
     } else if (reply.outcome() == QLatin1String("failed")) {
         text = QStringLiteral("Tests of %1 ran through ASDF's test-op, and the output tells of a failure or an unexpected error "
                               "(no framework summary Lisp Duet reads, so no counts): read the output.").arg(which);
+    } else if (!reply.json().value(QStringLiteral("test_op_defined")).toBool(true)) {
+        text = QStringLiteral("Tests of %1: none ran. The definition of %1 gives ASDF's test-op nothing to do (no :in-order-to "
+                              "(test-op ...), no perform method), so test-op did nothing and printed nothing. Its tests, if it has "
+                              "any, run some other way: a test system or file its .asd does not name, or a function to call.").arg(which);
+    } else if (reply.output().trimmed().isEmpty()) {
+        text = QStringLiteral("Tests of %1 ran through ASDF's test-op, which printed nothing and ran no FiveAM, RT or ptester test: "
+                              "no counts, and no output to read (a test-op that only returns a value says nothing here).").arg(which);
     } else {
         text = QStringLiteral("Tests of %1 ran through ASDF's test-op: no summary of FiveAM, RT or ptester, so no counts; read the output.").arg(which);
     }
@@ -122,7 +147,9 @@ Tool runTestsTool(Session *session, JobHandles *jobs)
             "structured: passed/failed/skipped counts of checks and every failure with the test, the failing form, the "
             "expected and actual values and FiveAM's reason (an unexpected error is a failure with reason \"error: ...\"); "
             "only the run's own tests count, not tests run inside tests. RT and ptester: their printed summary read into "
-            "counts and failures. Other frameworks: the test-op's captured output, counts -1. status is \"failed\" when a "
+            "counts and failures; RT's expected failures are counted apart (expected_failures), and only the RT tests of "
+            "the system asked for run, whatever other systems' tests the session holds. Other frameworks: the test-op's "
+            "captured output, counts -1; a system whose test-op does nothing is said so. status is \"failed\" when a "
             "check failed or the output tells of an unexpected error. The first run that needs FiveAM compiles it (tens of "
             "seconds). Systems are found under the project root and ASDF's usual places. A run that outlasts wait_seconds goes on "
             "as a job: the answer is status \"running\" with a job_id for the tool job."),

@@ -15,7 +15,9 @@ const auto Kind = Arg::string(QStringLiteral("kind"),
                               QStringLiteral("The operator or kind: \"defun\", \"defmethod\", \"defclass\", \"deftest\", or a kind such as \"function\", \"method\", "
                                              "\"class\" (defclass, defstruct and define-condition)"));
 const auto Name = Arg::string(QStringLiteral("name"),
-                              QStringLiteral("The defined name: a regular expression (case-insensitive, \"^make-\"), or a glob when it has * or ? (\"make-*\")"));
+                              QStringLiteral("The defined name: a regular expression (case-insensitive, \"^make-\", \"^make-.*$\"), or a glob "
+                                             "(\"make-*\", \"*-p\"): a name with * or ? and no other regular-expression syntax (^ $ . [ ] ( ) + { } | \\) "
+                                             "is a glob. The answer says how it was read"));
 const auto Contains = Arg::string(QStringLiteral("contains"), QStringLiteral("Only forms that use this symbol, e.g. \"radius\" (strings and comments do not count)"));
 const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most forms to list (default 200)"), 1, 10000);
 
@@ -28,15 +30,38 @@ QJsonObject outputProperties()
                            {QStringLiteral("label"), string(QStringLiteral("How edit-form names it"))},
                            {QStringLiteral("kind"), string(QStringLiteral("What it defines; empty when nothing"))}};
     return {{QStringLiteral("forms"), objectArray(QStringLiteral("The matching top-level forms"), form, {QStringLiteral("file"), QStringLiteral("first_line"), QStringLiteral("label")})},
-            {QStringLiteral("total"), integer(QStringLiteral("Forms found, listed or not"), 0, 2147483647)}};
+            {QStringLiteral("total"), integer(QStringLiteral("Forms found, listed or not"), 0, 2147483647)},
+            {QStringLiteral("name_read_as"), stringEnum(QStringLiteral("How 'name' was read; absent without a name"), {QStringLiteral("glob"), QStringLiteral("regex")})}};
 }
 
-QRegularExpression nameExpression(const QString &name)
+// How a name was read, and as what.
+struct NamePattern
 {
-    if (name.contains(QLatin1Char('*')) || name.contains(QLatin1Char('?'))) {
-        return ProjectTree::Glob(name, false).expression();
+    bool glob = false;
+    QRegularExpression expression;
+};
+
+// "make-*" and "*-p" are globs; "^make-.*$" is a regular expression, though it has a *: with
+// other regular-expression syntax beside * and ?, the name is one (as a glob it would find only
+// names with a "^" and a "$" in them, that is nothing).
+NamePattern namePattern(const QString &name)
+{
+    static const QRegularExpression regexSyntax(QStringLiteral(R"([\^$.\[\](){}+|\\])"));
+    const bool wildcards = name.contains(QLatin1Char('*')) || name.contains(QLatin1Char('?'));
+    if (wildcards && !name.contains(regexSyntax)) {
+        // Not a path's glob: * matches any characters, "/" too (a name may have one).
+        QString pattern;
+        for (const QChar c : name)
+            pattern += c == QLatin1Char('*') ? QStringLiteral(".*") : c == QLatin1Char('?') ? QStringLiteral(".") : QRegularExpression::escape(QString(c));
+        return {true, QRegularExpression(QRegularExpression::anchoredPattern(pattern), QRegularExpression::CaseInsensitiveOption)};
     }
-    return QRegularExpression(name, QRegularExpression::CaseInsensitiveOption);
+    return {false, QRegularExpression(name, QRegularExpression::CaseInsensitiveOption)};
+}
+
+QString howRead(const QString &name, const NamePattern &pattern)
+{
+    return pattern.glob ? QStringLiteral("name \"%1\" read as a glob (* any characters, ? one)").arg(name)
+                        : QStringLiteral("name \"%1\" read as a regular expression, case-insensitive").arg(name);
 }
 } // namespace
 
@@ -63,12 +88,13 @@ Tool searchFormsTool(ProjectFiles *files, Session *session)
         const QString name = arguments.text(Name).trimmed();
         const QString contains = arguments.text(Contains).trimmed();
         const int limit = arguments.value(Limit, 200);
-        const QRegularExpression nameMatch = nameExpression(name);
+        const NamePattern pattern = namePattern(name);
+        const QRegularExpression nameMatch = pattern.expression;
         if (!name.isEmpty() && !nameMatch.isValid()) {
             call->finish(ToolResult::error(QStringLiteral("'name' is not a valid regular expression: %1.").arg(nameMatch.errorString())));
             return;
         }
-        ProjectToolKit::readProjectLisp(files, session, [call, kind, name, contains, limit, nameMatch](const ProjectLisp &project) {
+        ProjectToolKit::readProjectLisp(files, session, [call, kind, name, contains, limit, nameMatch, pattern](const ProjectLisp &project) {
             QStringList lines;
             QJsonArray forms;
             int total = 0;
@@ -102,9 +128,14 @@ Tool searchFormsTool(ProjectFiles *files, Session *session)
                                       : QStringLiteral("%1 form%2:\n%3").arg(total).arg(total == 1 ? QString() : QStringLiteral("s"), lines.join(QLatin1Char('\n')));
             if (total > limit)
                 text += QStringLiteral("\n... %1 more (raise limit, or narrow the search)").arg(total - limit);
+            if (!name.isEmpty())
+                text += QStringLiteral("\n(%1)").arg(howRead(name, pattern));
             if (const QString note = ProjectTree::skippedNote(project.sources); !note.isEmpty())
                 text += QLatin1Char('\n') + note;
-            call->finish(ToolResult{text, {{QStringLiteral("forms"), forms}, {QStringLiteral("total"), total}}, false});
+            QJsonObject structured{{QStringLiteral("forms"), forms}, {QStringLiteral("total"), total}};
+            if (!name.isEmpty())
+                structured.insert(QStringLiteral("name_read_as"), pattern.glob ? QStringLiteral("glob") : QStringLiteral("regex"));
+            call->finish(ToolResult{text, structured, false});
         });
     });
 }

@@ -129,6 +129,29 @@ private Q_SLOTS:
         QCOMPARE(applied(inserted, QStringLiteral("defun added"), FormSplice::Action::Delete), text);
     }
 
+    // Issue 33: inside a group every line of the new form is indented as the group's forms are,
+    // and deleting it again leaves the blank line and the comment beside it.
+    void aFormInsertedInsideAGroupIsIndentedLineByLineAndTakenBackExactly_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<int>("action");
+        const QString commented = QStringLiteral("(eval-when (:execute)\n  (defun a () 1)\n\n  ;; about b\n  (defun b () 2))\n");
+        QTest::newRow("before a commented form after a blank line") << commented << QStringLiteral("defun b") << int(FormSplice::Action::InsertBefore);
+        QTest::newRow("after the form before a blank line") << commented << QStringLiteral("defun a") << int(FormSplice::Action::InsertAfter);
+        QTest::newRow("wrapped definition") << QStringLiteral("(unless (fboundp 'x)\n  (defun x ()\n    1))\n") << QStringLiteral("defun x")
+                                            << int(FormSplice::Action::InsertBefore);
+    }
+    void aFormInsertedInsideAGroupIsIndentedLineByLineAndTakenBackExactly()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, label);
+        QFETCH(int, action);
+        const QString inserted = applied(text, label, FormSplice::Action(action), QStringLiteral("(defun new ()\n  :new)"));
+        QVERIFY2(inserted.contains(QStringLiteral("  (defun new ()\n    :new)")), qPrintable(inserted));
+        QCOMPARE(applied(inserted, QStringLiteral("defun new"), FormSplice::Action::Delete), text);
+    }
+
     void formsInsideAGroupKeepItsIndentationAndItsClosingParentheses()
     {
         const QString text = QStringLiteral("(eval-when (:execute)\n  (defun a () 1)\n  (defun b () 2))\n");

@@ -9,7 +9,9 @@
 ;;;;   FORM start end                each datum READ returns at top level (octet offsets)
 ;;;;   USE count HOME NAME           symbols read, by home package ("#" uninterned), outside
 ;;;;                                 in-package and defpackage forms
-;;;;   DEF form-index operator HOME NAME   a defining form (top level or in progn/eval-when...)
+;;;;   DEF form-index operator HOME NAME   a defining form (top level or in progn/eval-when...,
+;;;;                                 or directly inside another form that defines nothing:
+;;;;                                 (unless (fboundp 'x) (defun x ...)))
 ;;;;   ERROR offset message          the reader stopped there
 ;;;; #. is read, not evaluated: the form is kept, so its symbols count as read.
 
@@ -111,6 +113,24 @@
              (format *output* "DEF ~D ~A ~A~%" index (string-downcase (symbol-name (car form)))
                      (symbol-key (cadr name))))))))
 
+(defun wrapper-p (form)
+  "A form that defines nothing itself, whose direct parts may be definitions: (unless (fboundp
+'x) (defun x ...)), (let (...) (defun f ...)). Not QUOTE, not a defining form's body."
+  (and (consp form) (symbolp (car form)) (listp (cdr form))
+       (let ((name (symbol-name (car form))))
+         (not (or (member name *defining* :test #'string=)
+                  (member name '("QUOTE" "FUNCTION" "DEFPACKAGE" "IN-PACKAGE" "DEFINE-PACKAGE" "QUASIQUOTE")
+                          :test #'string=)
+                  (and (>= (length name) 7) (string= "DEFINE-" name :end2 7)))))))
+
+(defun note-wrapped-definitions (form index levels)
+  "The definitions inside FORM when it defines nothing itself, through at most LEVELS forms
+that define nothing (kmrcl: two WITHOUT-PACKAGE-LOCKS around a DEFVAR)."
+  (when (and (plusp levels) (wrapper-p form))
+    (loop for rest on (cdr form) while (consp rest) ; a dotted list ends early
+          do (note-definition (car rest) index)
+             (note-wrapped-definitions (car rest) index (1- levels)))))
+
 (defun process-top-level (form index counts)
   "Evaluates in-package and defpackage as the compiler would, counts the other forms' symbols,
 and notes definitions, inside top-level groups too."
@@ -128,6 +148,7 @@ and notes definitions, inside top-level groups too."
                         (count-symbols (ldiff x body) counts)
                         (setf pending (append body pending))))
                      (t (note-definition x index)
+                        (note-wrapped-definitions x index 3)
                         (count-symbols x counts)))))))
 
 (defun read-library-file (path index)

@@ -374,15 +374,40 @@ private Q_SLOTS:
         }
     }
 
+    // Issue 33: the new text is read as the session's ECL reads it where #+/#- decide.
+    void editFormReadsNewTextAsTheSessionsEclDoes()
+    {
+        write(QStringLiteral("reads.lisp"), "(defun f () 1)\n");
+        const QJsonObject skipped = edit(QStringLiteral("reads.lisp"), QStringLiteral("defun f"), QStringLiteral("replace"), QStringLiteral("(defun f () #-ecl . 43)"));
+        QVERIFY2(!ToolHarness::isError(skipped), qPrintable(text(skipped)));
+        QCOMPARE(contents(QStringLiteral("reads.lisp")), QByteArray("(defun f () #-ecl . 43)\n"));
+        const QByteArray before = contents(QStringLiteral("reads.lisp"));
+        const QJsonObject dot = edit(QStringLiteral("reads.lisp"), QStringLiteral("defun f"), QStringLiteral("replace"), QStringLiteral("(defun f () #+ecl . 43)"));
+        QVERIFY(ToolHarness::isError(dot));
+        QVERIFY2(text(dot).contains(QStringLiteral("consing dot")), qPrintable(text(dot)));
+        const QJsonObject character = edit(QStringLiteral("reads.lisp"), QStringLiteral("defun f"), QStringLiteral("replace"),
+                                           QStringLiteral("(defun f () #+ecl #\\Foobar-Unknown)"));
+        QVERIFY(ToolHarness::isError(character));
+        QVERIFY2(text(character).contains(QStringLiteral("'#\\Foobar-Unknown' at line 1, column 19 names no character ECL knows")), qPrintable(text(character)));
+        const QJsonObject unicode = edit(QStringLiteral("reads.lisp"), QStringLiteral("defun f"), QStringLiteral("replace"),
+                                         QStringLiteral("(defun f () #+ecl #\\LATIN_SMALL_LETTER_A #-ecl #\\Foobar-Unknown)"));
+        QVERIFY2(!ToolHarness::isError(unicode), qPrintable(text(unicode)));
+        QVERIFY(contents(QStringLiteral("reads.lisp")) != before);
+    }
+
     void editFormNamesTheLinesWhenTheFormIsMissingOrAmbiguous()
     {
         write(QStringLiteral("dup.lisp"), "(defun dup () 1)\n\n(defun dup () 2)\n\n(defmethod area ((c circle)) 1)\n");
         const QByteArray before = contents(QStringLiteral("dup.lisp"));
         const QJsonObject twice = edit(QStringLiteral("dup.lisp"), QStringLiteral("defun dup"), QStringLiteral("replace"), QStringLiteral("(defun dup () 3)"));
         QVERIFY(ToolHarness::isError(twice));
-        QVERIFY2(text(twice).contains(QStringLiteral("\"defun dup\" is the label of 2 forms: defun dup at line 1; defun dup at line 3. "
-                                                     "Name the one you mean by its lines (lines: \"1\").")),
+        QVERIFY2(text(twice).contains(QStringLiteral("\"defun dup\" is the label of 2 forms, numbered in the outline: defun dup [1] at line 1; "
+                                                     "defun dup [2] at line 3. Name the one you mean as listed (\"defun dup [1]\"), or by its lines "
+                                                     "(lines: \"1\").")),
                  qPrintable(text(twice)));
+        // As listed, each is one form.
+        const QJsonObject second = edit(QStringLiteral("dup.lisp"), QStringLiteral("defun dup [2]"), QStringLiteral("replace"), QStringLiteral("(defun dup () 2)"));
+        QVERIFY2(!ToolHarness::isError(second) && text(second).contains(QStringLiteral("nothing was written")), qPrintable(text(second)));
         QVERIFY2(text(twice).contains(QStringLiteral("1")) && text(twice).contains(QStringLiteral("3")), qPrintable(text(twice)));
         const QJsonObject missing = edit(QStringLiteral("dup.lisp"), QStringLiteral("defmethod area (square)"), QStringLiteral("delete"));
         QVERIFY(ToolHarness::isError(missing));

@@ -127,7 +127,8 @@
 (defun around-asdf-perform (operation component next)
   (let ((before (list-all-packages))
         (file (ignore-errors (funcall (find-symbol "COMPONENT-PATHNAME" "ASDF") component))))
-    (multiple-value-prog1 (funcall next)
+    ;; NOTING-RT-TESTS (rt-registry.lisp) notes which system each RT test comes from.
+    (multiple-value-prog1 (noting-rt-tests component next)
       (when (project-file-p file)
         (let ((new (set-difference (list-all-packages) before)))
           (when new

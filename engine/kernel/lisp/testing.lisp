@@ -174,7 +174,8 @@ UNCLAIMED is a one-element list holding the recorded entries, oldest first."
              (incf failed)
              (push (failure-object result unclaimed) failures))
             ((typep result skipped-class) (incf skipped))))
-    (list "passed" passed "failed" failed "skipped" skipped "failures" (nreverse failures))))
+    (list "passed" passed "failed" failed "skipped" skipped "expected_failures" 0
+          "failures" (nreverse failures))))
 
 ;;; Which systems hold the tests, and loading them.
 
@@ -199,18 +200,14 @@ loaded before the run, so that FiveAM is there to be listened to and a test can 
   (let ((before (list-all-packages)))
     (let ((*standard-output* (make-broadcast-stream))
           (*error-output* (make-broadcast-stream))
+          ;; cffi-toolchain writes its gcc command lines there.
+          (*debug-io* (make-two-way-stream (make-concatenated-stream) (make-broadcast-stream)))
           (*compile-verbose* nil) (*compile-print* nil) (*load-verbose* nil))
       (handler-bind ((warning #'muffle-warning))
         (dolist (system systems)
           (funcall (asdf-symbol "LOAD-SYSTEM") system))))
     (setf *system-packages* (union *system-packages*
                                    (set-difference (list-all-packages) before)))))
-
-(defun muffle-missing-static-file (warning)
-  "ASDF warns on every test-op that a library's static file (Debian's trivial-backtrace lacks
-its COPYING) is missing: noise about someone else's package, not about the tests."
-  (when (search "completed without its input file" (or (ignore-errors (princ-to-string warning)) ""))
-    (muffle-warning warning)))
 
 (defun find-fiveam-test (text)
   "The name (a symbol) of the FiveAM test or suite TEXT names: package-qualified, or a name
@@ -238,6 +235,39 @@ that one test or suite of any package has."
   (and *job-debug* (fiveam-package)
        (list (find-symbol "*ON-ERROR*" (fiveam-package)) (find-symbol "*ON-FAILURE*" (fiveam-package)))))
 
+(defun test-op-defined-p (system)
+  "True when SYSTEM's definition gives test-op work: another system's operation to do first,
+or a perform method of its own (ASDF's default does nothing)."
+  (let ((operation (funcall (asdf-symbol "MAKE-OPERATION") (asdf-symbol "TEST-OP")))
+        (eql-specializer (find-class 'clos:eql-specializer nil)))
+    (or (remove system (rest (test-op-systems system)))
+        (some (lambda (method)
+                (some (lambda (specializer) (and eql-specializer (typep specializer eql-specializer)))
+                      (clos:method-specializers method)))
+              (ignore-errors
+               (compute-applicable-methods (fdefinition (asdf-symbol "PERFORM")) (list operation system)))))))
+
+(defun project-root-p (directory)
+  (declare (special *project-root*))
+  (and *project-root*
+       (or (equal (namestring directory) *project-root*)
+           (equal (ignore-errors (namestring (truename directory)))
+                  (ignore-errors (namestring (truename *project-root*)))))))
+
+(defun scratch-directory (system)
+  "Where a run of SYSTEM's tests writes the files it makes relative to *DEFAULT-PATHNAME-DEFAULTS*
+(cffi's tests compile libtest.so and its .o files there): the project root for the system
+whose .asd is there (the project's own tests run as from its directory), else the directory
+ASDF gives SYSTEM's compiled files, so that a library's files stay out of the project."
+  (let ((source (ignore-errors (funcall (asdf-symbol "SYSTEM-SOURCE-DIRECTORY") system))))
+    (if (or (null source) (project-root-p source))
+        *default-pathname-defaults*
+        (or (ignore-errors
+             (let ((directory (funcall (asdf-symbol "APPLY-OUTPUT-TRANSLATIONS") source)))
+               (ensure-directories-exist directory)
+               (pathname directory)))
+            *default-pathname-defaults*))))
+
 (defun run-tests-op (request)
   (let ((name (string-downcase (string-trim " " (or (getf request :system) ""))))
         (test (let ((text (getf request :test)))
@@ -251,7 +281,8 @@ that one test or suite of any package has."
     (run-job request
              (lambda ()
                (ensure-asdf)
-               (let ((system (find-system-anew name)))
+               (let* ((system (find-system-anew name))
+                      (*default-pathname-defaults* (if system (scratch-directory system) *default-pathname-defaults*)))
                  (unless system
                    (error (asdf-symbol "MISSING-COMPONENT") :requires name))
                  (load-quietly (test-op-systems system))
@@ -267,14 +298,21 @@ that one test or suite of any package has."
                         (*fiveam-test-depth* 0)
                         (*run-results* '())
                         (*fiveam-ran* nil)
-                        (*failure-values* '()))
+                        (*failure-values* '())
+                        (rt-set-aside 0))
                    ;; With the debugger, FiveAM lets the first error or failed check through
                    ;; to the job's handler, which parks it in its frame (debugger.lisp).
                    (progv (fiveam-debug-variables) '(:debug :debug)
                      (handler-bind ((warning #'muffle-missing-static-file))
                        (if test
                            (fiveam-call "RUN!" (find-fiveam-test test))
-                           (funcall (asdf-symbol "TEST-SYSTEM") system))))
+                           ;; RT's tests of other systems stay out of the run (rt-registry.lisp).
+                           (setf rt-set-aside
+                                 (nth-value 1 (call-with-own-rt-registry
+                                               name (systems-tested-with system (test-op-systems system))
+                                               (lambda ()
+                                                 (funcall (asdf-symbol "TEST-SYSTEM") system)
+                                                 nil)))))))
                    (let* ((report (finished-report capture))
                           (fields (if *fiveam-ran*
                                       (list* "framework" "fiveam" (fiveam-fields (reverse *run-results*)))
@@ -289,7 +327,9 @@ that one test or suite of any package has."
                                    ;; unless the output tells of a failure or an unhandled error.
                                    "outcome" (cond ((or (plusp failed) alarming) "failed")
                                                    ((minusp failed) "unknown")
-                                                   (t "passed")))
+                                                   (t "passed"))
+                                   "test_op_defined" (if (or test (test-op-defined-p system)) t :false)
+                                   "rt_tests_set_aside" rt-set-aside)
                              fields))))))))
 
 (define-operation "run-tests" :worker #'run-tests-op)

@@ -1,0 +1,194 @@
+// The tools that run a library's code, on Debian's cl-* libraries (issue 33): run-tests' counts
+// against what the framework prints in a plain `ecl` (asdf:test-system), RT's systems one after
+// the other in one session (RT keeps one registry per image), RT's expected failures, systems
+// whose test-op does nothing, load-system's quiet loads, where a test run writes its files, and
+// project-info's test systems. One engine for the whole suite, as a shared session is.
+
+#include "PlainEclRun.h"
+#include "project/ProjectFiles.h"
+#include "tools/ProjectTools.h"
+#include "ToolHarness.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+namespace {
+const QString SourceRoot = QStringLiteral("/usr/share/common-lisp/source");
+
+using PlainCounts = PlainEclRun;
+
+PlainCounts plainEclCounts(const QString &system)
+{
+    return PlainEclRun::of(system, 900000);
+}
+
+QStringList filesUnder(const QString &root)
+{
+    QStringList files;
+    QDirIterator it(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files << QDir(root).relativeFilePath(it.next());
+    files.sort();
+    return files;
+}
+
+bool copyTree(const QString &from, const QString &to)
+{
+    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString source = it.next();
+        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(source);
+        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
+            return false;
+    }
+    return true;
+}
+} // namespace
+
+class TestCorpusRuns : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_root;
+    std::unique_ptr<ToolHarness> m_h;
+    ProjectFiles m_projectFiles;
+
+    QJsonObject runTests(const QString &system)
+    {
+        return m_h->call(QStringLiteral("run-tests"), {{QStringLiteral("system"), system}, {QStringLiteral("timeout_seconds"), 1200}, {QStringLiteral("wait_seconds"), 1210}},
+                         1220000);
+    }
+
+    void compare(const QString &system, const QJsonObject &run, const PlainCounts &plain)
+    {
+        const QJsonObject result = ToolHarness::structured(run);
+        qInfo("%s: plain ECL %d passed, %d failed, %d expected failures; run-tests %d passed, %d failed, %d expected (%s, status %s, %d RT tests of "
+              "other systems set aside)",
+              qPrintable(system), plain.passed, plain.failed, plain.expected, result.value(QStringLiteral("passed")).toInt(),
+              result.value(QStringLiteral("failed")).toInt(), result.value(QStringLiteral("expected_failures")).toInt(),
+              qPrintable(result.value(QStringLiteral("framework")).toString()), qPrintable(result.value(QStringLiteral("status")).toString()),
+              result.value(QStringLiteral("rt_tests_set_aside")).toInt());
+        QVERIFY2(plain.summary(), qPrintable(QStringLiteral("the plain run of %1 printed no summary").arg(system)));
+        QCOMPARE(result.value(QStringLiteral("passed")).toInt(), plain.passed);
+        QCOMPARE(result.value(QStringLiteral("failed")).toInt(), plain.failed);
+        QCOMPARE(result.value(QStringLiteral("expected_failures")).toInt(), plain.expected);
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), plain.failed > 0 ? QStringLiteral("failed") : QStringLiteral("ok"));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        // cffi and named-readtables in the project (as the corpus had them), the rest where
+        // Debian puts them.
+        QVERIFY(copyTree(SourceRoot + QStringLiteral("/cl-cffi"), m_root.filePath(QStringLiteral("cl-cffi"))));
+        QVERIFY(copyTree(SourceRoot + QStringLiteral("/named-readtables"), m_root.filePath(QStringLiteral("named-readtables"))));
+        m_h = std::make_unique<ToolHarness>();
+        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_projectFiles);
+        QVERIFY(m_projectFiles.setRoot(m_root.path(), Origin::person()));
+        QVERIFY(m_h->waitUntilReady());
+    }
+
+    // RT's expected failures are counted apart, as RT's "No unexpected failures." says; the
+    // actual value of a failure is what RT printed, not the names of the tests after it.
+    void rtExpectedFailuresAreNotFailures()
+    {
+        const PlainCounts plain = plainEclCounts(QStringLiteral("iterate"));
+        const QJsonObject run = runTests(QStringLiteral("iterate"));
+        compare(QStringLiteral("iterate"), run, plain);
+        QVERIFY(plain.expected > 0);
+        const QJsonArray failures = ToolHarness::structured(run).value(QStringLiteral("failures")).toArray();
+        QCOMPARE(failures.size(), plain.expected);
+        QString thereisFinally;
+        for (const QJsonValue &failure : failures) {
+            QVERIFY(failure.toObject().value(QStringLiteral("expected_failure")).toBool());
+            if (failure.toObject().value(QStringLiteral("test")).toString() == QLatin1String("ITERATE.TEST::THEREIS.FINALLY"))
+                thereisFinally = failure.toObject().value(QStringLiteral("actual")).toString();
+        }
+        // RT printed "Actual value: \"\"." and then the names of the tests that passed after it.
+        QCOMPARE(thereisFinally, QStringLiteral("\"\""));
+        QVERIFY(ToolHarness::text(run).contains(QStringLiteral("expected failures")));
+    }
+
+    // In one session, one RT system after another: each counts its own tests only.
+    void rtSystemsOneAfterAnotherCountTheirOwnTests_data()
+    {
+        QTest::addColumn<QString>("system");
+        QTest::newRow("alexandria after iterate") << QStringLiteral("alexandria");
+        QTest::newRow("anaphora (its test-op refuses failures)") << QStringLiteral("anaphora");
+        QTest::newRow("trivial-garbage") << QStringLiteral("trivial-garbage");
+        QTest::newRow("alexandria again") << QStringLiteral("alexandria");
+        QTest::newRow("ptester: cl-base64 (one test aborts)") << QStringLiteral("cl-base64");
+    }
+    void rtSystemsOneAfterAnotherCountTheirOwnTests()
+    {
+        QFETCH(QString, system);
+        const PlainCounts plain = plainEclCounts(system);
+        const QJsonObject run = runTests(system);
+        QVERIFY2(!ToolHarness::isError(run), qPrintable(ToolHarness::text(run).left(2000)));
+        compare(system, run, plain);
+    }
+
+    // Systems whose test-op does nothing say so, instead of "read the output" with none.
+    void aTestOpThatDoesNothingSaysSo_data()
+    {
+        QTest::addColumn<QString>("system");
+        QTest::newRow("yason") << QStringLiteral("yason");
+        QTest::newRow("trivial-gray-streams-test") << QStringLiteral("trivial-gray-streams-test");
+    }
+    void aTestOpThatDoesNothingSaysSo()
+    {
+        QFETCH(QString, system);
+        const QJsonObject run = runTests(system);
+        const QString text = ToolHarness::text(run);
+        QVERIFY2(!text.contains(QStringLiteral("read the output")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("none ran")), qPrintable(text));
+        QCOMPARE(ToolHarness::structured(run).value(QStringLiteral("test_op_defined")).toBool(true), false);
+    }
+
+    // cffi's tests build libtest.so and its .o files where *default-pathname-defaults* says:
+    // not in the project.
+    void aTestRunLeavesNoFilesInTheProject()
+    {
+        const QStringList before = filesUnder(m_root.path());
+        const PlainCounts plain = plainEclCounts(QStringLiteral("cffi"));
+        const QJsonObject run = runTests(QStringLiteral("cffi"));
+        compare(QStringLiteral("cffi"), run, plain);
+        QCOMPARE(filesUnder(m_root.path()), before);
+    }
+
+    void loadSystemWithoutVerbosePrintsNoCommandLines()
+    {
+        const QJsonObject load = m_h->call(QStringLiteral("load-system"), {{QStringLiteral("system"), QStringLiteral("trivial-features-tests")}}, 900000);
+        QVERIFY2(!ToolHarness::isError(load), qPrintable(ToolHarness::text(load)));
+        QVERIFY2(!ToolHarness::text(load).contains(QStringLiteral("gcc")), qPrintable(ToolHarness::text(load)));
+    }
+
+    // Debian strips esrap's README.org, which its system names: a load that does nothing
+    // warns of nothing.
+    void aSecondLoadThatDoesNothingWarnsOfNothing()
+    {
+        const QJsonObject first = m_h->call(QStringLiteral("load-system"), {{QStringLiteral("system"), QStringLiteral("esrap")}}, 900000);
+        QVERIFY2(!ToolHarness::isError(first), qPrintable(ToolHarness::text(first)));
+        const QJsonObject second = m_h->call(QStringLiteral("load-system"), {{QStringLiteral("system"), QStringLiteral("esrap")}}, 900000);
+        QVERIFY2(ToolHarness::structured(second).value(QStringLiteral("load_warnings")).toArray().isEmpty(), qPrintable(ToolHarness::text(second)));
+        QVERIFY2(!ToolHarness::text(second).contains(QStringLiteral("README")), qPrintable(ToolHarness::text(second)));
+    }
+
+    void projectInfoTellsTestSystemsFromOtherSecondarySystems()
+    {
+        const QString text = ToolHarness::text(m_h->call(QStringLiteral("project-info")));
+        QVERIFY2(text.contains(QStringLiteral("\"named-readtables/test\": a test system")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("\"named-readtables/doc\": a secondary system")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("\"cffi-tests\"")), qPrintable(text));
+    }
+
+    void cleanupTestCase() { m_h.reset(); }
+};
+
+QTEST_GUILESS_MAIN(TestCorpusRuns)
+#include "tst_corpusruns.moc"
