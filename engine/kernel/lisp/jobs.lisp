@@ -65,6 +65,25 @@ instructions for each, paid by every start."
                collect `(defun ,accessor (record) (svref record ,i))
                collect `(defun (setf ,accessor) (value record) (setf (svref record ,i) value))))))
 
+;; A request of the person's editor (editor.lisp), from the moment Swank hands it over until
+;; the job that serves it ends: the host queues that job like any other.
+(define-record editor-request
+  id            ; its number: the host's job carries it as "editor_request"
+  editor        ; the number of the editor's connection
+  kind          ; what the editor asked for: "listener-eval", "interactive-eval", ...
+  notify        ; a function of one message: posts it to the Swank thread that waits
+  body          ; a function of the job's own body: the body the job runs instead
+  keep-package  ; whether an IN-PACKAGE of the code changes the session package
+  (state :queued) ; :queued, :running, :done, or :dropped
+  job-id        ; the host's id of the job that serves it
+  values        ; the values of its last form, for the editor to print
+  final-package ; *PACKAGE* where its code left it
+  reply)        ; the job's reply
+
+(defvar *editor-request* nil
+  "The editor's request the running job serves, or NIL. Bound by every job, so that a job
+nested in a debugger level of an editor's job is not taken for it.")
+
 ;; What the debugger needs of a job that asked for it (the request's "debug"): its id, the
 ;; IHS index its frames start above, its output streams, the restarts that were there before
 ;; it began (not its own), and the catch tags its ABORT and RETRY restarts throw to (fresh
@@ -80,15 +99,21 @@ instructions for each, paid by every start."
   "The running job's JOB-DEBUG when it asked for the debugger, else NIL. Bound by such a job,
 and to NIL in a debugger level, so that a job nested there without the debugger sees NIL.")
 
-(declaim (inline debugging-p))
-(defun debugging-p (request)
-  "True when REQUEST asks for the debugger. A plain walk: GETF first checks the whole list is
-proper, which costs more than the rest of this test on every job. (Every CAR and CDR here is
-of a cons just tested: safety 0 only lets them be inlined.)"
+(declaim (inline request-field))
+(defun request-field (request key)
+  "The value of KEY in the REQUEST plist, or NIL. A plain walk: GETF first checks the whole
+list is proper, which costs more than the rest of this test on every job. (Every CAR and CDR
+here is of a cons just tested: safety 0 only lets them be inlined.)"
   (declare (optimize (speed 3) (safety 0)))
   (loop for tail = request then (cddr tail)
         while (and (consp tail) (consp (cdr tail)))
-        when (eq (car tail) :debug) return (cadr tail)))
+        when (eq (car tail) key) return (cadr tail)))
+
+(declaim (inline debugging-p))
+(defun debugging-p (request)
+  "True when REQUEST asks for the debugger."
+  (request-field request :debug))
+
 
 (defun note-job-warning (text)
   (push text *job-warnings*))
@@ -114,12 +139,20 @@ the request's), with the standard streams captured under the output budget, warn
 recorded, errors and interrupts turned into the reply. BODY returns a plist of extra reply
 fields; a \"values\" field among them replaces the empty one. Whatever happens, returns one
 reply. With KEEP-PACKAGE, a change of *PACKAGE* by the job's code (IN-PACKAGE) becomes the
-session package, even when a later form fails."
+session package, even when a later form fails. A request with \"editor_request\" runs what
+the person's editor asked for instead (editor.lisp)."
+  (let ((editor-request (request-field request :editor_request)))
+    (if editor-request
+        (run-editor-job request body keep-package editor-request)
+        (run-job-for request body keep-package nil))))
+
+(defun run-job-for (request body keep-package editor)
+  "RUN-JOB's work; EDITOR is the editor's request the job serves, or NIL."
   (let* ((id (getf request :id))
          (limit (option (getf request :options) :max_output_chars *default-max-output-chars*))
          (package (resolve-package (getf request :package))))
     (unless package
-      (return-from run-job (package-error-reply id (getf request :package))))
+      (return-from run-job-for (package-error-reply id (getf request :package))))
     (debug-project-compilation)
     (let* ((streams (job-streams id limit))
            (*job-warnings* '())
@@ -131,7 +164,8 @@ session package, even when a later form fails."
            (base (si::ihs-top))
            (outcome
              (macrolet ((guarded (serious-condition-handler)
-                          `(let ((*abortable-job* id))
+                          `(let ((*abortable-job* id)
+                                 (*editor-request* editor))
                              (unwind-protect
                                 (progn
                                   (begin-job id)

@@ -150,7 +150,10 @@ not yet run there. Cleared by the interrupt itself when it runs.")
 
 (defun run-supervisor ()
   (setf ext:*invoke-debugger-hook* #'debugger-hook
-        *debugger-hook* #'debugger-hook)
+        *debugger-hook* #'debugger-hook
+        ;; The global package is what threads outside our jobs see (those user code starts, and
+        ;; Swank's): the session's, not the kernel's, which loading the kernel left there.
+        *package* *session-package*)
   (setf *worker* (mp:process-run-function "lisp-duet worker" #'job-loop :worker)
         *service* (mp:process-run-function "lisp-duet service" #'job-loop :service))
   (route-operations)
