@@ -162,7 +162,8 @@ does not wait while its first request loads them.")
         (export symbol package)))))
 
 (defun load-swank-sources (directory)
-  "Loads Swank and its usual contribs from DIRECTORY (with its final /) unless loaded."
+  "Loads Swank and its usual contribs from DIRECTORY (with its final /) unless loaded, and
+leaves the compiler's policy as it was (at build time, the bridge is compiled after this)."
   (unless (find-package "SWANK")
     (let ((*recording-loads* nil) (*load-verbose* nil) (*load-print* nil)
           (*compile-verbose* nil) (*compile-print* nil)
@@ -173,13 +174,17 @@ does not wait while its first request loads them.")
       (handler-bind ((warning #'muffle-warning))
         ;; swank/ecl.lisp names the compiler's conditions when it is read.
         (require :cmp)
-        (define-swank-loader-package directory)
-        (dolist (file *swank-core-files*)
-          (load (concatenate 'string directory file ".lisp") :external-format :utf-8))
-        (funcall (find-symbol "BEFORE-INIT" "SWANK") (swank-version directory)
-                 (list (concatenate 'string directory "contrib/")))
-        (funcall (find-symbol "SWANK-REQUIRE" "SWANK")
-                 (mapcar (lambda (name) (intern name "KEYWORD")) *swank-preloaded-contribs*))))))
+        (let ((policy (compilation-policy)))
+          (unwind-protect
+               (progn
+                 (define-swank-loader-package directory)
+                 (dolist (file *swank-core-files*)
+                   (load (concatenate 'string directory file ".lisp") :external-format :utf-8))
+                 (funcall (find-symbol "BEFORE-INIT" "SWANK") (swank-version directory)
+                          (list (concatenate 'string directory "contrib/")))
+                 (funcall (find-symbol "SWANK-REQUIRE" "SWANK")
+                          (mapcar (lambda (name) (intern name "KEYWORD")) *swank-preloaded-contribs*)))
+            (restore-compilation-policy policy)))))))
 
 ;;; The secret. Swank's only authentication is SLIME's ~/.slime-secret: a client must send its
 ;;; first line first. Without it a loopback port lets any local user evaluate code in the
