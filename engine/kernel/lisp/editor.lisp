@@ -254,7 +254,9 @@ leaves the compiler's policy as it was (at build time, the bridge is compiled af
       (unwind-protect
            (progn
              (load-swank-sources directory)
-             (%init-swank-bridge)
+             ;; The bridge's compiled IN-PACKAGE sets *PACKAGE*: bound here, not the global.
+             (let ((*package* *package*))
+               (%init-swank-bridge))
              (restore-compilation-policy policy)
              (multiple-value-bind (listening problem)
                  (funcall 'start-editor-server port secret-file policy)

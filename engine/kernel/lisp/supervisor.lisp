@@ -150,10 +150,12 @@ not yet run there. Cleared by the interrupt itself when it runs.")
 
 (defun run-supervisor ()
   (setf ext:*invoke-debugger-hook* #'debugger-hook
-        *debugger-hook* #'debugger-hook
-        ;; The global package is what threads outside our jobs see (those user code starts, and
-        ;; Swank's): the session's, not the kernel's, which loading the kernel left there.
-        *package* *session-package*)
+        *debugger-hook* #'debugger-hook)
+  ;; The global package is what threads outside our jobs see (those user code starts, and
+  ;; Swank's): the session's, not the kernel's, which loading the kernel left there. This
+  ;; thread has *PACKAGE* bound (the boot's evaluation binds it): a new one sets the global.
+  (mp:process-join (mp:process-run-function "lisp-duet global package"
+                                            (lambda () (setf *package* *session-package*))))
   (setf *worker* (mp:process-run-function "lisp-duet worker" #'job-loop :worker)
         *service* (mp:process-run-function "lisp-duet service" #'job-loop :service))
   (route-operations)

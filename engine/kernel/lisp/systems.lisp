@@ -69,10 +69,11 @@ compiler policy at +PROJECT-DEBUG-LEVEL+."
 
 (defun debug-project-compilation ()
   "Called before each job: once ASDF is loaded, by our tools or by the person's own (require
-:asdf), the project's systems compile for debugging."
+:asdf), the project's systems compile for debugging and ASDF searches our folders."
   (unless *project-debugging*
     (when (find-package "ASDF")
-      (install-project-debugging))))
+      (install-project-debugging)
+      (hook-source-registry))))
 
 (defun library-directories ()
   "The (:tree dir) entries for the folders where Lisp programmers keep libraries, those that
@@ -98,6 +99,22 @@ not undo what that code registered."
 
 (defvar *source-registry-hooked* nil)
 
+(defun rebuild-source-registry ()
+  "Builds ASDF's registry again with the parameter last given to INITIALIZE-SOURCE-REGISTRY
+(the person's, if their code gave one): CLEAR-SOURCE-REGISTRY would forget it, since ASDF
+builds a cleared registry with none."
+  (funcall (asdf-symbol "INITIALIZE-SOURCE-REGISTRY")
+           (symbol-value (find-symbol "*SOURCE-REGISTRY-PARAMETER*" "ASDF/SOURCE-REGISTRY"))))
+
+(defun hook-source-registry ()
+  (unless *source-registry-hooked*
+    (let ((defaults (find-symbol "*DEFAULT-SOURCE-REGISTRIES*" "ASDF/SOURCE-REGISTRY")))
+      (pushnew 'lisp-duet-source-registry (symbol-value defaults))
+      (setf *source-registry-hooked* t)
+      ;; A registry ASDF already built without us is built again, with us.
+      (when (funcall (find-symbol "SOURCE-REGISTRY-INITIALIZED-P" "ASDF/SOURCE-REGISTRY"))
+        (rebuild-source-registry)))))
+
 (defun ensure-asdf ()
   (unless (find-package "ASDF")
     (let ((before (list-all-packages)))
@@ -106,15 +123,10 @@ not undo what that code registered."
       (setf *system-packages* (union *system-packages*
                                      (set-difference (list-all-packages) before)))))
   (debug-project-compilation)
-  (unless *source-registry-hooked*
-    (let ((defaults (find-symbol "*DEFAULT-SOURCE-REGISTRIES*" "ASDF/SOURCE-REGISTRY")))
-      (pushnew 'lisp-duet-source-registry (symbol-value defaults))
-      (setf *source-registry-hooked* t)))
+  (hook-source-registry)
   (let ((key (cons (or (ext:getenv "LISP_DUET_SYSTEM_PATHS") "") *project-root*)))
     (unless (equal key *registry-paths*)
-      ;; Read again at the next search, with the parameter last given to
-      ;; INITIALIZE-SOURCE-REGISTRY (the person's, if their code gave one).
-      (funcall (asdf-symbol "CLEAR-SOURCE-REGISTRY"))
+      (rebuild-source-registry)
       (setf *registry-paths* key))))
 
 (defun find-system-anew (name)
