@@ -3,7 +3,7 @@
 // and loading Swank changes nothing of the session's own: its compilation policy, its
 // definitions, its loaded files, the package its threads see.
 
-#include "EditorHost.h"
+#include "../common/EditorHost.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -3,7 +3,7 @@
 // SwankClient as the editor. Its jobs are the session's (the ledger's facts, the shared
 // debugger); the editor still gets Swank's own answers (echo-area text, REPL results, SLDB).
 
-#include "EditorHost.h"
+#include "../common/EditorHost.h"
 
 #include <QTest>
 

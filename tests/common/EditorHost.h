@@ -8,8 +8,8 @@
 // Session::cancel (a break: it parks), of a held one through editor-drop. The secret lives in
 // a folder of the test's own, never in the machine's home.
 
-#include "../common/EngineHarness.h"
-#include "../common/SwankClient.h"
+#include "EngineHarness.h"
+#include "SwankClient.h"
 
 #include <QFile>
 #include <QJsonArray>
