@@ -64,6 +64,15 @@ private Q_SLOTS:
         QCOMPARE(again->result.reply.value(QStringLiteral("already")).toBool(), true);
         QCOMPARE(again->result.reply.value(QStringLiteral("port")).toInt(), int(m_host->port));
         QCOMPARE(again->result.reply.value(QStringLiteral("address")).toString(), QStringLiteral("127.0.0.1"));
+        // Listening on the loopback address only: 0100007F in the kernel's table, not 00000000.
+        QFile table(QStringLiteral("/proc/net/tcp"));
+        QVERIFY(table.open(QIODevice::ReadOnly));
+        const QString listening = QStringLiteral(":%1 00000000:0000 0A").arg(m_host->port, 4, 16, QLatin1Char('0')).toUpper();
+        QString bound;
+        for (const QByteArray &line : table.readAll().split('\n'))
+            if (QString::fromLatin1(line.simplified()).contains(listening))
+                bound = QString::fromLatin1(line.simplified()).section(QLatin1Char(' '), 1, 1);
+        QCOMPARE(bound, QStringLiteral("0100007F:%1").arg(m_host->port, 4, 16, QLatin1Char('0')).toUpper());
         // Closed, nobody gets in; opened again, on a new port.
         QVERIFY(m_host->runOp(QStringLiteral("editor-close"), {})->result.reply.value(QStringLiteral("closed")).toBool());
         SwankClient late;
