@@ -146,6 +146,8 @@ private:
                 lisp.session.invokeRestart(job->debugger->id, event.value(QStringLiteral("restart")), {}, editor);
         } else if (name == QLatin1String("editor-interrupt")) {
             const qint64 number = event.value(QStringLiteral("editor_request")).toInteger();
+            if (event.value(QStringLiteral("state")).toString() == QLatin1String("parked"))
+                return; // its debugger is open already, in the editor too
             if (jobOf.contains(number))
                 lisp.session.cancel(jobOf.value(number), QStringLiteral("interrupted in the editor"), editor);
             else

@@ -104,9 +104,11 @@ left under it."
 
 (defun editor-job-parked (entry level condition)
   "The job of ENTRY parked at LEVEL (debugger.lisp): its editor opens its debugger there."
+  (setf (editor-request-state entry) :parked)
   (notify-editor entry :parked level condition))
 
 (defun editor-job-unparked (entry level)
+  (setf (editor-request-state entry) :running)
   (notify-editor entry :unparked level))
 
 (defun editor-drop (request)

@@ -74,7 +74,7 @@ instructions for each, paid by every start."
   notify        ; a function of one message: posts it to the Swank thread that waits
   body          ; a function of the job's own body: the body the job runs instead
   keep-package  ; whether an IN-PACKAGE of the code changes the session package
-  (state :queued) ; :queued, :running, :done, or :dropped
+  (state :queued) ; :queued, :running, :parked, :done, or :dropped
   job-id        ; the host's id of the job that serves it
   values        ; the values of its last form, for the editor to print
   final-package ; *PACKAGE* where its code left it
