@@ -214,6 +214,21 @@ private Q_SLOTS:
                  QStringList{QStringLiteral("\"COMMON-LISP-USER\"")});
     }
 
+    void manyRequestsLeaveNothingBehind()
+    {
+        // Swank serves each request on a new thread; its ECL backend kept each one's mailbox
+        // (and the thread) for ever: 5 kB per request.
+        listenWithSecret();
+        SwankClient editor;
+        connectEditor(editor);
+        for (int i = 0; i < 300; ++i) {
+            const int id = editor.rex(QStringLiteral("(swank:interactive-eval \"(+ 1 2)\")"));
+            QVERIFY(!editor.waitReturn(id).isEmpty());
+        }
+        const QStringList left = m_host->lisp.result(QStringLiteral("(length swank/ecl::*mailboxes*)")).values;
+        QVERIFY2(left.size() == 1 && left.first().toInt() < 20, qPrintable(left.join(' ')));
+    }
+
     void hugeOutputStaysWithinTheJobsBudget()
     {
         listenWithSecret();

@@ -27,6 +27,20 @@
 
 ;;; Swank's threads
 
+(defun forget-mailbox (thread)
+  "Swank's ECL backend keeps every thread's mailbox for ever (and with it the thread): about
+5 kB per request an editor made, since each runs on a new thread; and the id SLDB gave it, by
+a weak pointer ECL 21.2 never clears. Both are forgotten when the thread ends."
+  (mp:with-lock (swank/ecl::*mailbox-lock*)
+    (setf swank/ecl::*mailboxes*
+          (delete thread swank/ecl::*mailboxes* :key #'swank/ecl::mailbox.thread :count 1)))
+  (mp:with-lock (swank/ecl::*thread-id-map-lock*)
+    (let ((ids '()))
+      (maphash (lambda (id pointer)
+                 (when (eq (si:weak-pointer-value pointer) thread) (push id ids)))
+               swank/ecl::*thread-id-map*)
+      (dolist (id ids) (remhash id swank/ecl::*thread-id-map*)))))
+
 (defun spawn-in-session (original)
   "Swank's SPAWN, with each thread it starts marked as Swank's and working in CL-USER."
   (lambda (function &key name)
@@ -35,7 +49,8 @@
                (let ((*in-swank-thread* t)
                      (*recording-loads* nil)
                      (*package* (find-package "CL-USER")))
-                 (funcall function)))
+                 (unwind-protect (funcall function)
+                   (forget-mailbox mp:*current-process*))))
              :name name)))
 
 ;;; Editors
