@@ -178,6 +178,16 @@ private Q_SLOTS:
                 QCOMPARE(event.value(QStringLiteral("command")).toString(), QStringLiteral("tst_editor"));
             }
         QCOMPARE(numbers, (QList<int>{1, 2}));
+        // The host tells them what happens elsewhere: all of them, or one.
+        QJsonObject told;
+        m_host->lisp.session.query({QStringLiteral("editor-message"), {{QStringLiteral("text"), QStringLiteral("claude-code's evaluation 12 waits in the debugger")}}},
+                                   [&](const QJsonObject &reply) { told = reply; });
+        QVERIFY(QTest::qWaitFor([&] { return !told.isEmpty(); }, 10000));
+        QCOMPARE(told.value(QStringLiteral("sent")).toInt(), 2);
+        for (SwankClient *editor : {&first, &second})
+            QVERIFY(!editor->waitFor([](const QString &m) {
+                return m == QLatin1String("(:background-message \"claude-code's evaluation 12 waits in the debugger\")");
+            }).isEmpty());
         first.socket.abort();
         QCOMPARE(m_host->waitEvent(QStringLiteral("editor-disconnected")).value(QStringLiteral("editor")).toInt(), 1);
         const int after = second.rex(QStringLiteral("(swank:interactive-eval \":still\")"));

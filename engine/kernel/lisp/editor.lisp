@@ -119,6 +119,19 @@ left under it."
 
 (define-operation "editor-drop" :supervisor #'editor-drop)
 
+(defun editor-message (request)
+  "A line in the editors' echo area (all of them, or the one \"editor\" names): how the host
+tells the person in the editor what happens elsewhere (an agent's evaluation waits in the
+debugger; answer it in the window)."
+  (let ((text (getf request :text)))
+    (if (stringp text)
+        (ok-reply request "sent" (if (fboundp 'editor-background-message)
+                                     (funcall 'editor-background-message text (getf request :editor))
+                                     0))
+        (failed-reply (getf request :id) "BAD-REQUEST" "editor-message needs a \"text\"."))))
+
+(define-operation "editor-message" :supervisor #'editor-message)
+
 ;;; The session's compilation policy. Swank's ECL backend (swank/ecl.lisp) proclaims
 ;;; (OPTIMIZE (DEBUG 3)) when it loads: ECL's C::*DEBUG* went from 0 to 3, and native code
 ;;; compiled afterwards ran 1.6 times slower. Loading Swank keeps the policy as it was.

@@ -82,6 +82,17 @@ forgotten (the host drops those jobs: \"dropped\"); jobs running go on, unanswer
                              collect (editor-request-id entry))))
         (send-event "editor-disconnected" "editor" (second record) "dropped" dropped)))))
 
+(defun editor-background-message (text editor)
+  "Shows TEXT in the echo area of each connected editor (or of EDITOR); how many were told."
+  (let ((told 0))
+    (dolist (record (mp:with-lock (*editors-lock*) (copy-list *editors*)) told)
+      (when (or (null editor) (eql editor (second record)))
+        (let ((swank::*emacs-connection* (first record))
+              (swank::*pending-slime-interrupts* '())
+              (swank::*send-counter* 0))
+          (when (ignore-errors (swank::send-to-emacs (list :background-message text)) t)
+            (incf told)))))))
+
 ;;; The handshake
 
 (defun secret-matches-p (sent secret)
