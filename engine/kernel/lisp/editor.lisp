@@ -17,6 +17,21 @@
 
 (in-package "LISP-DUET.KERNEL")
 
+;; A request of the person's editor, from the moment Swank hands it over until the job that
+;; serves it ends: the host queues that job like any other.
+(define-record (editor-request :inline nil) ; read at every start; seldom called
+  id            ; its number: the host's job carries it as "editor_request"
+  editor        ; the number of the editor's connection
+  kind          ; what the editor asked for: "listener-eval", "interactive-eval", ...
+  notify        ; a function of one message: posts it to the Swank thread that waits
+  body          ; a function of the job's own body: the body the job runs instead
+  keep-package  ; whether an IN-PACKAGE of the code changes the session package
+  (state :queued) ; :queued, :running, :parked, :done, or :dropped
+  job-id        ; the host's id of the job that serves it
+  values        ; the values of its last form, for the editor to print
+  final-package ; *PACKAGE* where its code left it
+  reply)        ; the job's reply
+
 (defvar *editor-requests* (make-hash-table) "Number -> EDITOR-REQUEST, until its job ends.")
 (defvar *editor-lock* (mp:make-lock :name "lisp-duet editor requests"))
 (defvar *editor-request-counter* 0)
