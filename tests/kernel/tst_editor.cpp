@@ -22,6 +22,8 @@ private:
     {
         QVERIFY(m_host->writeSecret());
         const JobPtr listening = m_host->listen();
+        if (listening && listening->result.error.type == QLatin1String("SWANK-UNAVAILABLE"))
+            QSKIP("this engine was built without cl-swank");
         QVERIFY2(listening && listening->result.ok(), listening ? qPrintable(listening->result.error.message) : "no reply");
         QVERIFY(m_host->port > 0);
     }
@@ -50,6 +52,8 @@ private Q_SLOTS:
     void listeningNeedsASecretOnlyThePersonCanRead()
     {
         JobPtr refused = m_host->listen();
+        if (refused && refused->result.error.type == QLatin1String("SWANK-UNAVAILABLE"))
+            QSKIP("this engine was built without cl-swank");
         QCOMPARE(refused->result.status, JobResult::Status::Failed);
         QCOMPARE(refused->result.error.type, QStringLiteral("EDITOR-NO-SECRET"));
         QVERIFY2(refused->result.error.message.contains(QLatin1String("(umask 077; head -c 24 /dev/urandom | base64 > ")),

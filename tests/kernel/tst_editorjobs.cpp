@@ -41,6 +41,8 @@ private Q_SLOTS:
         QVERIFY2(m_host->lisp.waitReady(), "the engine did not start");
         QVERIFY(m_host->writeSecret());
         const JobPtr listening = m_host->listen();
+        if (listening && listening->result.error.type == QLatin1String("SWANK-UNAVAILABLE"))
+            QSKIP("this engine was built without cl-swank");
         QVERIFY2(listening && listening->result.ok(), listening ? qPrintable(listening->result.error.message) : "no reply");
         m_editor = std::make_unique<SwankClient>();
         QVERIFY(m_host->connect(*m_editor));
