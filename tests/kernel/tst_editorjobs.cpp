@@ -138,6 +138,12 @@ private Q_SLOTS:
         const int locals = m_editor->rex(QStringLiteral("(swank:frame-locals-and-catch-tags 1)"), thread);
         QCOMPARE(m_editor->waitReturn(locals),
                  QStringLiteral("(:return (:ok (((:name \"X\" :id 0 :value \"21\") (:name \"Y\" :id 1 :value \"42\")) nil)) %1)").arg(locals));
+        const int inspected = m_editor->rex(QStringLiteral("(swank:inspect-current-condition)"), thread);
+        QVERIFY2(m_editor->waitReturn(inspected).startsWith(QLatin1String("(:return (:ok (:title \"#<division-by-zero ")),
+                 qPrintable(m_editor->waitReturn(inspected)));
+        const int variable = m_editor->rex(QStringLiteral("(swank:inspect-frame-var 1 1)"), thread);
+        QVERIFY2(m_editor->waitReturn(variable).contains(QLatin1String("(\"Value: 42 = #x0000002A")), // Y, as Swank's inspector shows it
+                 qPrintable(m_editor->waitReturn(variable)));
         const int inFrame = m_editor->rex(QStringLiteral("(swank:eval-string-in-frame \"(+ y 1)\" 1 \"COMMON-LISP-USER\")"), thread);
         QCOMPARE(m_editor->waitReturn(inFrame), QStringLiteral("(:return (:ok \"=> 43 (6 bits, #x2B, #o53, #b101011)\") %1)").arg(inFrame));
         QCOMPARE(m_host->waitEvent(QStringLiteral("editor-request"), [](const QJsonObject &e) {
