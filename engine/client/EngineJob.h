@@ -22,14 +22,17 @@ struct EvalOptions
 struct EngineJob
 {
     enum class Kind {
-        Evaluate,        // code; options
+        Evaluate,        // code; options; editorRequest
         Time,            // code
         Compile,         // code (compiled, not run)
         Macroexpand,     // code; fullExpansion
         LoadSystem,      // system; force, verbose
         RunTests,        // system; test (one test or suite; empty: all)
-        InvokeRestart,   // target, level; restart, restartArguments
-        FrameEvaluation, // target, level, frame; code
+        InvokeRestart,   // target, level; restart, restartArguments; by
+        FrameEvaluation, // target, level, frame; code; editorRequest
+        EditorListen,    // port; file (the secret file; empty: ~/.slime-secret): Swank for the person's editor
+        EditorClose,     // Swank stops listening and closes every editor's connection
+        LoadInit,        // file; timeLimitMs: the person's init file
         // Not sent as a job: a look at a parked job's frame (a query), which the session records
         // in the transcript so that the others see who looked (Session::inspectFrame).
         FrameLook        // frame
@@ -54,6 +57,11 @@ struct EngineJob
     int frame = -1;       // -1: no frame, the parked thread's dynamic environment
     QString restart;      // the restart's name
     QStringList restartArguments; // Lisp texts, read in the package the job parked in
+    QString by;           // who chose the restart, for the person's editor ("claude-code")
+    qint64 editorRequest = 0; // the request of the person's editor this job serves (0: none)
+    int port = 0;
+    QString file;
+    int timeLimitMs = 0;
 
     bool isDebuggerStep() const { return kind == Kind::InvokeRestart || kind == Kind::FrameEvaluation || kind == Kind::FrameLook; }
     bool runsCode() const { return kind == Kind::Evaluate || kind == Kind::Time; }

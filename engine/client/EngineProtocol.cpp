@@ -48,6 +48,9 @@ constexpr KindName KindNames[] = {
     {EngineJob::Kind::InvokeRestart, QLatin1StringView("invoke-restart")},
     {EngineJob::Kind::FrameEvaluation, QLatin1StringView("debugger-eval")},
     {EngineJob::Kind::FrameLook, QLatin1StringView("debugger-frame")},
+    {EngineJob::Kind::EditorListen, QLatin1StringView("editor-listen")},
+    {EngineJob::Kind::EditorClose, QLatin1StringView("editor-close")},
+    {EngineJob::Kind::LoadInit, QLatin1StringView("load-init")},
 };
 
 bool sendsCode(EngineJob::Kind kind)
@@ -125,6 +128,39 @@ EngineJob frameLook(int frame)
     return request;
 }
 
+EngineJob editorListen(int port, const QString &secretFile)
+{
+    EngineJob request = job(EngineJob::Kind::EditorListen);
+    request.port = port;
+    request.file = secretFile;
+    return request;
+}
+
+EngineJob editorClose()
+{
+    return job(EngineJob::Kind::EditorClose);
+}
+
+EngineJob initFileLoad(const QString &file, int timeLimitMs)
+{
+    EngineJob request = job(EngineJob::Kind::LoadInit);
+    request.file = file;
+    request.timeLimitMs = timeLimitMs;
+    return request;
+}
+
+std::optional<EngineJob> editorJob(const QJsonObject &request)
+{
+    const QString op = request.value(QStringLiteral("op")).toString();
+    if (op != QLatin1String("eval") && op != QLatin1String("debugger-eval"))
+        return std::nullopt;
+    std::optional<EngineJob> made = recordedJob(op, request.value(QStringLiteral("code")).toString(),
+                                                request.value(QStringLiteral("package")).toString(), request);
+    if (made)
+        made->editorRequest = request.value(QStringLiteral("editor_request")).toInteger();
+    return made;
+}
+
 QString operationName(EngineJob::Kind kind)
 {
     for (const KindName &known : KindNames) {
@@ -167,6 +203,8 @@ QJsonObject jobFields(const EngineJob &job)
                   {QStringLiteral("level"), job.level},
                   {QStringLiteral("restart"), job.restart},
                   {QStringLiteral("arguments"), QJsonArray::fromStringList(job.restartArguments)}};
+        if (!job.by.isEmpty())
+            fields.insert(QStringLiteral("by"), job.by);
         break;
     case K::FrameEvaluation:
         fields = {{QStringLiteral("target"), double(job.target)}, {QStringLiteral("level"), job.level}, {QStringLiteral("frame"), job.frame}};
@@ -174,10 +212,21 @@ QJsonObject jobFields(const EngineJob &job)
     case K::FrameLook:
         fields.insert(QStringLiteral("frame"), job.frame);
         break;
+    case K::EditorListen:
+        fields.insert(QStringLiteral("port"), job.port);
+        if (!job.file.isEmpty())
+            fields.insert(QStringLiteral("secret_file"), job.file);
+        break;
+    case K::LoadInit:
+        fields = {{QStringLiteral("file"), job.file}, {QStringLiteral("time_limit_ms"), job.timeLimitMs}};
+        break;
     case K::Time:
     case K::Compile:
+    case K::EditorClose:
         break;
     }
+    if (job.editorRequest > 0)
+        fields.insert(QStringLiteral("editor_request"), job.editorRequest);
     return fields;
 }
 
@@ -204,6 +253,11 @@ std::optional<EngineJob> recordedJob(const QString &op, const QString &code, con
     const QJsonValue restart = fields.value(QStringLiteral("restart"));
     recorded.restart = restart.isDouble() ? QString::number(restart.toInt()) : restart.toString();
     recorded.restartArguments = toStringList(fields.value(QStringLiteral("arguments")));
+    recorded.by = fields.value(QStringLiteral("by")).toString();
+    recorded.port = fields.value(QStringLiteral("port")).toInt();
+    recorded.file = fields.value(known->kind == EngineJob::Kind::EditorListen ? QStringLiteral("secret_file") : QStringLiteral("file")).toString();
+    recorded.timeLimitMs = fields.value(QStringLiteral("time_limit_ms")).toInt();
+    // Not editor_request: a recorded job is run again (replay) long after its editor's request.
     return recorded;
 }
 
@@ -317,6 +371,19 @@ Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditi
         list.append(QJsonObject{{QStringLiteral("package"), name.package}, {QStringLiteral("name"), name.name}});
     return {QStringLiteral("resolve-names"),
             {{QStringLiteral("names"), list}, {QStringLiteral("conditions"), QJsonArray::fromStringList(conditions)}}};
+}
+
+Query editorDrop(qint64 editorRequest, const QString &reason)
+{
+    return {QStringLiteral("editor-drop"), {{QStringLiteral("editor_request"), editorRequest}, {QStringLiteral("reason"), reason}}};
+}
+
+Query editorMessage(const QString &text, qint64 editor)
+{
+    Query query{QStringLiteral("editor-message"), {{QStringLiteral("text"), text}}};
+    if (editor > 0)
+        query.fields.insert(QStringLiteral("editor"), editor);
+    return query;
 }
 
 QJsonObject queryLine(quint64 id, const Query &query)

@@ -50,6 +50,17 @@ EngineJob frameEvaluation(quint64 target, int level, int frame, const QString &c
 // A look at frame `frame` of a parked job, as the session records it (not sent: the look
 // itself is frameInspection, a query).
 EngineJob frameLook(int frame);
+// The person's editor (issue 31): Swank listening on 127.0.0.1:`port` (0: any free one) for
+// editors that send the secret in `secretFile` (empty: ~/.slime-secret). Reply: listening,
+// port, address...
+EngineJob editorListen(int port, const QString &secretFile = {});
+EngineJob editorClose();
+// The person's init file, loaded within `timeLimitMs`; an eval-shaped reply plus file, loaded,
+// timed_out.
+EngineJob initFileLoad(const QString &file, int timeLimitMs);
+// The job an `editor-request` event asks for (its "request" object: op eval or debugger-eval,
+// code, package, target/level/frame, editor_request); nullopt for anything else.
+std::optional<EngineJob> editorJob(const QJsonObject &request);
 // The line that starts job `id`.
 QByteArray jobLine(quint64 id, const EngineJob &job);
 // The protocol's word for a kind of job ("eval", "load-system"...), which the journal keeps too.
@@ -96,6 +107,10 @@ Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditi
 // them). Reply: PackagesReply. The project tools read names with it (LispPackages).
 // `characterNames` (#\Name as written, without #\): which of them ECL's reader refuses.
 Query packages(const QStringList &names, const QStringList &characterNames = {});
+// The person's editor: a queued request that will not run (`reason` is told to the editor),
+// a line for the editors' echo areas (`editor` 0: every one), Swank stopped.
+Query editorDrop(qint64 editorRequest, const QString &reason);
+Query editorMessage(const QString &text, qint64 editor = 0);
 QJsonObject queryLine(quint64 id, const Query &query);
 // Stops the running job; with `breakIn`, a job with debugging on parks where it is instead
 // (a break with a CONTINUE restart; `by` names who asked, for its message).

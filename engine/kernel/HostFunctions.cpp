@@ -1,5 +1,6 @@
 #include "HostFunctions.h"
 
+#include "EditorSupport.h"
 #include "InterruptsDisabled.h"
 #include "JsonWriter.h"
 #include "Marshal.h"
@@ -163,6 +164,7 @@ void define()
     defineFunction("%RUN-TIME-US", runTimeMicroseconds, 0);
     defineFunction("%PROCESS-ID", processId, 0);
     defineFunction("%INIT-KERNEL", initKernel, 0);
+    EditorSupport::define();
 }
 
 } // namespace HostFunctions

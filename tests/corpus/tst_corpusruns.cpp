@@ -6,7 +6,7 @@
 
 #include "PlainEclRun.h"
 #include "project/ProjectFiles.h"
-#include "tools/ProjectTools.h"
+#include "tools/ToolSet.h"
 #include "ToolHarness.h"
 
 #include <QDir>
@@ -88,7 +88,7 @@ private Q_SLOTS:
         QVERIFY(copyTree(SourceRoot + QStringLiteral("/cl-cffi"), m_root.filePath(QStringLiteral("cl-cffi"))));
         QVERIFY(copyTree(SourceRoot + QStringLiteral("/named-readtables"), m_root.filePath(QStringLiteral("named-readtables"))));
         m_h = std::make_unique<ToolHarness>();
-        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_projectFiles);
+        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, &m_projectFiles);
         QVERIFY(m_projectFiles.setRoot(m_root.path(), Origin::person()));
         QVERIFY(m_h->waitUntilReady());
     }

@@ -33,7 +33,8 @@ break, not at every start of the engine (a condition class costs millions of ins
   restarts    ; its own restarts, in the order shown (RETRY and ABORT last)
   frames      ; (TEXT FUNCTION ENVIRONMENT) of BACKTRACE-FRAMES, innermost first
   package     ; *PACKAGE* where it parked: restart arguments are read there
-  ended-by)   ; the restart an invoke-restart request chose, for the "unparked" event
+  ended-by    ; the restart an invoke-restart request chose, for the "unparked" event
+  chosen-by)  ; who chose it, as the host said ("by"), for the person's editor
 
 (defvar *levels* '() "The worker's open levels, innermost first (bound per level).")
 (defvar *parked* '() "Every open level, innermost first, for the service thread.")
@@ -121,7 +122,8 @@ dynamic environment of the signal."
        "package" (package-name (level-package level))
        "break" (if break-p t :false)))
 
-(defun serve-parked (level debug condition failure break-p)
+(defun serve-parked (level debug condition failure break-p
+                     &aux (editor *editor-request*)) ; the person's editor opens its debugger too
   (mp:with-lock (*interrupt-lock*)
     ;; While parked the job is not running: an interrupt for it must not throw into it.
     (setf *running-job* nil))
@@ -135,12 +137,14 @@ dynamic environment of the signal."
              (lisp-duet:*debugger-condition* condition))
          (flush-job-streams (job-debug-streams debug))
          (send (parked-event level condition failure break-p))
+         (when editor (editor-job-parked editor level condition))
          (serve-level))
     (mp:with-lock (*parked-lock*) (setf *parked* (remove level *parked* :test #'eq)))
     (setf *running-job* (job-debug-id debug))
     (ignore-errors
      (send-event "unparked" "id" (level-job-id level) "level" (level-number level)
-                 "restart" (or (level-ended-by level) :null)))))
+                 "restart" (or (level-ended-by level) :null)))
+    (when editor (editor-job-unparked editor level))))
 
 (defun serve-level ()
   "The nested loop of a level: every request for the worker, until control leaves."
@@ -265,7 +269,8 @@ the job's own reply or its next parking."
         (let ((problem (or problem (restart-arity-problem restart values))))
           (when problem
             (return-from invoke-restart-op (failed-reply (getf request :id) "BAD-ARGUMENTS" problem))))
-        (setf (level-ended-by level) (restart-name-text restart))
+        (setf (level-ended-by level) (restart-name-text restart)
+              (level-chosen-by level) (getf request :by))
         (send (ok-reply request "restart" (restart-name-text restart)
                         "level" (level-number level) "continuing" t))
         (setf *request-answered* t)
@@ -273,7 +278,8 @@ the job's own reply or its next parking."
         ;; leaving the level: then the job still waits, and the host must hear it.
         (let ((problem (handler-case (progn (apply #'invoke-restart restart values) nil)
                          (serious-condition (c) c))))
-          (setf (level-ended-by level) nil)
+          (setf (level-ended-by level) nil
+                (level-chosen-by level) nil)
           (send-event "still-parked" "id" (level-job-id level) "level" (level-number level)
                       "restart" (restart-name-text restart)
                       "message" (if problem

@@ -44,8 +44,9 @@ the session's own even when load-system made them.")
                 (not (member package *system-packages*))
                 (not (member (package-name package) '("ASDF" "UIOP") :test #'string=))
                 (let ((name (package-name package)))
+                  ;; SWANK...: the editor's server (editor.lisp) and its contribs.
                   (not (or (eql 0 (search "ASDF/" name)) (eql 0 (search "UIOP/" name))
-                           (eql 0 (search "LISP-DUET" name)))))))))
+                           (eql 0 (search "LISP-DUET" name)) (eql 0 (search "SWANK" name)))))))))
 
 (defun glob-match-p (pattern name)
   "Case-insensitive: PATTERN with * matches as a glob, without it as a substring."

@@ -143,6 +143,9 @@ define nothing for the session's records."
                      (note-definition form id)
                      (note-ledger-definition form start (file-position in) before)))))
     (%stage +stage-evaluated+)
+    (when *editor-request*
+      ;; The editor prints them itself, as Swank would have (editor.lisp).
+      (setf (editor-request-values *editor-request*) results))
     (let ((*job-phase* "print")
           (print-length (option options :print_length *default-print-length*))
           (print-level (option options :print_level *default-print-level*))

@@ -17,6 +17,9 @@
 (defvar *job-loaded-files* '() "Source files loaded since the last job ended, newest first.")
 (defvar *job-loaded-count* 0)
 (defconstant +max-loaded-files+ 2000)
+(defvar *recording-loads* t
+  "False in threads whose loads are not the session's work: Swank's (it loads its contribs
+when an editor asks) and the loading of Swank itself (editor.lisp).")
 
 (defparameter *ledger-kinds*
   '((defun . "function") (defmacro . "macro") (defgeneric . "generic-function")
@@ -94,7 +97,7 @@
                    *job-defined*))))))))
 
 (defun note-loaded-file (file)
-  (let ((name (ignore-errors (namestring (truename file)))))
+  (let ((name (and *recording-loads* (ignore-errors (namestring (truename file))))))
     (when name
       (mp:with-lock (*ledger-lock*)
         (when (< *job-loaded-count* +max-loaded-files+)

@@ -55,6 +55,10 @@ take that path at their first binding; those of the Lisp system and the kernel n
       (progv unbound '() nil))))
 
 (defun job-loop (queue)
+  ;; The global package is what threads outside our jobs see (those user code starts, and
+  ;; Swank's): the session's, not the kernel's, which loading the kernel left there. The boot
+  ;; thread has *PACKAGE* bound (its evaluation binds it); this one, new, sets the global.
+  (setf *package* *session-package*)
   (bind-every-special-once)
   (let ((request nil)
         (*job-streams* nil))
@@ -151,6 +155,7 @@ not yet run there. Cleared by the interrupt itself when it runs.")
 (defun run-supervisor ()
   (setf ext:*invoke-debugger-hook* #'debugger-hook
         *debugger-hook* #'debugger-hook)
+
   (setf *worker* (mp:process-run-function "lisp-duet worker" #'job-loop :worker)
         *service* (mp:process-run-function "lisp-duet service" #'job-loop :service))
   (route-operations)

@@ -69,10 +69,51 @@ compiler policy at +PROJECT-DEBUG-LEVEL+."
 
 (defun debug-project-compilation ()
   "Called before each job: once ASDF is loaded, by our tools or by the person's own (require
-:asdf), the project's systems compile for debugging."
+:asdf), the project's systems compile for debugging and ASDF searches our folders."
   (unless *project-debugging*
     (when (find-package "ASDF")
-      (install-project-debugging))))
+      (install-project-debugging)
+      (hook-source-registry))))
+
+(defun library-directories ()
+  "The (:tree dir) entries for the folders where Lisp programmers keep libraries, those that
+exist: ~/common-lisp/, ~/.local/share/common-lisp/source/ and Debian's
+/usr/share/common-lisp/source/. ASDF's defaults name them too, unless XDG_DATA_HOME or
+XDG_DATA_DIRS say otherwise; listed here, they are searched whatever the environment says.
+(A project's ocicl/ folder is under the project root, which is searched with its subfolders.)"
+  (let ((home (ignore-errors (namestring (user-homedir-pathname)))))
+    (loop for directory in (list (and home (concatenate 'string (directory-text home) "common-lisp/"))
+                                 (and home (concatenate 'string (directory-text home) ".local/share/common-lisp/source/"))
+                                 "/usr/share/common-lisp/source/")
+          when (and directory (eq (ext:file-kind directory t) :directory))
+            collect (list :tree directory))))
+
+(defun lisp-duet-source-registry ()
+  "Our part of ASDF's configuration, consulted first among its defaults: whatever the person's
+own code (the init file, Quicklisp's setup.lisp) gives INITIALIZE-SOURCE-REGISTRY with
+:INHERIT-CONFIGURATION keeps the project root and the library folders, and a new root does
+not undo what that code registered."
+  `(:source-registry ,@(registry-directories (or (ext:getenv "LISP_DUET_SYSTEM_PATHS") ""))
+                     ,@(library-directories)
+                     :inherit-configuration))
+
+(defvar *source-registry-hooked* nil)
+
+(defun rebuild-source-registry ()
+  "Builds ASDF's registry again with the parameter last given to INITIALIZE-SOURCE-REGISTRY
+(the person's, if their code gave one): CLEAR-SOURCE-REGISTRY would forget it, since ASDF
+builds a cleared registry with none."
+  (funcall (asdf-symbol "INITIALIZE-SOURCE-REGISTRY")
+           (symbol-value (find-symbol "*SOURCE-REGISTRY-PARAMETER*" "ASDF/SOURCE-REGISTRY"))))
+
+(defun hook-source-registry ()
+  (unless *source-registry-hooked*
+    (let ((defaults (find-symbol "*DEFAULT-SOURCE-REGISTRIES*" "ASDF/SOURCE-REGISTRY")))
+      (pushnew 'lisp-duet-source-registry (symbol-value defaults))
+      (setf *source-registry-hooked* t)
+      ;; A registry ASDF already built without us is built again, with us.
+      (when (funcall (find-symbol "SOURCE-REGISTRY-INITIALIZED-P" "ASDF/SOURCE-REGISTRY"))
+        (rebuild-source-registry)))))
 
 (defun ensure-asdf ()
   (unless (find-package "ASDF")
@@ -82,10 +123,10 @@ compiler policy at +PROJECT-DEBUG-LEVEL+."
       (setf *system-packages* (union *system-packages*
                                      (set-difference (list-all-packages) before)))))
   (debug-project-compilation)
+  (hook-source-registry)
   (let ((key (cons (or (ext:getenv "LISP_DUET_SYSTEM_PATHS") "") *project-root*)))
     (unless (equal key *registry-paths*)
-      (funcall (asdf-symbol "INITIALIZE-SOURCE-REGISTRY")
-               `(:source-registry ,@(registry-directories (car key)) :inherit-configuration))
+      (rebuild-source-registry)
       (setf *registry-paths* key))))
 
 (defun find-system-anew (name)
