@@ -62,9 +62,10 @@ compiler policy at +PROJECT-DEBUG-LEVEL+."
 
 (defun install-project-debugging ()
   "Makes ASDF compile the project's components through DEBUGGING-COMPILATION."
-  (eval `(defmethod ,(asdf-symbol "AROUND-COMPILE-HOOK") :around ((component ,(asdf-symbol "COMPONENT")))
-           (let ((inner (call-next-method)))
-             (if (project-component-p component) (debugging-compilation inner) inner))))
+  (without-noting-definitions
+    (eval `(defmethod ,(asdf-symbol "AROUND-COMPILE-HOOK") :around ((component ,(asdf-symbol "COMPONENT")))
+             (let ((inner (call-next-method)))
+               (if (project-component-p component) (debugging-compilation inner) inner)))))
   (setf *project-debugging* t))
 
 (defun debug-project-compilation ()
@@ -146,6 +147,9 @@ offset); the line is what an editor shows."
     (run-job request
              (lambda ()
                (ensure-asdf)
+               ;; What the library loads is compiled by ASDF: its definitions and
+               ;; proclamations are not the session's own (native.lisp).
+               (let ((*noting-definitions* nil))
                (let ((before (list-all-packages)))
                  (setf compiler-output
                        (with-output-to-string (log)
@@ -161,7 +165,7 @@ offset); the line is what an editor shows."
                                                      (muffle-warning c))))
                              (funcall (asdf-symbol "LOAD-SYSTEM") name :force force)))))
                  (setf *system-packages* (union *system-packages*
-                                                (set-difference (list-all-packages) before))))
+                                                (set-difference (list-all-packages) before)))))
                (let ((system (funcall (asdf-symbol "FIND-SYSTEM") name nil)))
                  (list "system" name
                        "version" (or (system-version system) :null)
