@@ -133,6 +133,8 @@ dynamic environment of the signal."
              (*job-streams* nil)
              ;; ...and are not the parked job: only one that asks for the debugger has one.
              (*job-debug* nil)
+             ;; ...nor timed, when a time job parked.
+             (*timing* nil)
              (lisp-duet:*debugger-condition* condition))
          (flush-job-streams (job-debug-streams debug))
          (send (parked-event level condition failure break-p))
