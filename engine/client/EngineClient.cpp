@@ -326,7 +326,8 @@ void EngineClient::handleLine(const QByteArray &line)
         Q_EMIT stillParked(message.id(), message.json());
         break;
     case EngineProtocol::Incoming::Kind::OtherEvent:
-        break; // an event of a newer kernel: nothing here needs it
+        Q_EMIT otherEvent(message.json()); // "native", "progress"...: the host may not need them yet
+        break;
     case EngineProtocol::Incoming::Kind::Unreadable:
         qCWarning(lcEngine) << "unreadable line from the engine:" << line.left(200);
         break;

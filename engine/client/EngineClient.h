@@ -59,6 +59,8 @@ Q_SIGNALS:
     void parked(quint64 id, const QJsonObject &event);
     void unparked(quint64 id, const QJsonObject &event);
     void stillParked(quint64 id, const QJsonObject &event);
+    // Any other event (engine/README.md: "native", "progress"...), whole, for whoever needs it.
+    void otherEvent(const QJsonObject &event);
     // Bytes the engine process wrote to its own stdout/stderr, outside any Lisp stream.
     void processOutput(const QString &text);
     // The engine went away; every request in flight is lost. A new engine is starting
