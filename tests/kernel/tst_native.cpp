@@ -258,6 +258,25 @@ private Q_SLOTS:
         QCOMPARE(m_lisp->waitFor(id)->result.error.message, QStringLiteral("boom 42"));
     }
 
+    void theSessionsOptimizeProclamationsApply()
+    {
+        // Made before ECL's compiler is loaded (a fresh engine), where ECL's PROCLAIM drops
+        // them: at (debug 0), a native function keeps no frame.
+        EngineHarness fresh;
+        QVERIFY(fresh.waitReady());
+        QVERIFY(fresh.result(QStringLiteral("(declaim (optimize (debug 0) (speed 3)))"
+                                            "(defun native-quiet (n) (let ((doubled (* 2 n))) (error \"quiet ~A\" doubled)))")).ok());
+        QCOMPARE(stateOf(entryNamed(settle(fresh).value(QStringLiteral("definitions")).toArray(), QStringLiteral("NATIVE-QUIET"))),
+                 QStringLiteral("native"));
+        const quint64 id = fresh.debugEval(QStringLiteral("(native-quiet 21)"));
+        const DebuggerPtr debugger = fresh.waitParked(id);
+        QVERIFY(debugger);
+        for (const DebuggerFrame &f : debugger->frames)
+            QVERIFY2(!f.text.startsWith(QStringLiteral("(NATIVE-QUIET")), qPrintable(f.text));
+        QString refusal;
+        QVERIFY(fresh.waitFor(fresh.session.invokeRestart(debugger->id, QStringLiteral("ABORT"), {}, Origin::person(), &refusal)));
+    }
+
     void aDefinitionThatDoesNotCompileStaysInterpretedAndSaysWhy()
     {
         // A macro that expands differently under the native compiler (here: it refuses to).

@@ -62,7 +62,7 @@ define; they are not what is being timed).")
     (unwind-protect
          (multiple-value-bind (functions problem)
              (compile-native-items
-              (list (list `(locally (declare (optimize ,@*native-debug-policy* ,@(reverse *person-policy*)))
+              (list (list `(locally (declare (optimize ,@(native-policy *person-policy* nil)))
                              (function (lambda () ,form)))
                           *package* *readtable*)))
            (values (and functions (svref functions 0)) problem))
