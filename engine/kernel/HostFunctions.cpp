@@ -11,7 +11,6 @@
 
 #include <ecl/ecl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <cstdlib>
 #include <ctime>
 #include <string>
@@ -200,18 +199,6 @@ cl_object makePrivateDirectory(cl_object prefix)
     ecl_return1(ecl_process_env(), made ? ecl_make_simple_base_string(path.c_str(), cl_fixnum(path.size())) : ECL_NIL);
 }
 
-// (%lower-thread-priority niceness): this thread (and the programs it starts, gcc) yields the
-// processor to the worker and the host. Linux keeps a nice value per thread.
-cl_object lowerThreadPriority(cl_object niceness)
-{
-    {
-        InterruptsDisabled guard;
-        if (ECL_FIXNUMP(niceness))
-            (void)::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), int(ecl_fixnum(niceness)));
-    }
-    ecl_return0(ecl_process_env());
-}
-
 // Runs the top-level forms of the kernel's Lisp, compiled to native code at build time.
 cl_object initKernel()
 {
@@ -252,7 +239,6 @@ void define()
     defineFunction("%SWAP-FUNCTION-CELL", swapFunctionCell, 3);
     defineFunction("%ADOPT-IDENTITY", adoptIdentity, 3);
     defineFunction("%MAKE-PRIVATE-DIRECTORY", makePrivateDirectory, 1);
-    defineFunction("%LOWER-THREAD-PRIORITY", lowerThreadPriority, 1);
 }
 
 } // namespace HostFunctions

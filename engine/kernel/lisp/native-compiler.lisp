@@ -157,11 +157,19 @@ libraries are already in the engine: the dynamic loader finds their symbols ther
           (words (symbol-value (c-symbol "*CC-OPTIMIZE*")))
           (list "-shared" "-o" shared-object c-file)))
 
+(defconstant +c-compiler-niceness+ 10
+  "gcc yields the processor to the worker and the host: it is background work.")
+
 (defun run-c-compiler (c-file shared-object)
   "NIL when gcc made SHARED-OBJECT, else what went wrong (its output, shortened)."
   (multiple-value-bind (stream code process)
-      (ext:run-program (first (words *native-c-compiler*)) (c-compiler-arguments c-file shared-object)
-                       :input nil :output :stream :error :output :wait nil)
+      (let ((nice (find-on-path "nice"))
+            (program (first (words *native-c-compiler*)))
+            (arguments (c-compiler-arguments c-file shared-object)))
+        (if nice
+            (ext:run-program nice (list* "-n" (princ-to-string +c-compiler-niceness+) program arguments)
+                             :input nil :output :stream :error :output :wait nil)
+            (ext:run-program program arguments :input nil :output :stream :error :output :wait nil)))
     (declare (ignore code))
     (let ((output (with-output-to-string (text)
                     (when stream

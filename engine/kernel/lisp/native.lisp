@@ -24,14 +24,16 @@
 (defvar *native-thread* nil)
 (defvar *job-native-queued* '() "Entries the running job queued, newest first (the worker's).")
 
-(defconstant +native-batch-limit+ 64 "Definitions per gcc run at most.")
+(defconstant +native-batch-limit+ 16
+  "Definitions per gcc run at most. Their translation to C holds MP:+LOAD-COMPILE-LOCK+, which
+the worker's LOAD of a compiled file and its COMPILE need: ~3.5 ms per definition, so a batch
+of 64 held it ~240 ms, of 16 ~60 ms.")
 (defconstant +native-gather-seconds+ 0.03
   "A batch starts once no definition came for this long: a file loaded or a region evaluated
 defines many at once, and one gcc run for all of them is ~30 times cheaper per definition.")
 (defconstant +native-gather-limit-us+ 250000 "...but no later than this after the first.")
 (defparameter *native-batch-time-limit* 60
   "Seconds a batch may take (a macro or LOAD-TIME-VALUE in a definition may loop).")
-(defconstant +native-niceness+ 10)
 
 (defun native-available-p ()
   (and *native-enabled* (null *native-toolchain-problem*)))
@@ -180,7 +182,8 @@ defines many at once, and one gcc run for all of them is ~30 times cheaper per d
       batch)))
 
 (defun native-compiler-loop ()
-  (%lower-thread-priority +native-niceness+)
+  ;; Not niced itself: it holds MP:+LOAD-COMPILE-LOCK+ while it translates, and the worker
+  ;; may wait for that lock (a priority inversion made that wait 4x longer). gcc is niced.
   (bind-every-special-once) ; the batch watchdog interrupts this thread
   (let ((*standard-output* (make-broadcast-stream))
         (*error-output* (make-broadcast-stream))
