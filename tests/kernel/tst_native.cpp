@@ -224,6 +224,25 @@ private Q_SLOTS:
                  QStringLiteral("native"));
     }
 
+    void constantFormatStringsAreCompiledAndSayTheSame()
+    {
+        const QString calls = QStringLiteral("(concatenate 'string (native-format \"s\" 7) (native-format-list '(1 2 3) nil))");
+        QVERIFY(eval(QStringLiteral("(defun native-format (x n) (format nil \"<~A|~S|~D|~X|~%~&~~>\" x x n 255))"
+                                    "(defun native-format-list (items flag) (format nil \"~{~A~^, ~} ~:[no~;yes~]\" items flag))")).ok());
+        const QStringList interpreted = eval(calls).values;
+        QCOMPARE(interpreted, QStringList{"\"<s|\\\"s\\\"|7|FF|\n~>1, 2, 3 no\""});
+        const QJsonArray entries = settle().value(QStringLiteral("definitions")).toArray();
+        QCOMPARE(stateOf(entryNamed(entries, QStringLiteral("NATIVE-FORMAT"))), QStringLiteral("native"));
+        QCOMPARE(stateOf(entryNamed(entries, QStringLiteral("NATIVE-FORMAT-LIST"))), QStringLiteral("native"));
+        QCOMPARE(eval(calls).values, interpreted);
+        // While the background compiler translates, a simple constant control string becomes
+        // code (FORMATTER); others are left to FORMAT.
+        QCOMPARE(eval(QStringLiteral("(let ((lisp-duet.kernel::*compiling-session-code* t))"
+                                     " (list (funcall (compiler-macro-function 'format) '(format nil \"k~D\" i) nil)"
+                                     "       (funcall (compiler-macro-function 'format) '(format nil \"~{~A~}\" l) nil)))")).values,
+                 QStringList{"((FORMAT NIL (FORMATTER \"k~D\") I) (FORMAT NIL \"~{~A~}\" L))"});
+    }
+
     void anErrorInANativeDefinitionShowsItsFrameAndLocals()
     {
         QVERIFY(eval(QStringLiteral("(defun native-boom (n) (let ((doubled (* 2 n))) (error \"boom ~A\" doubled)))")).ok());

@@ -84,7 +84,39 @@ PROCLAIM (the compiler brings its own)."
   (unless (native-compiler-loaded-p)
     (let ((*standard-output* (make-broadcast-stream)) (*load-verbose* nil))
       (require :cmp)))
+  (install-format-compilation)
   (wrap-proclaim))
+
+;;; FORMAT with a constant control string. ECL's FORMAT reads the directives of its control
+;;; string on every call, compiled or not: (format nil "k~D" i) cost 3.5 us a call here, the
+;;; same under COMPILE as bytecoded. FORMATTER turns a control string into code once (ECL's own
+;;; directive compiler, the same output and errors); the session's definitions are compiled
+;;; with (format d "..." args) read as (format d (formatter "...") args): 1.7 us a call. Only
+;;; while the background compiler translates them: ASDF's and the person's COMPILE-FILE are
+;;; left as ECL compiles them.
+
+(defvar *compiling-session-code* nil "True while the native compiler translates the session's code.")
+
+(defun simple-control-string-p (control)
+  "True when CONTROL has only ~A ~S ~D ~B ~O ~X ~% ~& ~~ directives, without parameters or
+modifiers: FORMATTER's code for those compiles without remarks. (For ~{ and ~[ it makes code
+ECL's compiler warns about, and a warning keeps a definition interpreted.)"
+  (loop for at = (position #\~ control) then (position #\~ control :start (+ at 2))
+        while at
+        always (and (< (1+ at) (length control))
+                    (find (char control (1+ at)) "AaSsDdBbOoXx%&~"))))
+
+(defun compile-format-control (form environment)
+  (declare (ignore environment))
+  (if (and *compiling-session-code* (consp form) (consp (cdr form)) (consp (cddr form))
+           (stringp (third form)) (simple-control-string-p (third form)))
+      (list* (first form) (second form) (list 'formatter (third form)) (cdddr form))
+      form))
+
+(defun install-format-compilation ()
+  (unless (compiler-macro-function 'format)
+    (let ((si::*ignore-package-locks* t))
+      (setf (compiler-macro-function 'format) #'compile-format-control))))
 
 (defun c-symbol (name)
   (or (find-symbol name "C") (error "ECL's compiler has no ~A." name)))
@@ -234,6 +266,7 @@ translated, even when one of them ends the translation."
   (loop for (form package readtable) in items
         for index from 0
         do (let ((*package* package) (*readtable* readtable)
+                 (*compiling-session-code* t)
                  (*macroexpand-hook* #'expand-noting)
                  (*expanded-macros* '())
                  (conditions '()))
