@@ -118,6 +118,20 @@ defines many at once, and one gcc run for all of them is ~30 times cheaper per d
 
 ;;; Swapping.
 
+(defun lean-method-function (function)
+  "The method function CLOS calls, (ARGUMENTS NEXT-METHODS), around FUNCTION, for a method that
+never asks for its next methods. CLOS's own wrapper (CLOS::WRAPPED-METHOD-FUNCTION) binds
+.COMBINED-METHOD-ARGS. and *NEXT-METHODS* as specials on every call, for CALL-NEXT-METHOD:
+two special bindings that made a one-method generic call 115 ns where this makes it 86."
+  (lambda (arguments next-methods)
+    (declare (ignore next-methods))
+    (apply function arguments)))
+
+(defun uses-next-methods-p (entry)
+  "True when ENTRY's method may ask for its next methods (or read CLOS's specials for them)."
+  (tree-contains-p (function-lambda-expression (native-entry-function entry))
+                   '(call-next-method next-method-p clos::.combined-method-args. clos::*next-methods*)))
+
 (defun entry-in-place-p (entry)
   "True while the definition ENTRY was made from is still the one in place."
   (let ((installed (native-entry-installed entry))
@@ -150,7 +164,9 @@ defines many at once, and one gcc run for all of them is ~30 times cheaper per d
        (%adopt-identity native name (native-entry-function entry))
        (let ((method (native-entry-method entry)))
          (when (eq (mp:compare-and-swap (slot-value method 'clos::the-function)
-                                        installed (clos::wrapped-method-function native))
+                                        installed (if (uses-next-methods-p entry)
+                                                      (clos::wrapped-method-function native)
+                                                      (lean-method-function native)))
                    installed)
            ;; Every thread's dispatch cache forgets this function's effective methods.
            (let ((generic (clos:method-generic-function method)))
