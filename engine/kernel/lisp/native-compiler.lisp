@@ -72,8 +72,12 @@ calls, no program is run."
     (mp:with-lock (*compiler-load-lock*)
       (or (native-compiler-loaded-p)
           (let ((*load-verbose* nil))
-            (some (lambda (provider) (funcall provider module))
-                  (remove 'provide-native-compiler si::*module-provider-functions*)))))))
+            (prog1 (some (lambda (provider) (funcall provider module))
+                         (remove 'provide-native-compiler si::*module-provider-functions*))
+              ;; Whoever loaded it (ASDF on the worker...), the session's proclamations
+              ;; reach it from now on.
+              (ignore-errors (install-format-compilation))
+              (ignore-errors (wrap-proclaim))))))))
 
 (defun install-compiler-provider ()
   (pushnew 'provide-native-compiler si::*module-provider-functions*))
@@ -149,16 +153,20 @@ fresh compiler state, MP:+LOAD-COMPILE-LOCK+); returns the conditions the compil
 (defun temporary-root ()
   (directory-text (let ((tmp (ext:getenv "TMPDIR"))) (if (and tmp (plusp (length tmp))) tmp "/tmp"))))
 
+(defun remove-native-directory (directory)
+  (ignore-errors
+   (dolist (file (directory (merge-pathnames "*.*" directory)))
+     (delete-file file))
+   (si::rmdir directory)))
+
 (defun sweep-stale-native-directories ()
-  "Removes the batch directories of engines that no longer run."
+  "Removes the batch directories of engines that no longer run (killed: an engine that ends
+normally removes its own)."
   (dolist (directory (ignore-errors (directory (concatenate 'string (temporary-root) "lisp-duet-native-*/"))))
     (let* ((name (car (last (pathname-directory directory))))
            (pid (ignore-errors (parse-integer name :start (length "lisp-duet-native-") :junk-allowed t))))
       (when (and pid (/= pid (%process-id)) (not (ext:file-kind (format nil "/proc/~D" pid) nil)))
-        (ignore-errors
-         (dolist (file (directory (merge-pathnames "*.*" directory)))
-           (delete-file file))
-         (si::rmdir directory))))))
+        (remove-native-directory directory)))))
 
 (defun native-directory ()
   (mp:with-lock (*native-files-lock*)
@@ -169,7 +177,11 @@ fresh compiler state, MP:+LOAD-COMPILE-LOCK+); returns the conditions the compil
               (let ((made (mp:without-interrupts
                             (%make-private-directory
                              (format nil "~Alisp-duet-native-~D-" (temporary-root) (%process-id))))))
-                (and made (directory-text made)))))
+                (and made (directory-text made))))
+        (when *native-directory*
+          (let ((made *native-directory*))
+            (push (lambda () (remove-native-directory made)) si::*exit-hooks*)))
+        *native-directory*)
       (error "Could not make a private directory for native compilation under ~A." (temporary-root)))))
 
 (defun next-batch-base ()

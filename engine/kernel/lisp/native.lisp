@@ -175,10 +175,15 @@ two special bindings that made a one-method generic call 115 ns where this makes
 
 ;;; The background thread.
 
+(defun native-thread-alive-p ()
+  (and *native-thread* (mp:process-active-p *native-thread*)))
+
 (defun ensure-native-thread ()
-  (unless *native-thread*
+  "Starts the background compiler with the first definition (or again, should user code have
+ended its thread)."
+  (unless (native-thread-alive-p)
     (mp:with-lock (*native-lock*)
-      (unless *native-thread*
+      (unless (native-thread-alive-p)
         (setf *native-thread* (mp:process-run-function "lisp-duet native compiler" #'native-compiler-loop))))))
 
 (defun next-native-batch ()
@@ -205,9 +210,7 @@ two special bindings that made a one-method generic call 115 ns where this makes
         (*error-output* (make-broadcast-stream))
         (*debug-io* (make-two-way-stream *refusing-debugger-input* (make-broadcast-stream)))
         (*query-io* (make-two-way-stream *refusing-query-input* (make-broadcast-stream)))
-        (*standard-input* *refusing-standard-input*)
-        ;; COMPILE's way: the process's directory, not the project's (gcc runs from there).
-        (*default-pathname-defaults* *default-pathname-defaults*))
+        (*standard-input* *refusing-standard-input*))
     (loop
       (let ((batch (next-native-batch)))
         (unwind-protect
