@@ -317,6 +317,21 @@ private Q_SLOTS:
         QCOMPARE(listed.value(QStringLiteral("execution")).toString(), QStringLiteral("interpreted"));
         QVERIFY(listed.value(QStringLiteral("native_reason")).toString().contains(QStringLiteral("not under the native compiler")));
 
+        // LOAD-TIME-VALUE, written or from the session's macro: compiled now, its form would
+        // run again.
+        QVERIFY(eval(QStringLiteral("(defvar *native-ltv-runs* 0)"
+                                    "(defmacro native-once () '(load-time-value (incf *native-ltv-runs*)))"
+                                    "(defun native-ltv () (load-time-value (incf *native-ltv-runs*)))"
+                                    "(defun native-ltv-macro () (native-once))")).ok());
+        const QStringList before = eval(QStringLiteral("(list (native-ltv) (native-ltv-macro) *native-ltv-runs*)")).values;
+        const QJsonArray ltv = settle().value(QStringLiteral("definitions")).toArray();
+        QCOMPARE(stateOf(entryNamed(ltv, QStringLiteral("NATIVE-LTV"))), QStringLiteral("interpreted"));
+        QCOMPARE(stateOf(entryNamed(ltv, QStringLiteral("NATIVE-LTV-MACRO"))), QStringLiteral("interpreted"));
+        QVERIFY2(entryNamed(ltv, QStringLiteral("NATIVE-LTV-MACRO")).value(QStringLiteral("reason")).toString().contains(QStringLiteral("LOAD-TIME-VALUE")),
+                 qPrintable(entryNamed(ltv, QStringLiteral("NATIVE-LTV-MACRO")).value(QStringLiteral("reason")).toString()));
+        // The forms ran only when the session defined them.
+        QCOMPARE(eval(QStringLiteral("(list (native-ltv) (native-ltv-macro) *native-ltv-runs*)")).values, before);
+
         // C that gcc refuses: the reason is gcc's.
         QVERIFY(eval(QStringLiteral("(defun native-bad-c (x) (ffi:c-inline (x) (:int) :int \"this is not C at all\" :one-liner t))")).ok());
         const QJsonObject badC = entryNamed(settle().value(QStringLiteral("definitions")).toArray(), QStringLiteral("NATIVE-BAD-C"));

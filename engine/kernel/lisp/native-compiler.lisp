@@ -263,10 +263,16 @@ values of LOAD-TIME-VALUE forms, quiet."
 (defvar *expanded-macros* '() "The macros the native compiler expanded for the item it translates.")
 
 (defun expand-noting (expander form environment)
-  "ECL's compiler and MACROEXPAND-1 call *MACROEXPAND-HOOK* for every expansion."
-  (when (and (consp form) (symbolp (first form)))
-    (pushnew (first form) *expanded-macros* :test #'eq))
-  (funcall expander form environment))
+  "ECL's compiler and MACROEXPAND-1 call *MACROEXPAND-HOOK* for every expansion. A macro of
+the session's own that expands into LOAD-TIME-VALUE stops the translation before ECL's
+compiler evaluates that form (COMPILE's way, again: its side effects would happen twice)."
+  (let ((expansion (funcall expander form environment)))
+    (when (and (consp form) (symbolp (first form)))
+      (pushnew (first form) *expanded-macros* :test #'eq)
+      (when (and (symbol-package (first form)) (user-package-p (symbol-package (first form)))
+                 (tree-contains-p expansion '(load-time-value)))
+        (error "~A" *load-time-value-reason*)))
+    expansion))
 
 (defun translate-items (items findings)
   "Step 1 for ITEMS, each (FORM PACKAGE READTABLE): the top-level form of item I stores its

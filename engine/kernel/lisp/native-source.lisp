@@ -265,6 +265,9 @@ proclamations when the definition was made), which win."
           (and closure-p (list (compiler-policy "EVALUATE-FORMS" 0)))
           (reverse person)))
 
+(defparameter *load-time-value-reason*
+  "It uses LOAD-TIME-VALUE: compiled now, the form would be evaluated again (its value and its side effects would not be the bytecode's). It stays interpreted.")
+
 (defun native-lambda-form (entry)
   "(values form problem): the form whose value is ENTRY's function compiled, or why there
 is none."
@@ -276,7 +279,9 @@ is none."
            ((eq environment t)
             (values nil "It is a compiled closure already."))
            (t
-            (let ((stale (stale-definition-reason entry lambda-expression)))
+            (let ((stale (if (tree-contains-p lambda-expression '(load-time-value))
+                             *load-time-value-reason*
+                             (stale-definition-reason entry lambda-expression))))
               (if stale
                   (values nil stale)
                   (multiple-value-bind (wrappers problem) (environment-forms environment lambda-expression)
