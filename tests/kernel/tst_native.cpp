@@ -277,6 +277,28 @@ private Q_SLOTS:
         QCOMPARE(m_lisp->waitFor(id)->result.error.message, QStringLiteral("boom 42"));
     }
 
+    void thePersonsCompileWhileTheBackgroundLoadsTheCompiler()
+    {
+        // The first definition makes the background thread load ECL's compiler; COMPILE right
+        // after would load it too. Loaded twice at once, it failed (a segmentation violation,
+        // or a package lock error) in 3 of 5 runs; a few fresh engines make the race likely.
+        for (int round = 0; round < 3; ++round) {
+            EngineHarness fresh;
+            QVERIFY(fresh.waitReady());
+            bool compiling = false;
+            connect(&fresh.engine, &EngineClient::otherEvent, this, [&](const QJsonObject &event) {
+                compiling |= stateOf(entryNamed(event.value(QStringLiteral("definitions")).toArray(), QStringLiteral("NATIVE-FIRST"))) == QStringLiteral("compiling");
+            });
+            QVERIFY(fresh.result(QStringLiteral("(defun native-first (x) (* x 2)) (defun native-second (x) (+ x 1))")).ok());
+            // The background thread says "compiling" just before it loads the compiler.
+            QVERIFY(QTest::qWaitFor([&] { return compiling; }, 30000));
+            const JobResult compiled = fresh.result(QStringLiteral("(compile 'native-second)"), QString(), 60000);
+            QVERIFY2(compiled.ok(), qPrintable(compiled.error.type + QStringLiteral(": ") + compiled.error.message));
+            QCOMPARE(fresh.result(QStringLiteral("(list (native-first 2) (native-second 2))")).values, QStringList{"(4 3)"});
+            QVERIFY(settle(fresh).value(QStringLiteral("settled")).toBool());
+        }
+    }
+
     void theSessionsOptimizeProclamationsApply()
     {
         // Made before ECL's compiler is loaded (a fresh engine), where ECL's PROCLAIM drops

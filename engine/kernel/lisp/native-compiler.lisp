@@ -58,9 +58,14 @@ calls, no program is run."
           (t nil))))
 
 ;;; Loading the compiler. Whoever needs it first (this background compiler, ASDF compiling a
-;;; library, the compile operation, the person's (REQUIRE :CMP)) loads it through REQUIRE; the
-;;; first module provider takes a lock, so two threads never load it at once (ECL's REQUIRE
-;;; has none, and loading runs its top-level forms outside MP:+LOAD-COMPILE-LOCK+).
+;;; library, the compile operation, the person's (REQUIRE :CMP) or COMPILE) loads it through
+;;; REQUIRE; the first module provider takes a lock, so two threads never load it at once
+;;; (ECL's REQUIRE has none, and loading runs its top-level forms outside
+;;; MP:+LOAD-COMPILE-LOCK+). Until it is loaded, COMPILE, COMPILE-FILE, COMPILE-FILE-PATHNAME
+;;; and DISASSEMBLE are ECL's autoload stubs, which LOAD "SYS:cmp" themselves: they are
+;;; replaced with stubs that REQUIRE it. (Both loading it at once: the worker's COMPILE died
+;;; of a segmentation violation, or of "Attempt to redefine function WITH-COMPILATION-UNIT in
+;;; locked package", in 3 of 5 runs of tst_debugger.)
 
 (defvar *compiler-load-lock* (mp:make-lock :name "lisp-duet native compiler load" :recursive t))
 
@@ -79,8 +84,24 @@ calls, no program is run."
               (ignore-errors (install-format-compilation))
               (ignore-errors (wrap-proclaim))))))))
 
+(defun requiring-stub (name)
+  "NAME's function until ECL's compiler is loaded: loads it through REQUIRE, then calls the
+function the compiler defined under NAME."
+  (let ((stub nil))
+    (setf stub (lambda (&rest arguments)
+                 (let ((*load-verbose* nil))
+                   (require :cmp))
+                 (let ((loaded (fdefinition name)))
+                   (when (eq loaded stub)
+                     (error "Loading ECL's compiler did not define ~S." name))
+                   (apply loaded arguments))))))
+
 (defun install-compiler-provider ()
-  (pushnew 'provide-native-compiler si::*module-provider-functions*))
+  (pushnew 'provide-native-compiler si::*module-provider-functions*)
+  (unless (native-compiler-loaded-p)
+    (let ((si::*ignore-package-locks* t))
+      (dolist (name '(compile compile-file compile-file-pathname disassemble))
+        (setf (fdefinition name) (requiring-stub name))))))
 
 (defun ensure-native-compiler ()
   "Loads ECL's compiler if nobody has, then puts the proclamation recorder back around
