@@ -1,0 +1,382 @@
+// Benchmark (not a test): the session's definitions at native speed (issue 30). Seven small
+// kernels are defined in Lisp Duet through MCP (evaluate-lisp over stdio) and called once the
+// background compiler has settled, beside the same Lisp Duet with native compilation off (as
+// typed: ECL's bytecodes), plain ECL with the definitions compiled by COMPILE-FILE, and plain
+// SBCL. Then, against the engine alone: the time from a definition to its native version,
+// the (+ 1 2) round trip and the idle CPU with native compilation on and off. It prints the
+// load average beside every section; see README.md.
+//
+//   bench_native_kernels [--app PATH/lisp-duet] [--engine PATH/lisp-duet-engine] [--runs 3]
+//                        [--calls 2000] [--idle-seconds 10] [--probes 10] [--no-plain]
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "raw_mcp_client.h"
+
+namespace {
+using bench::Clock;
+using bench::microsSince;
+using bench::PipeServer;
+using bench::ServerFailure;
+
+// The kernels of issue 30's table, as forms any Common Lisp runs.
+const char *const Definitions = R"LISP(
+(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
+(defun tak (x y z) (if (not (< y x)) z (tak (tak (1- x) y z) (tak (1- y) z x) (tak (1- z) x y))))
+(defun tak-10 () (let ((r 0)) (dotimes (i 10 r) (setf r (tak 18 12 6)))))
+(defun count-loop (n) (let ((s 0)) (dotimes (i n s) (setf s (logand (+ s i) #xffff)))))
+(defun format-keys (n)
+  (let ((table (make-hash-table :test 'equal)))
+    (dotimes (i n (hash-table-count table)) (setf (gethash (format nil "k~D" i) table) i))))
+(defun sort-fixnums (n)
+  (let ((v (make-array n)))
+    (dotimes (i n) (setf (aref v i) (random 1000000)))
+    (length (sort v #'<))))
+(defclass square () ((side :initarg :side :reader side)))
+(defclass circle () ((radius :initarg :radius :reader radius)))
+(defclass triangle () ((base :initarg :base :reader base) (height :initarg :height :reader height)))
+(defgeneric area (shape))
+(defmethod area ((s square)) (* (side s) (side s)))
+(defmethod area ((c circle)) (* 3 (radius c) (radius c)))
+(defmethod area ((tr triangle)) (floor (* (base tr) (height tr)) 2))
+(defun total-area (n)
+  (let ((shapes (vector (make-instance 'square :side 2) (make-instance 'circle :radius 1)
+                        (make-instance 'triangle :base 2 :height 3)))
+        (sum 0))
+    (dotimes (i n sum) (incf sum (area (svref shapes (mod i 3)))))))
+(defun cons-list (n) (let ((l '())) (dotimes (i n (length l)) (push i l))))
+)LISP";
+
+struct Kernel
+{
+    const char *label;
+    const char *call;
+    const char *expect; // the printed value
+};
+const std::vector<Kernel> Kernels = {
+    {"(fib 27)", "(fib 27)", "196418"},
+    {"(tak 18 12 6) x10", "(tak-10)", "7"},
+    {"3,000,000-step dotimes", "(count-loop 3000000)", "58528"},
+    {"200,000 format keys, equal hash", "(format-keys 200000)", "200000"},
+    {"sort 300,000 random fixnums", "(sort-fixnums 300000)", "300000"},
+    {"generic function, 1,000,000 calls", "(total-area 1000000)", "3333334"},
+    {"1,000,000 conses", "(cons-list 1000000)", "1000000"},
+};
+
+struct Settings
+{
+    std::string app = DUET_BIN_DIR "/lisp-duet";
+    std::string engine = DUET_BIN_DIR "/lisp-duet-engine";
+    int runs = 3;
+    int calls = 2000;
+    int idleSeconds = 10;
+    int probes = 10;
+    bool plain = true;
+};
+
+std::string loadAverage()
+{
+    std::ifstream in("/proc/loadavg");
+    std::string one, five, fifteen;
+    in >> one >> five >> fifteen;
+    return one + " " + five + " " + fifteen;
+}
+
+std::string jsonEscape(const std::string &text)
+{
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+double median(std::vector<double> samples)
+{
+    return bench::stats(std::move(samples)).median;
+}
+
+// Lisp Duet through MCP: kernel label -> median ms per call; "settle" -> ms to settle.
+std::map<std::string, double> measureLispDuet(const Settings &settings, bool native)
+{
+    std::map<std::string, double> figures;
+    PipeServer::Environment environment = {{"LISP_DUET_ENGINE", settings.engine}};
+    if (!native)
+        environment.push_back({"LISP_DUET_NATIVE", "0"});
+    PipeServer app({settings.app, "--headless", "--stdio", "--no-journal"}, environment);
+    long id = 1;
+    app.exchange(bench::initializeRequest(int(id)), id);
+    app.send(bench::initializedNotification());
+    auto evaluate = [&](const std::string &code, int timeoutMs = 600000) {
+        ++id;
+        return app.exchange(bench::toolCall(id, "evaluate-lisp", jsonEscape(code), R"(,"timeout_seconds":600)"), id, timeoutMs);
+    };
+    const std::string defined = evaluate(Definitions);
+    if (defined.find("TOTAL-AREA") == std::string::npos && defined.find("CONS-LIST") == std::string::npos)
+        throw ServerFailure("the definitions failed: " + defined.substr(0, 400));
+    const auto settleStart = Clock::now();
+    if (native)
+        evaluate("(lisp-duet.kernel::wait-until-native-settled 120)");
+    figures["settle"] = microsSince(settleStart) / 1000.0;
+    for (const Kernel &kernel : Kernels) {
+        std::vector<double> samples;
+        for (int run = 0; run < settings.runs; ++run) {
+            const auto start = Clock::now();
+            const std::string answer = evaluate(kernel.call);
+            samples.push_back(microsSince(start) / 1000.0);
+            if (answer.find(std::string("=> ") + kernel.expect) == std::string::npos)
+                throw ServerFailure(std::string(kernel.label) + " answered " + answer.substr(0, 300));
+        }
+        figures[kernel.label] = median(samples);
+    }
+    app.stop();
+    return figures;
+}
+
+// A plain Lisp running a file that defines the kernels (ECL: compiled with COMPILE-FILE and
+// loaded; SBCL: loaded, which compiles) and prints "KERNEL <index> <median ms>" per kernel.
+std::map<std::string, double> measurePlain(const Settings &settings, const std::string &lisp)
+{
+    char directory[] = "/tmp/lisp-duet-bench-XXXXXX";
+    if (!mkdtemp(directory))
+        throw ServerFailure("mkdtemp failed");
+    const std::string dir = directory;
+    std::ofstream(dir + "/kernels.lisp") << Definitions;
+    // A clock finer than either's GET-INTERNAL-REAL-TIME (ECL: milliseconds; SBCL 2.2.9: 4 ms steps).
+    std::ofstream(dir + "/clock.lisp")
+        << "(defun now-ms () #+ecl (ffi:c-inline () () :double \"({struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);"
+           " t.tv_sec * 1e3 + t.tv_nsec / 1e6;})\" :one-liner t)\n"
+           " #+sbcl (multiple-value-bind (s ns) (sb-unix::clock-gettime 1) (+ (* s 1000d0) (/ ns 1d6))))\n"
+        << "(defun run-kernel (index thunk)\n"
+        << "  (let ((times (loop repeat " << settings.runs << " collect (let ((start (now-ms))) (funcall thunk) (- (now-ms) start)))))\n"
+        << "    (format t \"KERNEL ~D ~,3F~%\" index (nth (floor (length times) 2) (sort times #'<)))))\n";
+    std::ostringstream harness;
+    if (lisp == "ecl")
+        harness << "(let ((*load-verbose* nil) (*compile-verbose* nil)) (require :cmp)"
+                << " (load (compile-file \"" << dir << "/kernels.lisp\" :output-file \"" << dir << "/kernels.fas\"))"
+                << " (load (compile-file \"" << dir << "/clock.lisp\" :output-file \"" << dir << "/clock.fas\")))\n";
+    else
+        harness << "(load \"" << dir << "/kernels.lisp\") (load \"" << dir << "/clock.lisp\")\n";
+    for (size_t i = 0; i < Kernels.size(); ++i)
+        harness << "(run-kernel " << i << " (lambda () " << Kernels[i].call << "))\n";
+    std::ofstream(dir + "/harness.lisp") << harness.str();
+    const std::string command = lisp == "ecl" ? "ecl --norc --shell " + dir + "/harness.lisp 2>/dev/null"
+                                              : "sbcl --script " + dir + "/harness.lisp 2>/dev/null";
+    std::map<std::string, double> figures;
+    FILE *output = popen(command.c_str(), "r");
+    if (!output)
+        throw ServerFailure("cannot run " + lisp);
+    char line[512];
+    while (fgets(line, sizeof line, output)) {
+        unsigned index = 0;
+        double ms = 0;
+        if (std::sscanf(line, "KERNEL %u %lf", &index, &ms) == 2 && index < Kernels.size())
+            figures[Kernels[index].label] = ms;
+    }
+    pclose(output);
+    std::system(("rm -rf " + dir).c_str());
+    return figures;
+}
+
+// The engine alone, speaking its JSON lines.
+class Engine
+{
+public:
+    Engine(const Settings &settings, bool native)
+        : m_process({settings.engine}, native ? PipeServer::Environment{} : PipeServer::Environment{{"LISP_DUET_NATIVE", "0"}})
+    {
+        const std::string ready = m_process.readLine();
+        if (ready.find("\"ready\"") == std::string::npos)
+            throw ServerFailure("the engine did not start: " + ready);
+    }
+    std::string eval(const std::string &code, int timeoutMs = 120000)
+    {
+        ++m_id;
+        return m_process.exchange(R"({"id":)" + std::to_string(m_id) + R"(,"op":"eval","code":")" + jsonEscape(code) + "\"}", m_id, timeoutMs);
+    }
+    std::string settle()
+    {
+        ++m_id;
+        return m_process.exchange(R"({"id":)" + std::to_string(m_id) + R"(,"op":"native-settle"})", m_id, 180000);
+    }
+    // Sends a definition and waits for the "native" event naming it native: (wall ms, after_ms).
+    std::pair<double, double> defineAndWaitNative(const std::string &code, const std::string &name)
+    {
+        ++m_id;
+        const auto start = Clock::now();
+        m_process.send(R"({"id":)" + std::to_string(m_id) + R"(,"op":"eval","code":")" + jsonEscape(code) + "\"}");
+        const std::string wanted = "\"name\":\"" + name + "\"";
+        for (;;) {
+            const std::string line = m_process.readLine(120000);
+            if (line.rfind("{\"event\":\"native\"", 0) != 0)
+                continue;
+            const size_t at = line.find(wanted);
+            if (at == std::string::npos)
+                continue;
+            const size_t state = line.find("\"state\":\"", at);
+            if (state == std::string::npos)
+                continue;
+            const std::string value = line.substr(state + 9, line.find('"', state + 9) - state - 9);
+            if (value == "compiling")
+                continue;
+            if (value != "native")
+                throw ServerFailure(name + " ended " + value + ": " + line.substr(0, 400));
+            const size_t after = line.find("\"after_ms\":", at);
+            return {microsSince(start) / 1000.0, after == std::string::npos ? -1 : std::atof(line.c_str() + after + 11)};
+        }
+    }
+    // CPU seconds the process used so far (utime + stime).
+    double cpuSeconds() const
+    {
+        std::ifstream in("/proc/" + std::to_string(m_process.pid()) + "/stat");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::istringstream fields(text.substr(text.rfind(')') + 2));
+        std::string field;
+        double utime = 0, stime = 0;
+        for (int i = 3; i <= 15 && fields >> field; ++i) {
+            if (i == 14) utime = std::atof(field.c_str());
+            if (i == 15) stime = std::atof(field.c_str());
+        }
+        return (utime + stime) / double(sysconf(_SC_CLK_TCK));
+    }
+
+private:
+    PipeServer m_process;
+    long m_id = 0;
+};
+
+void measureEngine(const Settings &settings)
+{
+    std::printf("\nThe engine alone (load average %s)\n", loadAverage().c_str());
+    {
+        Engine engine(settings, true);
+        engine.eval("(+ 1 2)");
+        std::vector<double> wall, after;
+        for (int i = 0; i < settings.probes; ++i) {
+            const std::string name = "PROBE-" + std::to_string(i);
+            const auto [ms, engineMs] = engine.defineAndWaitNative("(defun probe-" + std::to_string(i) + " (n) (let ((s 0)) (dotimes (k n s) (incf s (* k " + std::to_string(i) + ")))))", name);
+            wall.push_back(ms);
+            after.push_back(engineMs);
+        }
+        const auto w = bench::stats(wall), a = bench::stats(after);
+        std::printf("  definition -> native version, one defun at a time (%d): median %.0f ms (engine's after_ms %.0f), max %.0f ms; the first loads ECL's compiler: %.0f ms\n",
+                    settings.probes, w.median, a.median, *std::max_element(wall.begin(), wall.end()), wall.front());
+    }
+    // (+ 1 2) round trips, native on and off, alternated.
+    Engine on(settings, true), off(settings, false);
+    on.eval(Definitions);
+    off.eval(Definitions);
+    on.settle();
+    std::vector<double> onSamples, offSamples;
+    for (int round = 0; round < 4; ++round)
+        for (Engine *engine : {&on, &off})
+            for (int i = 0; i < settings.calls / 4; ++i) {
+                const auto start = Clock::now();
+                const std::string answer = engine->eval("(+ 1 2)");
+                (engine == &on ? onSamples : offSamples).push_back(microsSince(start));
+                if (answer.find("[\"3\"]") == std::string::npos)
+                    throw ServerFailure("(+ 1 2) answered " + answer);
+            }
+    const auto a = bench::stats(onSamples), b = bench::stats(offSamples);
+    std::printf("  (+ 1 2) round trip, %d calls each, alternated: native on %.1f us (p99 %.1f), off %.1f us (p99 %.1f)\n",
+                settings.calls, a.median, a.p99, b.median, b.p99);
+    const double onBefore = on.cpuSeconds(), offBefore = off.cpuSeconds();
+    usleep(useconds_t(settings.idleSeconds) * 1000000u);
+    std::printf("  idle CPU over %d s after the definitions settled: native on %.2f %%, off %.2f %% (load average %s)\n",
+                settings.idleSeconds, 100.0 * (on.cpuSeconds() - onBefore) / settings.idleSeconds,
+                100.0 * (off.cpuSeconds() - offBefore) / settings.idleSeconds, loadAverage().c_str());
+}
+
+std::string cell(const std::map<std::string, double> &figures, const std::string &key)
+{
+    const auto it = figures.find(key);
+    if (it == figures.end())
+        return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, it->second < 10 ? "%.1f" : "%.0f", it->second);
+    return text;
+}
+
+std::string ratio(const std::map<std::string, double> &a, const std::map<std::string, double> &b, const std::string &key)
+{
+    if (!a.count(key) || !b.count(key) || b.at(key) <= 0)
+        return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2fx", a.at(key) / b.at(key));
+    return text;
+}
+
+double geometricMean(const std::map<std::string, double> &a, const std::map<std::string, double> &b)
+{
+    double sum = 0;
+    int n = 0;
+    for (const Kernel &kernel : Kernels)
+        if (a.count(kernel.label) && b.count(kernel.label) && b.at(kernel.label) > 0) {
+            sum += std::log(a.at(kernel.label) / b.at(kernel.label));
+            ++n;
+        }
+    return n ? std::exp(sum / n) : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    Settings settings;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+        if (arg == "--app") settings.app = next();
+        else if (arg == "--engine") settings.engine = next();
+        else if (arg == "--runs") settings.runs = std::atoi(next().c_str());
+        else if (arg == "--calls") settings.calls = std::atoi(next().c_str());
+        else if (arg == "--idle-seconds") settings.idleSeconds = std::atoi(next().c_str());
+        else if (arg == "--probes") settings.probes = std::atoi(next().c_str());
+        else if (arg == "--no-plain") settings.plain = false;
+        else {
+            std::fprintf(stderr, "unknown option %s\n", arg.c_str());
+            return 2;
+        }
+    }
+    try {
+        std::printf("Kernels, wall ms per call (median of %d), each column measured after the previous\n", settings.runs);
+        std::printf("  Lisp Duet, native (load average %s)\n", loadAverage().c_str());
+        const auto native = measureLispDuet(settings, true);
+        std::printf("  Lisp Duet, as typed (load average %s)\n", loadAverage().c_str());
+        const auto typed = measureLispDuet(settings, false);
+        std::map<std::string, double> ecl, sbcl;
+        if (settings.plain) {
+            std::printf("  plain ECL, COMPILE-FILE (load average %s)\n", loadAverage().c_str());
+            ecl = measurePlain(settings, "ecl");
+            std::printf("  plain SBCL (load average %s)\n", loadAverage().c_str());
+            sbcl = measurePlain(settings, "sbcl");
+        }
+        std::printf("\n| kernel | Lisp Duet native | as typed | plain ECL compiled | SBCL | native / ECL | native / SBCL | typed / SBCL |\n");
+        std::printf("|---|---|---|---|---|---|---|---|\n");
+        for (const Kernel &kernel : Kernels)
+            std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", kernel.label, cell(native, kernel.label).c_str(),
+                        cell(typed, kernel.label).c_str(), cell(ecl, kernel.label).c_str(), cell(sbcl, kernel.label).c_str(),
+                        ratio(native, ecl, kernel.label).c_str(), ratio(native, sbcl, kernel.label).c_str(),
+                        ratio(typed, sbcl, kernel.label).c_str());
+        std::printf("| geometric mean | | | | | %.2fx | %.2fx | %.2fx |\n", geometricMean(native, ecl), geometricMean(native, sbcl),
+                    geometricMean(typed, sbcl));
+        std::printf("(the definitions' compile settled %.0f ms after they were evaluated)\n", native.at("settle"));
+        measureEngine(settings);
+    } catch (const ServerFailure &failure) {
+        std::fprintf(stderr, "bench_native_kernels: %s\n", failure.what());
+        return 1;
+    }
+    return 0;
+}
