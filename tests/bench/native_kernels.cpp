@@ -1,13 +1,15 @@
 // Benchmark (not a test): the session's definitions at native speed (issue 30). Seven small
 // kernels are defined in Lisp Duet through MCP (evaluate-lisp over stdio) and called once the
 // background compiler has settled, beside the same Lisp Duet with native compilation off (as
-// typed: ECL's bytecodes), plain ECL with the definitions compiled by COMPILE-FILE, and plain
-// SBCL. Then, against the engine alone: the time from a definition to its native version,
-// the (+ 1 2) round trip and the idle CPU with native compilation on and off. It prints the
-// load average beside every section; see README.md.
+// typed: ECL's bytecodes), cl-mcp on SBCL through MCP when it is set up as side-by-side.sh
+// sets it up (CL_MCP_HOME, default /work/peer), plain ECL with the definitions compiled by
+// COMPILE-FILE, and plain SBCL. Then, against the engine alone: the time from a definition to
+// its native version, the (+ 1 2) round trip and the idle CPU with native compilation on and
+// off. It prints the load average beside every section; see README.md.
 //
 //   bench_native_kernels [--app PATH/lisp-duet] [--engine PATH/lisp-duet-engine] [--runs 3]
 //                        [--calls 2000] [--idle-seconds 10] [--probes 10] [--no-plain]
+//                        [--no-peer]
 
 #include <cmath>
 #include <cstdio>
@@ -79,7 +81,15 @@ struct Settings
     int idleSeconds = 10;
     int probes = 10;
     bool plain = true;
+    bool peer = true;
 };
+
+std::string peerCommand()
+{
+    const char *home = std::getenv("CL_MCP_HOME");
+    const std::string command = std::string(home && *home ? home : "/work/peer") + "/bin/cl-mcp-stdio";
+    return access(command.c_str(), X_OK) == 0 ? command : std::string();
+}
 
 std::string loadAverage()
 {
@@ -108,27 +118,35 @@ double median(std::vector<double> samples)
     return bench::stats(std::move(samples)).median;
 }
 
-// Lisp Duet through MCP: kernel label -> median ms per call; "settle" -> ms to settle.
-std::map<std::string, double> measureLispDuet(const Settings &settings, bool native)
+// An MCP server over stdio: kernel label -> median ms per call; "settle" -> ms to settle.
+struct McpServer
+{
+    std::vector<std::string> argv;
+    PipeServer::Environment environment;
+    std::string tool;         // its evaluation tool
+    std::string answerPrefix; // what comes before a printed value in its answer
+    std::string settleCode;   // evaluated after the definitions, before the calls (or empty)
+};
+
+std::map<std::string, double> measureMcp(const Settings &settings, const McpServer &server)
 {
     std::map<std::string, double> figures;
-    PipeServer::Environment environment = {{"LISP_DUET_ENGINE", settings.engine}};
-    if (!native)
-        environment.push_back({"LISP_DUET_NATIVE", "0"});
-    PipeServer app({settings.app, "--headless", "--stdio", "--no-journal"}, environment);
+    PipeServer app(server.argv, server.environment);
     long id = 1;
-    app.exchange(bench::initializeRequest(int(id)), id);
+    app.exchange(bench::initializeRequest(int(id)), id, 900000); // a first start may compile
     app.send(bench::initializedNotification());
     auto evaluate = [&](const std::string &code, int timeoutMs = 600000) {
         ++id;
-        return app.exchange(bench::toolCall(id, "evaluate-lisp", jsonEscape(code), R"(,"timeout_seconds":600)"), id, timeoutMs);
+        // No timeout_seconds: cl-mcp then polls its evaluation thread every 50 ms (its
+        // %REPL-EVAL-WITH-TIMEOUT), which would be all that its figures measure.
+        return app.exchange(bench::toolCall(id, server.tool, jsonEscape(code)), id, timeoutMs);
     };
     const std::string defined = evaluate(Definitions);
-    if (defined.find("TOTAL-AREA") == std::string::npos && defined.find("CONS-LIST") == std::string::npos)
+    if (defined.find("CONS-LIST") == std::string::npos)
         throw ServerFailure("the definitions failed: " + defined.substr(0, 400));
     const auto settleStart = Clock::now();
-    if (native)
-        evaluate("(lisp-duet.kernel::wait-until-native-settled 120)");
+    if (!server.settleCode.empty())
+        evaluate(server.settleCode);
     figures["settle"] = microsSince(settleStart) / 1000.0;
     for (const Kernel &kernel : Kernels) {
         std::vector<double> samples;
@@ -136,7 +154,7 @@ std::map<std::string, double> measureLispDuet(const Settings &settings, bool nat
             const auto start = Clock::now();
             const std::string answer = evaluate(kernel.call);
             samples.push_back(microsSince(start) / 1000.0);
-            if (answer.find(std::string("=> ") + kernel.expect) == std::string::npos)
+            if (answer.find(server.answerPrefix + kernel.expect) == std::string::npos)
                 throw ServerFailure(std::string(kernel.label) + " answered " + answer.substr(0, 300));
         }
         figures[kernel.label] = median(samples);
@@ -318,7 +336,7 @@ std::string ratio(const std::map<std::string, double> &a, const std::map<std::st
     return text;
 }
 
-double geometricMean(const std::map<std::string, double> &a, const std::map<std::string, double> &b)
+std::string geometricMean(const std::map<std::string, double> &a, const std::map<std::string, double> &b)
 {
     double sum = 0;
     int n = 0;
@@ -327,7 +345,11 @@ double geometricMean(const std::map<std::string, double> &a, const std::map<std:
             sum += std::log(a.at(kernel.label) / b.at(kernel.label));
             ++n;
         }
-    return n ? std::exp(sum / n) : 0;
+    if (!n)
+        return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2fx", std::exp(sum / n));
+    return text;
 }
 
 } // namespace
@@ -345,6 +367,7 @@ int main(int argc, char **argv)
         else if (arg == "--idle-seconds") settings.idleSeconds = std::atoi(next().c_str());
         else if (arg == "--probes") settings.probes = std::atoi(next().c_str());
         else if (arg == "--no-plain") settings.plain = false;
+        else if (arg == "--no-peer") settings.peer = false;
         else {
             std::fprintf(stderr, "unknown option %s\n", arg.c_str());
             return 2;
@@ -352,26 +375,39 @@ int main(int argc, char **argv)
     }
     try {
         std::printf("Kernels, wall ms per call (median of %d), each column measured after the previous\n", settings.runs);
+        const McpServer duet{{settings.app, "--headless", "--stdio", "--no-journal"}, {{"LISP_DUET_ENGINE", settings.engine}},
+                             "evaluate-lisp", "=> ", "(lisp-duet.kernel::wait-until-native-settled 120)"};
+        McpServer duetTyped = duet;
+        duetTyped.environment.push_back({"LISP_DUET_NATIVE", "0"});
+        duetTyped.settleCode.clear();
         std::printf("  Lisp Duet, native (load average %s)\n", loadAverage().c_str());
-        const auto native = measureLispDuet(settings, true);
+        const auto native = measureMcp(settings, duet);
         std::printf("  Lisp Duet, as typed (load average %s)\n", loadAverage().c_str());
-        const auto typed = measureLispDuet(settings, false);
-        std::map<std::string, double> ecl, sbcl;
+        const auto typed = measureMcp(settings, duetTyped);
+        std::map<std::string, double> peer, ecl, sbcl;
+        const std::string peerStdio = settings.peer ? peerCommand() : std::string();
+        if (!peerStdio.empty()) {
+            std::printf("  cl-mcp (SBCL) (load average %s)\n", loadAverage().c_str());
+            peer = measureMcp(settings, {{peerStdio}, {}, "repl-eval", "\"text\":\"", {}});
+        } else if (settings.peer) {
+            std::printf("  cl-mcp is not set up (see side-by-side.sh): no column for it\n");
+        }
         if (settings.plain) {
             std::printf("  plain ECL, COMPILE-FILE (load average %s)\n", loadAverage().c_str());
             ecl = measurePlain(settings, "ecl");
             std::printf("  plain SBCL (load average %s)\n", loadAverage().c_str());
             sbcl = measurePlain(settings, "sbcl");
         }
-        std::printf("\n| kernel | Lisp Duet native | as typed | plain ECL compiled | SBCL | native / ECL | native / SBCL | typed / SBCL |\n");
-        std::printf("|---|---|---|---|---|---|---|---|\n");
+        std::printf("\n| kernel | Lisp Duet native | as typed | cl-mcp | plain ECL compiled | SBCL | native / ECL | native / cl-mcp | typed / cl-mcp | native / SBCL |\n");
+        std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
         for (const Kernel &kernel : Kernels)
-            std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", kernel.label, cell(native, kernel.label).c_str(),
-                        cell(typed, kernel.label).c_str(), cell(ecl, kernel.label).c_str(), cell(sbcl, kernel.label).c_str(),
-                        ratio(native, ecl, kernel.label).c_str(), ratio(native, sbcl, kernel.label).c_str(),
-                        ratio(typed, sbcl, kernel.label).c_str());
-        std::printf("| geometric mean | | | | | %.2fx | %.2fx | %.2fx |\n", geometricMean(native, ecl), geometricMean(native, sbcl),
-                    geometricMean(typed, sbcl));
+            std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", kernel.label, cell(native, kernel.label).c_str(),
+                        cell(typed, kernel.label).c_str(), cell(peer, kernel.label).c_str(), cell(ecl, kernel.label).c_str(),
+                        cell(sbcl, kernel.label).c_str(), ratio(native, ecl, kernel.label).c_str(),
+                        ratio(native, peer, kernel.label).c_str(), ratio(typed, peer, kernel.label).c_str(),
+                        ratio(native, sbcl, kernel.label).c_str());
+        std::printf("| geometric mean | | | | | | %s | %s | %s | %s |\n", geometricMean(native, ecl).c_str(),
+                    geometricMean(native, peer).c_str(), geometricMean(typed, peer).c_str(), geometricMean(native, sbcl).c_str());
         std::printf("(the definitions' compile settled %.0f ms after they were evaluated)\n", native.at("settle"));
         measureEngine(settings);
     } catch (const ServerFailure &failure) {
