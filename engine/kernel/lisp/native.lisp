@@ -1,6 +1,6 @@
 ;;;; Native code for the session's definitions, part 3: the background compiler. A definition
 ;;;; the worker makes runs at once, bytecoded; it waits here in a queue, a Lisp thread of its
-;;;; own (at a lower priority, like the gcc it runs) takes the queue in batches, compiles them
+;;;; own (the gcc it runs at a lower priority) takes the queue in batches, compiles them
 ;;;; (native-compiler.lisp) and swaps each native function in, if and only if the definition
 ;;;; it was made from is still the one in place (a compare-and-swap: a redefinition meanwhile
 ;;;; wins). What happened to each definition goes to the host: the job's reply lists what it
