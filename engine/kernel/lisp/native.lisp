@@ -228,7 +228,7 @@ ended its thread)."
   (eq entry (mp:with-lock (*native-lock*) (gethash (native-entry-key entry) *native-records*))))
 
 (defun call-with-batch-time-limit (thunk)
-  "THUNK's values, or :TIMED-OUT after +NATIVE-BATCH-TIME-LIMIT+ seconds (the thread is
+  "THUNK's values, or :TIMED-OUT after *NATIVE-BATCH-TIME-LIMIT* seconds (the thread is
 interrupted there: a definition's macro or LOAD-TIME-VALUE looped)."
   (let* ((token (list :batch)) (me mp:*current-process*) (done nil)
          (result (catch token
