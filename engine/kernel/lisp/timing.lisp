@@ -49,12 +49,16 @@
           (incf (timing-gc-ms timing) (max 0 (- (gc-milliseconds) gc-before))))
         values))))
 
-(defparameter *forms-timed-as-typed*
+(defparameter *definitions-timed-as-typed*
   '(in-package defpackage defmacro define-compiler-macro define-symbol-macro declaim
-    eval-when defconstant defsetf define-modify-macro deftype defstruct defclass
-    define-condition defgeneric progn locally macrolet symbol-macrolet)
-  "Top-level forms whose meaning depends on being at top level: they run as typed (they
-define; they are not what is being timed).")
+    defconstant defsetf define-modify-macro deftype defstruct defclass define-condition
+    defgeneric)
+  "Top-level forms that define what later forms are read or compiled with: they run as typed
+(they are not what is being timed).")
+
+(defparameter *forms-timed-as-typed* '(eval-when locally macrolet symbol-macrolet)
+  "Top-level forms whose body is processed as top-level forms: they run as typed, and the
+reply says so. (A top-level PROGN's forms are timed one by one instead.)")
 
 (defun compile-timed-form (form)
   "(values function problem): FORM compiled as the body of a function of no arguments."
@@ -68,20 +72,33 @@ define; they are not what is being timed).")
            (values (and functions (svref functions 0)) problem))
       (incf (timing-compile *timing*) (- (%monotonic-us) start)))))
 
+(defun timed-as-typed (form note)
+  "FORM's values, run as typed in a native time job; the reply says so (NOTE)."
+  (let ((timing *timing*))
+    (incf (timing-interpreted timing))
+    (unless (timing-note timing)
+      (setf (timing-note timing) note))
+    (timed-call (lambda () (eval form)))))
+
 (defun timed-evaluation (form)
   "FORM's values as a list, measured: compiled to native code first in a native time job."
   (let ((timing *timing*))
-    (if (and (timing-native timing) (consp form)
-             (not (member (first form) *forms-timed-as-typed*)))
-        (multiple-value-bind (function problem) (compile-timed-form form)
-          (if function
-              (timed-call function)
-              (progn
-                (incf (timing-interpreted timing))
-                (unless (timing-note timing)
-                  (setf (timing-note timing) (format nil "A form did not compile and ran as typed: ~A" problem)))
-                (timed-call (lambda () (eval form))))))
-        (timed-call (lambda () (eval form))))))
+    (cond ((not (and (timing-native timing) (consp form)))
+           (timed-call (lambda () (eval form))))
+          ((eq (first form) 'progn)
+           ;; Its forms are top-level forms too: each one timed as such.
+           (let ((values '()))
+             (dolist (subform (rest form) values)
+               (setf values (timed-evaluation subform)))))
+          ((member (first form) *definitions-timed-as-typed*)
+           (timed-call (lambda () (eval form))))
+          ((member (first form) *forms-timed-as-typed*)
+           (timed-as-typed form (format nil "A top-level ~A ran as typed." (first form))))
+          (t
+           (multiple-value-bind (function problem) (compile-timed-form form)
+             (if function
+                 (timed-call function)
+                 (timed-as-typed form (format nil "A form did not compile and ran as typed: ~A" problem))))))))
 
 (defun replace-reply-field (reply key value)
   "REPLY, an (:OBJ key value ...) list, with KEY's value replaced (or added)."
