@@ -3,9 +3,10 @@
 // background compiler has settled, beside the same Lisp Duet with native compilation off (as
 // typed: ECL's bytecodes), cl-mcp on SBCL through MCP when it is set up as side-by-side.sh
 // sets it up (CL_MCP_HOME, default /work/peer), plain ECL with the definitions compiled by
-// COMPILE-FILE, and plain SBCL. Then, against the engine alone: the time from a definition to
-// its native version, the (+ 1 2) round trip and the idle CPU with native compilation on and
-// off. It prints the load average beside every section; see README.md.
+// COMPILE-FILE, and plain SBCL. Then, against the engine alone: the kernels at the debugger's
+// (debug 3) against (debug 0), the time from a definition to its native version, the (+ 1 2)
+// round trip and the idle CPU with native compilation on and off. It prints the load average
+// beside every section; see README.md.
 //
 //   bench_native_kernels [--app PATH/lisp-duet] [--engine PATH/lisp-duet-engine] [--runs 3]
 //                        [--calls 2000] [--idle-seconds 10] [--probes 10] [--no-plain]
@@ -275,6 +276,38 @@ private:
     long m_id = 0;
 };
 
+// The debugger's price: the kernels with the definitions compiled at (debug 3) (the default:
+// frames keep their locals) and, in a second engine, after (declaim (optimize (debug 0))),
+// calls alternated between the two, wall time of the engine's eval round trip.
+void measureDebugPolicy(const Settings &settings)
+{
+    std::printf("\nThe debugger's price, engine alone (load average %s)\n", loadAverage().c_str());
+    Engine debug3(settings, true), debug0(settings, true);
+    debug0.eval("(declaim (optimize (debug 0)))");
+    debug3.eval(Definitions);
+    debug0.eval(Definitions);
+    debug3.settle();
+    debug0.settle();
+    std::printf("| kernel | (debug 3), default | (debug 0) | ratio |\n|---|---|---|---|\n");
+    std::vector<double> ratios;
+    for (const Kernel &kernel : Kernels) {
+        std::vector<double> three, zero;
+        for (int run = 0; run < std::max(3, settings.runs); ++run)
+            for (Engine *engine : {&debug3, &debug0}) {
+                const auto start = Clock::now();
+                engine->eval(kernel.call);
+                (engine == &debug3 ? three : zero).push_back(microsSince(start) / 1000.0);
+            }
+        const double a = median(three), b = median(zero);
+        ratios.push_back(a / b);
+        std::printf("| %s | %.1f | %.1f | %.2fx |\n", kernel.label, a, b, a / b);
+    }
+    double sum = 0;
+    for (double r : ratios)
+        sum += std::log(r);
+    std::printf("| geometric mean | | | %.2fx |\n", std::exp(sum / double(ratios.size())));
+}
+
 void measureEngine(const Settings &settings)
 {
     std::printf("\nThe engine alone (load average %s)\n", loadAverage().c_str());
@@ -409,6 +442,7 @@ int main(int argc, char **argv)
         std::printf("| geometric mean | | | | | | %s | %s | %s | %s |\n", geometricMean(native, ecl).c_str(),
                     geometricMean(native, peer).c_str(), geometricMean(typed, peer).c_str(), geometricMean(native, sbcl).c_str());
         std::printf("(the definitions' compile settled %.0f ms after they were evaluated)\n", native.at("settle"));
+        measureDebugPolicy(settings);
         measureEngine(settings);
     } catch (const ServerFailure &failure) {
         std::fprintf(stderr, "bench_native_kernels: %s\n", failure.what());
