@@ -275,6 +275,20 @@ private Q_SLOTS:
         QVERIFY2(abort, qPrintable(refusal));
         QVERIFY(m_lisp->waitFor(abort));
         QCOMPARE(m_lisp->waitFor(id)->result.error.message, QStringLiteral("boom 42"));
+
+        // A function that calls itself in tail position keeps a frame per call, as bytecoded.
+        QVERIFY(eval(QStringLiteral("(defun native-countdown (n) (if (zerop n) (error \"bottom\") (native-countdown (1- n))))")).ok());
+        QCOMPARE(stateOf(entryNamed(settle().value(QStringLiteral("definitions")).toArray(), QStringLiteral("NATIVE-COUNTDOWN"))), QStringLiteral("native"));
+        const quint64 down = m_lisp->debugEval(QStringLiteral("(native-countdown 3)"));
+        const DebuggerPtr bottom = m_lisp->waitParked(down);
+        QVERIFY(bottom);
+        QStringList texts;
+        for (const DebuggerFrame &f : bottom->frames)
+            texts << f.text;
+        QCOMPARE(texts, (QStringList{"(NATIVE-COUNTDOWN 0)", "(NATIVE-COUNTDOWN 1)", "(NATIVE-COUNTDOWN 2)", "(NATIVE-COUNTDOWN 3)"}));
+        const quint64 abortDown = m_lisp->session.invokeRestart(bottom->id, QStringLiteral("ABORT"), {}, Origin::person(), &refusal);
+        QVERIFY2(abortDown, qPrintable(refusal));
+        QVERIFY(m_lisp->waitFor(down));
     }
 
     void thePersonsCompileWhileTheBackgroundLoadsTheCompiler()

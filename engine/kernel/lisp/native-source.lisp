@@ -265,6 +265,33 @@ proclamations when the definition was made), which win."
           (and closure-p (list (compiler-policy "EVALUATE-FORMS" 0)))
           (reverse person)))
 
+(defun declared-notinline-p (name)
+  "True when the session's latest INLINE or NOTINLINE proclamation naming NAME is NOTINLINE."
+  (let ((latest nil))
+    (dolist (specification *session-proclamations* (eq latest 'notinline))
+      (when (and (member (first specification) '(inline notinline))
+                 (member name (rest specification) :test #'equal))
+        (setf latest (first specification))))))
+
+(defun self-calling-form (name lambda-expression keep-frames)
+  "The function form to compile for a global function NAME: one whose calls to NAME are calls
+of itself, as COMPILE-FILE makes them for a DEFUN (CLHS 3.2.2.3 lets compiled code assume a
+function's calls to its own name reach it): a LABELS function, called directly in C, where a
+call through the symbol costs 1.5-1.7x on fib and tak. Not when the session proclaimed NAME
+NOTINLINE. The price: a later TRACE of NAME sees the outer call only, and a redefinition of
+NAME reaches only later calls (as in SBCL or a compiled file). With KEEP-FRAMES (the
+debugger's (debug 3)), a call in tail position stays a call: ECL would turn it into a jump,
+and the debugger would show one frame where the bytecode shows each call."
+  (if (and (symbolp name) name
+           (eq (first lambda-expression) 'ext:lambda-block)
+           (eq (second lambda-expression) name)
+           (not (declared-notinline-p name)))
+      `(labels ((,name ,(third lambda-expression)
+                  ,@(and keep-frames `((declare (notinline ,name))))
+                  ,@(remove '(declare (si::c-global)) (cdddr lambda-expression) :test #'equal)))
+         (function ,name))
+      `(function ,lambda-expression)))
+
 (defparameter *load-time-value-reason*
   "It uses LOAD-TIME-VALUE: compiled now, the form would be evaluated again (its value and its side effects would not be the bytecode's). It stays interpreted.")
 
@@ -287,7 +314,10 @@ is none."
                   (multiple-value-bind (wrappers problem) (environment-forms environment lambda-expression)
                     (if problem
                         (values nil problem)
-                        (let ((form `(function ,lambda-expression)))
+                        (let ((form (if (eq (native-entry-kind entry) :function)
+                                        (self-calling-form (native-entry-name entry) lambda-expression
+                                                           (not (assoc 'debug (native-entry-policy entry))))
+                                        `(function ,lambda-expression))))
                           (dolist (wrapper (reverse wrappers))
                             (setf form (append wrapper (list form))))
                           (values `(locally (declare (optimize ,@(native-policy (native-entry-policy entry) (and wrappers t))))
