@@ -243,6 +243,37 @@ private Q_SLOTS:
                  QStringList{"((FORMAT NIL (FORMATTER \"k~D\") I) (FORMAT NIL \"~{~A~}\" L))"});
     }
 
+    void aSimpleGenericFunctionGetsADispatcherThatGivesWayWhenUnsure()
+    {
+        QVERIFY(eval(QStringLiteral("(defclass native-sq () ((side :initarg :side :reader native-side)))"
+                                    "(defclass native-circle () ((r :initarg :r :reader native-r)))"
+                                    "(defclass native-big-sq (native-sq) ())"
+                                    "(defgeneric native-surface (shape))"
+                                    "(defmethod native-surface ((s native-sq)) (* (native-side s) (native-side s)))"
+                                    "(defmethod native-surface ((c native-circle)) (* 3 (native-r c) (native-r c)))"
+                                    "(defparameter *native-shapes* (list (make-instance 'native-sq :side 2) (make-instance 'native-circle :r 1)))")).ok());
+        const QString sum = QStringLiteral("(loop for s in *native-shapes* sum (native-surface s))");
+        QCOMPARE(eval(sum).values, QStringList{"7"});
+        QVERIFY(settle().value(QStringLiteral("settled")).toBool());
+        // Installed by the worker before its next job.
+        QCOMPARE(eval(QStringLiteral("(and (member #'native-surface lisp-duet.kernel::*dispatching*) t)")).values, QStringList{"T"});
+        QCOMPARE(eval(sum).values, QStringList{"7"});
+        // An instance of a subclass is not one the dispatcher knows: ECL's dispatch takes over.
+        QCOMPARE(eval(QStringLiteral("(native-surface (make-instance 'native-big-sq :side 3))")).values, QStringList{"9"});
+        QCOMPARE(eval(QStringLiteral("(and (member #'native-surface lisp-duet.kernel::*dispatching*) t)")).values, QStringList{"NIL"});
+        QCOMPARE(eval(sum).values, QStringList{"7"});
+        // A new method (here, more specific for the subclass) is used at once.
+        QVERIFY(eval(QStringLiteral("(defmethod native-surface ((s native-big-sq)) :big)")).ok());
+        QCOMPARE(eval(QStringLiteral("(native-surface (make-instance 'native-big-sq :side 3))")).values, QStringList{":BIG"});
+        QVERIFY(settle().value(QStringLiteral("settled")).toBool());
+        QCOMPARE(eval(QStringLiteral("(list (native-surface (make-instance 'native-big-sq :side 3)) (native-surface (first *native-shapes*)))")).values,
+                 QStringList{"(:BIG 4)"});
+        // A method removed after a dispatcher was made for it is gone from the answers too.
+        QCOMPARE(eval(QStringLiteral("(and (member #'native-surface lisp-duet.kernel::*dispatching*) t)")).values, QStringList{"T"});
+        QVERIFY(eval(QStringLiteral("(remove-method #'native-surface (find-method #'native-surface nil (list (find-class 'native-big-sq))))")).ok());
+        QCOMPARE(eval(QStringLiteral("(native-surface (make-instance 'native-big-sq :side 3))")).values, QStringList{"9"});
+    }
+
     void anErrorInANativeDefinitionShowsItsFrameAndLocals()
     {
         QVERIFY(eval(QStringLiteral("(defun native-boom (n) (let ((doubled (* 2 n))) (error \"boom ~A\" doubled)))")).ok());

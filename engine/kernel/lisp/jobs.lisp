@@ -127,6 +127,7 @@ session package, even when a later form fails."
     (unless package
       (return-from run-job (package-error-reply id (getf request :package))))
     (debug-project-compilation)
+    (install-pending-dispatchers) ; native-dispatch.lisp: between jobs, on the worker
     (let* ((streams (job-streams id limit))
            (*job-warnings* '())
            (*job-phase* "eval")

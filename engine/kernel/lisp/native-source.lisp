@@ -172,7 +172,9 @@ with its own; then hands that compiler what the session proclaimed before it was
   reason       ; why it stays interpreted
   notes        ; what the compiler remarked although it compiled
   since        ; %WALL-CLOCK-MS of its latest state
-  after-ms)    ; from the definition to its native version
+  after-ms     ; from the definition to its native version
+  native       ; the native function, for a method (its generic function's dispatcher calls it)
+  lean)        ; true when a method's native version needs no next methods
 
 (defun bytecoded-definition-p (function)
   (and (functionp function) (bytecoded-p function)))

@@ -162,12 +162,14 @@ two special bindings that made a one-method generic call 115 ns where this makes
              (and (consp pair) (eq (mp:compare-and-swap-car pair installed native) installed)))))
       (:method
        (%adopt-identity native name (native-entry-function entry))
-       (let ((method (native-entry-method entry)))
-         (when (eq (mp:compare-and-swap (slot-value method 'clos::the-function)
-                                        installed (if (uses-next-methods-p entry)
-                                                      (clos::wrapped-method-function native)
-                                                      (lean-method-function native)))
+       (let* ((method (native-entry-method entry))
+              (lean (not (uses-next-methods-p entry)))
+              (wrapper (if lean (lean-method-function native) (clos::wrapped-method-function native))))
+         (when (eq (mp:compare-and-swap (slot-value method 'clos::the-function) installed wrapper)
                    installed)
+           (setf (native-entry-installed entry) wrapper
+                 (native-entry-native entry) native
+                 (native-entry-lean entry) lean)
            ;; Every thread's dispatch cache forgets this function's effective methods.
            (let ((generic (clos:method-generic-function method)))
              (when generic (si:clear-gfun-hash generic)))
@@ -297,18 +299,27 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
               (push (finish-entry entry :interpreted
                                   (format nil "Compiling it took more than ~D s (a macro or LOAD-TIME-VALUE in it may loop): it stays interpreted." *native-batch-time-limit*))
                     finished))
-            (loop for (entry function reason notes expanded) in outcomes
-                  for changed-macro = (and function (macro-changed-since entry expanded))
-                  do (setf (native-entry-notes entry) notes)
-                     (push (cond ((null function)
-                                  (finish-entry entry :interpreted (or reason "It did not compile.")))
-                                 (changed-macro
-                                  (finish-entry entry :interpreted (macro-changed-reason changed-macro)))
-                                 ((swap-in entry function)
-                                  (finish-entry entry :native))
-                                 (t
-                                  (finish-entry entry :superseded "A newer definition replaced it while it compiled.")))
-                           finished)))))
+            (progn
+              (loop for (entry function reason notes expanded) in outcomes
+                    for changed-macro = (and function (macro-changed-since entry expanded))
+                    do (setf (native-entry-notes entry) notes)
+                       (push (cond ((null function)
+                                    (finish-entry entry :interpreted (or reason "It did not compile.")))
+                                   (changed-macro
+                                    (finish-entry entry :interpreted (macro-changed-reason changed-macro)))
+                                   ((swap-in entry function)
+                                    (finish-entry entry :native))
+                                   (t
+                                    (finish-entry entry :superseded "A newer definition replaced it while it compiled.")))
+                             finished))
+              ;; Generic functions whose methods became native may get a dispatcher of their
+              ;; own (native-dispatch.lisp).
+              (dolist (generic (remove-duplicates
+                                (loop for entry in entries
+                                      when (and (eq (native-entry-kind entry) :method)
+                                                (eq (native-entry-state entry) :native))
+                                        collect (clos:method-generic-function (native-entry-method entry)))))
+                (when generic (ignore-errors (plan-native-dispatch generic))))))))
     (mp:with-lock (*native-lock*) (setf *native-compiling* '()))
     (if *native-toolchain-problem*
         (send-native-event (nreverse finished) "available" :false "reason" *native-toolchain-problem*)
@@ -343,10 +354,12 @@ definitions made from now on (those already native stay native)."
 
 (defun wait-until-native-settled (seconds)
   "Waits until every queued definition has been compiled or given up, at most SECONDS;
-true when it has."
+true when it has. On the worker, then installs the dispatchers made meanwhile."
   (let ((deadline (+ (%monotonic-us) (round (* seconds 1000000)))))
     (loop
-      (when (native-settled-p) (return t))
+      (when (native-settled-p)
+        (when (on-worker-p) (install-pending-dispatchers))
+        (return t))
       (when (> (%monotonic-us) deadline) (return nil))
       (sleep 0.005))))
 
