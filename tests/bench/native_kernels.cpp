@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -129,38 +130,66 @@ struct McpServer
     std::string settleCode;   // evaluated after the definitions, before the calls (or empty)
 };
 
-std::map<std::string, double> measureMcp(const Settings &settings, const McpServer &server)
+// One MCP server with the kernels defined (and, for Lisp Duet, compiled).
+class McpSession
 {
-    std::map<std::string, double> figures;
-    PipeServer app(server.argv, server.environment);
-    long id = 1;
-    app.exchange(bench::initializeRequest(int(id)), id, 900000); // a first start may compile
-    app.send(bench::initializedNotification());
-    auto evaluate = [&](const std::string &code, int timeoutMs = 600000) {
-        ++id;
+public:
+    explicit McpSession(const McpServer &server) : m_server(server), m_app(server.argv, server.environment)
+    {
+        m_app.exchange(bench::initializeRequest(int(m_id)), m_id, 900000); // a first start may compile
+        m_app.send(bench::initializedNotification());
+        const std::string defined = evaluate(Definitions);
+        if (defined.find("CONS-LIST") == std::string::npos)
+            throw ServerFailure("the definitions failed: " + defined.substr(0, 400));
+        const auto settleStart = Clock::now();
+        if (!server.settleCode.empty())
+            evaluate(server.settleCode);
+        settleMs = microsSince(settleStart) / 1000.0;
+    }
+    // Wall ms of one call of the kernel, its answer checked.
+    double call(const Kernel &kernel)
+    {
+        const auto start = Clock::now();
+        const std::string answer = evaluate(kernel.call);
+        const double ms = microsSince(start) / 1000.0;
+        if (answer.find(m_server.answerPrefix + kernel.expect) == std::string::npos)
+            throw ServerFailure(std::string(kernel.label) + " answered " + answer.substr(0, 300));
+        return ms;
+    }
+    double settleMs = 0;
+
+private:
+    std::string evaluate(const std::string &code)
+    {
+        ++m_id;
         // No timeout_seconds: cl-mcp then polls its evaluation thread every 50 ms (its
         // %REPL-EVAL-WITH-TIMEOUT), which would be all that its figures measure.
-        return app.exchange(bench::toolCall(id, server.tool, jsonEscape(code)), id, timeoutMs);
-    };
-    const std::string defined = evaluate(Definitions);
-    if (defined.find("CONS-LIST") == std::string::npos)
-        throw ServerFailure("the definitions failed: " + defined.substr(0, 400));
-    const auto settleStart = Clock::now();
-    if (!server.settleCode.empty())
-        evaluate(server.settleCode);
-    figures["settle"] = microsSince(settleStart) / 1000.0;
-    for (const Kernel &kernel : Kernels) {
-        std::vector<double> samples;
-        for (int run = 0; run < settings.runs; ++run) {
-            const auto start = Clock::now();
-            const std::string answer = evaluate(kernel.call);
-            samples.push_back(microsSince(start) / 1000.0);
-            if (answer.find(server.answerPrefix + kernel.expect) == std::string::npos)
-                throw ServerFailure(std::string(kernel.label) + " answered " + answer.substr(0, 300));
-        }
-        figures[kernel.label] = median(samples);
+        return m_app.exchange(bench::toolCall(m_id, m_server.tool, jsonEscape(code)), m_id, 600000);
     }
-    app.stop();
+    McpServer m_server;
+    PipeServer m_app;
+    long m_id = 1;
+};
+
+// The servers side by side: for each kernel and run, one call to each in turn, so that a busy
+// moment of a shared machine weighs on all of them. Label -> kernel label -> median ms.
+std::map<std::string, std::map<std::string, double>> measureMcp(const Settings &settings,
+                                                               const std::vector<std::pair<std::string, McpServer>> &servers)
+{
+    std::vector<std::unique_ptr<McpSession>> sessions;
+    std::map<std::string, std::map<std::string, double>> figures;
+    for (const auto &[label, server] : servers) {
+        sessions.push_back(std::make_unique<McpSession>(server));
+        figures[label]["settle"] = sessions.back()->settleMs;
+    }
+    for (const Kernel &kernel : Kernels) {
+        std::vector<std::vector<double>> samples(servers.size());
+        for (int run = 0; run < settings.runs; ++run)
+            for (size_t i = 0; i < sessions.size(); ++i)
+                samples[i].push_back(sessions[i]->call(kernel));
+        for (size_t i = 0; i < sessions.size(); ++i)
+            figures[servers[i].first][kernel.label] = median(samples[i]);
+    }
     return figures;
 }
 
@@ -407,24 +436,25 @@ int main(int argc, char **argv)
         }
     }
     try {
-        std::printf("Kernels, wall ms per call (median of %d), each column measured after the previous\n", settings.runs);
+        std::printf("Kernels, wall ms per call (median of %d)\n", settings.runs);
         const McpServer duet{{settings.app, "--headless", "--stdio", "--no-journal"}, {{"LISP_DUET_ENGINE", settings.engine}},
                              "evaluate-lisp", "=> ", "(lisp-duet.kernel::wait-until-native-settled 120)"};
         McpServer duetTyped = duet;
         duetTyped.environment.push_back({"LISP_DUET_NATIVE", "0"});
         duetTyped.settleCode.clear();
-        std::printf("  Lisp Duet, native (load average %s)\n", loadAverage().c_str());
-        const auto native = measureMcp(settings, duet);
-        std::printf("  Lisp Duet, as typed (load average %s)\n", loadAverage().c_str());
-        const auto typed = measureMcp(settings, duetTyped);
-        std::map<std::string, double> peer, ecl, sbcl;
+        std::vector<std::pair<std::string, McpServer>> servers = {{"native", duet}, {"typed", duetTyped}};
         const std::string peerStdio = settings.peer ? peerCommand() : std::string();
-        if (!peerStdio.empty()) {
-            std::printf("  cl-mcp (SBCL) (load average %s)\n", loadAverage().c_str());
-            peer = measureMcp(settings, {{peerStdio}, {}, "repl-eval", "\"text\":\"", {}});
-        } else if (settings.peer) {
+        if (!peerStdio.empty())
+            servers.push_back({"cl-mcp", {{peerStdio}, {}, "repl-eval", "\"text\":\"", {}}});
+        else if (settings.peer)
             std::printf("  cl-mcp is not set up (see side-by-side.sh): no column for it\n");
-        }
+        std::printf("  Lisp Duet native, Lisp Duet as typed%s, calls alternated (load average %s)\n",
+                    peerStdio.empty() ? "" : " and cl-mcp (SBCL)", loadAverage().c_str());
+        auto mcp = measureMcp(settings, servers);
+        const auto &native = mcp["native"];
+        const auto &typed = mcp["typed"];
+        const auto &peer = mcp["cl-mcp"];
+        std::map<std::string, double> ecl, sbcl;
         if (settings.plain) {
             std::printf("  plain ECL, COMPILE-FILE (load average %s)\n", loadAverage().c_str());
             ecl = measurePlain(settings, "ecl");
