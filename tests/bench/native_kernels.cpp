@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -171,72 +172,94 @@ private:
     long m_id = 1;
 };
 
-// The servers side by side: for each kernel and run, one call to each in turn, so that a busy
-// moment of a shared machine weighs on all of them. Label -> kernel label -> median ms.
-std::map<std::string, std::map<std::string, double>> measureMcp(const Settings &settings,
-                                                               const std::vector<std::pair<std::string, McpServer>> &servers)
+// A plain Lisp with the kernels defined (ECL: compiled with COMPILE-FILE and loaded; SBCL:
+// loaded, which compiles), answering on its stdin: a kernel's index in, the wall ms of one
+// call out, timed with a clock finer than either's GET-INTERNAL-REAL-TIME (ECL counts
+// milliseconds, SBCL 2.2.9 steps by 4 ms).
+class PlainLisp
 {
+public:
+    PlainLisp(const std::string &lisp, const std::string &directory)
+        : m_process(lisp == "ecl" ? std::vector<std::string>{"ecl", "--norc", "--shell", write(lisp, directory)}
+                                  : std::vector<std::string>{"sbcl", "--script", write(lisp, directory)})
+    {
+        if (m_process.readLine(600000) != "READY")
+            throw ServerFailure(lisp + " did not load the kernels");
+    }
+    double call(size_t index)
+    {
+        m_process.send(std::to_string(index));
+        return std::atof(m_process.readLine(600000).c_str());
+    }
+
+private:
+    static std::string write(const std::string &lisp, const std::string &dir)
+    {
+        std::ofstream(dir + "/kernels.lisp") << Definitions;
+        std::ofstream(dir + "/clock.lisp")
+            << "(defun now-ms () #+ecl (ffi:c-inline () () :double \"({struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);"
+               " t.tv_sec * 1e3 + t.tv_nsec / 1e6;})\" :one-liner t)\n"
+               " #+sbcl (multiple-value-bind (s ns) (sb-unix::clock-gettime 1) (+ (* s 1000d0) (/ ns 1d6))))\n";
+        std::ostringstream harness;
+        if (lisp == "ecl")
+            harness << "(let ((*load-verbose* nil) (*compile-verbose* nil)) (require :cmp)"
+                    << " (load (compile-file \"" << dir << "/kernels.lisp\" :output-file \"" << dir << "/kernels.fas\"))"
+                    << " (load (compile-file \"" << dir << "/clock.lisp\" :output-file \"" << dir << "/clock.fas\")))\n";
+        else
+            harness << "(load \"" << dir << "/kernels.lisp\") (load \"" << dir << "/clock.lisp\")\n";
+        harness << "(defparameter *kernels* (vector";
+        for (const Kernel &kernel : Kernels)
+            harness << " (lambda () " << kernel.call << ")";
+        harness << "))\n(format t \"READY~%\") (finish-output)\n"
+                << "(loop for line = (read-line *standard-input* nil) while line\n"
+                << "      do (let ((start (now-ms))) (funcall (svref *kernels* (parse-integer line)))\n"
+                << "           (format t \"~,3F~%\" (- (now-ms) start)) (finish-output)))\n";
+        const std::string file = dir + "/harness-" + lisp + ".lisp";
+        std::ofstream(file) << harness.str();
+        return file;
+    }
+    PipeServer m_process;
+};
+
+// Everything side by side: for each kernel and run, one call to each in turn, so that a busy
+// moment of a shared machine weighs on all of them. Label -> kernel label -> median ms.
+std::map<std::string, std::map<std::string, double>> measureAll(const Settings &settings,
+                                                               const std::vector<std::pair<std::string, McpServer>> &servers,
+                                                               const std::vector<std::string> &plainLisps)
+{
+    char directory[] = "/tmp/lisp-duet-bench-XXXXXX";
+    if (!mkdtemp(directory))
+        throw ServerFailure("mkdtemp failed");
+    std::vector<std::string> labels;
+    std::vector<std::function<double(size_t)>> callers;
     std::vector<std::unique_ptr<McpSession>> sessions;
+    std::vector<std::unique_ptr<PlainLisp>> plains;
     std::map<std::string, std::map<std::string, double>> figures;
     for (const auto &[label, server] : servers) {
         sessions.push_back(std::make_unique<McpSession>(server));
         figures[label]["settle"] = sessions.back()->settleMs;
+        labels.push_back(label);
+        callers.push_back([session = sessions.back().get()](size_t i) { return session->call(Kernels[i]); });
     }
-    for (const Kernel &kernel : Kernels) {
-        std::vector<std::vector<double>> samples(servers.size());
+    for (const std::string &lisp : plainLisps) {
+        plains.push_back(std::make_unique<PlainLisp>(lisp, directory));
+        labels.push_back(lisp);
+        callers.push_back([plain = plains.back().get()](size_t i) { return plain->call(i); });
+    }
+    for (size_t k = 0; k < Kernels.size(); ++k) {
+        std::vector<std::vector<double>> samples(callers.size());
         for (int run = 0; run < settings.runs; ++run)
-            for (size_t i = 0; i < sessions.size(); ++i)
-                samples[i].push_back(sessions[i]->call(kernel));
-        for (size_t i = 0; i < sessions.size(); ++i)
-            figures[servers[i].first][kernel.label] = median(samples[i]);
+            for (size_t i = 0; i < callers.size(); ++i)
+                samples[i].push_back(callers[i](k));
+        for (size_t i = 0; i < callers.size(); ++i)
+            figures[labels[i]][Kernels[k].label] = median(samples[i]);
     }
+    std::system((std::string("rm -rf ") + directory).c_str());
     return figures;
 }
 
 // A plain Lisp running a file that defines the kernels (ECL: compiled with COMPILE-FILE and
 // loaded; SBCL: loaded, which compiles) and prints "KERNEL <index> <median ms>" per kernel.
-std::map<std::string, double> measurePlain(const Settings &settings, const std::string &lisp)
-{
-    char directory[] = "/tmp/lisp-duet-bench-XXXXXX";
-    if (!mkdtemp(directory))
-        throw ServerFailure("mkdtemp failed");
-    const std::string dir = directory;
-    std::ofstream(dir + "/kernels.lisp") << Definitions;
-    // A clock finer than either's GET-INTERNAL-REAL-TIME (ECL: milliseconds; SBCL 2.2.9: 4 ms steps).
-    std::ofstream(dir + "/clock.lisp")
-        << "(defun now-ms () #+ecl (ffi:c-inline () () :double \"({struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);"
-           " t.tv_sec * 1e3 + t.tv_nsec / 1e6;})\" :one-liner t)\n"
-           " #+sbcl (multiple-value-bind (s ns) (sb-unix::clock-gettime 1) (+ (* s 1000d0) (/ ns 1d6))))\n"
-        << "(defun run-kernel (index thunk)\n"
-        << "  (let ((times (loop repeat " << settings.runs << " collect (let ((start (now-ms))) (funcall thunk) (- (now-ms) start)))))\n"
-        << "    (format t \"KERNEL ~D ~,3F~%\" index (nth (floor (length times) 2) (sort times #'<)))))\n";
-    std::ostringstream harness;
-    if (lisp == "ecl")
-        harness << "(let ((*load-verbose* nil) (*compile-verbose* nil)) (require :cmp)"
-                << " (load (compile-file \"" << dir << "/kernels.lisp\" :output-file \"" << dir << "/kernels.fas\"))"
-                << " (load (compile-file \"" << dir << "/clock.lisp\" :output-file \"" << dir << "/clock.fas\")))\n";
-    else
-        harness << "(load \"" << dir << "/kernels.lisp\") (load \"" << dir << "/clock.lisp\")\n";
-    for (size_t i = 0; i < Kernels.size(); ++i)
-        harness << "(run-kernel " << i << " (lambda () " << Kernels[i].call << "))\n";
-    std::ofstream(dir + "/harness.lisp") << harness.str();
-    const std::string command = lisp == "ecl" ? "ecl --norc --shell " + dir + "/harness.lisp 2>/dev/null"
-                                              : "sbcl --script " + dir + "/harness.lisp 2>/dev/null";
-    std::map<std::string, double> figures;
-    FILE *output = popen(command.c_str(), "r");
-    if (!output)
-        throw ServerFailure("cannot run " + lisp);
-    char line[512];
-    while (fgets(line, sizeof line, output)) {
-        unsigned index = 0;
-        double ms = 0;
-        if (std::sscanf(line, "KERNEL %u %lf", &index, &ms) == 2 && index < Kernels.size())
-            figures[Kernels[index].label] = ms;
-    }
-    pclose(output);
-    std::system(("rm -rf " + dir).c_str());
-    return figures;
-}
 
 // The engine alone, speaking its JSON lines.
 class Engine
@@ -448,19 +471,19 @@ int main(int argc, char **argv)
             servers.push_back({"cl-mcp", {{peerStdio}, {}, "repl-eval", "\"text\":\"", {}}});
         else if (settings.peer)
             std::printf("  cl-mcp is not set up (see side-by-side.sh): no column for it\n");
-        std::printf("  Lisp Duet native, Lisp Duet as typed%s, calls alternated (load average %s)\n",
-                    peerStdio.empty() ? "" : " and cl-mcp (SBCL)", loadAverage().c_str());
-        auto mcp = measureMcp(settings, servers);
-        const auto &native = mcp["native"];
-        const auto &typed = mcp["typed"];
-        const auto &peer = mcp["cl-mcp"];
-        std::map<std::string, double> ecl, sbcl;
-        if (settings.plain) {
-            std::printf("  plain ECL, COMPILE-FILE (load average %s)\n", loadAverage().c_str());
-            ecl = measurePlain(settings, "ecl");
-            std::printf("  plain SBCL (load average %s)\n", loadAverage().c_str());
-            sbcl = measurePlain(settings, "sbcl");
-        }
+        std::vector<std::string> plainLisps;
+        if (settings.plain)
+            plainLisps = {"ecl", "sbcl"};
+        std::printf("  Lisp Duet native, Lisp Duet as typed%s%s, calls alternated (load average %s)\n",
+                    peerStdio.empty() ? "" : ", cl-mcp (SBCL)", settings.plain ? ", plain ECL (COMPILE-FILE), plain SBCL" : "",
+                    loadAverage().c_str());
+        auto all = measureAll(settings, servers, plainLisps);
+        std::printf("  done (load average %s)\n", loadAverage().c_str());
+        const auto &native = all["native"];
+        const auto &typed = all["typed"];
+        const auto &peer = all["cl-mcp"];
+        const auto &ecl = all["ecl"];
+        const auto &sbcl = all["sbcl"];
         std::printf("\n| kernel | Lisp Duet native | as typed | cl-mcp | plain ECL compiled | SBCL | native / ECL | native / cl-mcp | typed / cl-mcp | native / SBCL |\n");
         std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
         for (const Kernel &kernel : Kernels)
