@@ -58,8 +58,8 @@ Q_SIGNALS:
     void parked(quint64 id, const QJsonObject &event);
     void unparked(quint64 id, const QJsonObject &event);
     void stillParked(quint64 id, const QJsonObject &event);
-    // Any other event, whole: the person's editor's ("editor-request", "editor-connected",
-    // ...: engine/README.md), and those of newer kernels.
+    // Any other event, whole: the person's editor's ("editor-request", "editor-connected"...),
+    // the background compiler's ("native") and a load's "progress" (engine/README.md).
     void otherEvent(const QJsonObject &event);
     // Bytes the engine process wrote to its own stdout/stderr, outside any Lisp stream.
     void processOutput(const QString &text);

@@ -23,7 +23,7 @@ struct EngineJob
 {
     enum class Kind {
         Evaluate,        // code; options; editorRequest
-        Time,            // code
+        Time,            // code; asTyped
         Compile,         // code (compiled, not run)
         Macroexpand,     // code; fullExpansion
         LoadSystem,      // system; force, verbose
@@ -33,6 +33,7 @@ struct EngineJob
         EditorListen,    // port; file (the secret file; empty: ~/.slime-secret): Swank for the person's editor
         EditorClose,     // Swank stops listening and closes every editor's connection
         LoadInit,        // file; timeLimitMs: the person's init file
+        NativeSettle,    // timeLimitMs; sinceSerial: waits until the background compiler is done
         // Not sent as a job: a look at a parked job's frame (a query), which the session records
         // in the transcript so that the others see who looked (Session::inspectFrame).
         FrameLook        // frame
@@ -62,6 +63,8 @@ struct EngineJob
     int port = 0;
     QString file;
     int timeLimitMs = 0;
+    bool asTyped = false;     // Time: the code as typed (bytecodes), not its native version
+    qint64 sinceSerial = 0;   // NativeSettle: the definitions from this serial on
 
     bool isDebuggerStep() const { return kind == Kind::InvokeRestart || kind == Kind::FrameEvaluation || kind == Kind::FrameLook; }
     bool runsCode() const { return kind == Kind::Evaluate || kind == Kind::Time; }

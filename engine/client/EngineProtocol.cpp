@@ -51,6 +51,7 @@ constexpr KindName KindNames[] = {
     {EngineJob::Kind::EditorListen, QLatin1StringView("editor-listen")},
     {EngineJob::Kind::EditorClose, QLatin1StringView("editor-close")},
     {EngineJob::Kind::LoadInit, QLatin1StringView("load-init")},
+    {EngineJob::Kind::NativeSettle, QLatin1StringView("native-settle")},
 };
 
 bool sendsCode(EngineJob::Kind kind)
@@ -67,9 +68,11 @@ EngineJob evaluation(const QString &code, const QString &package, const EvalOpti
     return request;
 }
 
-EngineJob timedEvaluation(const QString &code, const QString &package)
+EngineJob timedEvaluation(const QString &code, const QString &package, bool asTyped)
 {
-    return job(EngineJob::Kind::Time, code, package);
+    EngineJob request = job(EngineJob::Kind::Time, code, package);
+    request.asTyped = asTyped;
+    return request;
 }
 
 EngineJob compilation(const QString &code, const QString &package)
@@ -149,6 +152,14 @@ EngineJob initFileLoad(const QString &file, int timeLimitMs)
     return request;
 }
 
+EngineJob nativeSettling(int timeoutMs, qint64 sinceSerial)
+{
+    EngineJob request = job(EngineJob::Kind::NativeSettle);
+    request.timeLimitMs = timeoutMs;
+    request.sinceSerial = sinceSerial;
+    return request;
+}
+
 std::optional<EngineJob> editorJob(const QJsonObject &request)
 {
     const QString op = request.value(QStringLiteral("op")).toString();
@@ -221,6 +232,14 @@ QJsonObject jobFields(const EngineJob &job)
         fields = {{QStringLiteral("file"), job.file}, {QStringLiteral("time_limit_ms"), job.timeLimitMs}};
         break;
     case K::Time:
+        if (job.asTyped)
+            fields.insert(QStringLiteral("as_typed"), true);
+        break;
+    case K::NativeSettle:
+        fields.insert(QStringLiteral("timeout_ms"), job.timeLimitMs);
+        if (job.sinceSerial > 0)
+            fields.insert(QStringLiteral("since_serial"), job.sinceSerial);
+        break;
     case K::Compile:
     case K::EditorClose:
         break;
@@ -256,7 +275,9 @@ std::optional<EngineJob> recordedJob(const QString &op, const QString &code, con
     recorded.by = fields.value(QStringLiteral("by")).toString();
     recorded.port = fields.value(QStringLiteral("port")).toInt();
     recorded.file = fields.value(known->kind == EngineJob::Kind::EditorListen ? QStringLiteral("secret_file") : QStringLiteral("file")).toString();
-    recorded.timeLimitMs = fields.value(QStringLiteral("time_limit_ms")).toInt();
+    recorded.timeLimitMs = fields.value(known->kind == EngineJob::Kind::NativeSettle ? QStringLiteral("timeout_ms") : QStringLiteral("time_limit_ms")).toInt();
+    recorded.asTyped = fields.value(QStringLiteral("as_typed")).toBool();
+    recorded.sinceSerial = fields.value(QStringLiteral("since_serial")).toInteger();
     // Not editor_request: a recorded job is run again (replay) long after its editor's request.
     return recorded;
 }
@@ -376,6 +397,14 @@ Query resolveNames(const QList<NameToResolve> &names, const QStringList &conditi
 Query editorDrop(qint64 editorRequest, const QString &reason)
 {
     return {QStringLiteral("editor-drop"), {{QStringLiteral("editor_request"), editorRequest}, {QStringLiteral("reason"), reason}}};
+}
+
+Query nativeCompilation(std::optional<bool> enabled)
+{
+    Query query{QStringLiteral("native"), {}};
+    if (enabled)
+        query.fields.insert(QStringLiteral("enabled"), *enabled);
+    return query;
 }
 
 Query editorMessage(const QString &text, qint64 editor)

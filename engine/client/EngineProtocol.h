@@ -33,7 +33,9 @@ struct Limits
 
 // ---- Jobs: work for the worker thread, queued one at a time by the Session.
 EngineJob evaluation(const QString &code, const QString &package = {}, const EvalOptions &options = {});
-EngineJob timedEvaluation(const QString &code, const QString &package = {});
+// `asTyped`: time the code as typed (ECL's bytecodes), not the native version of what it
+// calls (the default; compile time reported apart).
+EngineJob timedEvaluation(const QString &code, const QString &package = {}, bool asTyped = false);
 EngineJob compilation(const QString &code, const QString &package = {});
 EngineJob macroexpansion(const QString &code, bool full, const QString &package = {});
 EngineJob systemLoad(const QString &system, bool force, bool verbose);
@@ -58,6 +60,9 @@ EngineJob editorClose();
 // The person's init file, loaded within `timeLimitMs`; an eval-shaped reply plus file, loaded,
 // timed_out.
 EngineJob initFileLoad(const QString &file, int timeLimitMs);
+// Native code for the session's definitions (issue 30): waits, up to `timeoutMs`, until the
+// background compiler has nothing left; its reply lists the definitions from `sinceSerial` on.
+EngineJob nativeSettling(int timeoutMs, qint64 sinceSerial = 0);
 // The job an `editor-request` event asks for (its "request" object: op eval or debugger-eval,
 // code, package, target/level/frame, editor_request); nullopt for anything else.
 std::optional<EngineJob> editorJob(const QJsonObject &request);
@@ -110,6 +115,9 @@ Query packages(const QStringList &names, const QStringList &characterNames = {})
 // The person's editor: a queued request that will not run (`reason` is told to the editor),
 // a line for the editors' echo areas (`editor` 0: every one), Swank stopped.
 Query editorDrop(qint64 editorRequest, const QString &reason);
+// Native compilation of the definitions made from now on: turned on or off (nullopt: only
+// asked). Reply: enabled, available, reason, pending.
+Query nativeCompilation(std::optional<bool> enabled = std::nullopt);
 Query editorMessage(const QString &text, qint64 editor = 0);
 QJsonObject queryLine(quint64 id, const Query &query);
 // Stops the running job; with `breakIn`, a job with debugging on parks where it is instead

@@ -12,6 +12,7 @@
 
 #include <ecl/ecl.h>
 #include <sys/resource.h>
+#include <cstdlib>
 #include <ctime>
 #include <string>
 #include <unistd.h>
@@ -128,6 +129,77 @@ cl_object processId()
     ecl_return1(ecl_process_env(), ecl_make_integer(cl_fixnum(getpid())));
 }
 
+// Wall-clock milliseconds since the Unix epoch: when a definition became native, for the host.
+cl_object wallClockMilliseconds()
+{
+    timespec now{};
+    clock_gettime(CLOCK_REALTIME, &now);
+    ecl_return1(ecl_process_env(), ecl_make_integer(cl_fixnum(now.tv_sec) * 1000 + now.tv_nsec / 1000000));
+}
+
+// (%swap-function-cell symbol old new): stores NEW in SYMBOL's function cell if, and only if,
+// it still holds OLD; T when it did. The background compiler swaps a natively compiled
+// function in with it: a redefinition by the worker between the check and the store would
+// otherwise be overwritten (SETF FDEFINITION is a check and a store). Allocates nothing.
+cl_object swapFunctionCell(cl_object symbol, cl_object expected, cl_object replacement)
+{
+    bool swapped = false;
+    {
+        InterruptsDisabled guard;
+        if (!Null(symbol) && ECL_SYMBOLP(symbol) && !Null(expected)) {
+            cl_object seen = expected;
+            swapped = __atomic_compare_exchange_n(&ECL_SYM_FUN(symbol), &seen, replacement, false,
+                                                  __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+        }
+    }
+    ecl_return1(ecl_process_env(), swapped ? ECL_T : ECL_NIL);
+}
+
+// (%adopt-identity native name original): gives a natively compiled function the name and the
+// source file record of the definition it replaces. ECL's COMPILE of a lambda leaves both
+// empty: backtraces, DESCRIBE and the definitions' file and line read them. Allocates nothing.
+cl_object adoptIdentity(cl_object native, cl_object name, cl_object original)
+{
+    {
+        InterruptsDisabled guard;
+        cl_object file = ECL_NIL;
+        cl_object position = ECL_NIL;
+        cl_object source = original;
+        if (ecl_t_of(source) == t_bclosure)
+            source = source->bclosure.code;
+        if (ecl_t_of(source) == t_bytecodes) {
+            file = source->bytecodes.file;
+            position = source->bytecodes.file_position;
+        }
+        switch (ecl_t_of(native)) {
+        case t_cfun:
+            native->cfun.name = name;
+            native->cfun.file = file;
+            native->cfun.file_position = position;
+            break;
+        case t_cfunfixed:
+            native->cfunfixed.name = name;
+            native->cfunfixed.file = file;
+            native->cfunfixed.file_position = position;
+            break;
+        default:
+            break; // a closure has no name of its own; ours are never closures
+        }
+    }
+    ecl_return0(ecl_process_env());
+}
+
+// (%make-private-directory prefix): a new directory PREFIXXXXXXX, mode 0700, made atomically
+// (mkdtemp), or NIL. The background compiler writes C files there and loads the shared
+// objects gcc makes: nobody else may plant files in it. Called inside MP:WITHOUT-INTERRUPTS
+// (it allocates the answer).
+cl_object makePrivateDirectory(cl_object prefix)
+{
+    std::string path = Marshal::fromLispString(prefix).toStdString() + "XXXXXX";
+    const bool made = ::mkdtemp(path.data()) != nullptr;
+    ecl_return1(ecl_process_env(), made ? ecl_make_simple_base_string(path.c_str(), cl_fixnum(path.size())) : ECL_NIL);
+}
+
 // Runs the top-level forms of the kernel's Lisp, compiled to native code at build time.
 cl_object initKernel()
 {
@@ -164,6 +236,10 @@ void define()
     defineFunction("%RUN-TIME-US", runTimeMicroseconds, 0);
     defineFunction("%PROCESS-ID", processId, 0);
     defineFunction("%INIT-KERNEL", initKernel, 0);
+    defineFunction("%WALL-CLOCK-MS", wallClockMilliseconds, 0);
+    defineFunction("%SWAP-FUNCTION-CELL", swapFunctionCell, 3);
+    defineFunction("%ADOPT-IDENTITY", adoptIdentity, 3);
+    defineFunction("%MAKE-PRIVATE-DIRECTORY", makePrivateDirectory, 1);
     EditorSupport::define();
 }
 

@@ -49,6 +49,14 @@ private:
 
     Session &session() { return m_lisp->session; }
 
+    void setNative(bool enabled)
+    {
+        bool answered = false;
+        session().query(EngineProtocol::nativeCompilation(enabled),
+                        [&](const QJsonObject &) { answered = true; });
+        QVERIFY(QTest::qWaitFor([&] { return answered; }, 10000));
+    }
+
     JobPtr choose(const DebuggerPtr &debugger, const QJsonValue &restart, const QStringList &arguments = {})
     {
         QString refusal;
@@ -280,7 +288,12 @@ private Q_SLOTS:
 
     void debuggerEvalSeesTheFramesLocalsAndCanChangeThem()
     {
+        // A SETQ in a frame reaches bytecoded code only: once the background compiler made
+        // SCALE native (issue 30), its frame would hold copies (tst_native shows those). It
+        // is defined with native compilation off, so the call never races the compiler.
+        setNative(false);
         QVERIFY(m_lisp->result("(defun scale (x y) (let ((z (* x 2))) (restart-case (/ z y) (use-value (v) (+ z v)))))").ok());
+        setNative(true);
         const quint64 id = m_lisp->debugEval(QStringLiteral("(scale 3 0)"));
         const DebuggerPtr debugger = m_lisp->waitParked(id);
         QVERIFY(debugger);
@@ -310,8 +323,12 @@ private Q_SLOTS:
     void nativeCodeKeepsNoFramesButTheParkedThreadStillEvaluates()
     {
         // ECL records no frame for natively compiled functions: nothing to show but the truth.
+        // (Defined with the background compiler off: its own native version, at (debug 3),
+        // keeps frames, and must not beat COMPILE to it.)
+        setNative(false);
         QVERIFY(m_lisp->result("(defvar *seen* :unset) (defun native-half (x) (let ((*seen* x)) (if (zerop x) (error \"zero\") (/ 1 x))))",
                                QString(), 60000).ok());
+        setNative(true);
         QVERIFY(m_lisp->result("(compile 'native-half)", QString(), 60000).ok());
         const quint64 id = m_lisp->debugEval(QStringLiteral("(native-half 0)"));
         const DebuggerPtr debugger = m_lisp->waitParked(id);

@@ -19,12 +19,13 @@
   "The condition of a break, LISP-DUET:EVALUATION-INTERRUPTED. Its class is made at the first
 break, not at every start of the engine (a condition class costs millions of instructions)."
   (unless (find-class 'lisp-duet:evaluation-interrupted nil)
-    (eval '(define-condition lisp-duet:evaluation-interrupted (condition)
+    (without-noting-definitions
+     (eval '(define-condition lisp-duet:evaluation-interrupted (condition)
             ((by :initarg :by :initform nil))
             (:report (lambda (c s)
                        (format s "~A interrupted this evaluation to look at it: it waits where it was. ~
                                   CONTINUE resumes it; ABORT ends it."
-                               (or (slot-value c 'by) "Someone")))))))
+                               (or (slot-value c 'by) "Someone"))))))))
   (make-condition 'lisp-duet:evaluation-interrupted :by by))
 
 (define-record level
@@ -134,6 +135,8 @@ dynamic environment of the signal."
              (*job-streams* nil)
              ;; ...and are not the parked job: only one that asks for the debugger has one.
              (*job-debug* nil)
+             ;; ...nor timed, when a time job parked.
+             (*timing* nil)
              (lisp-duet:*debugger-condition* condition))
          (flush-job-streams (job-debug-streams debug))
          (send (parked-event level condition failure break-p))
@@ -367,6 +370,10 @@ VALUE): the arguments in lambda-list order, the other variables outermost first.
                         "function" (if name (session-print name) :null)
                         "locals_available" (if kind t :false)
                         "note" (cond ((eq kind :bytecoded) :null)
+                                     ((and (eq kind :compiled) (symbolp name) name
+                                           (native-since-text name))
+                                      (format nil "Compiled to native code in the background (~A), at (debug 3) so that its frame keeps its variables: the values are those they had when it stopped. debugger-eval reads them; a SETQ there does not change the running code."
+                                              (native-since-text name)))
                                      ((eq kind :compiled)
                                       "Compiled for debugging (the project's systems are compiled at (debug 3)): the values are those the variables had when it stopped. debugger-eval reads them; a SETQ there does not change the running code.")
                                      ((null function)

@@ -156,7 +156,10 @@ comment (; to the end of the line, #| |# nested)."
   (let ((*package* *session-package*))
     (multiple-value-bind (file line) (function-file-location symbol kind)
       (append (definition-entry-1 symbol kind)
-              (list "file" (or file :null) "line" (or line :null))))))
+              (list "file" (or file :null) "line" (or line :null))
+              ;; How it runs (native.lisp): interpreted, compiling or native.
+              (and (member kind '("function" "macro" "generic-function") :test #'string=)
+                   (ignore-errors (execution-fields symbol kind)))))))
 
 (defun definition-entry-1 (symbol kind)
   (let ((*package* *session-package*))

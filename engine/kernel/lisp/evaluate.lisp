@@ -74,6 +74,15 @@ Close enough for a safety limit."
         (check-nesting code in))
       (read in nil eof))))
 
+(defvar *timing* nil
+  "While a time job runs, where its figures add up (timing.lisp); NIL for any other job.")
+
+(defun evaluate-form (form)
+  "FORM's values as a list; a time job measures them (TIMED-EVALUATION)."
+  (if *timing*
+      (timed-evaluation form)
+      (multiple-value-list (eval form))))
+
 (defun evaluate-retryably (form debug)
   "FORM's values; while it runs, the debugger's RETRY restart (debugger.lisp) evaluates it
 again from the start, in the session as it is by then."
@@ -81,7 +90,7 @@ again from the start, in the session as it is by then."
   (unwind-protect
        (loop
          (catch (job-debug-retry-tag debug)
-           (return (multiple-value-list (eval form)))))
+           (return (evaluate-form form))))
     (setf (job-debug-retryable debug) nil)))
 
 (defun compiled-variable-name (text)
@@ -139,7 +148,7 @@ define nothing for the session's records."
                    (let ((before (definition-before form)))
                      (setf results (if debug
                                        (evaluate-retryably form debug)
-                                       (multiple-value-list (eval form))))
+                                       (evaluate-form form)))
                      (note-definition form id)
                      (note-ledger-definition form start (file-position in) before)))))
     (%stage +stage-evaluated+)

@@ -46,6 +46,12 @@ With the lock, INTERRUPT-JOB either sees the job running or leaves the id for th
 (defconstant +stage-printed+ 5)
 
 (defvar *job-warnings* '() "The warnings of the running job, newest first.")
+(defvar *noting-definitions* t
+  "NIL while the kernel itself defines a method or function with EVAL (ASDF's hooks...): the
+background compiler (native.lisp) notes only the session's own definitions.")
+
+(defmacro without-noting-definitions (&body body)
+  `(let ((*noting-definitions* nil)) ,@body))
 (defvar *job-phase* "eval" "What the running job does (read, eval or print): errors say it.")
 (defvar *job-final-package* nil "*PACKAGE* where the running job's code ended or failed.")
 
@@ -142,6 +148,7 @@ the person's editor asked for instead (editor.lisp)."
     (unless package
       (return-from run-job-for (package-error-reply id (getf request :package))))
     (debug-project-compilation)
+    (install-pending-dispatchers) ; native-dispatch.lisp: between jobs, on the worker
     (let* ((streams (job-streams id limit))
            (*job-warnings* '())
            (*job-phase* "eval")
@@ -198,7 +205,8 @@ the person's editor asked for instead (editor.lisp)."
                            :run-us (- (%run-time-us) run-start))
                 (loop for (key value) on fields by #'cddr
                       unless (equal key "values") append (list key value))
-                (take-ledger-facts))))))
+                (take-ledger-facts)
+                (take-native-facts))))))
 
 (defun session-print (object &optional (limit 300))
   "OBJECT printed as the session would show it, briefly, relative to the session package."

@@ -152,8 +152,9 @@ when an editor asks) and the loading of Swank itself (editor.lisp).")
     (let ((perform (find-symbol "PERFORM" "ASDF"))
           (operation (find-symbol "OPERATION" "ASDF"))
           (source-file (find-symbol "CL-SOURCE-FILE" "ASDF")))
-      (eval `(defmethod ,perform :around ((operation ,operation) (component ,source-file))
-               (around-asdf-perform operation component #'call-next-method))))))
+      (without-noting-definitions
+       (eval `(defmethod ,perform :around ((operation ,operation) (component ,source-file))
+               (around-asdf-perform operation component #'call-next-method)))))))
 
 (defun recording-loader (original source-p)
   (lambda (file &rest arguments)

@@ -11,6 +11,10 @@
 (defvar *worker* nil)
 (defvar *service* nil)
 
+(defun on-worker-p ()
+  "True on the thread that runs the session's jobs."
+  (eq mp:*current-process* *worker*))
+
 (defun failure-reply (request condition)
   (failed-reply (getf request :id)
                 (ignore-errors (condition-type-name condition))
@@ -155,14 +159,15 @@ not yet run there. Cleared by the interrupt itself when it runs.")
 (defun run-supervisor ()
   (setf ext:*invoke-debugger-hook* #'debugger-hook
         *debugger-hook* #'debugger-hook)
-
+  (init-native)
   (setf *worker* (mp:process-run-function "lisp-duet worker" #'job-loop :worker)
         *service* (mp:process-run-function "lisp-duet service" #'job-loop :service))
   (route-operations)
   (send-event "ready" "version" (lisp-implementation-version)
               "implementation" (lisp-implementation-type)
               "package" (package-name *session-package*)
-              "pid" (%process-id))
+              "pid" (%process-id)
+              "native" (apply #'obj (native-status-fields)))
   (%start-reading)
   (loop
     (let ((request (mp:without-interrupts (%next-request :supervisor))))

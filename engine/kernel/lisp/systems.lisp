@@ -60,11 +60,62 @@ compiler policy at +PROJECT-DEBUG-LEVEL+."
 (defvar *project-debugging* nil
   "True once ASDF compiles the project's components through DEBUGGING-COMPILATION.")
 
+;;; Progress of a long load: a library's first load compiles every file with gcc (alexandria
+;;; ~10 s, larger systems minutes). While a job runs, each file ASDF compiles is announced:
+;;;   {"event":"progress","id":JOB,"operation":"compile-file","current":K,"total":N,
+;;;    "file":PATH,"component":"system/name","message":"compiling file K of N: name.lisp"}
+;;; N counts the files of the plan that need compiling (ASDF's own test of their dates).
+
+(defvar *load-progress* nil "(CURRENT . TOTAL) of the plan ASDF performs, bound per plan.")
+
+(defun count-files-to-compile (steps force)
+  (let ((compile-op (find-class (asdf-symbol "COMPILE-OP") nil))
+        (source-file (find-class (asdf-symbol "CL-SOURCE-FILE") nil))
+        (stamp (asdf-symbol "COMPUTE-ACTION-STAMP")))
+    (count-if (lambda (step)
+                (and (consp step)
+                     (typep (car step) compile-op)
+                     (typep (cdr step) source-file)
+                     (or force (not (ignore-errors (nth-value 1 (funcall stamp nil (car step) (cdr step))))))))
+              steps)))
+
+(defun call-counting-plan (steps force next)
+  (let ((*load-progress* (cons 0 (or (ignore-errors (count-files-to-compile steps force)) 0))))
+    (funcall next)))
+
+(defun announce-file-compile (component)
+  (when (and *running-job* *load-progress*)
+    (let* ((current (incf (car *load-progress*)))
+           (total (max current (cdr *load-progress*)))
+           (file (ignore-errors (namestring (funcall (asdf-symbol "COMPONENT-PATHNAME") component))))
+           (name (or (and file (file-namestring file))
+                     (ignore-errors (funcall (asdf-symbol "COMPONENT-NAME") component))
+                     "?")))
+      (ignore-errors
+       (send-event "progress" "id" *running-job* "operation" "compile-file"
+                   "current" current "total" total
+                   "file" (or file :null)
+                   "component" (or (ignore-errors (format nil "~{~A~^/~}"
+                                                          (funcall (asdf-symbol "COMPONENT-FIND-PATH") component)))
+                                   :null)
+                   "message" (format nil "compiling file ~D of ~D: ~A" current total name))))))
+
+(defun install-load-progress ()
+  (without-noting-definitions
+    (eval `(defmethod ,(asdf-symbol "PERFORM-PLAN") :around ((steps list) &key force &allow-other-keys)
+             (call-counting-plan steps force #'call-next-method)))
+    (eval `(defmethod ,(asdf-symbol "PERFORM") :before ((operation ,(asdf-symbol "COMPILE-OP"))
+                                                        (component ,(asdf-symbol "CL-SOURCE-FILE")))
+             (announce-file-compile component)))))
+
 (defun install-project-debugging ()
-  "Makes ASDF compile the project's components through DEBUGGING-COMPILATION."
-  (eval `(defmethod ,(asdf-symbol "AROUND-COMPILE-HOOK") :around ((component ,(asdf-symbol "COMPONENT")))
-           (let ((inner (call-next-method)))
-             (if (project-component-p component) (debugging-compilation inner) inner))))
+  "Makes ASDF compile the project's components through DEBUGGING-COMPILATION, and announce
+the files it compiles."
+  (install-load-progress)
+  (without-noting-definitions
+    (eval `(defmethod ,(asdf-symbol "AROUND-COMPILE-HOOK") :around ((component ,(asdf-symbol "COMPONENT")))
+             (let ((inner (call-next-method)))
+               (if (project-component-p component) (debugging-compilation inner) inner)))))
   (setf *project-debugging* t))
 
 (defun debug-project-compilation ()
@@ -194,6 +245,9 @@ someone else's package, not about the code."
     (run-job request
              (lambda ()
                (ensure-asdf)
+               ;; What the library loads is compiled by ASDF: its definitions and
+               ;; proclamations are not the session's own (native.lisp).
+               (let ((*noting-definitions* nil))
                (let ((before (list-all-packages)))
                  (setf compiler-output
                        (with-output-to-string (log)
@@ -213,7 +267,7 @@ someone else's package, not about the code."
                                                      (muffle-warning c))))
                              (funcall (asdf-symbol "LOAD-SYSTEM") name :force force)))))
                  (setf *system-packages* (union *system-packages*
-                                                (set-difference (list-all-packages) before))))
+                                                (set-difference (list-all-packages) before)))))
                (let ((system (funcall (asdf-symbol "FIND-SYSTEM") name nil)))
                  (list "system" name
                        "version" (or (system-version system) :null)

@@ -92,7 +92,8 @@ predicate) for (predicate value). Null when the check gave its own reason."
       (error "This FiveAM has no RUN-TEST-LAMBDA, TEST-RESULT or PROCESS-FAILURE: Lisp Duet knows FiveAM 1.4."))
     (unless (eq *hooked-fiveam* (fdefinition run-test-lambda))
       ;; FiveAM was not there when the kernel was compiled: the methods are made now.
-      (let ((*package* (find-package "LISP-DUET.KERNEL")))
+      (let ((*package* (find-package "LISP-DUET.KERNEL"))
+            (*noting-definitions* nil))
         (eval `(defmethod ,run-test-lambda :around (test)
                  (declare (ignore test))
                  (call-test-lambda (lambda () (call-next-method)))))

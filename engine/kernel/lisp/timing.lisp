@@ -17,15 +17,125 @@
            (ignore-errors (si:call-cfun *gc-time-function* :unsigned-long nil nil)))
       0))
 
+;;; time: by default the native version of the code, as a program compiled with ECL would run
+;;; it. The session's definitions the code calls are given time to become native first (the
+;;; background compiler, native.lisp), and each form is compiled before it runs; neither the
+;;; waiting nor the compiling is in the figures ("settle_us", "compile_us" apart). With
+;;; "as_typed" true the forms run as EVAL runs them, bytecoded. Either way the figures are the
+;;; evaluation's alone: reading and printing the values are not in them.
+
+(define-record timing
+  native                ; compile each form first
+  (real 0) (run 0) (bytes 0) (collections 0) (gc-ms 0) ; the evaluation
+  (compile 0)           ; microseconds spent compiling the forms
+  (interpreted 0)       ; forms that ran as typed although native was asked for
+  note)                 ; why they did
+
+(defun timed-call (thunk)
+  "THUNK's values as a list, its figures added to *TIMING*."
+  (let ((timing *timing*))
+    (multiple-value-bind (bytes-before count-before) (si::gc-stats t)
+      (let* ((gc-before (gc-milliseconds))
+             (run-before (%run-time-us))
+             (real-before (%monotonic-us))
+             (values (multiple-value-list (funcall thunk)))
+             (real-after (%monotonic-us))
+             (run-after (%run-time-us)))
+        (multiple-value-bind (bytes-after count-after) (si::gc-stats t)
+          (incf (timing-real timing) (- real-after real-before))
+          (incf (timing-run timing) (- run-after run-before))
+          (incf (timing-bytes timing) (max 0 (- bytes-after bytes-before)))
+          (incf (timing-collections timing) (max 0 (- count-after count-before)))
+          (incf (timing-gc-ms timing) (max 0 (- (gc-milliseconds) gc-before))))
+        values))))
+
+(defparameter *definitions-timed-as-typed*
+  '(in-package defpackage defmacro define-compiler-macro define-symbol-macro declaim
+    defconstant defsetf define-modify-macro deftype defstruct defclass define-condition
+    defgeneric)
+  "Top-level forms that define what later forms are read or compiled with: they run as typed
+(they are not what is being timed).")
+
+(defparameter *forms-timed-as-typed* '(eval-when locally macrolet symbol-macrolet)
+  "Top-level forms whose body is processed as top-level forms: they run as typed, and the
+reply says so. (A top-level PROGN's forms are timed one by one instead.)")
+
+(defun compile-timed-form (form)
+  "(values function problem): FORM compiled as the body of a function of no arguments."
+  (let ((start (%monotonic-us)))
+    (unwind-protect
+         (multiple-value-bind (functions problem)
+             (compile-native-items
+              (list (list `(locally (declare (optimize ,@(native-policy *person-policy* nil)))
+                             (function (lambda () ,form)))
+                          *package* *readtable*)))
+           (values (and functions (svref functions 0)) problem))
+      (incf (timing-compile *timing*) (- (%monotonic-us) start)))))
+
+(defun timed-as-typed (form note)
+  "FORM's values, run as typed in a native time job; the reply says so (NOTE)."
+  (let ((timing *timing*))
+    (incf (timing-interpreted timing))
+    (unless (timing-note timing)
+      (setf (timing-note timing) note))
+    (timed-call (lambda () (eval form)))))
+
+(defun timed-evaluation (form)
+  "FORM's values as a list, measured: compiled to native code first in a native time job."
+  (let ((timing *timing*))
+    (cond ((not (and (timing-native timing) (consp form)))
+           (timed-call (lambda () (eval form))))
+          ((eq (first form) 'progn)
+           ;; Its forms are top-level forms too: each one timed as such.
+           (let ((values '()))
+             (dolist (subform (rest form) values)
+               (setf values (timed-evaluation subform)))))
+          ((member (first form) *definitions-timed-as-typed*)
+           (timed-call (lambda () (eval form))))
+          ((member (first form) *forms-timed-as-typed*)
+           (timed-as-typed form (format nil "A top-level ~A ran as typed." (first form))))
+          (t
+           (multiple-value-bind (function problem) (compile-timed-form form)
+             (if function
+                 (timed-call function)
+                 (timed-as-typed form (format nil "A form did not compile and ran as typed: ~A" problem))))))))
+
+(defun replace-reply-field (reply key value)
+  "REPLY, an (:OBJ key value ...) list, with KEY's value replaced (or added)."
+  (loop for tail on (rest reply) by #'cddr
+        when (equal (first tail) key)
+          do (setf (second tail) value)
+             (return-from replace-reply-field reply))
+  (nconc reply (list key value)))
+
 (defun time-evaluation (request)
-  (multiple-value-bind (bytes-before count-before) (si::gc-stats t)
-    (let* ((gc-before (gc-milliseconds))
-           (reply (evaluate request)))
-      (multiple-value-bind (bytes-after count-after) (si::gc-stats t)
-        (append reply
-                (list "bytes_allocated" (max 0 (- bytes-after bytes-before))
-                      "gc_count" (max 0 (- count-after count-before))
-                      "gc_ms" (max 0 (- (gc-milliseconds) gc-before))))))))
+  (let* ((as-typed (eq (getf request :as_typed) t))
+         (unavailable (and (not as-typed) (not (native-available-p))
+                           (or *native-off-reason* *native-toolchain-problem*)))
+         (timing (make-timing :native (not (or as-typed unavailable)) :note unavailable))
+         (settle-us 0)
+         (reply (run-job request
+                         (lambda ()
+                           (when (timing-native timing)
+                             (let ((start (%monotonic-us)))
+                               ;; The session's definitions, native before the code calls them.
+                               (wait-until-native-settled 30)
+                               (setf settle-us (- (%monotonic-us) start))
+                               (ensure-native-compiler)))
+                           (let ((*timing* timing))
+                             (evaluate-forms request)))
+                         :keep-package t)))
+    (dolist (field (list (cons "real_us" (timing-real timing))
+                         (cons "run_us" (timing-run timing))))
+      (replace-reply-field reply (car field) (cdr field)))
+    (nconc reply
+           (list "bytes_allocated" (timing-bytes timing)
+                 "gc_count" (timing-collections timing)
+                 "gc_ms" (timing-gc-ms timing)
+                 "timed" (if (and (timing-native timing) (zerop (timing-interpreted timing))) "native" "as-typed")
+                 "compile_us" (timing-compile timing)
+                 "settle_us" settle-us
+                 "native_note" (or (timing-note timing) :null)))))
 
 (define-operation "time" :worker #'time-evaluation)
 
