@@ -428,6 +428,26 @@ private Q_SLOTS:
         QCOMPARE(typed->result.values, native->result.values);
     }
 
+    void whatTheCompilerSaidOfATimedFormIsNotTheEvaluationsWarning()
+    {
+        // (car 42): ECL's compiler warns of the type conflict, so the form runs as typed; the
+        // evaluation's own answer is the error, as evaluate-lisp gives it, with no warnings
+        // about a compile nobody asked for (the e2e debugger suite compares the two).
+        const JobPtr timed = m_lisp->run(EngineProtocol::timedEvaluation(QStringLiteral("(car 42)")));
+        QVERIFY(timed);
+        QCOMPARE(timed->result.status, JobResult::Status::Error);
+        QCOMPARE(timed->result.error.type, QStringLiteral("SIMPLE-TYPE-ERROR"));
+        QVERIFY2(timed->result.warnings.isEmpty(), qPrintable(timed->result.warnings.join(QLatin1Char('\n'))));
+        QCOMPARE(timed->result.reply.value(QStringLiteral("timed")).toString(), QStringLiteral("as-typed"));
+        QVERIFY2(timed->result.reply.value(QStringLiteral("native_note")).toString().contains(QStringLiteral("CAR")),
+                 qPrintable(timed->result.reply.value(QStringLiteral("native_note")).toString()));
+        // A warning the timed code itself signals is still the evaluation's.
+        const JobPtr warned = m_lisp->run(EngineProtocol::timedEvaluation(QStringLiteral("(progn (warn \"mine\") 1)")));
+        QVERIFY(warned && warned->result.ok());
+        QCOMPARE(warned->result.warnings.size(), 1);
+        QVERIFY(warned->result.warnings.first().contains(QStringLiteral("mine")));
+    }
+
     void loadSystemAnnouncesEachFileItCompiles()
     {
         QTemporaryDir root;
