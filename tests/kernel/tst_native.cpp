@@ -428,6 +428,25 @@ private Q_SLOTS:
         QCOMPARE(typed->result.values, native->result.values);
     }
 
+    void definitionsCompileWhateverTheDefaultDirectoryIs()
+    {
+        // An app started from / (a desktop launcher, an MCP client's bridge --launch) or from
+        // the temporary directory: ECL writes the C file's #include of its header relative to
+        // *default-pathname-defaults*, and gcc looks for it beside the C file.
+        const QString before = eval(QStringLiteral("(namestring *default-pathname-defaults*)")).values.value(0);
+        for (const QString &directory : {QStringLiteral("/"), QStringLiteral("/tmp/")}) {
+            QVERIFY(eval(QStringLiteral("(setf *default-pathname-defaults* #P\"%1\")").arg(directory)).ok());
+            QVERIFY(eval(QStringLiteral("(defun native-from-root (x) (* x 2))")).ok());
+            const QJsonObject entry = entryNamed(settle().value(QStringLiteral("definitions")).toArray(), QStringLiteral("NATIVE-FROM-ROOT"));
+            QVERIFY2(stateOf(entry) == QStringLiteral("native"), qPrintable(directory + QStringLiteral(": ") + entry.value(QStringLiteral("reason")).toString()));
+            const JobPtr timed = m_lisp->run(EngineProtocol::timedEvaluation(QStringLiteral("(native-from-root 21)")));
+            QVERIFY(timed && timed->result.ok());
+            QVERIFY2(timed->result.reply.value(QStringLiteral("timed")).toString() == QStringLiteral("native"),
+                     qPrintable(timed->result.reply.value(QStringLiteral("native_note")).toString()));
+        }
+        QVERIFY(eval(QStringLiteral("(setf *default-pathname-defaults* (pathname %1))").arg(before)).ok());
+    }
+
     void whatTheCompilerSaidOfATimedFormIsNotTheEvaluationsWarning()
     {
         // (car 42): ECL's compiler warns of the type conflict, so the form runs as typed; the
