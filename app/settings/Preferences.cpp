@@ -31,6 +31,7 @@ constexpr BoolSetting BoolSettings[] = {
     {"window/keepInTray", &Preferences::closeToTray}, // the key main() already reads
     {"debugger/ownErrors", &Preferences::ownErrorsDebug},
     {"debugger/agentErrors", &Preferences::agentErrorsDebug},
+    {"engine/nativeCompilation", &Preferences::nativeCompilation},
 };
 const QString AccessKey = QStringLiteral("agents/accessMode");
 const QString FontFamilyKey = QStringLiteral("console/fontFamily");

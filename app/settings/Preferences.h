@@ -33,6 +33,9 @@ struct Preferences
     bool ownErrorsDebug = true;
     bool agentErrorsDebug = false;
     int debuggerAbandonMinutes = 10;
+    // Issue 30: the session's definitions are compiled to native code in the background
+    // (--no-native turns it off for one run).
+    bool nativeCompilation = true;
     // The project the person last opened (File ▸ Open project…), reopened at start unless
     // --project names another. Written by rememberProjectRoot(), not by save(): the Settings
     // dialog does not edit it, so saving settings never forgets it.

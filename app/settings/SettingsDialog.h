@@ -46,4 +46,5 @@ private:
     QCheckBox *m_agentErrorsDebug;
     QSpinBox *m_abandonMinutes;
     QLabel *m_restart;
+    QCheckBox *m_nativeCompilation = nullptr; // issue 30
 };

@@ -41,6 +41,10 @@ QString entryLine(const Session *session, const EngineProtocol::DefinitionsReply
         line += QStringLiteral(" (structure)");
     if (entry.file().isString())
         line += QStringLiteral("  [%1]").arg(ToolKit::sourcePlace(session, entry.file().toString(), entry.line()));
+    // Issue 30: a definition whose native version failed says so (the others run native, or
+    // are being compiled, or native compilation is off: structuredContent's "execution").
+    if (entry.execution() == QStringLiteral("interpreted") && !entry.nativeReason().isEmpty())
+        line += QStringLiteral("  (interpreted: %1)").arg(entry.nativeReason());
     return line;
 }
 
@@ -57,7 +61,11 @@ QJsonObject outputProperties()
                             {QStringLiteral("value"), nullableString(QStringLiteral("Value of a variable or constant, printed briefly"))},
                             {QStringLiteral("documentation"), nullableString(QStringLiteral("Documentation string, if any"))},
                             {QStringLiteral("file"), nullableString(QStringLiteral("Source file of a function or macro loaded from a file (absolute); else null"))},
-                            {QStringLiteral("line"), nullableInteger(QStringLiteral("1-based line of its definition in that file; else null"))}};
+                            {QStringLiteral("line"), nullableInteger(QStringLiteral("1-based line of its definition in that file; else null"))},
+                            {QStringLiteral("execution"), stringEnum(QStringLiteral("Functions, macros and generic functions: how they run now"),
+                                                                     {QStringLiteral("native"), QStringLiteral("interpreted"), QStringLiteral("compiling")})},
+                            {QStringLiteral("native_since_ms"), nullableInteger(QStringLiteral("Since when it runs native code (Unix ms), when the session compiled it; else null"))},
+                            {QStringLiteral("native_reason"), nullableString(QStringLiteral("Why its native version is not in place (a compile that failed); else null"))}};
     return {{QStringLiteral("definitions"), objectArray(QStringLiteral("One entry per symbol and kind, sorted by name"), entry,
                                                         {QStringLiteral("name"), QStringLiteral("package"), QStringLiteral("kind")})},
             {QStringLiteral("count"), integer(QStringLiteral("Number of entries"), 0, 2147483647)},
@@ -105,7 +113,9 @@ Tool listDefinitionsTool(Session *session)
             "List the functions, variables, macros, generic functions and classes (structures too) the session itself defined: "
             "symbols of CL-USER and of packages created in the session, not those of the implementation or of systems "
             "loaded with load-system (name their package to see those). Text: [Functions] with lambda lists, [Variables] "
-            "with values, [Macros], [Generic Functions], [Classes]; functions and macros loaded from files show [file:line]."),
+            "with values, [Macros], [Generic Functions], [Classes]; functions and macros loaded from files show [file:line]; "
+            "one whose native compilation failed shows (interpreted: why). structuredContent says per function how it runs "
+            "(execution: native, interpreted or compiling)."),
         .arguments = {Package, Pattern},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("definitions"), QStringLiteral("count")},
