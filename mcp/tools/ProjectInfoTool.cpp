@@ -1,6 +1,7 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
+#include "PersonalSetupInfo.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
 #include "project/ProjectSystems.h"
@@ -13,13 +14,29 @@ QJsonObject outputProperties()
     using namespace Schema;
     const QJsonObject system{{QStringLiteral("file"), string(QStringLiteral("The .asd file, relative to the root"))},
                              {QStringLiteral("systems"), stringArray(QStringLiteral("The systems it defines"))}};
-    return {{QStringLiteral("root"), nullableString(QStringLiteral("The project root, or null when none is set"))},
+    QJsonObject properties = PersonalSetupInfo::outputProperties();
+    const QJsonObject project{{QStringLiteral("root"), nullableString(QStringLiteral("The project root, or null when none is set"))},
             {QStringLiteral("read_only_roots"), stringArray(QStringLiteral("Folders that may be read but not written"))},
             {QStringLiteral("asd_files"), objectArray(QStringLiteral("The .asd files under the root"), system, {QStringLiteral("file"), QStringLiteral("systems")})}};
+    for (auto it = project.begin(); it != project.end(); ++it)
+        properties.insert(it.key(), it.value());
+    return properties;
+}
+
+// The person's editor and init files, after the project's own text and fields.
+ToolResult withPersonalSetup(ToolResult result, const Session *session)
+{
+    const QStringList more = PersonalSetupInfo::lines(session);
+    if (!more.isEmpty())
+        result.text += QStringLiteral("\n\n") + more.join(QLatin1Char('\n'));
+    const QJsonObject fields = PersonalSetupInfo::fields(session);
+    for (auto it = fields.begin(); it != fields.end(); ++it)
+        result.structured.insert(it.key(), it.value());
+    return result;
 }
 } // namespace
 
-Tool projectInfoTool(ProjectFiles *files)
+Tool projectInfoTool(ProjectFiles *files, Session *session)
 {
     ToolSpec spec{
         .name = QStringLiteral("project-info"),
@@ -27,16 +44,17 @@ Tool projectInfoTool(ProjectFiles *files)
         .description = QStringLiteral(
             "The person's project: its root folder (or how to set one), the folders that may only be read, the .asd files "
             "under the root with the ASDF systems each defines, and how to load them and run their tests. File paths of the "
-            "other file tools are relative to this root."),
+            "other file tools are relative to this root. Also where the person's editor connects (Swank) and whether "
+            "their init file loaded."),
         .arguments = {},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("root")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [files](const ToolCallPtr &call, const ToolArguments &) {
+    return Tool(spec, [files, session](const ToolCallPtr &call, const ToolArguments &) {
         const ProjectRoot &root = files->root();
         if (!root.isSet()) {
-            call->finish(ToolResult{ProjectToolKit::noRootMessage(), {{QStringLiteral("root"), QJsonValue::Null}}, false});
+            call->finish(withPersonalSetup(ToolResult{ProjectToolKit::noRootMessage(), {{QStringLiteral("root"), QJsonValue::Null}}, false}, session));
             return;
         }
         QStringList lines{QStringLiteral("Project root: %1").arg(root.path())};
@@ -68,10 +86,11 @@ Tool projectInfoTool(ProjectFiles *files)
                                  .arg(system);
             }
         }
-        call->finish(ToolResult{lines.join(QLatin1Char('\n')),
-                                {{QStringLiteral("root"), root.path()},
-                                 {QStringLiteral("read_only_roots"), QJsonArray::fromStringList(root.readOnlyRoots())},
-                                 {QStringLiteral("asd_files"), asdFiles}},
-                                false});
+        call->finish(withPersonalSetup(ToolResult{lines.join(QLatin1Char('\n')),
+                                                  {{QStringLiteral("root"), root.path()},
+                                                   {QStringLiteral("read_only_roots"), QJsonArray::fromStringList(root.readOnlyRoots())},
+                                                   {QStringLiteral("asd_files"), asdFiles}},
+                                                  false},
+                                       session));
     });
 }

@@ -30,7 +30,7 @@ void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs)
 
 void addProjectTools(ToolRegistry *tools, Session *session, JobHandles *jobs, ProjectFiles *files)
 {
-    tools->add(projectInfoTool(files));
+    tools->add(projectInfoTool(files, session));
     tools->add(setProjectRootTool(files));
     tools->add(listFilesTool(files));
     tools->add(readFileTool(files));
