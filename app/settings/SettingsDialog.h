@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class EditorSettings;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -46,4 +47,5 @@ private:
     QCheckBox *m_agentErrorsDebug;
     QSpinBox *m_abandonMinutes;
     QLabel *m_restart;
+    EditorSettings *m_editor; // Swank and the init files (issue 31)
 };
