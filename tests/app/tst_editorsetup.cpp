@@ -99,6 +99,12 @@ private Q_SLOTS:
         QVERIFY(dialog.findChild<QCheckBox *>(QStringLiteral("swank"))->isChecked());
         QVERIFY(!dialog.findChild<QCheckBox *>(QStringLiteral("initFile"))->isChecked());
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("swankPort"))->text(), QStringLiteral("any free port"));
+        if (const QString dir = qEnvironmentVariable("DUET_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            dialog.show(); // settings.png: the rows in the whole dialog, looked at under Xvfb
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            QTest::qWait(300);
+            QVERIFY(dialog.grab().save(QDir(dir).filePath(QStringLiteral("settings.png"))));
+        }
         dialog.findChild<QCheckBox *>(QStringLiteral("swank"))->setChecked(false);
         dialog.findChild<QSpinBox *>(QStringLiteral("initTimeLimit"))->setValue(12);
         QVERIFY(!dialog.preferences().swankEnabled);

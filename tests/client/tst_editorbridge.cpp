@@ -134,6 +134,21 @@ private Q_SLOTS:
         QVERIFY(editors()->port() > 0);
     }
 
+    void whatSwankBroughtIsNotTheSessionsOwn()
+    {
+        // ECL's sockets module (SB-BSD-SOCKETS), loaded for Swank, is library code: the
+        // Definitions panel and list-definitions show the person's and agents' own only.
+        QVERIFY(m_lisp->result(QStringLiteral("(defun mine () t)")).ok());
+        QJsonObject reply;
+        m_lisp->session.query(EngineProtocol::definitions(), [&](const QJsonObject &r) { reply = r; });
+        QVERIFY(QTest::qWaitFor([&] { return !reply.isEmpty(); }, 10000));
+        QStringList packages;
+        for (const QJsonValue &entry : EngineProtocol::DefinitionsReply(reply).definitions())
+            packages << EngineProtocol::DefinitionsReply::Entry(entry).package();
+        packages.removeDuplicates();
+        QCOMPARE(packages, QStringList{QStringLiteral("COMMON-LISP-USER")});
+    }
+
     void anEditorsEvaluationIsASessionJobWithItsOrigin()
     {
         SwankClient editor;
@@ -159,6 +174,25 @@ private Q_SLOTS:
 
         editor.socket.abort();
         QVERIFY(QTest::qWaitFor([this] { return editors()->editors().isEmpty(); }, 10000));
+    }
+
+    void twoEditorsAtOnceAreTwoOriginsOfOneSession()
+    {
+        SwankClient first;
+        SwankClient second;
+        QVERIFY(connectEditor(first));
+        QVERIFY(second.connectWithSecret(quint16(editors()->port()), m_secret));
+        QVERIFY(QTest::qWaitFor([this] { return editors()->editors().size() == 2; }, 10000));
+        const int a = first.rex(QStringLiteral("(swank:interactive-eval \"(defparameter *from-first* 1)\")"));
+        const int b = second.rex(QStringLiteral("(swank:interactive-eval \"(defparameter *from-second* 2)\")"));
+        QVERIFY(first.waitReturn(a).contains(QLatin1String("*FROM-FIRST*")));
+        QVERIFY(second.waitReturn(b).contains(QLatin1String("*FROM-SECOND*")));
+        const JobPtr one = finishedWith(QStringLiteral("*from-first*"));
+        const JobPtr two = finishedWith(QStringLiteral("*from-second*"));
+        QVERIFY(one && two);
+        QVERIFY(one->request.origin.isEditor() && two->request.origin.isEditor());
+        QVERIFY(one->request.origin.clientKey != two->request.origin.clientKey);
+        QCOMPARE(m_lisp->result(QStringLiteral("(+ *from-first* *from-second*)")).values, QStringList{QStringLiteral("3")});
     }
 
     void editorJobsWaitTheirTurnAndACancelledOneIsToldToTheEditor()
@@ -207,6 +241,23 @@ private Q_SLOTS:
         editor.rex(QStringLiteral("(swank:invoke-nth-restart-for-emacs 1 0)"), thread);
         QCOMPARE(editor.waitReturn(running), QStringLiteral("(:return (:ok \"=> :WENT-ON\") %1)").arg(running));
         QVERIFY(loop->debugger->choice.by.isEditor());
+    }
+
+    void theWindowsInterruptOfAnEditorsJobIsABreakInBothPlaces()
+    {
+        SwankClient editor;
+        QVERIFY(connectEditor(editor));
+        const int id = editor.rex(QStringLiteral("(swank:interactive-eval \"(progn (loop repeat 30 do (sleep 0.1)) :resumed)\")"));
+        const JobPtr loop = liveWith(QStringLiteral(":resumed"));
+        QVERIFY(loop);
+        QVERIFY(QTest::qWaitFor([&] { return loop->state == Job::State::Running; }, 10000));
+        m_lisp->session.interruptCurrent(); // the window's Interrupt
+        QVERIFY(m_lisp->waitParked(loop->id));
+        QString thread;
+        QVERIFY(editor.waitDebug(&thread).contains(QLatin1String("(\"CONTINUE\" ")));
+        // The window continues it; SLDB closes in the editor and its request is answered.
+        QVERIFY(m_lisp->session.debugger()->invokeRestart(loop->debugger->id, QStringLiteral("CONTINUE"), {}, Origin::person()));
+        QCOMPARE(editor.waitReturn(id), QStringLiteral("(:return (:ok \"=> :RESUMED\") %1)").arg(id));
     }
 
     void theEditorsErrorIsInTheSharedDebuggerAndTheFirstAnswerWins()

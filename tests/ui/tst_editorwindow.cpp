@@ -12,6 +12,8 @@
 
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
+#include "dialogs/ConnectDialog.h"
+#include "session/InitFile.h"
 #include "session/EditorBridge.h"
 #include "session/SlimeSecret.h"
 #include "window/EditorStatus.h"
@@ -172,9 +174,29 @@ private Q_SLOTS:
         QCOMPARE(editor.waitReturn(id), QStringLiteral("(:return (:ok \"=> 42 (6 bits, #x2A, #o52, #b101010)\") %1)").arg(id));
         QVERIFY(QTest::qWaitFor([this] { return transcript().contains(QLatin1String("=> 42")); }, 5000));
 
+        // The Connect dialog lists it with the agents.
+        ConnectDialog dialog(&m_live->server, {});
+        dialog.showEditors(editors());
+        QVERIFY2(dialog.connectedText().contains(QStringLiteral("(your editor, %1)").arg(peer)), qPrintable(dialog.connectedText()));
+
         editor.socket.abort();
         QVERIFY(QTest::qWaitFor([this] { return !clientsText().contains(QLatin1String("your editor")); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return !dialog.connectedText().contains(QLatin1String("your editor")); }, 10000));
         QVERIFY2(transcript().contains(QStringLiteral("Your editor disconnected (%1).").arg(peer)), qPrintable(transcript()));
+    }
+
+    void anInitFileThatFailsIsShownInTheTranscript()
+    {
+        const QString file = m_home.filePath(QStringLiteral("init.lisp"));
+        QVERIFY(TestFiles::write(file, "(defvar *half-done* t)\n(error \"my init went wrong\")\n"));
+        m_live->session.initFile()->setFiles({file});
+        m_live->session.reset(Origin::person());
+        QVERIFY(QTest::qWaitFor([this] { return transcript().contains(QLatin1String("The session runs without the rest of your init file")); }, 60000));
+        const QString text = transcript();
+        QVERIFY2(text.contains(QStringLiteral("init file \u00b7 load-init \u2014 your init file")), qPrintable(text));
+        QVERIFY(text.contains(QLatin1String("[ERROR] SIMPLE-ERROR")));
+        QVERIFY(text.contains(QLatin1String("my init went wrong")));
+        m_live->session.initFile()->setFiles({});
     }
 };
 
