@@ -1,5 +1,7 @@
 #include "SettingsDialog.h"
 
+#include "EditorSettings.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -30,7 +32,7 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
       m_journalsKept(spinBox(1, 100000, tr(" journals"), this)),
       m_ownErrorsDebug(new QCheckBox(tr("My own errors open the debugger"), this)),
       m_agentErrorsDebug(new QCheckBox(tr("Agents' errors open the debugger"), this)),
-      m_abandonMinutes(spinBox(0, 7 * 24 * 60, tr(" min"), this)), m_restart(new QLabel(this))
+      m_abandonMinutes(spinBox(0, 7 * 24 * 60, tr(" min"), this)), m_restart(new QLabel(this)), m_editor(new EditorSettings(this))
 {
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
@@ -73,6 +75,7 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
                                        "background, then swapped in (10-20 times faster for calls and loops). Off: it stays "
                                        "interpreted. Definitions already native stay native."));
     form->addRow(tr("Speed:"), m_nativeCompilation);
+    m_editor->addRows(form);
     m_abandonMinutes->setSpecialValueText(tr("never"));
     m_ownErrorsDebug->setToolTip(tr("An error in your evaluation stops it where it happened, with its restarts and frames, instead of unwinding."));
     m_agentErrorsDebug->setToolTip(tr("Every agent's evaluation parks on an error, as if it had asked with debug: true."));
@@ -81,8 +84,9 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
     m_access->setToolTip(tr("The toolbar changes agent access for this run; this is the mode each start begins with."));
     m_timeout->setToolTip(tr("An evaluation running longer is interrupted (agents may ask for another limit per call)."));
 
-    auto *note = new QLabel(tr("Limits, scrollback, font, theme, the tray, the debugger and native code take effect at once. The port, the agent access "
-                               "at start and the journals kept take effect at the next start."),
+    auto *note = new QLabel(tr("Limits, scrollback, font, theme, the tray, the debugger, native code and Swank take effect at once; the init "
+                               "files at the next engine start (Session \u25b8 Reset session). The port, the agent access at start "
+                               "and the journals kept take effect at the next start."),
                             this);
     note->setWordWrap(true);
     m_restart->setObjectName(QStringLiteral("restartNote"));
@@ -123,6 +127,7 @@ Preferences SettingsDialog::preferences() const
     p.agentErrorsDebug = m_agentErrorsDebug->isChecked();
     p.debuggerAbandonMinutes = m_abandonMinutes->value();
     p.nativeCompilation = m_nativeCompilation->isChecked();
+    m_editor->read(p);
     return p;
 }
 
@@ -143,6 +148,7 @@ void SettingsDialog::setPreferences(const Preferences &p)
     m_agentErrorsDebug->setChecked(p.agentErrorsDebug);
     m_abandonMinutes->setValue(p.debuggerAbandonMinutes);
     m_nativeCompilation->setChecked(p.nativeCompilation);
+    m_editor->show(p);
     updateRestartNote();
 }
 

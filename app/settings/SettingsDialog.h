@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class EditorSettings;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -47,4 +48,5 @@ private:
     QSpinBox *m_abandonMinutes;
     QLabel *m_restart;
     QCheckBox *m_nativeCompilation = nullptr; // issue 30
+    EditorSettings *m_editor; // Swank and the init files (issue 31)
 };

@@ -2,6 +2,7 @@
 
 #include "McpPeer.h"
 #include "McpServer.h"
+#include "session/EditorBridge.h"
 
 #include <QClipboard>
 #include <QDialogButtonBox>
@@ -68,6 +69,13 @@ ConnectDialog::ConnectDialog(McpServer *server, const QList<Client> &clients, QW
     resize(720, 420);
 }
 
+void ConnectDialog::showEditors(EditorBridge *editors)
+{
+    m_editors = editors;
+    connect(editors, &EditorBridge::editorsChanged, this, &ConnectDialog::updateConnected);
+    updateConnected();
+}
+
 QString ConnectDialog::connectedText() const
 {
     return m_connected->text();
@@ -93,6 +101,10 @@ void ConnectDialog::updateConnected()
             if (peer && peer->isInitialized())
                 names << tr("%1 (%2)").arg(peer->clientName(), peer->transport());
         }
+    }
+    if (m_editors) {
+        for (const EditorBridge::Editor &editor : m_editors->editors())
+            names << tr("%1 (your editor, %2)").arg(editor.program().isEmpty() ? tr("an editor") : editor.program(), editor.peer);
     }
     m_connected->setText(names.isEmpty() ? tr("No agent is connected now.") : tr("Connected now: %1").arg(names.join(QStringLiteral(", "))));
 }

@@ -4,6 +4,7 @@
 #include "console/LispConsole.h"
 #include "debugger/DebuggerPanel.h"
 #include "debugger/DebuggerTranscript.h"
+#include "EditorStatus.h"
 #include "definitions/DefinitionsModel.h"
 #include "definitions/DefinitionsPanel.h"
 #include "toolcalls/ToolCallLog.h"
@@ -13,6 +14,7 @@
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "project/ProjectFiles.h"
+#include "session/EditorBridge.h"
 #include "session/Session.h"
 
 #include <QAction>
@@ -66,6 +68,8 @@ MainWindow::MainWindow(Session *session, McpServer *server, AccessGate *access, 
     connect(server, &McpServer::peerInitialized, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerCreated, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerClosed, this, [this] { QMetaObject::invokeMethod(this, &MainWindow::updateClients, Qt::QueuedConnection); });
+    connect(session->editors(), &EditorBridge::editorsChanged, this, &MainWindow::updateClients);
+    m_editorStatus = new EditorStatus(session, m_console, statusBar(), this); // where the person's editor connects
     // The engine may have started before the window was made.
     m_engineState = session->isEngineReady() ? Session::EngineStatus::Ready : Session::EngineStatus::Starting;
     updateEngineState();
@@ -325,6 +329,7 @@ void MainWindow::updateEngineState()
         text = tr("Engine: starting");
     else if (current)
         text = current->request.origin.isPerson() ? tr("Engine: busy (your evaluation)")
+            : current->request.origin.isEditor()  ? tr("Engine: busy (your evaluation, from your editor)")
                                                   : tr("Engine: busy (%1's call)").arg(current->request.origin.name);
     else
         text = tr("Engine: idle");
@@ -343,6 +348,9 @@ void MainWindow::updateClients()
         if (peer->isInitialized())
             names << peer->clientName();
     }
+    // The person's own editors, connected through Swank, beside the agents.
+    for (const EditorBridge::Editor &editor : m_session->editors()->editors())
+        names << (editor.program().isEmpty() ? tr("your editor") : tr("%1 (your editor)").arg(editor.program()));
     m_clientsLabel->setText(names.isEmpty() ? tr("No clients") : tr("Clients: %1").arg(names.join(QStringLiteral(", "))));
 }
 
