@@ -203,7 +203,7 @@ leaves the compiler's policy as it was (at build time, the bridge is compiled af
           (*trace-output* (make-broadcast-stream)))
       (handler-bind ((warning #'muffle-warning))
         ;; swank/ecl.lisp names the compiler's conditions when it is read.
-        (require :cmp)
+        (require-native-compiler)
         (let ((policy (compilation-policy)))
           (unwind-protect
                (progn
@@ -279,8 +279,8 @@ leaves the compiler's policy as it was (at build time, the bridge is compiled af
         (return-from editor-listen (failed-reply id "EDITOR-NO-SECRET" problem))))
     (let ((start (%monotonic-us))
           (packages-before (list-all-packages))
-          (policy (progn (let ((*standard-output* (make-broadcast-stream)) (*load-verbose* nil))
-                           (require :cmp))
+          (policy (progn (let ((*standard-output* (make-broadcast-stream)))
+                           (require-native-compiler))
                          (compilation-policy))))
       (unwind-protect
            (progn

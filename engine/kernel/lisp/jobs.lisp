@@ -52,6 +52,19 @@ background compiler (native.lisp) notes only the session's own definitions.")
 
 (defmacro without-noting-definitions (&body body)
   `(let ((*noting-definitions* nil)) ,@body))
+
+;;; ECL's compiler is loaded by whoever needs it first (native-compiler.lisp says who). Its
+;;; module is in *MODULES* before its load has finished, so a plain (REQUIRE :CMP) in one
+;;; thread returned while another was still loading it, and the caller met a half-loaded
+;;; compiler ("The function C::MAKE-INLINE-INFORMATION is undefined" from compile-form right
+;;; after a DEFUN started the background compiler). The loader holds this lock throughout:
+;;; every REQUIRE of it goes through REQUIRE-NATIVE-COMPILER, which waits for it.
+(defvar *compiler-load-lock* (mp:make-lock :name "lisp-duet native compiler load" :recursive t))
+
+(defun require-native-compiler ()
+  (mp:with-lock (*compiler-load-lock*)
+    (let ((*load-verbose* nil))
+      (require :cmp))))
 (defvar *job-phase* "eval" "What the running job does (read, eval or print): errors say it.")
 (defvar *job-final-package* nil "*PACKAGE* where the running job's code ended or failed.")
 

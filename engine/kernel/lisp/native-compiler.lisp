@@ -67,8 +67,6 @@ calls, no program is run."
 ;;; of a segmentation violation, or of "Attempt to redefine function WITH-COMPILATION-UNIT in
 ;;; locked package", in 3 of 5 runs of tst_debugger.)
 
-(defvar *compiler-load-lock* (mp:make-lock :name "lisp-duet native compiler load" :recursive t))
-
 (defun native-compiler-loaded-p ()
   (and (member "CMP" *modules* :test #'string-equal) t))
 
@@ -89,8 +87,7 @@ calls, no program is run."
 function the compiler defined under NAME."
   (let ((stub nil))
     (setf stub (lambda (&rest arguments)
-                 (let ((*load-verbose* nil))
-                   (require :cmp))
+                 (require-native-compiler)
                  (let ((loaded (fdefinition name)))
                    (when (eq loaded stub)
                      (error "Loading ECL's compiler did not define ~S." name))
@@ -107,8 +104,8 @@ function the compiler defined under NAME."
   "Loads ECL's compiler if nobody has, then puts the proclamation recorder back around
 PROCLAIM (the compiler brings its own)."
   (unless (native-compiler-loaded-p)
-    (let ((*standard-output* (make-broadcast-stream)) (*load-verbose* nil))
-      (require :cmp)))
+    (let ((*standard-output* (make-broadcast-stream)))
+      (require-native-compiler)))
   (install-format-compilation)
   (wrap-proclaim))
 

@@ -51,7 +51,7 @@ directories of LISP_DUET_SYSTEM_PATHS (colon-separated)."
 compiler policy at +PROJECT-DEBUG-LEVEL+."
   (lambda (compile)
     (unless (find-symbol "*DEBUG*" "C") ; the native compiler, loaded on its first use
-      (require :cmp))
+      (require-native-compiler))
     (progv (list (find-symbol "*DEBUG*" "C")) (list +project-debug-level+)
       (if inner-hook
           (funcall (find-symbol "CALL-FUNCTION" "UIOP") inner-hook compile)
