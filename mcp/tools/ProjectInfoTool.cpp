@@ -25,9 +25,8 @@ Tool projectInfoTool(ProjectFiles *files)
         .name = QStringLiteral("project-info"),
         .title = QStringLiteral("Project info"),
         .description = QStringLiteral(
-            "The person's project: its root folder (or how to set one), the folders that may only be read, the .asd files "
-            "under the root with the ASDF systems each defines, and how to load them and run their tests. File paths of the "
-            "other file tools are relative to this root."),
+            "The project root (or how to set one), read-only roots, each .asd file with its systems, and how to load and test "
+            "them. File paths are relative to the root."),
         .arguments = {},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("root")},

@@ -10,12 +10,12 @@
 #include <QLocale>
 
 namespace {
-const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Common Lisp form(s) to evaluate and time")).required(QStringLiteral("the Lisp code to time"));
-const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package context (default: the session's current package)"));
-const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("A short reason, shown to the person who shares the session"));
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp form(s) to evaluate and time")).required(QStringLiteral("the Lisp code to time"));
+const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package (default: the current one)"));
+const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why: the person sees it"));
 const auto Debug = Arg::boolean(QStringLiteral("debug"),
-                                QStringLiteral("On an error, park the evaluation in the shared debugger instead of unwinding, as evaluate-lisp's debug does (default false)"));
-const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit in seconds (default: the session's)"), 0.1, 3600);
+                                QStringLiteral("As evaluate-lisp's"));
+const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit (default: the session's)"), 0.1, 3600);
 
 QLocale grouped()
 {
@@ -73,11 +73,8 @@ Tool timeExecutionTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("time-execution"),
         .title = QStringLiteral("Time execution"),
         .description = QStringLiteral(
-            "Evaluate code like evaluate-lisp (same text: [stdout], [stderr], [warnings], '=> value' lines or [ERROR]) and "
-            "add a [timing] section: real time, run time, GC time and count, and bytes allocated. Timing covers reading, "
-            "evaluating and printing; ECL evaluates with its bytecode compiler, so compile functions first (compile-form "
-            "does not define them; (compile 'name) in evaluate-lisp does) to time native code. Work that outlasts wait_seconds "
-            "goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
+            "evaluate-lisp plus [timing]: real, run and GC time, GC count, bytes allocated. ECL evaluates with its bytecode "
+            "compiler: compile functions first to time native code."),
         .arguments = {Code, Package, Description, Timeout, Debug, ToolKit::waitSecondsArgument()},
         .outputProperties = ToolKit::withRunningProperties(outputProperties()),
         .outputRequired = {QStringLiteral("status")},

@@ -91,7 +91,8 @@ private Q_SLOTS:
         QVERIFY(running.value(QStringLiteral("elapsed_ms")).toDouble() >= 900);
         const QString text = ToolHarness::text(first);
         QVERIFY2(text.startsWith(QStringLiteral("[stdout]\nstarted\nworking\n\n[RUNNING] job %1\nevaluate-lisp has run for ").arg(id)), qPrintable(text));
-        QVERIFY2(text.endsWith(QStringLiteral(" s and goes on in the session. Its result is kept for you: call job with job_id %1 to wait "
+        QVERIFY2(text.contains(QStringLiteral(" s and goes on in the session. Its time limit stops it after 300 s of running (")), qPrintable(text));
+        QVERIFY2(text.endsWith(QStringLiteral(" s left). Its result is kept for you: call job with job_id %1 to wait "
                                               "for it (wait_seconds), or with cancel: true to interrupt it.").arg(id)),
                  qPrintable(text));
 
