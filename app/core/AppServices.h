@@ -9,6 +9,7 @@
 #include <optional>
 
 class AccessGate;
+struct Preferences;
 class ClientRoots;
 class DefinitionLedger;
 class EngineClient;
@@ -68,6 +69,8 @@ public:
     QList<JournalEntry> journalEntries(const QString &source, QString *error) const;
 
     void start();
+    // Offers the optional tool groups the preferences keep on (Preferences::projectTools...).
+    void applyToolGroups(const Preferences &preferences);
 
 Q_SIGNALS:
     // The journal cannot be written (start()): the session runs without one, and the window

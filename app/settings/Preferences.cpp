@@ -31,6 +31,9 @@ constexpr BoolSetting BoolSettings[] = {
     {"window/keepInTray", &Preferences::closeToTray}, // the key main() already reads
     {"debugger/ownErrors", &Preferences::ownErrorsDebug},
     {"debugger/agentErrors", &Preferences::agentErrorsDebug},
+    {"tools/project", &Preferences::projectTools},
+    {"tools/debugger", &Preferences::debuggerTools},
+    {"tools/handoffs", &Preferences::handoffTools},
 };
 const QString AccessKey = QStringLiteral("agents/accessMode");
 const QString FontFamilyKey = QStringLiteral("console/fontFamily");

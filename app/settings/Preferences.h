@@ -33,6 +33,11 @@ struct Preferences
     bool ownErrorsDebug = true;
     bool agentErrorsDebug = false;
     int debuggerAbandonMinutes = 10;
+    // The optional groups of agents' tools (ToolRegistry::Group): switched off, a group leaves
+    // tools/list (clients are told) and its calls are refused. The core tools are always on.
+    bool projectTools = true;
+    bool debuggerTools = true;
+    bool handoffTools = true;
     // The project the person last opened (File ▸ Open project…), reopened at start unless
     // --project names another. Written by rememberProjectRoot(), not by save(): the Settings
     // dialog does not edit it, so saving settings never forgets it.

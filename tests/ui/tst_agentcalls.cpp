@@ -299,8 +299,8 @@ private Q_SLOTS:
         m_window->interruptAction()->trigger();
         const QJsonObject response = m_agent->response(id, 10000);
         QVERIFY(AgentClient::isError(response));
-        QVERIFY2(AgentClient::resultText(response).contains(QStringLiteral("interrupted")), qPrintable(AgentClient::resultText(response)));
-        QVERIFY(waitForTranscript(QStringLiteral("The evaluation was interrupted")));
+        QVERIFY2(AgentClient::resultText(response).contains(QStringLiteral("The person interrupted the evaluation at ")), qPrintable(AgentClient::resultText(response)));
+        QVERIFY(waitForTranscript(QStringLiteral("The person interrupted the evaluation at ")));
         QVERIFY(QTest::qWaitFor([&] { return !m_window->interruptAction()->isEnabled(); }, 5000));
     }
 
