@@ -113,7 +113,7 @@ private Q_SLOTS:
                                                                          {{"code", "(progn (sleep 1.5) :slept)"}, {"wait_seconds", 0.2}}));
         QCOMPARE(structured(running).value("status").toString(), QStringLiteral("running"));
         QCOMPARE(stateOf(QStringLiteral("evaluate-lisp")), QStringLiteral("goes on as a job"));
-        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("evaluate-lisp")), QStringLiteral("goes on as a job \u2192 ended: done"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("evaluate-lisp")), QStringLiteral("ended: done"), 10000);
     }
 
     // Before: "parked" stayed after the person had answered the debugger.
@@ -125,7 +125,7 @@ private Q_SLOTS:
         QCOMPARE(stateOf(QStringLiteral("evaluate-lisp")), QStringLiteral("parked"));
         QVERIFY(waitParked());
         QVERIFY(panel()->chooseRestart(panel()->shown()->restarts.size() - 1)); // ABORT, the last one
-        QTRY_VERIFY_WITH_TIMEOUT(stateOf(QStringLiteral("evaluate-lisp")).startsWith(QStringLiteral("parked \u2192 ended: SIMPLE-ERROR")), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(QStringLiteral("evaluate-lisp")).startsWith(QStringLiteral("ended: SIMPLE-ERROR")), 10000);
         const QString tip = log()->index(log()->rowCount() - 1, ToolCallLog::StateColumn).data(Qt::ToolTipRole).toString();
         QVERIFY2(tip.startsWith(QStringLiteral("parked \u2192 ")), qPrintable(tip));
     }
@@ -145,7 +145,7 @@ private Q_SLOTS:
                  qPrintable(m_window->console()->runningJobBar()->elapsedText()));
         m_window->console()->interrupt();
         QVERIFY(QTest::qWaitFor([&] { return !session().current(); }, 10000));
-        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("evaluate-lisp")), QStringLiteral("goes on as a job \u2192 ended: INTERRUPTED by the person"), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("evaluate-lisp")), QStringLiteral("ended: INTERRUPTED by the person"), 5000);
         // Another call of the agent tells it; the job's own answer says it too (and its digest
         // does not repeat it).
         const QJsonObject next = m_agent->response(m_agent->evaluate(QStringLiteral("(+ 1 2)")));

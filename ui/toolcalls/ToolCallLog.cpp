@@ -161,7 +161,9 @@ QVariant ToolCallLog::data(const QModelIndex &index, int role) const
     case ClientColumn: return e.client();
     case ToolColumn: return e.tool().isEmpty() ? e.method() : e.tool();
     case ArgumentsColumn: return summarize(e.arguments());
-    case StateColumn: return stateText(e);
+    // What it is now, short enough for the column: what became of its job once followed
+    // ("ended: done"); the tooltip and the detail pane have the whole story.
+    case StateColumn: return e.isFollowed() ? e.followText() : stateName(e.state());
     case DurationColumn: return durationText(e);
     }
     return {};

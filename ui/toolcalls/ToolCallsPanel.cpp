@@ -61,6 +61,9 @@ ToolCallsPanel::ToolCallsPanel(ToolCallLog *log, QWidget *parent)
     splitter->addWidget(m_details);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    // Two thirds for the table from the start: its six columns, the state and duration
+    // included, fit beside the arguments without a horizontal scroll bar in a 1280 px window.
+    splitter->setSizes({2000, 1000});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
