@@ -15,6 +15,7 @@
 #include "UserEnvironment.h"
 #include "Preferences.h"
 #include "project/ProjectFiles.h"
+#include "session/Session.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -34,7 +35,7 @@ namespace {
 // remembered project). False, said on stderr, when DIR cannot be the root.
 AppOptions appOptions(const CommandLine &options)
 {
-    return {!options.noJournal, options.journalFile, options.accessMode};
+    return {!options.noJournal, options.journalFile, options.accessMode, options.noNative};
 }
 
 bool openCommandLineProject(AppServices &services, const CommandLine &options)
@@ -44,6 +45,13 @@ bool openCommandLineProject(AppServices &services, const CommandLine &options)
         return true;
     std::fprintf(stderr, "lisp-duet: --project: %s\n", qPrintable(error));
     return false;
+}
+
+// Without a window, the person reads on stderr, once, that native code is off or unavailable.
+void sayNativeNotices(AppServices &services)
+{
+    QObject::connect(services.session()->native(), &NativeCompilation::notice, &services,
+                     [](const QString &sentence) { std::fprintf(stderr, "lisp-duet: %s\n", qPrintable(sentence)); });
 }
 
 // Without a window, nothing else shows the person which access agents have: say it when it is
@@ -64,6 +72,7 @@ int runStdio(int argc, char **argv, const CommandLine &options)
     if (!openCommandLineProject(services, options))
         return 2;
     sayAccessMode(services);
+    sayNativeNotices(services);
     StdioTransport transport(services.server());
     // At end of input, calls already made still get their answers (a client may pipe its
     // requests and close stdin); then the app stops. Time limits bound the wait.
@@ -115,6 +124,7 @@ int runHeadless(int argc, char **argv, const CommandLine &options)
     AppServices services(appOptions(options));
     if (!openCommandLineProject(services, options))
         return 2;
+    sayNativeNotices(services);
     const std::optional<Endpoints::Options> endpointOptions = endpointOptionsFrom(options);
     if (!endpointOptions)
         return 2;

@@ -13,4 +13,5 @@ struct AppOptions
     bool journalEnabled = true; // --no-journal turns it off
     QString journalFile;        // --journal FILE: that file's entries are the past, new ones go there
     std::optional<AccessMode> access; // --access MODE: beats the saved mode for this run
+    bool noNative = false;      // --no-native: the session's definitions stay interpreted this run
 };

@@ -38,6 +38,7 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
       m_journal(new Journal(this)),
       m_replayer(new Replayer(m_session, this)),
       m_journalEnabled(options.journalEnabled),
+      m_noNative(options.noNative),
       m_journalFile(options.journalFile),
       m_journalsKept(Preferences::load().journalsKept)
 {
@@ -50,6 +51,7 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     // (WindowSetup applies all of them to a window's session).
     m_session->debugger()->setDebugDefaults(false, preferences.agentErrorsDebug);
     m_session->debugger()->setAbandonAfterMs(preferences.debuggerAbandonMinutes * 60 * 1000);
+    setNativeCompilation(preferences.nativeCompilation); // before the engine starts: its arguments
     addAllTools(m_tools, m_session, m_jobHandles, m_projectFiles, m_ledger, m_formStaging, m_replayer,
                 [this](const QString &source, QString *error) { return journalEntries(source, error); });
     applyToolGroups(preferences);
@@ -62,6 +64,10 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
             : state == Session::EngineStatus::Restarting             ? QStringLiteral("warning")
                                                                      : QStringLiteral("info");
         server->log(level, QStringLiteral("engine"), message.isEmpty() ? Session::engineStatusName(state) : message);
+    });
+    // ...and once when native code is off or unavailable (no gcc), as the window says it.
+    connect(m_session->native(), &NativeCompilation::notice, m_server, [server = m_server, native = m_session->native()](const QString &sentence) {
+        server->log(native->status().available ? QStringLiteral("info") : QStringLiteral("warning"), QStringLiteral("engine"), sentence);
     });
     new PromptProvider(m_server, this);
     new CompletionProvider(m_server, m_session, this);
@@ -123,6 +129,16 @@ void AppServices::start()
 {
     openJournal();
     m_engine->start();
+}
+
+void AppServices::setNativeCompilation(bool wanted)
+{
+    if (m_noNative)
+        m_session->native()->setEnabled(false, QStringLiteral("Native compilation is off for this run (--no-native): the session's "
+                                                              "definitions run interpreted."));
+    else
+        m_session->native()->setEnabled(wanted, QStringLiteral("Native compilation is off (File \u25b8 Settings\u2026): the session's "
+                                                               "definitions run interpreted."));
 }
 
 void AppServices::loadPastJournal()

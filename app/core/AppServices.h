@@ -72,6 +72,10 @@ public:
     // Offers the optional tool groups the preferences keep on (Preferences::projectTools...).
     void applyToolGroups(const Preferences &preferences);
 
+    // Issue 30: native code for the session's definitions, as the setting says (WindowSetup
+    // applies it again when it changes); --no-native keeps it off for this run whatever it says.
+    void setNativeCompilation(bool wanted);
+
 Q_SIGNALS:
     // The journal cannot be written (start()): the session runs without one, and the window
     // says so.
@@ -96,6 +100,7 @@ private:
     Journal *m_journal;
     Replayer *m_replayer;
     bool m_journalEnabled;
+    bool m_noNative;
     QString m_journalFile;
     int m_journalsKept;
     QString m_journalPath;

@@ -37,6 +37,10 @@ CommandLine CommandLine::parse(const QStringList &arguments)
                                           QStringLiteral("MODE"));
     parser.addOptions({helpOption, versionOption, headlessOption, stdioOption, portOption, socketOption, noAuthOption,
                        printTokenOption, listenOption, trayOption, projectOption, accessOption});
+    const QCommandLineOption noNativeOption(QStringLiteral("no-native"),
+                                            QStringLiteral("Do not compile the session's definitions to native code in the background "
+                                                           "this run: they run interpreted (beats the saved setting, which stays)."));
+    parser.addOption(noNativeOption);
 
     const QCommandLineOption journalOption(QStringLiteral("journal"),
                                            QStringLiteral("Open this journal: show its entries as the past transcript and append to it."),
@@ -96,6 +100,7 @@ CommandLine CommandLine::parse(const QStringList &arguments)
             return result;
         }
     }
+    result.noNative = parser.isSet(noNativeOption);
     result.journalFile = parser.value(journalOption);
     result.noJournal = parser.isSet(noJournalOption);
     result.exportJournal = parser.value(exportOption);

@@ -28,6 +28,7 @@ struct CommandLine
     QString exportOutput;     // -o FILE (default stdout)
     QString projectRoot;      // --project DIR: the project's root for this run (not remembered)
     std::optional<AccessMode> accessMode; // --access MODE: agent access for this run (not remembered)
+    bool noNative = false;    // --no-native: no native code for the session's definitions this run
     QString error;    // a sentence for stderr when the arguments make no sense
     QString helpText;
 

@@ -94,6 +94,7 @@ void WindowSetup::apply(const Preferences &p)
     m_services->session()->changeLimits(change);
     m_services->session()->debugger()->setDebugDefaults(p.ownErrorsDebug, p.agentErrorsDebug);
     m_services->session()->debugger()->setAbandonAfterMs(p.debuggerAbandonMinutes * 60 * 1000);
+    m_services->setNativeCompilation(p.nativeCompilation);
     LispConsole *console = m_window->console();
     console->transcript()->setScrollback(p.scrollbackLines);
     console->setFontFamily(p.fontFamily);

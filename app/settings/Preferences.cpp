@@ -34,6 +34,7 @@ constexpr BoolSetting BoolSettings[] = {
     {"tools/project", &Preferences::projectTools},
     {"tools/debugger", &Preferences::debuggerTools},
     {"tools/handoffs", &Preferences::handoffTools},
+    {"engine/nativeCompilation", &Preferences::nativeCompilation},
 };
 const QString AccessKey = QStringLiteral("agents/accessMode");
 const QString FontFamilyKey = QStringLiteral("console/fontFamily");

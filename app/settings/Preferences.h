@@ -38,6 +38,9 @@ struct Preferences
     bool projectTools = true;
     bool debuggerTools = true;
     bool handoffTools = true;
+    // Issue 30: the session's definitions are compiled to native code in the background
+    // (--no-native turns it off for one run).
+    bool nativeCompilation = true;
     // The project the person last opened (File ▸ Open project…), reopened at start unless
     // --project names another. Written by rememberProjectRoot(), not by save(): the Settings
     // dialog does not edit it, so saving settings never forgets it.

@@ -77,6 +77,12 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
     for (QCheckBox *group : {m_projectTools, m_debuggerTools, m_handoffTools})
         group->setToolTip(tr("Off: agents no longer see these tools (their clients are told at once) and calls to them are refused. "
                              "Evaluating, loading, testing and looking up are always on."));
+    m_nativeCompilation = new QCheckBox(tr("Compile the session's definitions to &native code in the background"), this);
+    m_nativeCompilation->setObjectName(QStringLiteral("nativeCompilation"));
+    m_nativeCompilation->setToolTip(tr("What you and the agents define runs at once, interpreted, and is compiled with gcc in the "
+                                       "background, then swapped in (10-20 times faster for calls and loops). Off: it stays "
+                                       "interpreted. Definitions already native stay native."));
+    form->addRow(tr("Speed:"), m_nativeCompilation);
     m_abandonMinutes->setSpecialValueText(tr("never"));
     m_ownErrorsDebug->setToolTip(tr("An error in your evaluation stops it where it happened, with its restarts and frames, instead of unwinding."));
     m_agentErrorsDebug->setToolTip(tr("Every agent's evaluation parks on an error, as if it had asked with debug: true."));
@@ -85,8 +91,8 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
     m_access->setToolTip(tr("The toolbar changes agent access for this run; this is the mode each start begins with."));
     m_timeout->setToolTip(tr("An evaluation running longer is interrupted (agents may ask for another limit per call)."));
 
-    auto *note = new QLabel(tr("Limits, scrollback, font, theme, the tray, the debugger and agents' tools take effect at once. The port, "
-                               "the agent access at start and the journals kept take effect at the next start."),
+    auto *note = new QLabel(tr("Limits, scrollback, font, theme, the tray, the debugger, native code and agents' tools take effect at "
+                               "once. The port, the agent access at start and the journals kept take effect at the next start."),
                             this);
     note->setWordWrap(true);
     m_restart->setObjectName(QStringLiteral("restartNote"));
@@ -129,6 +135,7 @@ Preferences SettingsDialog::preferences() const
     p.projectTools = m_projectTools->isChecked();
     p.debuggerTools = m_debuggerTools->isChecked();
     p.handoffTools = m_handoffTools->isChecked();
+    p.nativeCompilation = m_nativeCompilation->isChecked();
     return p;
 }
 
@@ -151,6 +158,7 @@ void SettingsDialog::setPreferences(const Preferences &p)
     m_projectTools->setChecked(p.projectTools);
     m_debuggerTools->setChecked(p.debuggerTools);
     m_handoffTools->setChecked(p.handoffTools);
+    m_nativeCompilation->setChecked(p.nativeCompilation);
     updateRestartNote();
 }
 

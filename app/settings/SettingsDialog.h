@@ -54,4 +54,5 @@ private:
     QCheckBox *m_debuggerTools;
     QCheckBox *m_handoffTools;
     QLabel *m_restart;
+    QCheckBox *m_nativeCompilation = nullptr; // issue 30
 };

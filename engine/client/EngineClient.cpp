@@ -117,6 +117,7 @@ void EngineClient::launch()
     }
     m_process = new QProcess(this);
     m_process->setProgram(m_enginePath);
+    m_process->setArguments(m_arguments);
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
     m_process->setStandardInputFile(QProcess::nullDevice());
     m_process->setStandardOutputFile(QProcess::nullDevice());

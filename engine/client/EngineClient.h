@@ -26,6 +26,9 @@ public:
     static QString locateEngine();
     void setEnginePath(const QString &path) { m_enginePath = path; }
     QString enginePath() const { return m_enginePath; }
+    // The engine's command-line arguments ("--no-native"), from its next start on.
+    void setArguments(const QStringList &arguments) { m_arguments = arguments; }
+    QStringList arguments() const { return m_arguments; }
 
     void start();
     void stop();
@@ -83,6 +86,7 @@ private:
     QString describeExit(int exitCode, QProcess::ExitStatus status) const;
 
     QString m_enginePath;
+    QStringList m_arguments;
     QProcess *m_process = nullptr;
     // The protocol's two pipes are the engine's stdin and stdout, made here rather than by
     // QProcess: a request is written straight into the pipe when it is sent (QProcess holds it

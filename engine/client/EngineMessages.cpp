@@ -108,6 +108,65 @@ QString ReadyEvent::version() const { return m_json.value(QStringLiteral("versio
 QString ReadyEvent::implementation() const { return m_json.value(QStringLiteral("implementation")).toString(); }
 QString ReadyEvent::package() const { return m_json.value(QStringLiteral("package")).toString(); }
 
+NativeStatus NativeStatus::from(const QJsonObject &json)
+{
+    NativeStatus status;
+    status.known = json.contains(QStringLiteral("enabled"));
+    status.enabled = json.value(QStringLiteral("enabled")).toBool();
+    status.available = json.value(QStringLiteral("available")).toBool();
+    status.reason = json.value(QStringLiteral("reason")).toString();
+    status.pending = json.value(QStringLiteral("pending")).toInt();
+    return status;
+}
+
+NativeStatus ReadyEvent::native() const { return NativeStatus::from(m_json.value(QStringLiteral("native")).toObject()); }
+
+QString eventName(const QJsonObject &json) { return json.value(QStringLiteral("event")).toString(); }
+
+qint64 NativeDefinition::serial() const { return qint64(json.value(QStringLiteral("serial")).toDouble()); }
+QString NativeDefinition::kind() const { return json.value(QStringLiteral("kind")).toString(); }
+QString NativeDefinition::package() const { return json.value(QStringLiteral("package")).toString(); }
+QString NativeDefinition::name() const { return json.value(QStringLiteral("name")).toString(); }
+QStringList NativeDefinition::qualifiers() const { return toStringList(json.value(QStringLiteral("qualifiers"))); }
+QStringList NativeDefinition::specializers() const { return toStringList(json.value(QStringLiteral("specializers"))); }
+QString NativeDefinition::state() const { return json.value(QStringLiteral("state")).toString(); }
+qint64 NativeDefinition::sinceMs() const { return qint64(json.value(QStringLiteral("since_ms")).toDouble()); }
+qint64 NativeDefinition::afterMs() const
+{
+    const QJsonValue after = json.value(QStringLiteral("after_ms"));
+    return after.isDouble() ? qint64(after.toDouble()) : -1;
+}
+quint64 NativeDefinition::job() const { return quint64(json.value(QStringLiteral("job")).toDouble()); }
+QString NativeDefinition::reason() const { return json.value(QStringLiteral("reason")).toString(); }
+QStringList NativeDefinition::notes() const { return toStringList(json.value(QStringLiteral("notes"))); }
+
+namespace {
+QList<NativeDefinition> nativeList(const QJsonValue &array)
+{
+    QList<NativeDefinition> list;
+    for (const QJsonValue &v : array.toArray())
+        list.append(NativeDefinition(v));
+    return list;
+}
+} // namespace
+
+QList<NativeDefinition> nativeDefinitions(const QJsonObject &reply) { return nativeList(reply.value(QStringLiteral("native"))); }
+QList<NativeDefinition> NativeEvent::definitions() const { return nativeList(m_json.value(QStringLiteral("definitions"))); }
+int NativeEvent::pending() const { return m_json.value(QStringLiteral("pending")).toInt(); }
+bool NativeEvent::saysUnavailable() const
+{
+    const QJsonValue available = m_json.value(QStringLiteral("available"));
+    return available.isBool() && !available.toBool();
+}
+QString NativeEvent::reason() const { return m_json.value(QStringLiteral("reason")).toString(); }
+
+quint64 ProgressEvent::id() const { return quint64(m_json.value(QStringLiteral("id")).toDouble()); }
+QString ProgressEvent::operation() const { return m_json.value(QStringLiteral("operation")).toString(); }
+int ProgressEvent::current() const { return m_json.value(QStringLiteral("current")).toInt(); }
+int ProgressEvent::total() const { return m_json.value(QStringLiteral("total")).toInt(); }
+QString ProgressEvent::file() const { return m_json.value(QStringLiteral("file")).toString(); }
+QString ProgressEvent::message() const { return m_json.value(QStringLiteral("message")).toString(); }
+
 quint64 OutputEvent::id() const { return quint64(m_json.value(QStringLiteral("id")).toDouble()); }
 QString OutputEvent::stream() const { return m_json.value(QStringLiteral("stream")).toString(); }
 QString OutputEvent::text() const { return m_json.value(QStringLiteral("text")).toString(); }
@@ -161,6 +220,10 @@ bool TimingReply::hasTiming() const { return m_json.contains(QStringLiteral("byt
 double TimingReply::gcMs() const { return number("gc_ms"); }
 int TimingReply::gcCount() const { return int(number("gc_count")); }
 double TimingReply::bytesAllocated() const { return number("bytes_allocated"); }
+QString TimingReply::timed() const { return text("timed"); }
+qint64 TimingReply::compileMicroseconds() const { return qint64(number("compile_us")); }
+qint64 TimingReply::settleMicroseconds() const { return qint64(number("settle_us")); }
+QString TimingReply::nativeNote() const { return text("native_note"); }
 
 bool CompileReply::compiled() const { return flag("compiled"); }
 QJsonArray CompileReply::forms() const { return array("forms"); }
@@ -288,6 +351,9 @@ QJsonValue DefinitionsReply::Entry::lambdaList() const { return json.value(QStri
 QJsonValue DefinitionsReply::Entry::value() const { return json.value(QStringLiteral("value")); }
 QJsonValue DefinitionsReply::Entry::file() const { return json.value(QStringLiteral("file")); }
 int DefinitionsReply::Entry::line() const { return json.value(QStringLiteral("line")).toInt(); }
+QString DefinitionsReply::Entry::execution() const { return json.value(QStringLiteral("execution")).toString(); }
+qint64 DefinitionsReply::Entry::nativeSinceMs() const { return qint64(json.value(QStringLiteral("native_since_ms")).toDouble()); }
+QString DefinitionsReply::Entry::nativeReason() const { return json.value(QStringLiteral("native_reason")).toString(); }
 
 QString TestRunReply::framework() const { return text("framework"); }
 QString TestRunReply::system() const { return text("system"); }

@@ -30,6 +30,20 @@ private:
     QJsonObject m_json;
 };
 
+// Native code for the session's definitions (issue 30), as a whole: the ready event's "native",
+// the reply of the native request (and of native-settle). `reason` says why definitions stay
+// interpreted (switched off, or no gcc or ECL headers); empty while they are compiled.
+struct NativeStatus
+{
+    bool known = false;     // the engine said (an engine without native code does not)
+    bool enabled = false;   // not switched off (--no-native, LISP_DUET_NATIVE=0, the native request)
+    bool available = false; // gcc and ECL's headers are there
+    QString reason;
+    int pending = 0;        // definitions queued or compiling
+    bool isOn() const { return enabled && available; }
+    static NativeStatus from(const QJsonObject &json);
+};
+
 // {"event":"ready"}: the kernel is loaded.
 class ReadyEvent
 {
@@ -38,6 +52,7 @@ public:
     QString version() const;
     QString implementation() const;
     QString package() const;
+    NativeStatus native() const;
 
 private:
     QJsonObject m_json;
@@ -51,6 +66,66 @@ public:
     quint64 id() const;
     QString stream() const; // "stdout" or "stderr"
     QString text() const;
+
+private:
+    QJsonObject m_json;
+};
+
+// The name of an event ("native", "progress", "editor-request"...), for those who read the
+// events EngineClient::otherEvent passes on; empty for a reply.
+QString eventName(const QJsonObject &json);
+
+// One definition queued for native code: an entry of a job's reply's "native" and of the
+// "native" event's "definitions". States of one serial only move forward (queued, compiling,
+// then native, interpreted or superseded); a newer serial is a newer definition.
+class NativeDefinition
+{
+public:
+    explicit NativeDefinition(const QJsonValue &v) : json(v.toObject()) {}
+    qint64 serial() const;
+    QString kind() const;    // function, macro or method
+    QString package() const; // the name's home package
+    QString name() const;    // "FIB", "(SETF FOO)"
+    QStringList qualifiers() const;   // methods, as in a reply's "defined"
+    QStringList specializers() const;
+    QString state() const;   // queued, compiling, native, interpreted, superseded
+    qint64 sinceMs() const;  // Unix ms of the latest state
+    qint64 afterMs() const;  // native: from the definition to its native version; -1 otherwise
+    quint64 job() const;     // the job that defined it; 0 when unknown
+    QString reason() const;  // interpreted or superseded: why
+    QStringList notes() const;
+    QJsonObject json;
+};
+// A job's reply: "native", the definitions the job queued.
+QList<NativeDefinition> nativeDefinitions(const QJsonObject &reply);
+
+// {"event":"native","definitions","pending",("available":false,"reason")}: what became of
+// definitions queued for native code.
+class NativeEvent
+{
+public:
+    explicit NativeEvent(const QJsonObject &json) : m_json(json) {}
+    QList<NativeDefinition> definitions() const;
+    int pending() const;
+    bool saysUnavailable() const; // the toolchain went away: reason() says why
+    QString reason() const;
+
+private:
+    QJsonObject m_json;
+};
+
+// {"event":"progress","id","operation","current","total","file","component","message"}: a
+// job running ASDF compiles file `current` of `total`; message "compiling file 3 of 12: lists.lisp".
+class ProgressEvent
+{
+public:
+    explicit ProgressEvent(const QJsonObject &json) : m_json(json) {}
+    quint64 id() const;
+    QString operation() const; // "compile-file"
+    int current() const;
+    int total() const;
+    QString file() const;
+    QString message() const;
 
 private:
     QJsonObject m_json;
@@ -180,6 +255,13 @@ public:
     double gcMs() const;
     int gcCount() const;
     double bytesAllocated() const;
+    // Issue 30: what was timed ("native", or "as-typed": bytecoded), the time spent compiling
+    // the forms and waiting for the session's definitions to become native (neither in the
+    // figures), and why it was not the native version when native was asked for.
+    QString timed() const;
+    qint64 compileMicroseconds() const;
+    qint64 settleMicroseconds() const;
+    QString nativeNote() const;
 };
 
 class CompileReply : public Reply
@@ -306,6 +388,11 @@ public:
         // Where it was defined when it came from a file (loaded or compiled); null otherwise.
         QJsonValue file() const;
         int line() const; // 1-based; 0 when unknown
+        // Functions, macros and generic functions: "native", "interpreted" or "compiling"
+        // (empty for other kinds); since when native (Unix ms, 0 when not), why interpreted.
+        QString execution() const;
+        qint64 nativeSinceMs() const;
+        QString nativeReason() const;
         QJsonObject json;
     };
 };

@@ -1,5 +1,7 @@
 #include "EditorSupport.h"
 
+#include "HostFunctions.h"
+
 #include "InterruptsDisabled.h"
 #include "Marshal.h"
 
@@ -132,13 +134,6 @@ cl_object initSwankBridge()
     ecl_return0(ecl_process_env());
 }
 
-template<typename Function>
-void defineFunction(const char *name, Function function, int arguments)
-{
-    const auto generic = reinterpret_cast<void (*)()>(function);
-    ecl_def_c_function(ecl_make_symbol(name, "LISP-DUET.KERNEL"),
-                       reinterpret_cast<cl_objectfn_fixed>(generic), arguments);
-}
 
 } // namespace
 
@@ -146,6 +141,7 @@ namespace EditorSupport {
 
 void define()
 {
+    using HostFunctions::defineFunction;
     defineFunction("%FILE-STATUS", fileStatus, 1);
     defineFunction("%SOCKET-PROCESS", socketProcess, 2);
     defineFunction("%SHUTDOWN-SOCKET", shutdownSocket, 1);

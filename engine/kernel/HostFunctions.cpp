@@ -207,15 +207,6 @@ cl_object initKernel()
     ecl_return0(ecl_process_env());
 }
 
-template<typename Function>
-void defineFunction(const char *name, Function function, int arguments)
-{
-    // ECL stores fixed-arity functions as cl_objectfn_fixed; going through void(*)() is the
-    // sanctioned way to convert between function pointer types.
-    const auto generic = reinterpret_cast<void (*)()>(function);
-    ecl_def_c_function(ecl_make_symbol(name, "LISP-DUET.KERNEL"),
-                       reinterpret_cast<cl_objectfn_fixed>(generic), arguments);
-}
 
 } // namespace
 

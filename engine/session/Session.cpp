@@ -24,7 +24,8 @@ QString Session::engineStatusName(EngineStatus status)
     return {};
 }
 
-Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_engine(engine), m_debugger(new SessionDebugger(this))
+Session::Session(EngineClient *engine, QObject *parent)
+    : QObject(parent), m_engine(engine), m_debugger(new SessionDebugger(this)), m_native(new NativeCompilation(engine, this))
 {
     m_timeout.setSingleShot(true);
     m_timeout.setTimerType(Qt::PreciseTimer);
@@ -41,6 +42,13 @@ Session::Session(EngineClient *engine, QObject *parent) : QObject(parent), m_eng
     connect(engine, &EngineClient::unparked, m_debugger, &SessionDebugger::onUnparked);
     connect(engine, &EngineClient::stillParked, m_debugger, &SessionDebugger::onStillParked);
     connect(engine, &EngineClient::output, this, &Session::onOutput);
+    connect(engine, &EngineClient::otherEvent, this, [this](const QJsonObject &event) {
+        if (EngineProtocol::eventName(event) != QStringLiteral("progress"))
+            return;
+        const EngineProtocol::ProgressEvent progressed(event);
+        if (m_current && m_current->id == progressed.id() && !progressed.message().isEmpty())
+            Q_EMIT progress(progressed.id(), progressed.message());
+    });
     connect(engine, &EngineClient::ready, this, &Session::onEngineReady);
     connect(engine, &EngineClient::died, this, &Session::onEngineDied);
     connect(engine, &EngineClient::lineDropped, this, [this](qsizetype maxLineBytes) {

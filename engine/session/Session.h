@@ -4,6 +4,7 @@
 #include "Job.h"
 #include "JobWaiters.h"
 #include "SessionNotice.h"
+#include "NativeCompilation.h"
 #include "SessionDebugger.h"
 
 #include <QElapsedTimer>
@@ -127,6 +128,9 @@ public:
     // The shared debugger (issue 20): the evaluations parked in it, their restarts and frames,
     // the choices made for them.
     SessionDebugger *debugger() const { return m_debugger; }
+    // Native code for the session's definitions (issue 30): on or off, and what became of
+    // each definition the background compiler was given.
+    NativeCompilation *native() const { return m_native; }
 
 Q_SIGNALS:
     void started(JobPtr job);
@@ -141,6 +145,9 @@ Q_SIGNALS:
     // evaluation runs belongs to it (its stderr).
     void engineProcessOutput(const QString &text);
     void sessionReset(const Origin &origin, const QString &why);
+    // The running job `id` reports how far it is, beside its output: a load's "compiling file
+    // 3 of 12: lists.lisp" (the engine's "progress" events).
+    void progress(quint64 id, const QString &message);
 
 private:
     friend class SessionDebugger; // it parks and resumes the current job, and waits its turn
@@ -199,4 +206,7 @@ private:
     QString m_restartReason; // why the session itself restarted the engine
 
     SessionDebugger *m_debugger; // after m_waiters and m_live, which it uses
+    // Made before the session connects to the engine: its word on a new engine (--no-native)
+    // goes out before the first job.
+    NativeCompilation *m_native;
 };

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QElapsedTimer>
 #include <QString>
 #include <QStringList>
 
@@ -48,6 +49,48 @@ public:
 private:
     QString m_line;
     QString m_partial;
+};
+
+// What a running job is doing, in one line: its newest progress message (Session::progress, a
+// load's "compiling file 3 of 12: lists.lisp") while that is fresh, else its newest line of
+// output. A message stays fresh until output comes after it and it is FreshMs old: a file that
+// compiles for a minute without a word is still that file, and the compiler's warnings about
+// it do not hide which file it is.
+class ActivityLine
+{
+public:
+    static constexpr qint64 FreshMs = 10000;
+
+    void addOutput(const QString &chunk)
+    {
+        m_output.add(chunk);
+        m_outputSerial = ++m_serial;
+    }
+    void setProgress(const QString &message)
+    {
+        m_progress = message;
+        m_progressSerial = ++m_serial;
+        m_progressAge.start();
+    }
+    bool progressIsFresh() const
+    {
+        return !m_progress.isEmpty() && (m_progressSerial > m_outputSerial || m_progressAge.elapsed() < FreshMs);
+    }
+    QString line() const { return progressIsFresh() ? m_progress : m_output.line(); }
+    void clear()
+    {
+        m_output.clear();
+        m_progress.clear();
+        m_outputSerial = m_progressSerial = m_serial = 0;
+    }
+
+private:
+    NewestLine m_output;
+    QString m_progress;
+    QElapsedTimer m_progressAge;
+    quint64 m_serial = 0;
+    quint64 m_outputSerial = 0;
+    quint64 m_progressSerial = 0;
 };
 
 } // namespace TextLines

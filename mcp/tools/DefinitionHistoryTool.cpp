@@ -4,9 +4,45 @@
 #include "JsonSchema.h"
 #include "session/Session.h"
 
+#include <QJsonArray>
+
 namespace {
 constexpr int ShownVersions = 20;
 void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments);
+
+// Issue 30: how the session runs a function, macro, method or generic function now (native
+// code, interpreted and why, being compiled); nullopt for other kinds, or when it is not known.
+std::optional<NativeCompilation::Definition> executionOf(const Session *session, const DefinitionLedger::History &history)
+{
+    const DefinitionKey &key = history.key;
+    const NativeCompilation *native = session->native();
+    if (!history.live || (key.space != QStringLiteral("function") && key.space != QStringLiteral("method")))
+        return std::nullopt;
+    if (history.latest().kind == QStringLiteral("generic-function"))
+        return native->genericFunction(key.package, key.name);
+    if (const NativeCompilation::Definition *known = native->find(key.space, key.package, key.name, key.qualifiers, key.specializers))
+        return *known;
+    // Never given to the background compiler: made while native compilation was off (or
+    // unavailable), unless it came from a file (load-system compiles those itself).
+    if (native->isOn() || !native->status().known || history.latest().via == DefinitionVersion::Via::File)
+        return std::nullopt;
+    NativeCompilation::Definition interpreted;
+    interpreted.state = NativeCompilation::State::Interpreted;
+    interpreted.reason = native->reason();
+    return interpreted;
+}
+
+QJsonObject executionJson(const NativeCompilation::Definition &d)
+{
+    QJsonObject json{{QStringLiteral("state"), d.execution()},
+                     {QStringLiteral("since"), d.since.isValid() ? QJsonValue(d.since.toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null)},
+                     {QStringLiteral("reason"), d.reason.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(d.reason)}};
+    if (d.afterMs >= 0)
+        json.insert(QStringLiteral("after_ms"), double(d.afterMs));
+    if (!d.notes.isEmpty())
+        json.insert(QStringLiteral("notes"), QJsonArray::fromStringList(d.notes));
+    return json;
+}
 } // namespace
 
 namespace Handoffs {
@@ -91,14 +127,24 @@ Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger)
                                            {QStringLiteral("kind"), string(QStringLiteral("The newest version's kind"))},
                                            {QStringLiteral("live"), boolean(QStringLiteral("The newest version is in the image (false after an engine restart)"))},
                                            {QStringLiteral("versions_total"), integer(QStringLiteral("How many versions the ledger keeps"), 1, 2147483647)},
-                                           {QStringLiteral("versions"), array(QStringLiteral("Oldest first; the newest 20"), version)}},
+                                           {QStringLiteral("versions"), array(QStringLiteral("Oldest first; the newest 20"), version)},
+                                           {QStringLiteral("execution"),
+                                            object({{QStringLiteral("state"), stringEnum(QStringLiteral("How the session runs it now"),
+                                                                                         {QStringLiteral("native"), QStringLiteral("interpreted"),
+                                                                                          QStringLiteral("compiling"), QStringLiteral("superseded")})},
+                                                    {QStringLiteral("since"), nullableString(QStringLiteral("When it came to this state (ISO 8601)"))},
+                                                    {QStringLiteral("reason"), nullableString(QStringLiteral("interpreted: why its native version is not in place"))},
+                                                    {QStringLiteral("after_ms"), number(QStringLiteral("native: from its definition to its native version"), 0, 1e12)},
+                                                    {QStringLiteral("notes"), stringArray(QStringLiteral("What the native compiler remarked although it compiled"))}},
+                                                   {QStringLiteral("state")}, false)}},
                                           {QStringLiteral("name"), QStringLiteral("versions")}, false);
     ToolSpec spec{
         .name = QStringLiteral("definition-history"),
         .title = QStringLiteral("Definition history"),
         .description = QStringLiteral(
             "Every version of a definition: who made it (the person, an agent, a file load, edit-form, a staged form, a "
-            "revert), when, its text, later ones as diffs."),
+            "revert), when, its text, later ones as diffs; for a function, how it runs now (native since when, "
+            "interpreted and why, compiling)."),
         .arguments = {Handoffs::definitionName(), Handoffs::definitionKind()},
         .outputProperties = {{QStringLiteral("definitions"), array(QStringLiteral("One per definition the name matches"), definition)}},
         .outputRequired = {QStringLiteral("definitions")},
@@ -138,6 +184,9 @@ void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr
                            .arg(all.size() == 1 ? QStringLiteral("version") : QStringLiteral("versions"),
                                 history->live ? QStringLiteral("the session has version %1").arg(history->latest().number)
                                               : QStringLiteral("the engine restarted since, so the session has none of them"));
+        const std::optional<NativeCompilation::Definition> execution = executionOf(session, *history);
+        if (execution)
+            text += u' ' + execution->sentence();
         if (shown.size() < all.size())
             text += QStringLiteral(" The %1 oldest are not shown.").arg(all.size() - shown.size());
         QJsonArray versions;
@@ -150,13 +199,16 @@ void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr
             versions.append(Handoffs::versionJson(v, root));
         }
         sections << text;
-        definitions.append(QJsonObject{{QStringLiteral("name"), history->key.text()},
-                                       {QStringLiteral("package"), history->key.package},
-                                       {QStringLiteral("symbol"), history->key.name},
-                                       {QStringLiteral("kind"), history->latest().kind},
-                                       {QStringLiteral("live"), history->live},
-                                       {QStringLiteral("versions_total"), int(all.size())},
-                                       {QStringLiteral("versions"), versions}});
+        QJsonObject definition{{QStringLiteral("name"), history->key.text()},
+                               {QStringLiteral("package"), history->key.package},
+                               {QStringLiteral("symbol"), history->key.name},
+                               {QStringLiteral("kind"), history->latest().kind},
+                               {QStringLiteral("live"), history->live},
+                               {QStringLiteral("versions_total"), int(all.size())},
+                               {QStringLiteral("versions"), versions}};
+        if (execution)
+            definition.insert(QStringLiteral("execution"), executionJson(*execution));
+        definitions.append(definition);
     }
     call->finish(ToolResult{sections.join(QStringLiteral("\n\n\n")), {{QStringLiteral("definitions"), definitions}}});
 }

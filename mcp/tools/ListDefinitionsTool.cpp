@@ -41,6 +41,10 @@ QString entryLine(const Session *session, const EngineProtocol::DefinitionsReply
         line += QStringLiteral(" (structure)");
     if (entry.file().isString())
         line += QStringLiteral("  [%1]").arg(ToolKit::sourcePlace(session, entry.file().toString(), entry.line()));
+    // Issue 30: a definition whose native version failed says so (the others run native, or
+    // are being compiled, or native compilation is off: structuredContent's "execution").
+    if (entry.execution() == QStringLiteral("interpreted") && !entry.nativeReason().isEmpty())
+        line += QStringLiteral("  (interpreted: %1)").arg(entry.nativeReason());
     return line;
 }
 
@@ -57,7 +61,11 @@ QJsonObject outputProperties()
                             {QStringLiteral("value"), nullableString(QStringLiteral("Value of a variable or constant, printed briefly"))},
                             {QStringLiteral("documentation"), nullableString(QStringLiteral("Documentation string, if any"))},
                             {QStringLiteral("file"), nullableString(QStringLiteral("Source file of a function or macro loaded from a file (absolute); else null"))},
-                            {QStringLiteral("line"), nullableInteger(QStringLiteral("1-based line of its definition in that file; else null"))}};
+                            {QStringLiteral("line"), nullableInteger(QStringLiteral("1-based line of its definition in that file; else null"))},
+                            {QStringLiteral("execution"), stringEnum(QStringLiteral("Functions, macros and generic functions: how they run now"),
+                                                                     {QStringLiteral("native"), QStringLiteral("interpreted"), QStringLiteral("compiling")})},
+                            {QStringLiteral("native_since_ms"), nullableInteger(QStringLiteral("Since when it runs native code (Unix ms), when the session compiled it; else null"))},
+                            {QStringLiteral("native_reason"), nullableString(QStringLiteral("Why its native version is not in place (a compile that failed); else null"))}};
     return {{QStringLiteral("definitions"), objectArray(QStringLiteral("One entry per symbol and kind, sorted by name"), entry,
                                                         {QStringLiteral("name"), QStringLiteral("package"), QStringLiteral("kind")})},
             {QStringLiteral("count"), integer(QStringLiteral("Number of entries"), 0, 2147483647)},
@@ -103,7 +111,8 @@ Tool listDefinitionsTool(Session *session)
         .title = QStringLiteral("List definitions"),
         .description = QStringLiteral(
             "What the session itself defined (CL-USER and packages made in it, not loaded libraries): functions with lambda "
-            "lists, variables with values, macros, generic functions, classes; file:line if loaded from a file."),
+            "lists, variables with values, macros, generic functions, classes; file:line if loaded from a file; how each "
+            "function runs (native, interpreted: why, compiling)."),
         .arguments = {Package, Pattern},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("definitions"), QStringLiteral("count")},

@@ -4,6 +4,7 @@
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
 #include "project/ProjectSystems.h"
+#include "session/Session.h"
 
 #include <QJsonArray>
 
@@ -15,27 +16,52 @@ QJsonObject outputProperties()
                              {QStringLiteral("systems"), stringArray(QStringLiteral("The systems it defines"))}};
     return {{QStringLiteral("root"), nullableString(QStringLiteral("The project root, or null when none is set"))},
             {QStringLiteral("read_only_roots"), stringArray(QStringLiteral("Folders that may be read but not written"))},
-            {QStringLiteral("asd_files"), objectArray(QStringLiteral("The .asd files under the root"), system, {QStringLiteral("file"), QStringLiteral("systems")})}};
+            {QStringLiteral("asd_files"), objectArray(QStringLiteral("The .asd files under the root"), system, {QStringLiteral("file"), QStringLiteral("systems")})},
+            {QStringLiteral("native"), object({{QStringLiteral("on"), boolean(QStringLiteral("The session's definitions are compiled to native code in the background"))},
+                                               {QStringLiteral("reason"), nullableString(QStringLiteral("Why they run interpreted; null while native compilation is on"))},
+                                               {QStringLiteral("pending"), integer(QStringLiteral("Definitions queued or compiling now"), 0, 2147483647)}},
+                                              {QStringLiteral("on"), QStringLiteral("reason")}, false)}};
+}
+
+// Issue 30: whether what the session defines becomes native code, and why not. Said here so an
+// agent that starts by looking at the project learns it once, as the person does in the window.
+void addNative(const Session *session, QStringList &lines, QJsonObject &structured)
+{
+    if (!session || !session->native()->status().known)
+        return;
+    const NativeCompilation *native = session->native();
+    const QString reason = native->reason();
+    lines << QString()
+          << (native->isOn() ? QStringLiteral("Native code: on. What the session defines (functions, macros, methods) runs at once, "
+                                              "interpreted, and is compiled to native code in the background; time-execution times "
+                                              "the native version.")
+                             : QStringLiteral("Native code: off. %1").arg(reason));
+    structured.insert(QStringLiteral("native"), QJsonObject{{QStringLiteral("on"), native->isOn()},
+                                                            {QStringLiteral("reason"), reason.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(reason)},
+                                                            {QStringLiteral("pending"), native->status().pending}});
 }
 } // namespace
 
-Tool projectInfoTool(ProjectFiles *files)
+Tool projectInfoTool(ProjectFiles *files, Session *session)
 {
     ToolSpec spec{
         .name = QStringLiteral("project-info"),
         .title = QStringLiteral("Project info"),
         .description = QStringLiteral(
             "The project root (or how to set one), read-only roots, each .asd file with its systems, and how to load and test "
-            "them. File paths are relative to the root."),
+            "them. File paths are relative to the root. Whether definitions are compiled to native code, or why not."),
         .arguments = {},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("root")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [files](const ToolCallPtr &call, const ToolArguments &) {
+    return Tool(spec, [files, session](const ToolCallPtr &call, const ToolArguments &) {
         const ProjectRoot &root = files->root();
         if (!root.isSet()) {
-            call->finish(ToolResult{ProjectToolKit::noRootMessage(), {{QStringLiteral("root"), QJsonValue::Null}}, false});
+            QStringList lines{ProjectToolKit::noRootMessage()};
+            QJsonObject structured{{QStringLiteral("root"), QJsonValue::Null}};
+            addNative(session, lines, structured);
+            call->finish(ToolResult{lines.join(QLatin1Char('\n')), structured, false});
             return;
         }
         QStringList lines{QStringLiteral("Project root: %1").arg(root.path())};
@@ -67,10 +93,10 @@ Tool projectInfoTool(ProjectFiles *files)
                                  .arg(system);
             }
         }
-        call->finish(ToolResult{lines.join(QLatin1Char('\n')),
-                                {{QStringLiteral("root"), root.path()},
-                                 {QStringLiteral("read_only_roots"), QJsonArray::fromStringList(root.readOnlyRoots())},
-                                 {QStringLiteral("asd_files"), asdFiles}},
-                                false});
+        QJsonObject structured{{QStringLiteral("root"), root.path()},
+                               {QStringLiteral("read_only_roots"), QJsonArray::fromStringList(root.readOnlyRoots())},
+                               {QStringLiteral("asd_files"), asdFiles}};
+        addNative(session, lines, structured);
+        call->finish(ToolResult{lines.join(QLatin1Char('\n')), structured, false});
     });
 }

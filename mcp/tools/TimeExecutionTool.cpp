@@ -6,6 +6,7 @@
 #include "EvalFormatter.h"
 #include "JsonSchema.h"
 #include "ToolKit.h"
+#include "session/Session.h"
 
 #include <QLocale>
 
@@ -15,6 +16,7 @@ const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Pack
 const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why: the person sees it"));
 const auto Debug = Arg::boolean(QStringLiteral("debug"),
                                 QStringLiteral("As evaluate-lisp's"));
+const auto AsTyped = Arg::boolean(QStringLiteral("as_typed"), QStringLiteral("Time it as typed (bytecode), not its native version"));
 const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit (default: the session's)"), 0.1, 3600);
 
 QLocale grouped()
@@ -38,12 +40,38 @@ QJsonObject outputProperties()
                               {QStringLiteral("run_ms"), number(QStringLiteral("CPU time of the engine process"), 0, 1e12)},
                               {QStringLiteral("gc_ms"), number(QStringLiteral("Time in full garbage collections (Boehm GC's own clock)"), 0, 1e12)},
                               {QStringLiteral("gc_count"), integer(QStringLiteral("Garbage collections during the evaluation"), 0, 2147483647)},
-                              {QStringLiteral("bytes_allocated"), number(QStringLiteral("Bytes allocated (by every engine thread) during the evaluation"), 0, 1e18)}},
+                              {QStringLiteral("bytes_allocated"), number(QStringLiteral("Bytes allocated (by every engine thread) during the evaluation"), 0, 1e18)},
+                              {QStringLiteral("timed"), stringEnum(QStringLiteral("What the figures are of: the code's native version, or the code as typed (bytecode)"),
+                                                                   {QStringLiteral("native"), QStringLiteral("as-typed")})},
+                              {QStringLiteral("compile_ms"), number(QStringLiteral("Time spent compiling the code to native code first (not in the figures)"), 0, 1e12)},
+                              {QStringLiteral("settle_ms"), number(QStringLiteral("Time spent waiting for the session's definitions to become native first (not in the figures)"), 0, 1e12)},
+                              {QStringLiteral("native_note"), nullableString(QStringLiteral("Why the code ran as typed although its native version was asked for; null otherwise"))}},
                              {QStringLiteral("real_ms"), QStringLiteral("run_ms"), QStringLiteral("gc_ms"), QStringLiteral("gc_count"), QStringLiteral("bytes_allocated")}, false));
     return properties;
 }
 
-ToolResult timed(const Job &job)
+// The [timing] section's last line: which version the figures are of, and what was left out
+// of them. `asTyped`: the call asked for the code as typed.
+QString whatWasTimed(const EngineProtocol::TimingReply &reply, bool asTyped, const NativeCompilation *native, QString *note)
+{
+    if (reply.timed() == QStringLiteral("native")) {
+        const double compileMs = double(reply.compileMicroseconds()) / 1000.0;
+        const double settleMs = double(reply.settleMicroseconds()) / 1000.0;
+        QString line = QStringLiteral("timed: the native version (compiling it took %1").arg(milliseconds(compileMs));
+        if (settleMs >= 1)
+            line += QStringLiteral(", waiting for the session's definitions to become native %1").arg(milliseconds(settleMs));
+        return line + QStringLiteral("; not counted)");
+    }
+    if (reply.timed().isEmpty())
+        return {}; // an engine without native code
+    if (asTyped)
+        return QStringLiteral("timed: as typed (bytecode), as asked; functions it calls run as they are now");
+    // Native compilation the host turned off reads as the person's setting, not the engine's switch.
+    *note = native && !native->isWanted() ? native->reason() : reply.nativeNote();
+    return note->isEmpty() ? QStringLiteral("timed: as typed (bytecode)") : QStringLiteral("timed: as typed (bytecode): %1").arg(*note);
+}
+
+ToolResult timed(const Job &job, const NativeCompilation *native)
 {
     const JobResult &result = job.result;
     ToolResult timed = EvalFormatter::result(result);
@@ -53,16 +81,27 @@ ToolResult timed(const Job &job)
     const double realMs = double(result.realMicroseconds) / 1000.0;
     const double runMs = double(result.runMicroseconds) / 1000.0;
     const int gcCount = reply.gcCount();
+    QString note;
+    const QString what = whatWasTimed(reply, job.request.asTyped, native, &note);
     timed.text += QStringLiteral("\n\n[timing]\nreal time: %1\nrun time: %2\nGC time: %3 (%4 collection%5)\nbytes allocated: %6")
                       .arg(milliseconds(realMs), milliseconds(runMs), milliseconds(reply.gcMs()))
                       .arg(gcCount)
                       .arg(gcCount == 1 ? QString() : QStringLiteral("s"))
                       .arg(grouped().toString(qint64(reply.bytesAllocated())));
-    timed.structured.insert(QStringLiteral("timing"), QJsonObject{{QStringLiteral("real_ms"), realMs},
-                                                                  {QStringLiteral("run_ms"), runMs},
-                                                                  {QStringLiteral("gc_ms"), reply.gcMs()},
-                                                                  {QStringLiteral("gc_count"), gcCount},
-                                                                  {QStringLiteral("bytes_allocated"), reply.bytesAllocated()}});
+    if (!what.isEmpty())
+        timed.text += u'\n' + what;
+    QJsonObject timing{{QStringLiteral("real_ms"), realMs},
+                       {QStringLiteral("run_ms"), runMs},
+                       {QStringLiteral("gc_ms"), reply.gcMs()},
+                       {QStringLiteral("gc_count"), gcCount},
+                       {QStringLiteral("bytes_allocated"), reply.bytesAllocated()}};
+    if (!reply.timed().isEmpty()) {
+        timing.insert(QStringLiteral("timed"), reply.timed());
+        timing.insert(QStringLiteral("compile_ms"), double(reply.compileMicroseconds()) / 1000.0);
+        timing.insert(QStringLiteral("settle_ms"), double(reply.settleMicroseconds()) / 1000.0);
+        timing.insert(QStringLiteral("native_note"), note.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(note));
+    }
+    timed.structured.insert(QStringLiteral("timing"), timing);
     return timed;
 }
 } // namespace
@@ -73,19 +112,20 @@ Tool timeExecutionTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("time-execution"),
         .title = QStringLiteral("Time execution"),
         .description = QStringLiteral(
-            "evaluate-lisp plus [timing]: real, run and GC time, GC count, bytes allocated. ECL evaluates with its bytecode "
-            "compiler: compile functions first to time native code."),
-        .arguments = {Code, Package, Description, Timeout, Debug, ToolKit::waitSecondsArgument()},
+            "evaluate-lisp plus [timing]: real, run and GC time, GC count, bytes allocated, of the code's native version "
+            "(compiled first, not counted; the last line says when it could not be) unless as_typed."),
+        .arguments = {Code, Package, AsTyped, Description, Timeout, Debug, ToolKit::waitSecondsArgument()},
         .outputProperties = ToolKit::withRunningProperties(outputProperties()),
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
     };
     return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
-        JobRequest request = EngineProtocol::timedEvaluation(arguments.text(Code), arguments.text(Package));
+        JobRequest request = EngineProtocol::timedEvaluation(arguments.text(Code), arguments.text(Package), arguments.value(AsTyped, false));
         request.description = arguments.text(Description);
         request.debug = arguments.value(Debug, false);
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);
-        ToolKit::submit(session, jobs, call, request, timed, ToolKit::waitMsOf(arguments));
+        const NativeCompilation *native = session->native();
+        ToolKit::submit(session, jobs, call, request, [native](const Job &job) { return timed(job, native); }, ToolKit::waitMsOf(arguments));
     });
 }

@@ -106,12 +106,17 @@ void reportProgress(Session *session, const ToolCallPtr &call, const JobPtr &job
     if (!call->wantsProgress() || !job)
         return;
     const quint64 id = job->id;
-    // About once a second, the newest line of output tells the client what is going on.
-    auto latest = QSharedPointer<TextLines::NewestLine>::create();
+    // About once a second, the newest line of output tells the client what is going on, or a
+    // load's newest "compiling file 3 of 12: lists.lisp" while that is fresh.
+    auto latest = QSharedPointer<TextLines::ActivityLine>::create();
     auto timer = new QTimer(context);
     QObject::connect(session, &Session::output, context, [latest, id](quint64 outputId, const QString &, const QString &text) {
         if (outputId == id)
-            latest->add(text);
+            latest->addOutput(text);
+    });
+    QObject::connect(session, &Session::progress, context, [latest, id](quint64 progressId, const QString &message) {
+        if (progressId == id)
+            latest->setProgress(message);
     });
     QObject::connect(timer, &QTimer::timeout, context, [call, latest, job] {
         if (job->state == Job::State::Done)

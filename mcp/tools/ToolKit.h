@@ -52,8 +52,9 @@ ToolResult running(const Job &job, const Session *session, const QString &tool);
 QJsonObject runningProperties();
 // A tool's output properties with those of running() added (status "running" among its values).
 QJsonObject withRunningProperties(QJsonObject properties);
-// Sends the newest line of the job's output (or how long it has run) as the call's progress
-// about once a second while `context` lives.
+// Sends the newest line of the job's output, or its fresh progress message (a load's
+// "compiling file 3 of 12: lists.lisp"), or how long it has run, as the call's progress about
+// once a second while `context` lives.
 void reportProgress(Session *session, const ToolCallPtr &call, const JobPtr &job, QObject *context);
 // Asks a question that runs no user code: not queued, answered while an evaluation runs. An
 // engine that cannot answer finishes the call with "[ERROR] ENGINE".

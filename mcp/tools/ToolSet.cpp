@@ -31,7 +31,7 @@ void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs)
 
 void addProjectTools(ToolRegistry *tools, Session *session, JobHandles *jobs, ProjectFiles *files)
 {
-    tools->add(projectInfoTool(files), ToolRegistry::Group::Project);
+    tools->add(projectInfoTool(files, session), ToolRegistry::Group::Project);
     tools->add(setProjectRootTool(files), ToolRegistry::Group::Project);
     tools->add(listFilesTool(files), ToolRegistry::Group::Project);
     tools->add(readFileTool(files), ToolRegistry::Group::Project);

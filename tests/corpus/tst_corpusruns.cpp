@@ -10,6 +10,7 @@
 #include "ToolHarness.h"
 
 #include <QDir>
+#include <QHash>
 #include <QDirIterator>
 #include <QProcess>
 #include <QRegularExpression>
@@ -56,6 +57,15 @@ private:
     QTemporaryDir m_root;
     std::unique_ptr<ToolHarness> m_h;
     ProjectFiles m_projectFiles;
+    QHash<QString, PlainCounts> m_plain; // a system's plain run is made once (alexandria's takes a minute)
+
+    const PlainCounts &plainCountsOf(const QString &system)
+    {
+        auto it = m_plain.find(system);
+        if (it == m_plain.end())
+            it = m_plain.insert(system, plainEclCounts(system));
+        return *it;
+    }
 
     QJsonObject runTests(const QString &system)
     {
@@ -97,7 +107,7 @@ private Q_SLOTS:
     // actual value of a failure is what RT printed, not the names of the tests after it.
     void rtExpectedFailuresAreNotFailures()
     {
-        const PlainCounts plain = plainEclCounts(QStringLiteral("iterate"));
+        const PlainCounts plain = plainCountsOf(QStringLiteral("iterate"));
         const QJsonObject run = runTests(QStringLiteral("iterate"));
         compare(QStringLiteral("iterate"), run, plain);
         QVERIFY(plain.expected > 0);
@@ -127,7 +137,7 @@ private Q_SLOTS:
     void rtSystemsOneAfterAnotherCountTheirOwnTests()
     {
         QFETCH(QString, system);
-        const PlainCounts plain = plainEclCounts(system);
+        const PlainCounts plain = plainCountsOf(system);
         const QJsonObject run = runTests(system);
         QVERIFY2(!ToolHarness::isError(run), qPrintable(ToolHarness::text(run).left(2000)));
         compare(system, run, plain);
@@ -151,13 +161,18 @@ private Q_SLOTS:
     }
 
     // cffi's tests build libtest.so and its .o files where *default-pathname-defaults* says:
-    // not in the project.
+    // not in the project. (Its counts against a plain ECL, 652 passed and 6 expected failures,
+    // are bench_test_counts' table: a plain run of cffi's tests takes minutes.)
     void aTestRunLeavesNoFilesInTheProject()
     {
         const QStringList before = filesUnder(m_root.path());
-        const PlainCounts plain = plainEclCounts(QStringLiteral("cffi"));
         const QJsonObject run = runTests(QStringLiteral("cffi"));
-        compare(QStringLiteral("cffi"), run, plain);
+        const QJsonObject result = ToolHarness::structured(run);
+        QVERIFY2(!ToolHarness::isError(run), qPrintable(ToolHarness::text(run).left(2000)));
+        QCOMPARE(result.value(QStringLiteral("framework")).toString(), QStringLiteral("rt"));
+        QCOMPARE(result.value(QStringLiteral("failed")).toInt(), 0);
+        QVERIFY(result.value(QStringLiteral("expected_failures")).toInt() > 0);
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
         QCOMPARE(filesUnder(m_root.path()), before);
     }
 

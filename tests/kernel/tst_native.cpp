@@ -428,6 +428,45 @@ private Q_SLOTS:
         QCOMPARE(typed->result.values, native->result.values);
     }
 
+    void definitionsCompileWhateverTheDefaultDirectoryIs()
+    {
+        // An app started from / (a desktop launcher, an MCP client's bridge --launch) or from
+        // the temporary directory: ECL writes the C file's #include of its header relative to
+        // *default-pathname-defaults*, and gcc looks for it beside the C file.
+        const QString before = eval(QStringLiteral("(namestring *default-pathname-defaults*)")).values.value(0);
+        for (const QString &directory : {QStringLiteral("/"), QStringLiteral("/tmp/")}) {
+            QVERIFY(eval(QStringLiteral("(setf *default-pathname-defaults* #P\"%1\")").arg(directory)).ok());
+            QVERIFY(eval(QStringLiteral("(defun native-from-root (x) (* x 2))")).ok());
+            const QJsonObject entry = entryNamed(settle().value(QStringLiteral("definitions")).toArray(), QStringLiteral("NATIVE-FROM-ROOT"));
+            QVERIFY2(stateOf(entry) == QStringLiteral("native"), qPrintable(directory + QStringLiteral(": ") + entry.value(QStringLiteral("reason")).toString()));
+            const JobPtr timed = m_lisp->run(EngineProtocol::timedEvaluation(QStringLiteral("(native-from-root 21)")));
+            QVERIFY(timed && timed->result.ok());
+            QVERIFY2(timed->result.reply.value(QStringLiteral("timed")).toString() == QStringLiteral("native"),
+                     qPrintable(timed->result.reply.value(QStringLiteral("native_note")).toString()));
+        }
+        QVERIFY(eval(QStringLiteral("(setf *default-pathname-defaults* (pathname %1))").arg(before)).ok());
+    }
+
+    void whatTheCompilerSaidOfATimedFormIsNotTheEvaluationsWarning()
+    {
+        // (car 42): ECL's compiler warns of the type conflict, so the form runs as typed; the
+        // evaluation's own answer is the error, as evaluate-lisp gives it, with no warnings
+        // about a compile nobody asked for (the e2e debugger suite compares the two).
+        const JobPtr timed = m_lisp->run(EngineProtocol::timedEvaluation(QStringLiteral("(car 42)")));
+        QVERIFY(timed);
+        QCOMPARE(timed->result.status, JobResult::Status::Error);
+        QCOMPARE(timed->result.error.type, QStringLiteral("SIMPLE-TYPE-ERROR"));
+        QVERIFY2(timed->result.warnings.isEmpty(), qPrintable(timed->result.warnings.join(QLatin1Char('\n'))));
+        QCOMPARE(timed->result.reply.value(QStringLiteral("timed")).toString(), QStringLiteral("as-typed"));
+        QVERIFY2(timed->result.reply.value(QStringLiteral("native_note")).toString().contains(QStringLiteral("CAR")),
+                 qPrintable(timed->result.reply.value(QStringLiteral("native_note")).toString()));
+        // A warning the timed code itself signals is still the evaluation's.
+        const JobPtr warned = m_lisp->run(EngineProtocol::timedEvaluation(QStringLiteral("(progn (warn \"mine\") 1)")));
+        QVERIFY(warned && warned->result.ok());
+        QCOMPARE(warned->result.warnings.size(), 1);
+        QVERIFY(warned->result.warnings.first().contains(QStringLiteral("mine")));
+    }
+
     void loadSystemAnnouncesEachFileItCompiles()
     {
         QTemporaryDir root;

@@ -213,7 +213,8 @@ private Q_SLOTS:
                                                                              {QStringLiteral("wait_seconds"), 30}});
         QVERIFY(clock.elapsed() < 10000);
         QCOMPARE(status(parked), QStringLiteral("parked"));
-        QVERIFY(!ToolHarness::structured(parked).contains(QStringLiteral("job_id")));
+        // Its job_id lets the agent wait for somebody's choice with the tool job (issue 32).
+        QVERIFY(ToolHarness::structured(parked).value(QStringLiteral("job_id")).toInt() > 0);
         const int debuggerId = ToolHarness::structured(parked).value(QStringLiteral("debugger")).toObject().value(QStringLiteral("id")).toInt();
         const QJsonObject aborted = m_h->call(QStringLiteral("invoke-restart"), {{QStringLiteral("debugger_id"), debuggerId}, {QStringLiteral("restart"), QStringLiteral("ABORT")}});
         QVERIFY2(ToolHarness::text(aborted).startsWith(QStringLiteral("[ERROR] SIMPLE-ERROR\nearly failure")), qPrintable(ToolHarness::text(aborted)));

@@ -3,8 +3,9 @@
 # and an agent, an agent call awaiting approval, one without code, presentation mode), and of an
 # agent's file change (edit-diff.png: the diff in the transcript; approval.png: Ask mode with the
 # diff), of a staged form and a definition's history (staging-bar.png, definition-history.png),
-# of an agent's job running on after its call answered (running-job.png), and of the debugger
-# (debugger.png, kept in docs/ for the README),
+# of an agent's job running on after its call answered (running-job.png), of the debugger
+# (debugger.png, kept in docs/ for the README), and of native code (native-definitions.png,
+# docs/native.png; native-progress.png),
 # taken under Xvfb with the real xcb platform and saved as PNGs into $1 (default:
 # BUILD_DIR/screenshots).
 # Run from the source tree after building tst_windowstates and tst_projectchanges:
@@ -39,9 +40,19 @@ if [ -x "$build/bin/tst_runningjob" ]; then
     xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_runningjob" \
     anAgentsJobThatOutlastsItsCallShowsWhoWhatElapsedAndOutputAndInterruptEndsIt
 fi
+if [ -x "$build/bin/tst_nativewindow" ]; then
+  # native-definitions.png: the Definitions panel's Runs column and a failed native version's
+  # reason; native-progress.png: a load's "compiling file k of n" in the running-job bar
+  DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
+    xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_nativewindow" \
+    aDefinitionRunsInterpretedWhileItCompilesThenNativeInTheDefinitionsPanel aDefinitionWhoseNativeVersionFailedSaysWhy \
+    aLoadSystemsCompilingFileKOfNShowsInTheRunningJobBar
+fi
 ls -l "$out"/*.png
 if [ "$out" = "$here/docs" ]; then
   mv "$out/1-idle.png" "$out/screenshot.png"
+  mv "$out/native-definitions.png" "$out/native.png"
+  rm -f "$out/native-progress.png"
   rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png" "$out/4-awaiting-approval-without-code.png" \
         "$out/edit-diff.png" "$out/approval.png" "$out/staging-bar.png" "$out/definition-history.png"
 fi

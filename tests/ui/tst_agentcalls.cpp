@@ -251,7 +251,9 @@ private Q_SLOTS:
         QCOMPARE(m_window->toolCallLog()->entry(lastRow() - 1).state(), ToolCallLog::State::Denied);
         QTest::mouseClick(bar->approveButton(), Qt::LeftButton);
         QVERIFY(AgentClient::resultText(m_agent->response(second)).contains(QStringLiteral("=> 2")));
-        QVERIFY(!transcript().contains(QStringLiteral("(defun risky")));
+        // The denied form never ran: the transcript has only the line that says it was denied.
+        QVERIFY2(transcript().contains(QStringLiteral("You denied claude-code's evaluate-lisp \u2014 first: (defun risky")), qPrintable(transcript()));
+        QVERIFY(!transcript().contains(QStringLiteral("RISKY")));
     }
 
     void readOnlyRefusesEvaluationWithAClearSentence()

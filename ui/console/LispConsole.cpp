@@ -122,6 +122,10 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         if (!shown.isEmpty())
             showNote(tr("the engine wrote: %1").arg(shown));
     });
+    // Issue 30: said once, when native code is off or unavailable (no gcc, no ECL headers).
+    connect(session->native(), &NativeCompilation::notice, this, [this, native = session->native()](const QString &sentence) {
+        showNote(sentence, native->status().known && !native->status().available);
+    });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin) {
         m_transcript->newLine();
         m_transcript->appendText(tr("; The session was reset by %1: every definition is gone.\n").arg(origin.name),

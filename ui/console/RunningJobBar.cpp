@@ -52,6 +52,7 @@ RunningJobBar::RunningJobBar(Session *session, QWidget *parent)
     connect(m_interrupt, &QPushButton::clicked, this, &RunningJobBar::interruptRequested);
     connect(session, &Session::started, this, &RunningJobBar::onStarted);
     connect(session, &Session::output, this, &RunningJobBar::onOutput);
+    connect(session, &Session::progress, this, &RunningJobBar::onProgress);
     connect(session, &Session::finished, this, &RunningJobBar::onFinished);
     // A job parked in the debugger is not running (the Debugger panel shows it); it runs again
     // when a restart continues it.
@@ -110,9 +111,22 @@ void RunningJobBar::onOutput(quint64 id, const QString &, const QString &text)
 {
     if (!m_job || m_job->id != id)
         return;
-    m_newest.add(text);
+    m_newest.addOutput(text);
+    showActivity();
+}
+
+void RunningJobBar::onProgress(quint64 id, const QString &message)
+{
+    if (!m_job || m_job->id != id)
+        return;
+    m_newest.setProgress(message);
+    showActivity();
+}
+
+void RunningJobBar::showActivity()
+{
     const QString line = TextLines::shortened(m_newest.line(), LineShown);
-    if (!line.isEmpty())
+    if (!line.isEmpty() && line != m_output->text())
         m_output->setText(line);
 }
 
@@ -142,6 +156,7 @@ void RunningJobBar::tick()
         m_elapsed->setText(clock(ms));
         m_elapsed->setToolTip(tr("How long it has run; it has no time limit"));
     }
+    showActivity(); // a progress message that grew stale gives way to the newest output
     if (ms >= ShowAfterMs && isHidden())
         show();
 }

@@ -12,7 +12,8 @@ class Session;
 
 // Above the REPL input while an evaluation has run for a moment: whose it is and what (the
 // tool, its description, the code's first line), the time it has run (ticking), the newest
-// line of its output, and Interrupt. An agent's call may have answered "running" long ago
+// line of its output (or a load's "compiling file 3 of 12: NAME" while it is fresh), and
+// Interrupt. An agent's call may have answered "running" long ago
 // (wait_seconds): the work goes on here, in the shared session, where the person sees it. A job
 // parked in the debugger leaves the bar (the Debugger panel shows it) and comes back when it
 // resumes.
@@ -43,13 +44,15 @@ Q_SIGNALS:
 private:
     void onStarted(const JobPtr &job);
     void onOutput(quint64 id, const QString &stream, const QString &text);
+    void onProgress(quint64 id, const QString &message);
+    void showActivity();
     void onFinished(const JobPtr &job);
     void tick();
     QString whatRuns() const;
 
     Session *m_session;
     JobPtr m_job;
-    TextLines::NewestLine m_newest;
+    TextLines::ActivityLine m_newest;
     QLabel *m_title;
     QLabel *m_elapsed;
     QLabel *m_output;

@@ -71,6 +71,10 @@ void DefinitionsModel::attach(Session *session)
         else if (state == Session::EngineStatus::Ready)
             m_refresh.start();
     });
+    // A definition became native (or failed to) long after the job that made it: the engine's
+    // list (generic functions) and the rows' Runs are asked again.
+    connect(session->native(), &NativeCompilation::changed, this, [this] { m_refresh.start(); });
+    connect(session->native(), &NativeCompilation::statusChanged, this, [this] { m_refresh.start(); });
 }
 
 void DefinitionsModel::setLedger(DefinitionLedger *ledger)
@@ -87,6 +91,7 @@ void DefinitionsModel::setEngineReply(const QJsonObject &json)
 {
     const EngineProtocol::DefinitionsReply reply(json);
     m_engine.clear();
+    m_engineNative.clear();
     m_engineKnown = reply.ok() && reply.hasDefinitions();
     if (m_engineKnown) {
         for (const QJsonValue &value : reply.definitions()) {
@@ -100,8 +105,12 @@ void DefinitionsModel::setEngineReply(const QJsonObject &json)
             d.documentation = nullableText(entry.documentation());
             d.file = nullableText(entry.file());
             d.line = entry.line();
-            if (!d.name.isEmpty() && !d.package.isEmpty())
-                m_engine.append(d);
+            d.execution = entry.execution();
+            if (d.name.isEmpty() || d.package.isEmpty())
+                continue;
+            m_engine.append(d);
+            if (!d.execution.isEmpty())
+                m_engineNative.insert(keyOf(d).id() + d.kind, {entry.nativeSinceMs(), entry.nativeReason()});
         }
     }
     rebuild();
@@ -168,6 +177,37 @@ void DefinitionsModel::provenance(Definition &d) const
     }
 }
 
+void DefinitionsModel::execution(Definition &d, qint64 engineSinceMs, const QString &engineReason) const
+{
+    const NativeCompilation *native = m_session ? m_session->native() : nullptr;
+    const DefinitionKey key = keyOf(d);
+    std::optional<NativeCompilation::Definition> known;
+    if (native && d.kind == QStringLiteral("generic-function"))
+        known = native->genericFunction(d.package, d.name);
+    else if (native && (key.space == QStringLiteral("function") || key.space == QStringLiteral("method")))
+        if (const NativeCompilation::Definition *found = native->find(key.space, key.package, key.name, key.qualifiers, key.specializers))
+            known = *found;
+    if (known && known->state != NativeCompilation::State::Superseded) {
+        d.execution = known->execution();
+        d.executionSentence = known->sentence();
+        d.nativeFailed = known->state == NativeCompilation::State::Interpreted && native->isOn();
+        return;
+    }
+    // What the engine's list said when it was asked: compiled by ASDF or COMPILE, or made
+    // while native compilation was off.
+    if (d.execution == QStringLiteral("native")) {
+        d.executionSentence = engineSinceMs > 0
+            ? tr("Runs native code since %1.").arg(QDateTime::fromMSecsSinceEpoch(engineSinceMs).toString(QStringLiteral("HH:mm:ss")))
+            : tr("Runs native code (compiled).");
+    } else if (d.execution == QStringLiteral("interpreted")) {
+        const QString why = !engineReason.isEmpty() ? engineReason : native && !native->isOn() ? native->reason() : QString();
+        d.executionSentence = why.isEmpty() ? tr("Runs interpreted.") : tr("Runs interpreted: %1").arg(why);
+        d.nativeFailed = !engineReason.isEmpty();
+    } else if (d.execution == QStringLiteral("compiling")) {
+        d.executionSentence = tr("Runs interpreted while it is compiled to native code.");
+    }
+}
+
 void DefinitionsModel::rebuild()
 {
     QList<Definition> all;
@@ -175,6 +215,8 @@ void DefinitionsModel::rebuild()
     if (m_engineKnown) {
         for (Definition d : std::as_const(m_engine)) {
             provenance(d);
+            const auto engineNative = m_engineNative.value(keyOf(d).id() + d.kind);
+            execution(d, engineNative.first, engineNative.second);
             listed.insert(keyOf(d).id());
             all.append(d);
         }
@@ -193,6 +235,7 @@ void DefinitionsModel::rebuild()
             d.kind = history->latest().kind;
             d.key = key;
             provenance(d);
+            execution(d, 0, {});
             all.append(d);
         }
     }
@@ -308,6 +351,7 @@ QVariant DefinitionsModel::headerData(int section, Qt::Orientation orientation, 
     case KindColumn: return tr("Kind");
     case ByColumn: return tr("By");
     case WhenColumn: return tr("When");
+    case RunsColumn: return tr("Runs");
     }
     return {};
 }
@@ -354,6 +398,10 @@ QVariant DefinitionsModel::data(const QModelIndex &index, int role) const
         return tr("Defined in %1").arg(location(*d));
     if (role == Qt::ToolTipRole && index.column() == ByColumn && d->versions > 1)
         return tr("%1 versions: select it to see them").arg(d->versions);
+    if (role == Qt::ToolTipRole && index.column() == RunsColumn && !d->executionSentence.isEmpty())
+        return d->executionSentence;
+    if (role == Qt::ForegroundRole && index.column() == RunsColumn && (d->nativeFailed || d->execution == QStringLiteral("compiling")))
+        return QBrush(d->nativeFailed ? QColor(0xb3, 0x5c, 0x00) : QColor(0x6b, 0x75, 0x80));
     if (role == Qt::ToolTipRole)
         return d->documentation.isEmpty() ? displayText(*d) : d->documentation;
     if (role == Qt::ForegroundRole && index.column() == ByColumn && d->byAgent)
@@ -368,6 +416,7 @@ QVariant DefinitionsModel::data(const QModelIndex &index, int role) const
         return d->versions > 1 ? tr("%1 \u00b7 v%2").arg(who).arg(d->versions) : who;
     }
     case WhenColumn: return d->definedAt.isValid() ? d->definedAt.toString(QStringLiteral("HH:mm:ss")) : QString();
+    case RunsColumn: return d->execution == QStringLiteral("compiling") ? tr("compiling\u2026") : d->execution;
     }
     return {};
 }

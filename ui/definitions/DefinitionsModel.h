@@ -5,6 +5,7 @@
 
 #include <QAbstractItemModel>
 #include <QDateTime>
+#include <QHash>
 #include <QPointer>
 #include <QTimer>
 
@@ -23,7 +24,9 @@ class DefinitionsModel : public QAbstractItemModel
 {
     Q_OBJECT
 public:
-    enum Column { NameColumn, KindColumn, ByColumn, WhenColumn, ColumnCount };
+    // Runs: how a function, macro, method or generic function runs now (issue 30): native,
+    // interpreted, or compiling (to native code, in the background).
+    enum Column { NameColumn, KindColumn, ByColumn, WhenColumn, RunsColumn, ColumnCount };
 
     struct Definition
     {
@@ -43,6 +46,11 @@ public:
         int line = 0;       // 1-based; 0 when unknown
         DefinitionKey key;  // its history in the ledger; invalid when the ledger has none
         int versions = 0;   // how many versions the ledger keeps
+        // How it runs now: "native", "interpreted", "compiling", or empty (not a function, or
+        // not known); the sentence says since when or why ("Runs interpreted: REASON").
+        QString execution;
+        QString executionSentence;
+        bool nativeFailed = false; // interpreted because its native version failed
     };
 
     explicit DefinitionsModel(QObject *parent = nullptr);
@@ -89,10 +97,14 @@ private:
     void rebuild();
     void requestRefresh();
     void provenance(Definition &definition) const;
+    // From the session's background compiler, else from the engine's list (`engineSinceMs`,
+    // `engineReason`: its native_since_ms and native_reason).
+    void execution(Definition &definition, qint64 engineSinceMs, const QString &engineReason) const;
 
     Session *m_session = nullptr;
     QPointer<DefinitionLedger> m_ledger;
     QList<Definition> m_engine;
+    QHash<QString, QPair<qint64, QString>> m_engineNative; // DefinitionKey id -> native since, why not
     bool m_engineKnown = false;
     QList<Package> m_packages; // sorted by name; what the view shows
     QTimer m_refresh;

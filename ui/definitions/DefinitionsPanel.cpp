@@ -212,6 +212,9 @@ void DefinitionsPanel::showDetails()
     else
         html += tr("<i>Not defined in this window's session (loaded, or defined before it started).</i>");
     html += QStringLiteral("<br>");
+    if (!d->executionSentence.isEmpty()) // issue 30: native code since when, or why not
+        html += QStringLiteral("<span style='color:%1'>%2</span><br>")
+                    .arg(d->nativeFailed ? QStringLiteral("#b35c00") : QStringLiteral("#5f6670"), d->executionSentence.toHtmlEscaped());
     html += d->documentation.isEmpty() ? tr("<i>No documentation.</i>") : d->documentation.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"));
     m_info->setText(html);
     const DefinitionKey key = d->key;

@@ -183,7 +183,8 @@ void MainWindow::buildDocks()
     m_toolCallsDock->setWidget(m_toolCallsPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_toolCallsDock);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    resizeDocks({m_definitionsDock}, {430}, Qt::Horizontal);
+    // Wide enough for the names beside Kind, By, When and Runs (native code, issue 30).
+    resizeDocks({m_definitionsDock}, {490}, Qt::Horizontal);
     resizeDocks({m_toolCallsDock}, {190}, Qt::Vertical);
 
     m_viewMenu->addAction(m_definitionsDock->toggleViewAction());

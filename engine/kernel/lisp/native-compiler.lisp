@@ -341,9 +341,17 @@ item (EXPANDED-MACROS . CONDITIONS), NIL for items the translation did not reach
                   (conditions (call-in-compiler-environment
                                (lambda ()
                                  (translate-items items findings)
-                                 (c-call "COMPILER-PASS2" c-file h-file data-file init-name
-                                         :input-designator "lisp-duet native batch")
-                                 (c-call "DATA-C-DUMP" data-file))))
+                                 ;; ECL writes the C file's #include of its header relative to
+                                 ;; *DEFAULT-PATHNAME-DEFAULTS* (BRIEF-NAMESTRING), and gcc looks
+                                 ;; for it beside the C file: from / or the temporary directory
+                                 ;; (an app started by a launcher) it read "tmp/.../batch-1.eclh"
+                                 ;; and every batch failed. From the batch's own directory it is
+                                 ;; "batch-1.eclh". Only the writing sees it; macros expanded
+                                 ;; above see the session's.
+                                 (let ((*default-pathname-defaults* (pathname (directory-namestring c-file))))
+                                   (c-call "COMPILER-PASS2" c-file h-file data-file init-name
+                                           :input-designator "lisp-duet native batch")
+                                   (c-call "DATA-C-DUMP" data-file)))))
                   (problem (or (first (condition-texts conditions '(:error :warning)))
                                (and (not (probe-file c-file)) "ECL's compiler wrote no C file.")
                                (run-c-compiler c-file shared-object))))
