@@ -185,6 +185,9 @@ private Q_SLOTS:
         // A narrow dock too: the short columns give way, never the arguments.
         m_window->resize(900, 700);
         QTRY_VERIFY(table->horizontalHeader()->sectionSize(ToolCallLog::ArgumentsColumn) >= 160);
+        // ... and how each call stands stays in view: the state comes before the arguments.
+        const QHeaderView *header = table->horizontalHeader();
+        QVERIFY(header->visualIndex(ToolCallLog::StateColumn) < header->visualIndex(ToolCallLog::ArgumentsColumn));
         m_window->resize(1400, 860);
     }
 

@@ -114,7 +114,10 @@ DebuggerPanel::DebuggerPanel(Session *session, QWidget *parent)
     m_restartLayout = new QVBoxLayout(m_restartBox);
     m_restartLayout->setContentsMargins(0, 0, 0, 0);
     m_restartLayout->setSpacing(2);
-    m_arguments->setPlaceholderText(tr("Values for USE-VALUE or STORE-VALUE, as Lisp: 42   or   \"text\"; (1 2)"));
+    // Short enough for a narrow dock (the longer one was cut off); the tooltip gives examples.
+    m_arguments->setPlaceholderText(tr("USE-VALUE's value, as Lisp: 42"));
+    m_arguments->setToolTip(tr("The values a restart such as USE-VALUE or STORE-VALUE takes, as Lisp text: 42, \"text\" or (1 2); "
+                               "several separated by ;"));
     m_arguments->setFont(monospace());
     m_frames->setHeaderHidden(true);
     m_frames->setFont(monospace());

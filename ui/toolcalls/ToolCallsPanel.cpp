@@ -46,6 +46,9 @@ ToolCallsPanel::ToolCallsPanel(ToolCallLog *log, QWidget *parent)
     header->setHighlightSections(false);
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(false);
+    // Shown after the state and duration (the model's order stays): in a narrow dock the
+    // arguments, elided anyway, run past the edge, never how the call stands.
+    header->moveSection(header->visualIndex(ToolCallLog::ArgumentsColumn), ToolCallLog::ColumnCount - 1);
     m_table->viewport()->installEventFilter(this);
     m_details->setObjectName(QStringLiteral("toolCallDetails"));
     m_details->setReadOnly(true);
