@@ -32,7 +32,9 @@
 #include "transports/HttpTransport.h"
 #include "window/MainWindow.h"
 #include "WindowSetup.h"
+#include "SettingsDialog.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QSettings>
@@ -259,6 +261,18 @@ private Q_SLOTS:
                  qPrintable(dialog->connectedText()));
         saveScreenshot(dialog, QStringLiteral("connect"));
         dialog->close();
+    }
+
+    // The agents' optional tool groups are where the person sets what agents may use.
+    void theSettingsOfferTheOptionalToolGroups()
+    {
+        SettingsDialog *settings = m_setup->openSettings();
+        for (const char *name : {"projectTools", "debuggerTools", "handoffTools"}) {
+            auto *box = settings->findChild<QCheckBox *>(QLatin1String(name));
+            QVERIFY2(box && box->isChecked(), name);
+        }
+        saveScreenshot(settings, QStringLiteral("settings"));
+        settings->close();
     }
 };
 
