@@ -126,9 +126,10 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     connect(session->native(), &NativeCompilation::notice, this, [this, native = session->native()](const QString &sentence) {
         showNote(sentence, native->status().known && !native->status().available);
     });
-    connect(session, &Session::sessionReset, this, [this](const Origin &origin) {
+    connect(session, &Session::sessionReset, this, [this](const Origin &origin, const QString &why) {
         m_transcript->newLine();
-        m_transcript->appendText(tr("; The session was reset by %1: every definition is gone.\n").arg(origin.name),
+        const QString because = why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why);
+        m_transcript->appendText(tr("; The session was reset by %1%2: every definition is gone.\n").arg(origin.name, because),
                                  TranscriptView::Style::Note);
     });
     connect(m_input, &ConsoleWidget::submitted, this, [this](const QString &code) {
