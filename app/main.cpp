@@ -5,6 +5,7 @@
 #include "AccessToken.h"
 #include "AppServices.h"
 #include "ClientConfigCommand.h"
+#include "EditorReport.h"
 #include "CommandLine.h"
 #include "Endpoints.h"
 #include "FirstRun.h"
@@ -35,7 +36,7 @@ namespace {
 // remembered project). False, said on stderr, when DIR cannot be the root.
 AppOptions appOptions(const CommandLine &options)
 {
-    return {!options.noJournal, options.journalFile, options.accessMode, options.noNative};
+    return {!options.noJournal, options.journalFile, options.accessMode, options.noNative, options.swankPort, options.noInit};
 }
 
 bool openCommandLineProject(AppServices &services, const CommandLine &options)
@@ -73,6 +74,7 @@ int runStdio(int argc, char **argv, const CommandLine &options)
         return 2;
     sayAccessMode(services);
     sayNativeNotices(services);
+    const EditorReport editorReport(services.session());
     StdioTransport transport(services.server());
     // At end of input, calls already made still get their answers (a client may pipe its
     // requests and close stdin); then the app stops. Time limits bound the wait.
@@ -143,6 +145,7 @@ int runHeadless(int argc, char **argv, const CommandLine &options)
     if (!endpoints.socketPath().isEmpty())
         std::fprintf(stderr, "lisp-duet: MCP over the local socket %s (lisp-duet-bridge)\n", qPrintable(endpoints.socketPath()));
     sayAccessMode(services);
+    const EditorReport editorReport(services.session());
     return app.exec();
 }
 
@@ -152,6 +155,7 @@ int runWindow(int argc, char **argv, const CommandLine &options)
     QApplication::setDesktopFileName(QStringLiteral("lisp-duet"));
     const bool firstRun = FirstRun::ensureConfig();
     AppServices services(appOptions(options));
+    const EditorReport editorReport(services.session());
     MainWindow window(services.session(), services.server(), services.access());
     QSettings settings;
     window.setKeepInTray(options.tray || settings.value(QStringLiteral("window/keepInTray"), false).toBool());

@@ -51,7 +51,9 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Plugins Qt loads at run time, which dpkg-shlibdeps cannot see: the window needs a platform
 # plugin (xcb, wayland); the icon is an SVG, drawn by libqt6svg6's icon engine.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6svg6")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc, libecl-dev")
+# gcc, libecl-dev: native code (compile-form, the session's definitions); cl-swank: --swank,
+# the person's editor (the engine loads Debian's Swank from its source when asked to listen).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc, libecl-dev, cl-swank")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 

@@ -7,11 +7,15 @@ set -euo pipefail
 want_tests=0
 [ "${1:-}" = "--tests" ] && want_tests=1
 
+# cl-swank: the engine's bridge to the person's editor is compiled against Debian's Swank, and
+# --swank loads it at run time (without it the engine is built without the editor and says so)
 packages=(cmake g++ make pkg-config qt6-base-dev qt6-base-dev-tools libgl-dev libecl-dev ecl libgc-dev libgit2-dev cl-fiveam
-          fonts-dejavu-core)
+          cl-swank fonts-dejavu-core)
 if [ "$want_tests" = 1 ]; then
   # clang (libFuzzer), lld: the sanitizer build (tests/sanitize.sh); lld also links the test programs
   packages+=(xvfb xauth clang libclang-rt-14-dev lld dpkg-dev file) # dpkg-dev, file: cpack -G DEB (package-test.sh)
+  # the person's editor, the real client: Emacs and SLIME in batch mode (tests/editor, e2e_editor)
+  packages+=(emacs-nox slime)
   # tests/corpus: Debian's Common Lisp libraries, the real code the project tools are tried on
   packages+=(cl-alexandria cl-anaphora cl-babel cl-base64 cl-bordeaux-threads cl-cffi cl-flexi-streams cl-ppcre
              cl-split-sequence cl-trivial-gray-streams cl-iterate cl-kmrcl cl-ptester cl-rt cl-trivial-features

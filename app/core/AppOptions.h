@@ -14,4 +14,6 @@ struct AppOptions
     QString journalFile;        // --journal FILE: that file's entries are the past, new ones go there
     std::optional<AccessMode> access; // --access MODE: beats the saved mode for this run
     bool noNative = false;      // --no-native: the session's definitions stay interpreted this run
+    std::optional<int> swankPort;     // --swank PORT: Swank for the person's editor, whatever the settings say
+    bool noInit = false;              // --no-init: no init file, whatever the settings say
 };

@@ -12,6 +12,8 @@
 #include "PromptProvider.h"
 #include "history/Replayer.h"
 #include "ResourceProvider.h"
+#include "session/EditorBridge.h"
+#include "session/InitFile.h"
 #include "session/Session.h"
 #include "ToolRegistry.h"
 #include "tools/JobHandles.h"
@@ -39,6 +41,8 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
       m_replayer(new Replayer(m_session, this)),
       m_journalEnabled(options.journalEnabled),
       m_noNative(options.noNative),
+      m_swankPort(options.swankPort),
+      m_noInit(options.noInit),
       m_journalFile(options.journalFile),
       m_journalsKept(Preferences::load().journalsKept)
 {
@@ -52,6 +56,7 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     m_session->debugger()->setDebugDefaults(false, preferences.agentErrorsDebug);
     m_session->debugger()->setAbandonAfterMs(preferences.debuggerAbandonMinutes * 60 * 1000);
     setNativeCompilation(preferences.nativeCompilation); // before the engine starts: its arguments
+    applyEditorAndInitFile(preferences);
     addAllTools(m_tools, m_session, m_jobHandles, m_projectFiles, m_ledger, m_formStaging, m_replayer,
                 [this](const QString &source, QString *error) { return journalEntries(source, error); });
     applyToolGroups(preferences);
@@ -104,6 +109,24 @@ void AppServices::applyToolGroups(const Preferences &preferences)
     m_tools->setGroupEnabled(ToolRegistry::Group::Project, preferences.projectTools);
     m_tools->setGroupEnabled(ToolRegistry::Group::Debugger, preferences.debuggerTools);
     m_tools->setGroupEnabled(ToolRegistry::Group::Handoffs, preferences.handoffTools);
+}
+
+void AppServices::applyEditorAndInitFile(const Preferences &preferences)
+{
+    QStringList initFiles;
+    if (!m_noInit) {
+        // ~/.eclrc first, as ECL itself would load it (people set up Quicklisp there), then
+        // Lisp Duet's own, which may use what it set up.
+        if (preferences.eclrcEnabled)
+            initFiles << InitFile::eclrcPath();
+        if (preferences.initFileEnabled)
+            initFiles << InitFile::defaultPath();
+    }
+    m_session->initFile()->setFiles(initFiles);
+    m_session->initFile()->setTimeLimitMs(preferences.initTimeLimitSeconds * 1000);
+    m_session->editors()->setListening(m_swankPort ? m_swankPort
+                                       : preferences.swankEnabled ? std::optional<int>(preferences.swankPort)
+                                                                  : std::nullopt);
 }
 
 void AppServices::followClientRoots(McpPeer *peer, const QStringList &paths)

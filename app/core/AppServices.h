@@ -71,6 +71,11 @@ public:
     void start();
     // Offers the optional tool groups the preferences keep on (Preferences::projectTools...).
     void applyToolGroups(const Preferences &preferences);
+    // The person's own setup (issue 31) from the settings, where the command line does not
+    // decide: Swank for their editor (--swank beats the setting) and the init files to load
+    // (--no-init: none). Takes effect in the running engine for Swank, at the next engine
+    // start for the init files.
+    void applyEditorAndInitFile(const Preferences &preferences);
 
     // Issue 30: native code for the session's definitions, as the setting says (WindowSetup
     // applies it again when it changes); --no-native keeps it off for this run whatever it says.
@@ -101,6 +106,8 @@ private:
     Replayer *m_replayer;
     bool m_journalEnabled;
     bool m_noNative;
+    std::optional<int> m_swankPort; // --swank PORT
+    bool m_noInit;                  // --no-init
     QString m_journalFile;
     int m_journalsKept;
     QString m_journalPath;

@@ -42,6 +42,14 @@ CommandLine CommandLine::parse(const QStringList &arguments)
                                                            "this run: they run interpreted (beats the saved setting, which stays)."));
     parser.addOption(noNativeOption);
 
+    const QCommandLineOption swankOption(QStringLiteral("swank"),
+                                         QStringLiteral("Let your editor join the session: Swank (SLIME, slimv, vlime, Conjure) on "
+                                                        "127.0.0.1:PORT (0: any free port), for clients that send ~/.slime-secret."),
+                                         QStringLiteral("PORT"));
+    const QCommandLineOption noInitOption(QStringLiteral("no-init"),
+                                          QStringLiteral("Do not load your init file (~/.config/lisp-duet/init.lisp, and ~/.eclrc when the settings say)."));
+    parser.addOptions({swankOption, noInitOption});
+
     const QCommandLineOption journalOption(QStringLiteral("journal"),
                                            QStringLiteral("Open this journal: show its entries as the past transcript and append to it."),
                                            QStringLiteral("FILE"));
@@ -88,6 +96,16 @@ CommandLine CommandLine::parse(const QStringList &arguments)
         result.error = QStringLiteral("--socket needs a name.");
         return result;
     }
+    if (parser.isSet(swankOption)) {
+        bool ok = false;
+        const int port = parser.value(swankOption).toInt(&ok);
+        if (!ok || port < 0 || port > 65535) {
+            result.error = QStringLiteral("--swank needs a port from 0 (any free one) to 65535, not '%1'.").arg(parser.value(swankOption));
+            return result;
+        }
+        result.swankPort = port;
+    }
+    result.noInit = parser.isSet(noInitOption);
     result.projectRoot = parser.value(projectOption);
     if (parser.isSet(projectOption) && result.projectRoot.isEmpty()) {
         result.error = QStringLiteral("--project needs the folder of your project.");

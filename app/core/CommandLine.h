@@ -29,6 +29,8 @@ struct CommandLine
     QString projectRoot;      // --project DIR: the project's root for this run (not remembered)
     std::optional<AccessMode> accessMode; // --access MODE: agent access for this run (not remembered)
     bool noNative = false;    // --no-native: no native code for the session's definitions this run
+    std::optional<int> swankPort; // --swank PORT: Swank for the person's editor (0: any free port)
+    bool noInit = false;          // --no-init: load no init file
     QString error;    // a sentence for stderr when the arguments make no sense
     QString helpText;
 

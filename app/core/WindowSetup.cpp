@@ -14,6 +14,7 @@
 
 #include "FormStager.h"
 #include "project/ProjectFiles.h"
+#include "session/EditorBridge.h"
 #include "session/Session.h"
 
 #include <QAction>
@@ -82,7 +83,29 @@ QList<ConnectDialog::Client> WindowSetup::clients() const
     QList<ConnectDialog::Client> list;
     for (const QString &id : ClientConfig::clients())
         list.append({id, ClientConfig::title(id), ClientConfig::where(id), ClientConfig::text(id, m_target)});
+    list.append(editorClient());
     return list;
+}
+
+ConnectDialog::Client WindowSetup::editorClient() const
+{
+    // The person's own editor joins through Swank (issue 31), not MCP: what to type there.
+    const EditorBridge *editors = m_services->session()->editors();
+    ConnectDialog::Client client{QStringLiteral("your-editor"), tr("Your editor"), {}, {}};
+    if (editors->state() != EditorBridge::State::Listening) {
+        client.where = tr("Emacs with SLIME (or Vim with slimv) joins this session through Swank, which is off now.");
+        client.text = editors->state() == EditorBridge::State::Off
+            ? tr("Turn on \u201cSwank for your editor\u201d in File \u25b8 Settings\u2026, or start lisp-duet --swank 4005.\n")
+            : editors->message() + QLatin1Char('\n');
+        return client;
+    }
+    const int port = editors->port();
+    client.where = tr("Emacs with SLIME, or Vim with slimv, joins this session through Swank at 127.0.0.1:%1; both send "
+                      "~/.slime-secret by themselves. What it evaluates runs here, in turn with the agents.").arg(port);
+    client.text = tr(";; Emacs with SLIME (M-x is Alt+x)\n%1\n\n\" Vim with slimv: in a Lisp buffer\n:let g:swank_port = %2\n,c\n")
+                      .arg(EditorBridge::connectLine(port))
+                      .arg(port);
+    return client;
 }
 
 void WindowSetup::apply(const Preferences &p)
@@ -95,6 +118,7 @@ void WindowSetup::apply(const Preferences &p)
     m_services->session()->debugger()->setDebugDefaults(p.ownErrorsDebug, p.agentErrorsDebug);
     m_services->session()->debugger()->setAbandonAfterMs(p.debuggerAbandonMinutes * 60 * 1000);
     m_services->setNativeCompilation(p.nativeCompilation);
+    m_services->applyEditorAndInitFile(p);
     LispConsole *console = m_window->console();
     console->transcript()->setScrollback(p.scrollbackLines);
     console->setFontFamily(p.fontFamily);
@@ -138,6 +162,7 @@ ConnectDialog *WindowSetup::openConnect()
 {
     if (!m_connectDialog) {
         m_connectDialog = new ConnectDialog(m_services->server(), clients(), m_window);
+        m_connectDialog->showEditors(m_services->session()->editors());
         m_connectDialog->setAttribute(Qt::WA_DeleteOnClose);
     }
     m_connectDialog->show();

@@ -36,6 +36,8 @@ public:
     void apply(const Preferences &preferences);
     void showWelcome();
     QList<ConnectDialog::Client> clients() const;
+    // "Your editor": how Emacs (SLIME) or Vim (slimv) joins through Swank, as it listens now.
+    ConnectDialog::Client editorClient() const;
 
     QAction *connectAction() const { return m_connect; }
     QAction *settingsAction() const { return m_settings; }

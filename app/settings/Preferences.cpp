@@ -21,6 +21,8 @@ constexpr IntSetting IntSettings[] = {
     {"console/scrollbackLines", &Preferences::scrollbackLines, 100, 10000000},
     {"journal/kept", &Preferences::journalsKept, 1, 100000},
     {"debugger/abandonMinutes", &Preferences::debuggerAbandonMinutes, 0, 7 * 24 * 60},
+    {"editor/swankPort", &Preferences::swankPort, 0, 65535},
+    {"init/timeLimitSeconds", &Preferences::initTimeLimitSeconds, 1, 3600},
 };
 struct BoolSetting
 {
@@ -35,6 +37,9 @@ constexpr BoolSetting BoolSettings[] = {
     {"tools/debugger", &Preferences::debuggerTools},
     {"tools/handoffs", &Preferences::handoffTools},
     {"engine/nativeCompilation", &Preferences::nativeCompilation},
+    {"editor/swank", &Preferences::swankEnabled},
+    {"init/load", &Preferences::initFileEnabled},
+    {"init/eclrc", &Preferences::eclrcEnabled},
 };
 const QString AccessKey = QStringLiteral("agents/accessMode");
 const QString FontFamilyKey = QStringLiteral("console/fontFamily");

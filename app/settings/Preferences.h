@@ -41,6 +41,15 @@ struct Preferences
     // Issue 30: the session's definitions are compiled to native code in the background
     // (--no-native turns it off for one run).
     bool nativeCompilation = true;
+    // The person's own setup (issue 31): Swank for their editor (off unless they turn it on, or
+    // --swank), on swankPort (SLIME's usual 4005; 0: any free port); their init file
+    // (~/.config/lisp-duet/init.lisp) loaded at every engine start unless off (or --no-init),
+    // ~/.eclrc too only when they ask, within initTimeLimitSeconds.
+    bool swankEnabled = false;
+    int swankPort = 4005;
+    bool initFileEnabled = true;
+    bool eclrcEnabled = false;
+    int initTimeLimitSeconds = 30;
     // The project the person last opened (File ▸ Open project…), reopened at start unless
     // --project names another. Written by rememberProjectRoot(), not by save(): the Settings
     // dialog does not edit it, so saving settings never forgets it.

@@ -1,5 +1,7 @@
 #include "SettingsDialog.h"
 
+#include "EditorSettings.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -33,7 +35,8 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
       m_abandonMinutes(spinBox(0, 7 * 24 * 60, tr(" min"), this)),
       m_projectTools(new QCheckBox(tr("Project files (read, edit, search)"), this)),
       m_debuggerTools(new QCheckBox(tr("Debugger (look into and continue parked evaluations)"), this)),
-      m_handoffTools(new QCheckBox(tr("Hand-offs (stage forms for you, definition history, revert)"), this)), m_restart(new QLabel(this))
+      m_handoffTools(new QCheckBox(tr("Hand-offs (stage forms for you, definition history, revert)"), this)), m_restart(new QLabel(this)),
+      m_editor(new EditorSettings(this))
 {
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
@@ -83,6 +86,7 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
                                        "background, then swapped in (10-20 times faster for calls and loops). Off: it stays "
                                        "interpreted. Definitions already native stay native."));
     form->addRow(tr("Speed:"), m_nativeCompilation);
+    m_editor->addRows(form);
     m_abandonMinutes->setSpecialValueText(tr("never"));
     m_ownErrorsDebug->setToolTip(tr("An error in your evaluation stops it where it happened, with its restarts and frames, instead of unwinding."));
     m_agentErrorsDebug->setToolTip(tr("Every agent's evaluation parks on an error, as if it had asked with debug: true."));
@@ -91,8 +95,9 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
     m_access->setToolTip(tr("The toolbar changes agent access for this run; this is the mode each start begins with."));
     m_timeout->setToolTip(tr("An evaluation running longer is interrupted (agents may ask for another limit per call)."));
 
-    auto *note = new QLabel(tr("Limits, scrollback, font, theme, the tray, the debugger, native code and agents' tools take effect at "
-                               "once. The port, the agent access at start and the journals kept take effect at the next start."),
+    auto *note = new QLabel(tr("Limits, scrollback, font, theme, the tray, the debugger, native code, agents' tools and Swank take effect "
+                               "at once; the init files at the next engine start (Session \u25b8 Reset session). The port, the agent "
+                               "access at start and the journals kept take effect at the next start."),
                             this);
     note->setWordWrap(true);
     m_restart->setObjectName(QStringLiteral("restartNote"));
@@ -136,6 +141,7 @@ Preferences SettingsDialog::preferences() const
     p.debuggerTools = m_debuggerTools->isChecked();
     p.handoffTools = m_handoffTools->isChecked();
     p.nativeCompilation = m_nativeCompilation->isChecked();
+    m_editor->read(p);
     return p;
 }
 
@@ -159,6 +165,7 @@ void SettingsDialog::setPreferences(const Preferences &p)
     m_debuggerTools->setChecked(p.debuggerTools);
     m_handoffTools->setChecked(p.handoffTools);
     m_nativeCompilation->setChecked(p.nativeCompilation);
+    m_editor->show(p);
     updateRestartNote();
 }
 

@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class EditorSettings;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -55,4 +56,5 @@ private:
     QCheckBox *m_handoffTools;
     QLabel *m_restart;
     QCheckBox *m_nativeCompilation = nullptr; // issue 30
+    EditorSettings *m_editor; // Swank and the init files (issue 31)
 };

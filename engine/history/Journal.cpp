@@ -51,6 +51,7 @@ Origin originFromJson(const QJsonObject &json)
     Origin origin;
     origin.kind = kind == QStringLiteral("agent")    ? Origin::Kind::Agent
                   : kind == QStringLiteral("system") ? Origin::Kind::System
+                  : kind == QStringLiteral("editor") ? Origin::Kind::Editor
                                                      : Origin::Kind::Person;
     origin.name = json.value(QStringLiteral("name")).toString();
     origin.clientKey = json.value(QStringLiteral("client")).toString();

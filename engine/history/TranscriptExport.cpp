@@ -19,7 +19,7 @@ QString who(const Origin &origin)
 
 QString kindLabel(const Origin &origin)
 {
-    return origin.isPerson() ? QStringLiteral("person") : origin.isAgent() ? QStringLiteral("agent") : QStringLiteral("system");
+    return origin.kindName();
 }
 
 QString timeOf(const QDateTime &time)

@@ -1,6 +1,8 @@
 #include "Session.h"
 
 #include "client/EngineClient.h"
+#include "EditorBridge.h"
+#include "InitFile.h"
 #include "LocalClock.h"
 #include "client/StageLog.h"
 
@@ -25,7 +27,8 @@ QString Session::engineStatusName(EngineStatus status)
 }
 
 Session::Session(EngineClient *engine, QObject *parent)
-    : QObject(parent), m_engine(engine), m_debugger(new SessionDebugger(this)), m_native(new NativeCompilation(engine, this))
+    : QObject(parent), m_engine(engine), m_debugger(new SessionDebugger(this)), m_native(new NativeCompilation(engine, this)),
+      m_initFile(new InitFile(this)), m_editors(new EditorBridge(this, engine)) // after the init files: Swank loads after them
 {
     m_timeout.setSingleShot(true);
     m_timeout.setTimerType(Qt::PreciseTimer);
@@ -92,7 +95,7 @@ QString Session::enginePath() const
     return m_engine->enginePath();
 }
 
-quint64 Session::submit(const JobRequest &request)
+JobPtr Session::newJob(const JobRequest &request)
 {
     auto job = JobPtr::create();
     job->id = m_nextId++;
@@ -103,9 +106,32 @@ quint64 Session::submit(const JobRequest &request)
         job->request.debug = request.debug || m_debugger->debugsByDefault(request.origin);
     job->queuedAt = LocalClock::now();
     m_live.insert(job->id, job);
+    return job;
+}
+
+quint64 Session::submit(const JobRequest &request)
+{
+    const JobPtr job = newJob(request);
     m_queue.enqueue(job);
     dispatchNext();
     return job->id;
+}
+
+void Session::addEngineStartJobs(std::function<QList<JobRequest>()> make, std::function<void(JobPtr)> done)
+{
+    m_engineStartJobs.append({std::move(make), std::move(done)});
+}
+
+void Session::queueEngineStartJobs()
+{
+    qsizetype position = 0; // ahead of the jobs that waited for this engine, in order
+    for (const EngineStartJobs &start : std::as_const(m_engineStartJobs)) {
+        for (const JobRequest &request : start.make()) {
+            const JobPtr job = newJob(request);
+            m_queue.insert(position++, job);
+            m_waiters.add(job->id, start.done, -1, JobWaiters::Until::Done);
+        }
+    }
 }
 
 JobPtr Session::job(quint64 id) const
@@ -420,6 +446,7 @@ void Session::onEngineReady(const QJsonObject &info)
     m_queryWait.stop();
     for (WaitingQuery &waiting : std::exchange(m_waitingQueries, {}))
         query(waiting.query, std::move(waiting.callback));
+    queueEngineStartJobs();
     Q_EMIT engineStatus(EngineStatus::Ready, QStringLiteral("%1 %2 is ready.").arg(ready.implementation(), ready.version()));
     dispatchNext();
 }

@@ -18,7 +18,9 @@
 #include <functional>
 #include <optional>
 
+class EditorBridge;
 class EngineClient;
+class InitFile;
 
 // The one queue of work for the shared Lisp session. Evaluations from the person and from
 // every agent run one at a time, first come first served, each tagged with its origin.
@@ -45,6 +47,11 @@ public:
 
     // Queues work for the worker; the returned id names it in every signal.
     quint64 submit(const JobRequest &request);
+    // Work every new engine does first, before any job queued (the person's init files, Swank
+    // for their editor): at each engine start, after the limits and the project root are sent,
+    // `make` gives the requests, which are queued ahead of everything else (in the order of
+    // the calls to this), and `done` hears how each ended.
+    void addEngineStartJobs(std::function<QList<JobRequest>()> make, std::function<void(JobPtr)> done);
     // Drops a queued evaluation or interrupts the running one (`by` asked). A running job with
     // debugging on parks where it is instead (a break: CONTINUE resumes it); a parked one is
     // ended as its ABORT restart does. False if it is done or unknown.
@@ -131,6 +138,11 @@ public:
     // Native code for the session's definitions (issue 30): on or off, and what became of
     // each definition the background compiler was given.
     NativeCompilation *native() const { return m_native; }
+    // The person's own setup (issue 31): their init files, loaded by every new engine before
+    // any job, and Swank for their editor (SLIME and the other Swank clients), whose requests
+    // are jobs of this queue. Both do nothing until the app configures them.
+    InitFile *initFile() const { return m_initFile; }
+    EditorBridge *editors() const { return m_editors; }
 
 Q_SIGNALS:
     void started(JobPtr job);
@@ -160,6 +172,8 @@ private:
     void onReply(quint64 id, const QJsonObject &reply);
     void onOutput(quint64 id, const QString &stream, const QString &text);
     void onEngineReady(const QJsonObject &info);
+    JobPtr newJob(const JobRequest &request);
+    void queueEngineStartJobs();
     void onEngineDied(const QString &reason);
     void onTimeout();
     void onGraceExpired();
@@ -209,4 +223,12 @@ private:
     // Made before the session connects to the engine: its word on a new engine (--no-native)
     // goes out before the first job.
     NativeCompilation *m_native;
+    struct EngineStartJobs
+    {
+        std::function<QList<JobRequest>()> make;
+        std::function<void(JobPtr)> done;
+    };
+    QList<EngineStartJobs> m_engineStartJobs;
+    InitFile *m_initFile;     // after m_engineStartJobs, where they add theirs
+    EditorBridge *m_editors;
 };

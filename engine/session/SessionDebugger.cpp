@@ -105,6 +105,8 @@ quint64 SessionDebugger::invokeRestart(int debuggerId, const QJsonValue &restart
     }
     JobRequest request = EngineProtocol::restartInvocation(debugger->jobId, debugger->level, chosen->name, arguments);
     request.origin = by;
+    // The person's editor says who chose when its SLDB closes ("Lisp Duet: claude-code chose ABORT").
+    request.by = by.isPerson() ? QStringLiteral("you, in the window") : by.name;
     request.description = description;
     return submitFor(debugger, request);
 }

@@ -65,7 +65,7 @@ QString intent(const Session *session, const QJsonObject &arguments)
         return text;
     if (const DebuggerRestart *chosen = debugger->restart(designator(restartValue.isDouble() ? restart : restartValue.toString())))
         text = QStringLiteral("choose restart %1 (%2) in debugger %3").arg(choiceText(chosen->name, values), chosen->description).arg(id);
-    const QString owner = debugger->owner.isAgent() ? debugger->owner.name + QStringLiteral("'s") : QStringLiteral("your");
+    const QString owner = debugger->owner.isPerson() ? QStringLiteral("your") : debugger->owner.possessive();
     QString code = debugger->code.simplified();
     if (code.size() > 200)
         code = code.left(200) + QStringLiteral("\u2026");

@@ -13,7 +13,7 @@ constexpr int RecentShown = 5;
 
 QString who(const Origin &origin)
 {
-    return origin.isPerson() ? QStringLiteral("the person's") : origin.name + QStringLiteral("'s");
+    return origin.possessive();
 }
 
 QString since(const QDateTime &at)

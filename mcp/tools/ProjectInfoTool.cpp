@@ -1,9 +1,11 @@
 #include "ProjectTools.h"
 
 #include "JsonSchema.h"
+#include "PersonalSetupInfo.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
 #include "project/ProjectSystems.h"
+#include "session/NativeCompilation.h"
 #include "session/Session.h"
 
 #include <QJsonArray>
@@ -14,13 +16,17 @@ QJsonObject outputProperties()
     using namespace Schema;
     const QJsonObject system{{QStringLiteral("file"), string(QStringLiteral("The .asd file, relative to the root"))},
                              {QStringLiteral("systems"), stringArray(QStringLiteral("The systems it defines"))}};
-    return {{QStringLiteral("root"), nullableString(QStringLiteral("The project root, or null when none is set"))},
+    QJsonObject properties = PersonalSetupInfo::outputProperties();
+    const QJsonObject project{{QStringLiteral("root"), nullableString(QStringLiteral("The project root, or null when none is set"))},
             {QStringLiteral("read_only_roots"), stringArray(QStringLiteral("Folders that may be read but not written"))},
             {QStringLiteral("asd_files"), objectArray(QStringLiteral("The .asd files under the root"), system, {QStringLiteral("file"), QStringLiteral("systems")})},
             {QStringLiteral("native"), object({{QStringLiteral("on"), boolean(QStringLiteral("The session's definitions are compiled to native code in the background"))},
                                                {QStringLiteral("reason"), nullableString(QStringLiteral("Why they run interpreted; null while native compilation is on"))},
                                                {QStringLiteral("pending"), integer(QStringLiteral("Definitions queued or compiling now"), 0, 2147483647)}},
                                               {QStringLiteral("on"), QStringLiteral("reason")}, false)}};
+    for (auto it = project.begin(); it != project.end(); ++it)
+        properties.insert(it.key(), it.value());
+    return properties;
 }
 
 // Issue 30: whether what the session defines becomes native code, and why not. Said here so an
@@ -40,6 +46,18 @@ void addNative(const Session *session, QStringList &lines, QJsonObject &structur
                                                             {QStringLiteral("reason"), reason.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(reason)},
                                                             {QStringLiteral("pending"), native->status().pending}});
 }
+
+// The person's editor and init files, after the project's own text and fields.
+ToolResult withPersonalSetup(ToolResult result, const Session *session)
+{
+    const QStringList more = PersonalSetupInfo::lines(session);
+    if (!more.isEmpty())
+        result.text += QStringLiteral("\n\n") + more.join(QLatin1Char('\n'));
+    const QJsonObject fields = PersonalSetupInfo::fields(session);
+    for (auto it = fields.begin(); it != fields.end(); ++it)
+        result.structured.insert(it.key(), it.value());
+    return result;
+}
 } // namespace
 
 Tool projectInfoTool(ProjectFiles *files, Session *session)
@@ -49,7 +67,8 @@ Tool projectInfoTool(ProjectFiles *files, Session *session)
         .title = QStringLiteral("Project info"),
         .description = QStringLiteral(
             "The project root (or how to set one), read-only roots, each .asd file with its systems, and how to load and test "
-            "them. File paths are relative to the root. Whether definitions are compiled to native code, or why not."),
+            "them. File paths are relative to the root. Whether definitions are compiled to native code, or why not; where "
+            "the person's editor connects (Swank); whether their init file loaded."),
         .arguments = {},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("root")},
@@ -61,7 +80,7 @@ Tool projectInfoTool(ProjectFiles *files, Session *session)
             QStringList lines{ProjectToolKit::noRootMessage()};
             QJsonObject structured{{QStringLiteral("root"), QJsonValue::Null}};
             addNative(session, lines, structured);
-            call->finish(ToolResult{lines.join(QLatin1Char('\n')), structured, false});
+            call->finish(withPersonalSetup(ToolResult{lines.join(QLatin1Char('\n')), structured, false}, session));
             return;
         }
         QStringList lines{QStringLiteral("Project root: %1").arg(root.path())};
@@ -97,6 +116,6 @@ Tool projectInfoTool(ProjectFiles *files, Session *session)
                                {QStringLiteral("read_only_roots"), QJsonArray::fromStringList(root.readOnlyRoots())},
                                {QStringLiteral("asd_files"), asdFiles}};
         addNative(session, lines, structured);
-        call->finish(ToolResult{lines.join(QLatin1Char('\n')), structured, false});
+        call->finish(withPersonalSetup(ToolResult{lines.join(QLatin1Char('\n')), structured, false}, session));
     });
 }

@@ -5,7 +5,9 @@
 //   engine     Swank inside lisp-duet-engine, the host a bare loop on the engine's pipes that
 //              sends each editor-request back as its job (what routing costs in the engine);
 //   session    the same with the host's Session (EngineClient, the FIFO queue, origins,
-//              transcript) as tests/common/EditorHost.h has it: what phase 2 will do;
+//              transcript) as tests/common/EditorHost.h has it;
+//   bridge     the app's own: the Session's EditorBridge (engine/session), which listens at
+//              the engine's start and queues each request with the editor's origin;
 // and the start-up: the engine's start to "ready", editor-listen (loading Swank and listening),
 // plain ECL's start to Swank listening.
 //
@@ -13,6 +15,8 @@
 
 #include "../common/EditorHost.h"
 #include "raw_mcp_client.h"
+
+#include "session/EditorBridge.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -227,6 +231,33 @@ Stats sessionRoundTrips(int calls)
     return result;
 }
 
+// The app's own routing: the Session's EditorBridge, as lisp-duet --swank 0 has it.
+Stats bridgeRoundTrips(const std::string &secretFile, int calls)
+{
+    EngineHarness lisp;
+    lisp.session.editors()->setSecretFile(QString::fromStdString(secretFile));
+    lisp.session.editors()->setListening(0);
+    if (!QTest::qWaitFor([&] { return lisp.session.editors()->state() == EditorBridge::State::Listening; }, 60000))
+        throw bench::ServerFailure("the bridge did not listen: " + lisp.session.editors()->message().toStdString());
+    const auto port = quint16(lisp.session.editors()->port());
+    Stats result{};
+    std::string failure;
+    QEventLoop loop;
+    std::thread editor([&] {
+        try {
+            result = roundTrips(port, kSecret, calls);
+        } catch (const std::exception &e) {
+            failure = e.what();
+        }
+        QMetaObject::invokeMethod(&loop, "quit", Qt::QueuedConnection);
+    });
+    loop.exec();
+    editor.join();
+    if (!failure.empty())
+        throw bench::ServerFailure(failure);
+    return result;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -254,6 +285,7 @@ int main(int argc, char **argv)
         }
         report("  Swank in the engine, a bare host", engineRoundTrips(engine, secretFile, calls));
         report("  Swank in the engine, the Session as host", sessionRoundTrips(calls));
+        report("  Swank in the engine, the app's EditorBridge", bridgeRoundTrips(secretFile, calls));
 
         std::printf("Start-up, %d fresh processes:\n", starts);
         std::vector<double> ready, listen, loadMs, plain;

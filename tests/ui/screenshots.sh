@@ -4,8 +4,9 @@
 # agent's file change (edit-diff.png: the diff in the transcript; approval.png: Ask mode with the
 # diff), of a staged form and a definition's history (staging-bar.png, definition-history.png),
 # of an agent's job running on after its call answered (running-job.png), of the debugger
-# (debugger.png, kept in docs/ for the README), and of native code (native-definitions.png,
-# docs/native.png; native-progress.png),
+# (debugger.png, kept in docs/ for the README), of native code (native-definitions.png,
+# docs/native.png; native-progress.png), and of the person's Emacs beside an agent
+# (editor-window.png, kept in docs/ too; needs emacs-nox and slime),
 # taken under Xvfb with the real xcb platform and saved as PNGs into $1 (default:
 # BUILD_DIR/screenshots).
 # Run from the source tree after building tst_windowstates and tst_projectchanges:
@@ -47,6 +48,10 @@ if [ -x "$build/bin/tst_nativewindow" ]; then
     xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_nativewindow" \
     aDefinitionRunsInterpretedWhileItCompilesThenNativeInTheDefinitionsPanel aDefinitionWhoseNativeVersionFailedSaysWhy \
     aLoadSystemsCompilingFileKOfNShowsInTheRunningJobBar
+fi
+if [ -x "$build/bin/tst_editorwindow" ]; then
+  DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
+    xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_editorwindow"
 fi
 ls -l "$out"/*.png
 if [ "$out" = "$here/docs" ]; then

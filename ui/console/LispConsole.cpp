@@ -3,6 +3,7 @@
 #include "ArglistHint.h"
 #include "ConsoleWidget.h"
 #include "ProjectActivity.h"
+#include "SetupNotes.h"
 #include "StagedForms.h"
 #include "RunningJobBar.h"
 #include "StagingBar.h"
@@ -270,7 +271,7 @@ int LispConsole::laneFor(const Origin &origin)
 {
     if (origin.isPerson())
         return 1;
-    if (!origin.isAgent())
+    if (!origin.isAgent() && !origin.isEditor()) // the person's editor has a lane of its own, as an agent has
         return 0;
     auto it = m_lanes.find(origin.clientKey);
     if (it == m_lanes.end())
@@ -503,6 +504,10 @@ void LispConsole::showResult(const JobPtr &job, int lane)
             TestRunBlock::append(t, EngineProtocol::TestRunReply(result.reply), lane);
             break;
         }
+        if (SetupNotes::isSetupJob(job->request)) {
+            t->appendText(QStringLiteral("; ") + SetupNotes::okNote(*job) + QLatin1Char('\n'), Style::Note, lane);
+            break;
+        }
         t->appendText(JobOutcome::values(result.values) + QLatin1Char('\n'), result.values.isEmpty() ? Style::Note : Style::Value, lane);
         break;
     case JobResult::Status::Error: {
@@ -520,4 +525,6 @@ void LispConsole::showResult(const JobPtr &job, int lane)
                       lane);
         break;
     }
+    if (!result.ok() && SetupNotes::isSetupJob(job->request) && !SetupNotes::problemNote(*job).isEmpty())
+        t->appendText(QStringLiteral("; ") + SetupNotes::problemNote(*job) + QLatin1Char('\n'), Style::Error, lane);
 }

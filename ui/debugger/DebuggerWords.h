@@ -8,8 +8,10 @@
 // sentences (written for agents too) say "the person".
 namespace DebuggerWords {
 
-inline QString whose(const Origin &origin) // "Your", "claude-code's"
+inline QString whose(const Origin &origin) // "Your", "claude-code's", "Your (in Emacs)"
 {
+    if (origin.isEditor())
+        return QCoreApplication::translate("DebuggerWords", "Your (%1)").arg(origin.name.section(QStringLiteral(", "), 1));
     return origin.isPerson() ? QCoreApplication::translate("DebuggerWords", "Your")
                              : QCoreApplication::translate("DebuggerWords", "%1's").arg(origin.name);
 }

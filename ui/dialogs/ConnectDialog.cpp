@@ -3,6 +3,7 @@
 #include "ClientPresence.h"
 #include "McpPeer.h"
 #include "McpServer.h"
+#include "session/EditorBridge.h"
 
 #include <QClipboard>
 #include <QDialogButtonBox>
@@ -71,6 +72,13 @@ ConnectDialog::ConnectDialog(McpServer *server, const QList<Client> &clients, QW
     resize(720, 420);
 }
 
+void ConnectDialog::showEditors(EditorBridge *editors)
+{
+    m_editors = editors;
+    connect(editors, &EditorBridge::editorsChanged, this, &ConnectDialog::updateConnected);
+    updateConnected();
+}
+
 QString ConnectDialog::connectedText() const
 {
     return m_connected->text();
@@ -97,6 +105,10 @@ void ConnectDialog::updateConnected()
             names << tr("%1 (%2)").arg(peer->clientName(), peer->transport());
         for (const ClientPresence::Departed &gone : m_server->presence()->departed(3))
             left << tr("%1 (%2) at %3").arg(gone.name, gone.transport, gone.leftAt.toString(QStringLiteral("HH:mm:ss")));
+    }
+    if (m_editors) {
+        for (const EditorBridge::Editor &editor : m_editors->editors())
+            names << tr("%1 (your editor, %2)").arg(editor.program().isEmpty() ? tr("an editor") : editor.program(), editor.peer);
     }
     QString text = names.isEmpty() ? tr("No agent is connected now.") : tr("Connected now: %1.").arg(names.join(QStringLiteral(", ")));
     if (!left.isEmpty())

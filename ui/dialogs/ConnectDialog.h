@@ -3,6 +3,7 @@
 #include <QDialog>
 #include <QList>
 
+class EditorBridge;
 class McpServer;
 class QLabel;
 class QPlainTextEdit;
@@ -26,6 +27,8 @@ public:
 
     ConnectDialog(McpServer *server, const QList<Client> &clients, QWidget *parent = nullptr);
 
+    // The person's own editors (Swank) are listed with the agents, kept current.
+    void showEditors(EditorBridge *editors);
     QString connectedText() const;
     QPlainTextEdit *textBox(const QString &id) const;
     QPushButton *copyButton(const QString &id) const;
@@ -35,6 +38,7 @@ private:
     void updateConnected();
 
     McpServer *m_server;
+    EditorBridge *m_editors = nullptr;
     QLabel *m_connected;
     QTabWidget *m_tabs;
 };

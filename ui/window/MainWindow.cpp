@@ -4,6 +4,7 @@
 #include "console/LispConsole.h"
 #include "debugger/DebuggerPanel.h"
 #include "debugger/DebuggerTranscript.h"
+#include "EditorStatus.h"
 #include "definitions/DefinitionsModel.h"
 #include "definitions/DefinitionsPanel.h"
 #include "toolcalls/ToolCallLog.h"
@@ -14,6 +15,7 @@
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "project/ProjectFiles.h"
+#include "session/EditorBridge.h"
 #include "session/Session.h"
 
 #include <QAction>
@@ -67,6 +69,8 @@ MainWindow::MainWindow(Session *session, McpServer *server, AccessGate *access, 
     connect(server, &McpServer::peerCreated, this, &MainWindow::updateClients);
     // Clients that came, left (closed, or gone without a word) or came back.
     connect(server->presence(), &ClientPresence::changed, this, &MainWindow::updateClients);
+    connect(session->editors(), &EditorBridge::editorsChanged, this, &MainWindow::updateClients);
+    m_editorStatus = new EditorStatus(session, m_console, statusBar(), this); // where the person's editor connects
     // The engine may have started before the window was made.
     m_engineState = session->isEngineReady() ? Session::EngineStatus::Ready : Session::EngineStatus::Starting;
     updateEngineState();
@@ -338,6 +342,7 @@ void MainWindow::updateEngineState()
         text = tr("Engine: starting");
     else if (current)
         text = current->request.origin.isPerson() ? tr("Engine: busy (your evaluation)")
+            : current->request.origin.isEditor()  ? tr("Engine: busy (your evaluation, from your editor)")
                                                   : tr("Engine: busy (%1's call)").arg(current->request.origin.name);
     else
         text = tr("Engine: idle");
@@ -352,7 +357,13 @@ void MainWindow::updateEngineState()
 void MainWindow::updateClients()
 {
     const ClientPresence *presence = m_server->presence();
-    const QString here = presence->hereText();
+    QStringList names;
+    if (const QString agents = presence->hereText(); !agents.isEmpty())
+        names << agents;
+    // The person's own editors, connected through Swank, beside the agents.
+    for (const EditorBridge::Editor &editor : m_session->editors()->editors())
+        names << (editor.program().isEmpty() ? tr("your editor") : tr("%1 (your editor)").arg(editor.program()));
+    const QString here = names.join(QStringLiteral(", "));
     m_clientsLabel->setText(here.isEmpty() ? tr("No clients") : tr("Clients: %1").arg(here));
     QStringList left;
     for (const ClientPresence::Departed &gone : presence->departed())

@@ -11,6 +11,7 @@ class DebuggerPanel;
 class DefinitionLedger;
 class DefinitionsModel;
 class DefinitionsPanel;
+class EditorStatus;
 class LispConsole;
 class McpServer;
 class ProjectFiles;
@@ -74,6 +75,8 @@ public:
     QString clientsText() const;
     QAction *interruptAction() const { return m_interrupt; }
     QAction *accessAction(int mode) const;
+    // Where the person's editor connects (Swank), in the status bar, and its comings and goings.
+    EditorStatus *editorStatus() const { return m_editorStatus; }
 
 Q_SIGNALS:
     void projectOpened(const QString &root);
@@ -118,6 +121,7 @@ private:
     QLabel *m_endpointLabel = nullptr;
     QLabel *m_clientsLabel = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
+    EditorStatus *m_editorStatus = nullptr;
     QStringList m_endpoints;
     Session::EngineStatus m_engineState = Session::EngineStatus::Starting;
     bool m_keepInTray = false;

@@ -278,12 +278,21 @@ leaves the compiler's policy as it was (at build time, the bridge is compiled af
       (when problem
         (return-from editor-listen (failed-reply id "EDITOR-NO-SECRET" problem))))
     (let ((start (%monotonic-us))
+          (packages-before (list-all-packages))
           (policy (progn (let ((*standard-output* (make-broadcast-stream)) (*load-verbose* nil))
                            (require :cmp))
                          (compilation-policy))))
       (unwind-protect
            (progn
-             (load-swank-sources directory)
+             ;; Swank is library code, as a load-system's is: its hundreds of definitions are
+             ;; not the session's, and are not handed to the native compiler (they kept gcc
+             ;; busy for seconds after every engine start with --swank).
+             (without-noting-definitions
+               (load-swank-sources directory))
+             ;; What Swank brought (SB-BSD-SOCKETS from ECL's sockets module...) is library
+             ;; code, as a load-system's packages are: not the session's own definitions.
+             (setf *system-packages* (union *system-packages*
+                                            (set-difference (list-all-packages) packages-before)))
              ;; The bridge's compiled IN-PACKAGE sets *PACKAGE*: bound here, not the global.
              (let ((*package* *package*))
                (%init-swank-bridge))

@@ -173,6 +173,15 @@ the ledger of definitions once they are compiled; NIL when CODE does not read."
           do (note-definition form job-id)
              (note-ledger-definition form start end before))))
 
+(defun defined-names (forms)
+  "The names the defining FORMS (READ-FORMS-FOR-LEDGER's) name: (DEFUN AREA ...) names AREA."
+  (loop for (form) in forms
+        when (and (consp form) (consp (cdr form))
+                  (symbolp (first form)) (eql 0 (search "DEF" (symbol-name (first form))))
+                  (or (and (symbolp (second form)) (second form))
+                      (and (consp (second form)) (eq (first (second form)) 'setf))))
+          collect (second form)))
+
 (defun compilation-succeeded-p (result)
   "True for Swank's compilation result (a list, (:COMPILATION-RESULT notes successp ...)) of
 a compilation that succeeded."
@@ -204,7 +213,13 @@ source of a compiled LOADED-FILE goes into the job's loaded files (the ledger re
             (let ((source (and loaded-file (fasl-source loaded-file))))
               (when source (note-loaded-file source)))
             (setf (editor-request-values *editor-request*) (list result))
-            (list "values" (list (session-print result 1000)))))))
+            ;; The session's transcript and the agents' digests read what a C-c C-c defined,
+            ;; as an evaluation of the same forms would say (=> AREA), not Swank's record of
+            ;; the compilation (the editor still gets that).
+            (let ((names (and forms (compilation-succeeded-p result) (defined-names forms))))
+              (list "values" (if names
+                                 (mapcar (lambda (name) (session-print name 1000)) names)
+                                 (list (session-print result 1000)))))))))
     (first (editor-outcome entry dropped))))
 
 (defun echo-area-evaluation (kind)
