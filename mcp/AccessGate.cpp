@@ -143,8 +143,8 @@ void AccessGate::decideChange(Pending pending)
 void AccessGate::gate(McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::function<void(const QString &)> proceed)
 {
     const AccessDecision decision = AccessModes::decide(m_mode, tool->isReadOnly(), tool->name(), tool->changesFiles(), tool->personDecides());
-    if (decision.verdict != AccessDecision::Verdict::AskThePerson) {
-        proceed(decision.refusal);
+    if (decision.verdict == AccessDecision::Verdict::Run) {
+        proceed(QString());
         return;
     }
     Pending pending;
@@ -154,6 +154,11 @@ void AccessGate::gate(McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::f
     pending.description = call->arguments().value(QStringLiteral("description")).toString();
     pending.code = call->arguments().value(QStringLiteral("code")).toString();
     pending.intent = tool->intent(call->arguments());
+    if (decision.verdict == AccessDecision::Verdict::Refuse) {
+        tellRefused(pending, call, decision.refusal, false);
+        proceed(decision.refusal);
+        return;
+    }
     pending.proceed = std::move(proceed);
     waitForThePerson(pending, call.data());
     if (m_asking == Asking::ThroughTheClient) {
@@ -221,7 +226,10 @@ void AccessGate::setMode(AccessMode mode)
             decideChange(std::move(pending));
         } else { // only tools that are not read-only wait
             queueChanged = true;
-            pending.proceed(AccessModes::decide(mode, false, pending.toolName).refusal);
+            const QString refusal = AccessModes::decide(mode, false, pending.toolName).refusal;
+            if (!refusal.isEmpty())
+                tellRefused(pending, pending.call, refusal, false);
+            pending.proceed(refusal);
         }
     }
     if (queueChanged)
@@ -234,22 +242,43 @@ void AccessGate::approve()
     decide(true);
 }
 
-void AccessGate::deny()
+void AccessGate::deny(const QString &reason)
 {
-    decide(false);
+    decide(false, reason);
 }
 
-void AccessGate::decide(bool approved)
+void AccessGate::decide(bool approved, const QString &reason)
 {
     dropFinished();
     if (m_pending.isEmpty())
         return;
     const Pending pending = m_pending.takeFirst();
     Q_EMIT pendingChanged();
-    if (pending.isChange)
-        pending.proceed(approved ? QString() : AccessModes::changeDeniedMessage(pending.change.path));
-    else
-        pending.proceed(approved ? QString() : AccessModes::deniedMessage(pending.toolName));
+    if (pending.isChange) {
+        // ProjectFiles says why a change was not made (changeRefused): the window shows that.
+        pending.proceed(approved ? QString() : AccessModes::changeDeniedMessage(pending.change.path, reason));
+        return;
+    }
+    if (approved) {
+        pending.proceed(QString());
+        return;
+    }
+    const QString sentence = AccessModes::deniedMessage(pending.toolName, reason);
+    tellRefused(pending, pending.call, sentence, true, reason);
+    pending.proceed(sentence);
+}
+
+void AccessGate::tellRefused(const Pending &pending, const ToolCallPtr &call, const QString &sentence, bool denied, const QString &reason)
+{
+    Refusal refusal;
+    refusal.origin = call ? call->origin() : Origin::agent(pending.clientName, QString());
+    refusal.tool = pending.toolName;
+    refusal.description = pending.description;
+    refusal.what = pending.code.isEmpty() ? pending.intent : pending.code;
+    refusal.sentence = sentence;
+    refusal.denied = denied;
+    refusal.reason = reason.trimmed();
+    Q_EMIT refused(refusal);
 }
 
 void AccessGate::dropFinished()

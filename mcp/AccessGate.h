@@ -62,9 +62,22 @@ public:
     const QList<Pending> &pending() const { return m_pending; }
     // File changes held while access is paused; the next mode decides them.
     int heldCount() const { return int(m_held.size()); }
-    // Decide the oldest pending call.
+    // Decide the oldest pending call. A denial may carry the person's reason: the agent reads it.
     void approve();
-    void deny();
+    void deny(const QString &reason = {});
+
+    // A call the gate refused: by the mode (Read-only, Paused) or by the person's denial.
+    // The window's transcript shows each, where the agent's calls appear.
+    struct Refusal
+    {
+        Origin origin;      // whose call
+        QString tool;
+        QString description; // the agent's why, if it gave one
+        QString what;        // the code, or what it would have done (Tool::intent)
+        QString sentence;    // what the agent reads
+        bool denied = false; // the person said no (else the mode refused it)
+        QString reason;      // the person's words with a denial
+    };
 
     // The gates themselves; public so tests can drive them without a server.
     void gate(McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::function<void(const QString &)> proceed);
@@ -76,9 +89,11 @@ public:
 Q_SIGNALS:
     void modeChanged(AccessMode mode);
     void pendingChanged();
+    void refused(const AccessGate::Refusal &refusal);
 
 private:
-    void decide(bool approved);
+    void decide(bool approved, const QString &reason = {});
+    void tellRefused(const Pending &pending, const ToolCallPtr &call, const QString &sentence, bool denied, const QString &reason = {});
     void dropFinished();
     void decideChange(Pending pending);
     // Ask mode without a window: the person answers through `call`'s client.

@@ -55,8 +55,8 @@ inline QString description(AccessMode mode) // a sentence for tooltips and the s
 {
     switch (mode) {
     case AccessMode::Allow: return translate("Agents may evaluate code; you see every call as it runs.");
-    case AccessMode::Ask: return translate("Each evaluation and each file change by an agent waits until you approve or deny it.");
-    case AccessMode::ReadOnly: return translate("Agents may only use read-only tools; evaluation and file changes are refused.");
+    case AccessMode::Ask: return translate("Each agent evaluation and file change waits for you to approve or deny it.");
+    case AccessMode::ReadOnly: return translate("Agents may only look; evaluations and file changes are refused.");
     case AccessMode::Paused: return translate("Every agent call is refused at once until you resume.");
     }
     return {};
@@ -113,9 +113,15 @@ inline QString readOnlyRefusal(const QString &what)
                      "Ask the person to switch agent access to Allow or Ask.").arg(what);
 }
 
-inline QString deniedMessage(const QString &tool)
+// The person's own words, when they gave a reason with their denial: " They said: “…”."
+inline QString theirReason(const QString &reason)
 {
-    return deniedBy(translate("denied this %1 call, so it did not run").arg(tool), translate("call"));
+    return reason.trimmed().isEmpty() ? QString() : translate(" They said: \u201c%1\u201d.").arg(reason.trimmed());
+}
+
+inline QString deniedMessage(const QString &tool, const QString &reason = {})
+{
+    return deniedBy(translate("denied this %1 call, so it did not run").arg(tool), translate("call")) + theirReason(reason);
 }
 
 inline QString readOnlyMessage(const QString &tool)
@@ -130,9 +136,10 @@ inline QString readOnlyWriteMessage(const QString &tool)
 }
 
 // One proposed file change (FileChange::path), as the change gate refuses it.
-inline QString changeDeniedMessage(const QString &path)
+inline QString changeDeniedMessage(const QString &path, const QString &reason = {})
 {
-    return deniedBy(translate("looked at your change to %1 and denied it, so nothing was written").arg(path), translate("change"));
+    return deniedBy(translate("looked at your change to %1 and denied it, so nothing was written").arg(path), translate("change"))
+        + theirReason(reason);
 }
 
 inline QString changeReadOnlyMessage(const QString &path)

@@ -37,8 +37,11 @@ QString summaryOf(const Job &job)
         return QStringLiteral("is parked in debugger %1: [ERROR] %2: %3 (restarts: %4)")
             .arg(d.id).arg(d.conditionType, oneLine(d.message, 120), d.restartList());
     }
-    if (job.request.kind == EngineJob::Kind::InvokeRestart && result.ok())
-        return QStringLiteral("; the evaluation went on");
+    if (job.request.kind == EngineJob::Kind::InvokeRestart && result.ok()) {
+        // ABORT ends the evaluation with its error; any other restart lets it go on.
+        return job.request.restart.compare(QStringLiteral("ABORT"), Qt::CaseInsensitive) == 0 ? QStringLiteral("(it ends the evaluation)")
+                                                                                              : QStringLiteral("(the evaluation goes on)");
+    }
     if (job.request.kind == EngineJob::Kind::FrameLook && result.ok())
         return result.values.value(0);
     return result.ok() ? JobOutcome::firstValueInOneLine(result.values, 120) : JobOutcome::failure(result, 120);
@@ -54,7 +57,8 @@ Entry entry(const Job &job)
     const QString why = job.request.description.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(oneLine(job.request.description, 200));
     Entry made;
     made.line = QStringLiteral("- %1 at %2%3: %4 %5").arg(who(job.request.origin), time.toString(QStringLiteral("HH:mm:ss")), why, act, summary);
-    // An evaluation whose debugger somebody answered says who, and how.
+    // An evaluation whose debugger somebody answered says who, and how. (One somebody else
+    // interrupted says who did in its error: Session writes it.)
     if (job.state == Job::State::Done && job.debugger && !job.debugger->isOpen())
         made.line += QStringLiteral(" (after debugger %1: %2)").arg(job.debugger->id).arg(job.debugger->outcomeSentence());
     JsonTextWriter json;
@@ -67,6 +71,25 @@ Entry entry(const Job &job)
         .key("result").value(summary)
         .key("ok").value(job.result.ok())
         .key("time").value(time.toString(Qt::ISODateWithMs))
+        .endObject();
+    made.json = json.take();
+    return made;
+}
+
+Entry entry(const SessionNotice &notice)
+{
+    Entry made;
+    made.line = QStringLiteral("- %1 at %2: %3").arg(who(notice.by), notice.at.toString(QStringLiteral("HH:mm:ss")), notice.text);
+    JsonTextWriter json;
+    json.beginObject()
+        .key("who").value(notice.by.name)
+        .key("kind").value(notice.by.kindName())
+        .key("operation").value(notice.operation)
+        .key("code").value(notice.subject)
+        .key("description").value(QString())
+        .key("result").value(notice.text)
+        .key("ok").value(true)
+        .key("time").value(notice.at.toString(Qt::ISODateWithMs))
         .endObject();
     made.json = json.take();
     return made;
@@ -87,23 +110,27 @@ Entry EntryCache::of(const JobPtr &job)
     return made;
 }
 
-QString text(const QList<JobPtr> &activity, EntryCache *cache)
+QString text(const QList<JobPtr> &activity, EntryCache *cache, const QList<SessionNotice> &notices)
 {
-    if (activity.isEmpty())
+    if (activity.isEmpty() && notices.isEmpty())
         return {};
     QStringList lines{QStringLiteral("[Session activity since your last call]")};
     if (activity.size() > MaxEntries)
         lines << QStringLiteral("(%1 earlier entries not shown; the session-transcript tool lists them)").arg(activity.size() - MaxEntries);
     for (const JobPtr &job : recent(activity))
         lines << (cache ? cache->of(job) : entry(*job)).line;
+    for (const SessionNotice &notice : notices)
+        lines << entry(notice).line;
     return lines.join(QLatin1Char('\n'));
 }
 
-void writeJson(JsonTextWriter &out, const QList<JobPtr> &activity, EntryCache *cache)
+void writeJson(JsonTextWriter &out, const QList<JobPtr> &activity, EntryCache *cache, const QList<SessionNotice> &notices)
 {
     out.beginArray();
     for (const JobPtr &job : recent(activity))
         out.raw((cache ? cache->of(job) : entry(*job)).json);
+    for (const SessionNotice &notice : notices)
+        out.raw(entry(notice).json);
     out.endArray();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "session/Job.h"
+#include "session/SessionNotice.h"
 
 #include <QHash>
 #include <QQueue>
@@ -38,9 +39,13 @@ private:
     QQueue<quint64> m_order;
 };
 
-QString text(const QList<JobPtr> &activity, EntryCache *cache = nullptr);
+// A notice (what somebody did to the client's work that is no job: an undo of its change).
+Entry entry(const SessionNotice &notice);
+
+// The jobs' entries, then the notices'.
+QString text(const QList<JobPtr> &activity, EntryCache *cache = nullptr, const QList<SessionNotice> &notices = {});
 // The entries as a JSON array (structuredContent's session_activity).
-void writeJson(JsonTextWriter &out, const QList<JobPtr> &activity, EntryCache *cache = nullptr);
+void writeJson(JsonTextWriter &out, const QList<JobPtr> &activity, EntryCache *cache = nullptr, const QList<SessionNotice> &notices = {});
 QJsonObject schema(); // the outputSchema property that writeJson() fills
 
 } // namespace ActivityDigest

@@ -22,10 +22,19 @@ QJsonObject nullableString(const QString &description)
             {QStringLiteral("description"), description}};
 }
 
+namespace {
+// A bound past a million says nothing an agent needs (the argument's check still applies it),
+// and every client reads every schema on every connection.
+constexpr double UnboundedFrom = 1e6;
+} // namespace
+
 QJsonObject integer(const QString &description, int minimum, int maximum)
 {
-    return {{QStringLiteral("type"), QStringLiteral("integer")}, {QStringLiteral("description"), description},
-            {QStringLiteral("minimum"), minimum}, {QStringLiteral("maximum"), maximum}};
+    QJsonObject schema{{QStringLiteral("type"), QStringLiteral("integer")}, {QStringLiteral("description"), description},
+                       {QStringLiteral("minimum"), minimum}};
+    if (maximum < UnboundedFrom)
+        schema.insert(QStringLiteral("maximum"), maximum);
+    return schema;
 }
 
 QJsonObject nullableInteger(const QString &description)
@@ -36,8 +45,11 @@ QJsonObject nullableInteger(const QString &description)
 
 QJsonObject number(const QString &description, double minimum, double maximum)
 {
-    return {{QStringLiteral("type"), QStringLiteral("number")}, {QStringLiteral("description"), description},
-            {QStringLiteral("minimum"), minimum}, {QStringLiteral("maximum"), maximum}};
+    QJsonObject schema{{QStringLiteral("type"), QStringLiteral("number")}, {QStringLiteral("description"), description},
+                       {QStringLiteral("minimum"), minimum}};
+    if (maximum < UnboundedFrom)
+        schema.insert(QStringLiteral("maximum"), maximum);
+    return schema;
 }
 
 QJsonObject boolean(const QString &description)
@@ -69,6 +81,25 @@ QJsonObject object(const QJsonObject &properties, const QStringList &required, b
     if (closed)
         schema.insert(QStringLiteral("additionalProperties"), false);
     return schema;
+}
+
+QJsonObject outline(const QJsonObject &schema)
+{
+    QJsonObject properties;
+    const QJsonObject full = schema.value(QStringLiteral("properties")).toObject();
+    for (auto it = full.begin(); it != full.end(); ++it) {
+        const QJsonObject property = it.value().toObject();
+        QJsonObject kept;
+        for (const char *key : {"type", "enum"}) {
+            if (property.contains(QLatin1String(key)))
+                kept.insert(QLatin1String(key), property.value(QLatin1String(key)));
+        }
+        properties.insert(it.key(), kept);
+    }
+    QJsonObject outlined{{QStringLiteral("type"), QStringLiteral("object")}, {QStringLiteral("properties"), properties}};
+    if (schema.contains(QStringLiteral("required")))
+        outlined.insert(QStringLiteral("required"), schema.value(QStringLiteral("required")));
+    return outlined;
 }
 
 } // namespace Schema

@@ -21,4 +21,10 @@ QJsonObject objectArray(const QString &description, const QJsonObject &itemPrope
 // closed: additionalProperties false (input schemas are closed; output schemas stay open).
 QJsonObject object(const QJsonObject &properties, const QStringList &required = {}, bool closed = true);
 
+// What tools/list says of an output schema: each property's type (and enum), without the
+// descriptions and nested shapes. Every client downloads every schema on every connection,
+// and the full ones were two thirds of tools/list (76,710 characters of 121,008, issue 32);
+// the text result says what each field means, and mcp/README.md documents them.
+QJsonObject outline(const QJsonObject &schema);
+
 } // namespace Schema

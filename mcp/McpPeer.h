@@ -4,6 +4,7 @@
 #include "McpMessage.h"
 #include "Tool.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
@@ -31,6 +32,12 @@ public:
 
     // True once the legacy initialize handshake was answered.
     bool isInitialized() const { return m_initialized; }
+    // A client that went away without ending its session (an HTTP client whose event stream
+    // closed, or idle past the presence timeout): when it left; invalid while it is here.
+    // McpServer::setPeerPresent sets it; a new request brings it back.
+    const QDateTime &leftAt() const { return m_leftAt; }
+    bool hasLeft() const { return m_leftAt.isValid(); }
+    void setLeftAt(const QDateTime &at) { m_leftAt = at; }
     QString protocolVersion() const { return m_protocolVersion; }
     QJsonObject clientInfo() const { return m_clientInfo; }
     QJsonObject clientCapabilities() const { return m_clientCapabilities; }
@@ -126,6 +133,7 @@ private:
     QString m_transport;
     QString m_activityKey;
     bool m_initialized = false;
+    QDateTime m_leftAt;
     QString m_protocolVersion;
     QJsonObject m_clientInfo;
     QJsonObject m_clientCapabilities;

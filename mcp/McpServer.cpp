@@ -1,6 +1,7 @@
 #include "McpServer.h"
 
 #include "ActivityDigest.h"
+#include "ClientPresence.h"
 #include "client/EngineProtocol.h"
 #include "json/JsonTextWriter.h"
 #include "session/Session.h"
@@ -27,31 +28,32 @@ const char *DefaultInstructions =
     "and may type into it too, and possibly with other agents. Everything you evaluate is shown to the person "
     "as it happens.\n"
     "- Use evaluate-lisp to run code; definitions, variables and the current package persist between calls. "
-    "Give a short `description` of why you run something: the person sees it.\n"
-    "- A result has a second text block, [Session activity since your last call], when the person or another "
-    "agent evaluated something meanwhile: read it before assuming what is defined.\n"
-    "- Evaluations run one at a time, with a time limit (%1 s by default, `timeout_seconds` to change it); "
-    "interactive input (READ, Y-OR-N-P) is not available and gives an error.\n"
+    "Give a short `description` of why you run or change something: the person sees it.\n"
+    "- A result may end with [Session activity since your last call]: what the person and other agents did, "
+    "including what they did to your work (interrupted it, undid your file change, chose in your debugger). Read "
+    "it before assuming what is defined.\n"
+    "- Evaluations run one at a time, with a time limit (%1 s by default; timeout_seconds changes it); "
+    "interactive input (READ, Y-OR-N-P) gives an error.\n"
+    "- Work outlasting wait_seconds (default 100) answers status \"running\" with a job_id, saying when its time limit "
+    "stops it: job waits for its result or cancels it.\n"
     "- debug: true (evaluate-lisp, time-execution, run-tests) parks an error in the shared debugger instead of "
     "unwinding: look with debugger-frame or debugger-eval, then invoke-restart returns the outcome. The person may "
-    "answer first; list-debuggers shows what waits.\n"
-    "- Work outlasting wait_seconds answers status \"running\" with a job_id: job waits for its result or cancels it.\n"
-    "- To catch up, call session-transcript (what was evaluated, by whom) and list-definitions (what exists "
-    "now). Introspect with describe-symbol, apropos, macroexpand, complete-symbol, and inspect-object with the "
-    "result_id of a value; check code with check-parens and compile-form (compiles, runs nothing).\n"
-    "- load-system loads ASDF systems; configure-limits shows and sets the time, output and heap limits; "
-    "reset-session starts a fresh engine (everything is lost: ask the person first); replay-session "
-    "re-evaluates the session's definitions after the engine restarted.\n"
-    "- For code the person should decide on (changing their definitions, anything destructive), stage-form puts "
-    "it in their REPL input to run, edit or reject; definition-history says who defined what, revert-definition "
-    "puts an earlier version back.\n"
-    "- QUIT and EXIT are disabled. Errors come back as `[ERROR] TYPE`, a message and a backtrace.";
+    "answer first: job with its job_id waits for their choice; list-debuggers shows what waits.\n"
+    "- To catch up, call session-transcript and list-definitions. Introspect with describe-symbol, documentation, "
+    "apropos, macroexpand, complete-symbol, and inspect-object with a value's result_id; check code with check-parens "
+    "and compile-form (compiles, runs nothing).\n"
+    "- reset-session starts a fresh engine (everything is lost: ask the person first); replay-session re-evaluates "
+    "the definitions after a restart.\n"
+    "- For code the person should decide on, stage-form puts it in their REPL input to run, edit or reject; "
+    "definition-history says who defined what, revert-definition puts an earlier version back.\n"
+    "- QUIT and EXIT are disabled.";
 } // namespace
 
 McpServer::McpServer(Session *session, ToolRegistry *tools, QObject *parent)
     : QObject(parent), m_session(session), m_tools(tools), m_toolAnswer(session),
       m_instructions(QString::fromUtf8(DefaultInstructions).arg(EngineProtocol::DefaultTimeoutMs / 1000))
 {
+    m_presence = new ClientPresence(this);
     m_capabilities = {{QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), true}}},
                       {QStringLiteral("logging"), QJsonObject{}}};
     for (const char *method : {"server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"})
@@ -460,7 +462,8 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
     }
     Tool *tool = m_tools->find(nameValue.toString());
     if (!tool) {
-        responder.error(JsonRpc::InvalidParams, QStringLiteral("Unknown tool: %1").arg(nameValue.toString()),
+        const QString switchedOff = m_tools->whyUnavailable(nameValue.toString());
+        responder.error(JsonRpc::InvalidParams, switchedOff.isEmpty() ? QStringLiteral("Unknown tool: %1").arg(nameValue.toString()) : switchedOff,
                         QJsonObject{{QStringLiteral("availableTools"), QJsonArray::fromStringList(m_tools->names())}});
         return;
     }

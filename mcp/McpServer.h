@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 
+class ClientPresence;
 class Session;
 class ToolRegistry;
 class Tool;
@@ -65,6 +66,8 @@ public:
     McpPeer *createPeer(const QString &transport, const QString &activityKey = {});
     void closePeer(McpPeer *peer); // cancels its calls; deletes it later
     QList<McpPeer *> peers() const;
+    // Who is here and who left lately (transports report clients that leave silently).
+    ClientPresence *presence() const { return m_presence; }
 
     // What a received message is and what it needs, decided once at the entry, before anything
     // handles it: everything a transport that answers each request on a channel of its own
@@ -185,4 +188,5 @@ private:
     OutgoingRequests m_outgoing;
     ClientElicitation m_elicitation{this};
     quint64 m_nextPeer = 1;
+    ClientPresence *m_presence = nullptr;
 };

@@ -150,3 +150,10 @@ void RequestTrace::proposedChange(const FileChange &change)
     m_change = change;
     Q_EMIT changed();
 }
+
+void RequestTrace::follow(State state, const QString &text)
+{
+    m_followState = state;
+    m_followText = text;
+    Q_EMIT changed();
+}

@@ -63,6 +63,13 @@ public:
     void queuedAsJob(quint64 jobId);
     void jobStarted();
     void proposedChange(const FileChange &change);
+    // After its answer: what became of the job it left going (handed off as a job, or parked
+    // in the debugger), until that job ends: "resumed: the person chose CONTINUE at ...",
+    // "ended: TIMEOUT". `state` says how it stands (running, parked, done, error).
+    void follow(State state, const QString &text);
+    bool isFollowed() const { return !m_followText.isEmpty(); }
+    State followState() const { return m_followState; }
+    const QString &followText() const { return m_followText; }
 
 Q_SIGNALS:
     void changed();
@@ -79,6 +86,8 @@ private:
     bool m_over = false;
     quint64 m_jobId = 0;
     FileChange m_change;
+    State m_followState = State::Queued;
+    QString m_followText;
     QDateTime m_receivedAt;
     QElapsedTimer m_clock;
     qint64 m_endedMs = -1;      // m_clock's reading when it ended

@@ -10,17 +10,22 @@ Tool::Tool(ToolSpec spec, Serve serve) : m_spec(std::move(spec)), m_serve(std::m
 {
     QJsonObject output = m_spec.outputProperties;
     output.insert(QStringLiteral("session_activity"), ActivityDigest::schema());
+    m_fullOutputSchema = Schema::object(output, m_spec.outputRequired, false);
     const ToolHints &hints = m_spec.hints;
+    // The annotations a client acts on (Claude Code runs read-only tools in plan mode and in
+    // parallel); destructive and idempotent mean something only for tools that change things,
+    // and the title is said once, beside the name.
+    QJsonObject annotations{{QStringLiteral("readOnlyHint"), hints.readOnly}, {QStringLiteral("openWorldHint"), false}};
+    if (!hints.readOnly) {
+        annotations.insert(QStringLiteral("destructiveHint"), hints.destructive);
+        annotations.insert(QStringLiteral("idempotentHint"), hints.idempotent);
+    }
     m_descriptor = {{QStringLiteral("name"), m_spec.name},
                     {QStringLiteral("title"), m_spec.title},
                     {QStringLiteral("description"), m_spec.description},
                     {QStringLiteral("inputSchema"), m_spec.arguments.inputSchema()},
-                    {QStringLiteral("outputSchema"), Schema::object(output, m_spec.outputRequired, false)},
-                    {QStringLiteral("annotations"), QJsonObject{{QStringLiteral("title"), m_spec.title},
-                                                                {QStringLiteral("readOnlyHint"), hints.readOnly},
-                                                                {QStringLiteral("destructiveHint"), hints.destructive},
-                                                                {QStringLiteral("idempotentHint"), hints.idempotent},
-                                                                {QStringLiteral("openWorldHint"), false}}}};
+                    {QStringLiteral("outputSchema"), Schema::outline(m_fullOutputSchema)},
+                    {QStringLiteral("annotations"), annotations}};
 }
 
 void Tool::call(const ToolCallPtr &call) const

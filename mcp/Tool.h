@@ -32,6 +32,9 @@ struct ToolResult
     // call (a whole InputRequiredResult: resultType "input_required", inputRequests,
     // requestState). Empty for every ordinary result.
     QJsonObject inputRequired;
+    // The session job whose outcome this result reports (0: none): the caller's activity
+    // digest leaves it out, since the result itself says what became of it.
+    quint64 job = 0;
 
     static ToolResult success(const QString &text, const QJsonObject &structured = {})
     {
@@ -222,8 +225,12 @@ public:
     // What a call with these arguments will do (ToolSpec::intent), never empty.
     QString intent(const QJsonObject &arguments) const;
     bool personDecides() const { return m_spec.personDecides; }
-    // {name, title, description, inputSchema, outputSchema, annotations}
+    // {name, title, description, inputSchema, outputSchema, annotations}: what tools/list
+    // says, with the output schema in outline (Schema::outline).
     const QJsonObject &descriptor() const { return m_descriptor; }
+    // The whole output schema, every field described: what results are checked against in
+    // tests, and what mcp/README.md documents.
+    const QJsonObject &fullOutputSchema() const { return m_fullOutputSchema; }
     // Serves the call, or finishes it with the sentence that names the bad argument.
     void call(const ToolCallPtr &call) const;
 
@@ -231,4 +238,5 @@ private:
     ToolSpec m_spec;
     Serve m_serve;
     QJsonObject m_descriptor;
+    QJsonObject m_fullOutputSchema;
 };

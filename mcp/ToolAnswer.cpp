@@ -7,7 +7,11 @@
 McpMessage ToolAnswer::response(const QJsonValue &id, const QString &activityKey, const ToolResult &result, bool modern,
                                 const QJsonObject &serverInfo)
 {
-    const QList<JobPtr> activity = m_session->takeActivityFor(activityKey);
+    QList<JobPtr> activity = m_session->takeActivityFor(activityKey);
+    // The job this very answer reports on is told here in full: not again in its digest.
+    if (result.job != 0)
+        activity.removeIf([&result](const JobPtr &job) { return job->id == result.job; });
+    const QList<SessionNotice> notices = m_session->takeNoticesFor(activityKey);
     JsonTextWriter json(512 + 3 * result.text.size());
     json.beginObject().key("jsonrpc").value(u"2.0").key("id").value(id).key("result");
     const auto textBlock = [&json](const QString &text) { json.beginObject().key("type").value(u"text").key("text").value(text).endObject(); };
@@ -17,14 +21,15 @@ McpMessage ToolAnswer::response(const QJsonValue &id, const QString &activityKey
     textBlock(result.text);
     for (const QString &more : result.moreText)
         textBlock(more);
-    if (!activity.isEmpty())
-        textBlock(ActivityDigest::text(activity, &m_digestEntries));
+    const bool told = !activity.isEmpty() || !notices.isEmpty();
+    if (told)
+        textBlock(ActivityDigest::text(activity, &m_digestEntries, notices));
     json.endArray().key("isError").value(result.isError);
     if (!result.structured.isEmpty()) {
         json.key("structuredContent").beginObject().members(result.structured.text());
-        if (!activity.isEmpty()) {
+        if (told) {
             json.key("session_activity");
-            ActivityDigest::writeJson(json, activity, &m_digestEntries);
+            ActivityDigest::writeJson(json, activity, &m_digestEntries, notices);
         }
         json.endObject();
     }

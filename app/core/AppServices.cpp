@@ -59,6 +59,7 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     applyEditorAndInitFile(preferences);
     addAllTools(m_tools, m_session, m_jobHandles, m_projectFiles, m_ledger, m_formStaging, m_replayer,
                 [this](const QString &source, QString *error) { return journalEntries(source, error); });
+    applyToolGroups(preferences);
     // Agents may read the sources of the systems the session can load, never write them.
     m_projectFiles->root().setReadOnlyRoots(ProjectRoot::systemSourceFolders());
     new ResourceProvider(m_server, m_session, this);
@@ -83,7 +84,31 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     });
     if (m_projectFiles->root().isSet())
         m_session->setProjectRoot(m_projectFiles->root().path());
+    // The person's undo of an agent's change is news for that agent: its next answer says so,
+    // so it no longer believes the file holds what it wrote.
+    connect(m_projectFiles, &ProjectFiles::changeApplied, this, [this](const FileChange &change) {
+        if (change.kind != FileChange::Kind::Undo)
+            return;
+        for (const FileChange &undone : m_projectFiles->history()) {
+            if (undone.id != change.undoes || !undone.origin.isAgent() || undone.origin.clientKey == change.origin.clientKey)
+                continue;
+            const QString tool = undone.tool.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(undone.tool);
+            m_session->tell(undone.origin.clientKey,
+                            {change.origin, QStringLiteral("undo"), change.path,
+                             QStringLiteral("undid your change to %1%2 made at %3: the file is back to what it was before it. "
+                                            "Read it again before you edit it.")
+                                 .arg(change.path, tool, undone.at.toString(QStringLiteral("HH:mm:ss"))),
+                             change.at.isValid() ? change.at : QDateTime::currentDateTime()});
+        }
+    });
     loadPastJournal();
+}
+
+void AppServices::applyToolGroups(const Preferences &preferences)
+{
+    m_tools->setGroupEnabled(ToolRegistry::Group::Project, preferences.projectTools);
+    m_tools->setGroupEnabled(ToolRegistry::Group::Debugger, preferences.debuggerTools);
+    m_tools->setGroupEnabled(ToolRegistry::Group::Handoffs, preferences.handoffTools);
 }
 
 void AppServices::applyEditorAndInitFile(const Preferences &preferences)

@@ -69,6 +69,8 @@ public:
     QList<JournalEntry> journalEntries(const QString &source, QString *error) const;
 
     void start();
+    // Offers the optional tool groups the preferences keep on (Preferences::projectTools...).
+    void applyToolGroups(const Preferences &preferences);
     // The person's own setup (issue 31) from the settings, where the command line does not
     // decide: Swank for their editor (--swank beats the setting) and the init files to load
     // (--no-init: none). Takes effect in the running engine for Swank, at the next engine

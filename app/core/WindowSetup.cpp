@@ -20,6 +20,7 @@
 #include <QAction>
 #include <QMenu>
 #include <QMenuBar>
+#include <QUrl>
 
 namespace {
 // MainWindow builds its menus itself; ours go into the ones with these titles, or a new one.
@@ -128,6 +129,7 @@ void WindowSetup::apply(const Preferences &p)
     // Attaching again to the input's document only switches the theme of its highlighter.
     SyntaxHighlighting::attach(console->input()->document(), dark ? SyntaxHighlighting::Theme::Dark : SyntaxHighlighting::Theme::Light);
     m_window->setKeepInTray(m_keepInTray || p.closeToTray);
+    m_services->applyToolGroups(p);
     // The access mode is only the one each start begins with: AppServices set it.
 }
 
@@ -173,6 +175,8 @@ SettingsDialog *WindowSetup::openSettings()
 {
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(Preferences::load(), m_window);
+        if (const int port = QUrl(m_target.url).port(); port > 0)
+            m_settingsDialog->setPortInUse(port); // --port may have given another than the saved one
         m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(m_settingsDialog, &SettingsDialog::applied, this, [this](const Preferences &p) { apply(p); });
     }

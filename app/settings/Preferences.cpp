@@ -33,6 +33,9 @@ constexpr BoolSetting BoolSettings[] = {
     {"window/keepInTray", &Preferences::closeToTray}, // the key main() already reads
     {"debugger/ownErrors", &Preferences::ownErrorsDebug},
     {"debugger/agentErrors", &Preferences::agentErrorsDebug},
+    {"tools/project", &Preferences::projectTools},
+    {"tools/debugger", &Preferences::debuggerTools},
+    {"tools/handoffs", &Preferences::handoffTools},
     {"engine/nativeCompilation", &Preferences::nativeCompilation},
     {"editor/swank", &Preferences::swankEnabled},
     {"init/load", &Preferences::initFileEnabled},

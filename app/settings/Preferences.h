@@ -33,6 +33,11 @@ struct Preferences
     bool ownErrorsDebug = true;
     bool agentErrorsDebug = false;
     int debuggerAbandonMinutes = 10;
+    // The optional groups of agents' tools (ToolRegistry::Group): switched off, a group leaves
+    // tools/list (clients are told) and its calls are refused. The core tools are always on.
+    bool projectTools = true;
+    bool debuggerTools = true;
+    bool handoffTools = true;
     // Issue 30: the session's definitions are compiled to native code in the background
     // (--no-native turns it off for one run).
     bool nativeCompilation = true;

@@ -25,14 +25,18 @@ QSpinBox *spinBox(int low, int high, const QString &suffix, QWidget *parent)
 } // namespace
 
 SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
-    : QDialog(parent), m_portAtStart(current.port), m_port(spinBox(1, 65535, QString(), this)), m_access(new QComboBox(this)),
+    : QDialog(parent), m_portAtStart(current.port), m_portInUse(current.port), m_port(spinBox(1, 65535, QString(), this)), m_access(new QComboBox(this)),
       m_timeout(spinBox(1, 24 * 3600, tr(" s"), this)), m_outputCap(spinBox(1000, 100000000, tr(" characters"), this)),
       m_scrollback(spinBox(100, 10000000, tr(" lines"), this)), m_font(new QFontComboBox(this)), m_fontSize(new QDoubleSpinBox(this)),
       m_theme(new QComboBox(this)), m_closeToTray(new QCheckBox(tr("Keep running in the tray when the window is closed"), this)),
       m_journalsKept(spinBox(1, 100000, tr(" journals"), this)),
       m_ownErrorsDebug(new QCheckBox(tr("My own errors open the debugger"), this)),
       m_agentErrorsDebug(new QCheckBox(tr("Agents' errors open the debugger"), this)),
-      m_abandonMinutes(spinBox(0, 7 * 24 * 60, tr(" min"), this)), m_restart(new QLabel(this)), m_editor(new EditorSettings(this))
+      m_abandonMinutes(spinBox(0, 7 * 24 * 60, tr(" min"), this)),
+      m_projectTools(new QCheckBox(tr("Project files (read, edit, search)"), this)),
+      m_debuggerTools(new QCheckBox(tr("Debugger (look into and continue parked evaluations)"), this)),
+      m_handoffTools(new QCheckBox(tr("Hand-offs (stage forms for you, definition history, revert)"), this)), m_restart(new QLabel(this)),
+      m_editor(new EditorSettings(this))
 {
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
@@ -47,11 +51,12 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
     m_theme->addItem(tr("Light"), int(Preferences::Theme::Light));
     m_theme->addItem(tr("Dark"), int(Preferences::Theme::Dark));
     const QList<QWidget *> named{m_port, m_access, m_timeout, m_outputCap, m_scrollback, m_font, m_fontSize, m_theme, m_closeToTray, m_journalsKept,
-                                 m_ownErrorsDebug, m_agentErrorsDebug, m_abandonMinutes};
+                                 m_ownErrorsDebug, m_agentErrorsDebug, m_abandonMinutes, m_projectTools, m_debuggerTools, m_handoffTools};
     const QStringList names{QStringLiteral("port"), QStringLiteral("access"), QStringLiteral("timeout"), QStringLiteral("outputCap"),
                             QStringLiteral("scrollback"), QStringLiteral("font"), QStringLiteral("fontSize"), QStringLiteral("theme"),
                             QStringLiteral("closeToTray"), QStringLiteral("journalsKept"), QStringLiteral("ownErrorsDebug"),
-                            QStringLiteral("agentErrorsDebug"), QStringLiteral("abandonMinutes")};
+                            QStringLiteral("agentErrorsDebug"), QStringLiteral("abandonMinutes"), QStringLiteral("projectTools"),
+                            QStringLiteral("debuggerTools"), QStringLiteral("handoffTools")};
     for (int i = 0; i < named.size(); ++i)
         named[i]->setObjectName(names[i]);
 
@@ -69,6 +74,12 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
     form->addRow(tr("Debugger:"), m_ownErrorsDebug);
     form->addRow(QString(), m_agentErrorsDebug);
     form->addRow(tr("Abort a parked evaluation &after:"), m_abandonMinutes);
+    form->addRow(tr("Agents' tools:"), m_projectTools);
+    form->addRow(QString(), m_debuggerTools);
+    form->addRow(QString(), m_handoffTools);
+    for (QCheckBox *group : {m_projectTools, m_debuggerTools, m_handoffTools})
+        group->setToolTip(tr("Off: agents no longer see these tools (their clients are told at once) and calls to them are refused. "
+                             "Evaluating, loading, testing and looking up are always on."));
     m_nativeCompilation = new QCheckBox(tr("Compile the session's definitions to &native code in the background"), this);
     m_nativeCompilation->setObjectName(QStringLiteral("nativeCompilation"));
     m_nativeCompilation->setToolTip(tr("What you and the agents define runs at once, interpreted, and is compiled with gcc in the "
@@ -84,9 +95,9 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
     m_access->setToolTip(tr("The toolbar changes agent access for this run; this is the mode each start begins with."));
     m_timeout->setToolTip(tr("An evaluation running longer is interrupted (agents may ask for another limit per call)."));
 
-    auto *note = new QLabel(tr("Limits, scrollback, font, theme, the tray, the debugger, native code and Swank take effect at once; the init "
-                               "files at the next engine start (Session \u25b8 Reset session). The port, the agent access at start "
-                               "and the journals kept take effect at the next start."),
+    auto *note = new QLabel(tr("Limits, scrollback, font, theme, the tray, the debugger, native code, agents' tools and Swank take effect "
+                               "at once; the init files at the next engine start (Session \u25b8 Reset session). The port, the agent "
+                               "access at start and the journals kept take effect at the next start."),
                             this);
     note->setWordWrap(true);
     m_restart->setObjectName(QStringLiteral("restartNote"));
@@ -126,6 +137,9 @@ Preferences SettingsDialog::preferences() const
     p.ownErrorsDebug = m_ownErrorsDebug->isChecked();
     p.agentErrorsDebug = m_agentErrorsDebug->isChecked();
     p.debuggerAbandonMinutes = m_abandonMinutes->value();
+    p.projectTools = m_projectTools->isChecked();
+    p.debuggerTools = m_debuggerTools->isChecked();
+    p.handoffTools = m_handoffTools->isChecked();
     p.nativeCompilation = m_nativeCompilation->isChecked();
     m_editor->read(p);
     return p;
@@ -147,6 +161,9 @@ void SettingsDialog::setPreferences(const Preferences &p)
     m_ownErrorsDebug->setChecked(p.ownErrorsDebug);
     m_agentErrorsDebug->setChecked(p.agentErrorsDebug);
     m_abandonMinutes->setValue(p.debuggerAbandonMinutes);
+    m_projectTools->setChecked(p.projectTools);
+    m_debuggerTools->setChecked(p.debuggerTools);
+    m_handoffTools->setChecked(p.handoffTools);
     m_nativeCompilation->setChecked(p.nativeCompilation);
     m_editor->show(p);
     updateRestartNote();
@@ -164,12 +181,23 @@ void SettingsDialog::apply()
     Q_EMIT applied(p);
 }
 
+void SettingsDialog::setPortInUse(int port)
+{
+    m_portInUse = port;
+    updateRestartNote();
+}
+
 void SettingsDialog::updateRestartNote()
 {
-    m_restart->setText(m_port->value() == m_portAtStart
-                           ? QString()
-                           : tr("Restart Lisp Duet to listen on port %1, then give your agents the new configuration "
-                                "(Agents \u25b8 Connect an agent).")
-                                 .arg(m_port->value()));
+    if (m_port->value() != m_portAtStart)
+        m_restart->setText(tr("Restart Lisp Duet to listen on port %1, then give your agents the new configuration "
+                              "(Agents \u25b8 Connect an agent).")
+                               .arg(m_port->value()));
+    else if (m_portInUse != m_portAtStart)
+        m_restart->setText(tr("This run listens on port %1, as --port asked; the port here is the one Lisp Duet uses when it "
+                              "starts without --port.")
+                               .arg(m_portInUse));
+    else
+        m_restart->clear();
     m_restart->setVisible(!m_restart->text().isEmpty());
 }

@@ -14,7 +14,8 @@ class QSpinBox;
 
 // File ▸ Settings: the Preferences in a form. OK and Apply store them with QSettings and emit
 // applied(); whoever owns the window makes them take effect. The port only takes effect at the
-// next start, and the dialog says so when it was changed.
+// next start, and the dialog says so when it was changed, or when this run listens on another
+// port (--port).
 class SettingsDialog : public QDialog
 {
     Q_OBJECT
@@ -24,6 +25,9 @@ public:
     Preferences preferences() const; // what the form shows now
     void setPreferences(const Preferences &preferences);
     QString restartNote() const;     // empty when nothing needs a restart
+    // The port this run listens on, when --port gave another than the saved one: the dialog
+    // says so beside the saved port it edits.
+    void setPortInUse(int port);
     void apply();                    // store and emit applied()
 
 Q_SIGNALS:
@@ -33,6 +37,7 @@ private:
     void updateRestartNote();
 
     int m_portAtStart;
+    int m_portInUse;
     QSpinBox *m_port;
     QComboBox *m_access;
     QSpinBox *m_timeout;
@@ -46,6 +51,9 @@ private:
     QCheckBox *m_ownErrorsDebug;
     QCheckBox *m_agentErrorsDebug;
     QSpinBox *m_abandonMinutes;
+    QCheckBox *m_projectTools;
+    QCheckBox *m_debuggerTools;
+    QCheckBox *m_handoffTools;
     QLabel *m_restart;
     QCheckBox *m_nativeCompilation = nullptr; // issue 30
     EditorSettings *m_editor; // Swank and the init files (issue 31)

@@ -19,7 +19,11 @@ namespace EngineProtocol {
 constexpr int DefaultPrintLength = 100;
 constexpr int DefaultPrintLevel = 10;
 constexpr int DefaultMaxOutputChars = 100000;
-constexpr int DefaultTimeoutMs = 30000; // the host's: the Session interrupts code that runs longer
+// The host's: the Session interrupts code that runs longer. Above the 100 s an agent's call
+// waits before its work goes on as a job (wait_seconds), so that long work can become a job at
+// all, and long enough for a 150 s test run; the running answer and the job bar say when the
+// limit will stop it (issue 32).
+constexpr int DefaultTimeoutMs = 300000;
 constexpr int DefaultTestRunTimeoutMs = 300000; // a test run's: the first one compiles FiveAM
 
 struct Limits

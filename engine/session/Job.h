@@ -41,6 +41,9 @@ struct Job
     QDateTime startedAt;
     QDateTime finishedAt;
     bool cancelRequested = false;
+    // Who interrupted it when that was not its own caller (the person's Interrupt of an
+    // agent's job): its answer and its owner's digest say so. Empty name: nobody else did.
+    Origin interruptedBy;
     // The debugger episode it is parked in, or the last one it had; null if it never parked.
     DebuggerPtr debugger;
     // Time it ran before its current stretch (it does not run while parked): its time limit

@@ -160,6 +160,8 @@ bool Session::cancel(quint64 id, const QString &reason, const Origin &by)
     if (job != m_current)
         return false; // nested below a parked job? It is not running; nothing to interrupt
     job->cancelRequested = true;
+    if (!by.name.isEmpty() && by.clientKey != job->request.origin.clientKey)
+        job->interruptedBy = by; // its caller did not ask: the answer and its digest say who did
     // With debugging on, the job stops where it is, parked with a CONTINUE restart: a break.
     m_engine->send(EngineProtocol::interruptLine(id, job->request.debug, by.isPerson() ? QStringLiteral("The person") : by.name));
     if (!m_grace.isActive())
@@ -327,8 +329,12 @@ void Session::onReply(quint64 id, const QJsonObject &reply)
                                 .arg(seconds(timeLimitOf(*m_current))),
                             QStringLiteral("host"), {}};
         } else {
+            const Origin &by = m_current->interruptedBy;
             result.error = {QStringLiteral("INTERRUPTED"),
-                            QStringLiteral("The evaluation was interrupted. The session is intact."),
+                            by.name.isEmpty() ? QStringLiteral("The evaluation was interrupted. The session is intact.")
+                                              : QStringLiteral("%1 interrupted the evaluation at %2. The session is intact.")
+                                                    .arg(by.isPerson() ? QStringLiteral("The person") : by.name,
+                                                         LocalClock::now().toString(QStringLiteral("HH:mm:ss"))),
                             QStringLiteral("host"), {}};
         }
     }
@@ -535,7 +541,9 @@ QList<JobPtr> Session::takeActivityFor(const QString &clientKey)
         // went on: it learns the outcome here.
         const bool answeredByOthers = job->debugger && job->debugger->choice.isMade()
                                       && job->debugger->choice.by.clientKey != clientKey;
-        if ((job->request.origin.clientKey != clientKey || answeredByOthers)
+        // ... or when somebody else interrupted it (the person's Interrupt in the window).
+        const bool interruptedByOthers = !job->interruptedBy.name.isEmpty() && job->interruptedBy.clientKey != clientKey;
+        if ((job->request.origin.clientKey != clientKey || answeredByOthers || interruptedByOthers)
             && job->result.status != JobResult::Status::Cancelled)
             activity.append(job);
     }
@@ -545,9 +553,23 @@ QList<JobPtr> Session::takeActivityFor(const QString &clientKey)
     return activity;
 }
 
-void Session::reset(const Origin &origin)
+void Session::reset(const Origin &origin, const QString &why)
 {
-    m_restartReason = QStringLiteral("The session was reset by %1 while this evaluation ran.").arg(origin.name);
-    m_engine->restart(QStringLiteral("the session was reset by %1").arg(origin.name));
-    Q_EMIT sessionReset(origin);
+    const QString because = why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why);
+    m_restartReason = QStringLiteral("The session was reset by %1%2 while this evaluation ran.").arg(origin.name, because);
+    m_engine->restart(QStringLiteral("the session was reset by %1%2").arg(origin.name, because));
+    Q_EMIT sessionReset(origin, why);
+}
+
+void Session::tell(const QString &clientKey, const SessionNotice &notice)
+{
+    QList<SessionNotice> &notices = m_notices[clientKey];
+    notices.append(notice);
+    while (notices.size() > MaxNotices)
+        notices.removeFirst();
+}
+
+QList<SessionNotice> Session::takeNoticesFor(const QString &clientKey)
+{
+    return m_notices.take(clientKey);
 }

@@ -3,6 +3,7 @@
 #include "client/EngineProtocol.h"
 #include "Job.h"
 #include "JobWaiters.h"
+#include "SessionNotice.h"
 #include "NativeCompilation.h"
 #include "SessionDebugger.h"
 
@@ -103,17 +104,33 @@ public:
     int transcriptLimit() const { return m_transcriptLimit; }
     void setTranscriptLimit(int limit) { m_transcriptLimit = limit; }
 
-    // What others did since this client's previous call; marks it as seen.
+    // What others did since this client's previous call; marks it as seen. Besides others'
+    // jobs: the client's own jobs that somebody else answered in the debugger or interrupted.
     QList<JobPtr> takeActivityFor(const QString &clientKey);
-    void forgetClient(const QString &clientKey) { m_seenBy.remove(clientKey); }
+    void forgetClient(const QString &clientKey)
+    {
+        m_seenBy.remove(clientKey);
+        m_notices.remove(clientKey);
+    }
+    // What somebody did to a client's work that is no job of the session: the person undid its
+    // file change. Told once, in the client's next answer (takeNoticesFor), oldest first; a
+    // client holds at most MaxNotices.
+    void tell(const QString &clientKey, const SessionNotice &notice);
+    QList<SessionNotice> takeNoticesFor(const QString &clientKey);
+    static constexpr int MaxNotices = 50;
+
+    // The time limit that stops this job: its own, else the session's (0: none). It counts
+    // running time only (Job::runningMs): time parked in the debugger does not count.
+    int timeLimitOf(const Job &job) const;
 
     // The project's root directory: the engine's *default-pathname-defaults* and ASDF's source
     // registry follow it. Sent now (after the jobs queued before it) and to every new engine.
     void setProjectRoot(const QString &directory);
     QString projectRoot() const { return m_projectRoot; }
 
-    // Ends the engine and starts a fresh one: every definition is gone.
-    void reset(const Origin &origin);
+    // Ends the engine and starts a fresh one: every definition is gone. `why`: the caller's
+    // reason (an agent's description), for the transcript and the journal.
+    void reset(const Origin &origin, const QString &why = {});
 
     // The shared debugger (issue 20): the evaluations parked in it, their restarts and frames,
     // the choices made for them.
@@ -139,7 +156,7 @@ Q_SIGNALS:
     // engine (a project root it refused): the window shows them. Output written while an
     // evaluation runs belongs to it (its stderr).
     void engineProcessOutput(const QString &text);
-    void sessionReset(const Origin &origin);
+    void sessionReset(const Origin &origin, const QString &why);
     // The running job `id` reports how far it is, beside its output: a load's "compiling file
     // 3 of 12: lists.lisp" (the engine's "progress" events).
     void progress(quint64 id, const QString &message);
@@ -166,7 +183,6 @@ private:
     void failCurrent(JobResult::Status status, const QString &type, const QString &message);
     void sendLimits(QueryCallback done);
     void sendProjectRoot();
-    int timeLimitOf(const Job &job) const;
 
     EngineClient *m_engine;
     QQueue<JobPtr> m_queue;
@@ -185,6 +201,7 @@ private:
     JobWaiters m_waiters{[this](quint64 id) { return m_live.value(id); }};
     QList<JobPtr> m_transcript;
     QHash<QString, quint64> m_seenBy; // client key -> last transcript sequence it was told of
+    QHash<QString, QList<SessionNotice>> m_notices; // client key -> what it has not been told yet
     quint64 m_nextId = 1;
     quint64 m_nextSequence = 1;
     QString m_package = QStringLiteral("COMMON-LISP-USER");

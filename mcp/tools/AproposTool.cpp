@@ -7,11 +7,11 @@
 namespace {
 using EngineProtocol::AproposReply;
 
-const auto Text = Arg::string(QStringLiteral("text"), QStringLiteral("Text the symbol names must contain (case-insensitive), e.g. \"hash-table\""))
+const auto Text = Arg::string(QStringLiteral("text"), QStringLiteral("Text the names contain (case-insensitive)"))
                       .required(QStringLiteral("the text symbol names must contain"))
                       .notBlank(QStringLiteral("is empty; give part of a symbol name"));
-const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Only symbols accessible in this package (default: every package)"));
-const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most matches to return (default 100), shortest names first"), 1, 2000);
+const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Only symbols accessible in this package"));
+const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most matches (default 100)"), 1, 2000);
 
 QJsonObject outputProperties()
 {
@@ -51,8 +51,7 @@ Tool aproposTool(Session *session)
         .name = QStringLiteral("apropos"),
         .title = QStringLiteral("Apropos"),
         .description = QStringLiteral(
-            "Find symbols whose names contain a string, in every package or in one, with what each names (function, "
-            "macro, variable, class...). Runs no user code and answers even while an evaluation runs."),
+            "Symbols whose names contain a text, in every package or one, with what each names. Runs no user code."),
         .arguments = {Text, Package, Limit},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("matches"), QStringLiteral("total")},

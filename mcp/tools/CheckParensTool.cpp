@@ -4,9 +4,9 @@
 #include "lispsource/LispSource.h"
 
 namespace {
-const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp source text to check")).required(QStringLiteral("the Lisp text to check"));
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp source text")).required(QStringLiteral("the Lisp text to check"));
 const auto Brackets = Arg::boolean(QStringLiteral("brackets"),
-                                   QStringLiteral("Also check [ ] and { } (default true); false checks only parentheses, as the standard reader sees them"));
+                                   QStringLiteral("Also check [ ] and { } (default true)"));
 
 QJsonObject outputProperties()
 {
@@ -46,10 +46,8 @@ Tool checkParensTool()
         .name = QStringLiteral("check-parens"),
         .title = QStringLiteral("Check parens"),
         .description = QStringLiteral(
-            "Check that the parentheses (and, unless brackets is false, [ ] and { }) of Lisp code are balanced, ignoring "
-            "strings, ; and #| |# comments, character literals like #\\( and |escaped symbols|. Reports the first problem "
-            "with its line and column; for an unclosed list, the list that is never closed. Reads nothing into the "
-            "session: the code is only scanned."),
+            "The first unbalanced delimiter of Lisp code, with line and column (strings, comments, #\\( and |symbols| "
+            "skipped). Only scans."),
         .arguments = {Code, Brackets},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("ok")},

@@ -9,9 +9,9 @@
 namespace {
 using EngineProtocol::CompileReply;
 
-const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("One or more top-level forms to compile, e.g. \"(defun f (x) (car x 1))\""))
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Top-level form(s) to compile"))
                       .required(QStringLiteral("the Lisp code to compile"));
-const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package to read the code in (default: the session's current package)"));
+const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package (default: the current one)"));
 const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit (default: the session's)"), 1, 3600);
 
 const QStringList Severities{QStringLiteral("error"), QStringLiteral("warning"), QStringLiteral("style-warning"), QStringLiteral("note")};
@@ -102,13 +102,8 @@ Tool compileFormTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("compile-form"),
         .title = QStringLiteral("Compile form"),
         .description = QStringLiteral(
-            "Compile code with ECL's native compiler without running it, inside one compilation unit, and report errors, "
-            "warnings, style warnings and notes with the form they belong to. Nothing is defined or executed, except what "
-            "compiling itself does: macros used in the code are expanded (their code runs), EVAL-WHEN (:COMPILE-TOPLEVEL) "
-            "forms and #. run, DEFPACKAGE creates its package (DEFMACRO is undone afterwards). ECL's compiler finds less "
-            "than SBCL's: it does not report calls to undefined functions, unused variables bound by LET (only as notes), "
-            "or most type conflicts; Lisp Duet's own checks add undefined functions, wrong argument counts against known "
-            "lambda lists, and unused variables (source \"lisp-duet\"). Compiling needs gcc and takes a few hundred ms."),
+            "Compile code natively without running it (macros expand, eval-when compile forms run): errors, warnings and "
+            "notes per form, plus Lisp Duet's checks for undefined functions, argument counts and unused variables."),
         .arguments = {Code, Package, Timeout},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("status")},

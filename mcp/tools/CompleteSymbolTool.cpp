@@ -5,9 +5,9 @@
 #include "ToolKit.h"
 
 namespace {
-const auto Prefix = Arg::string(QStringLiteral("prefix"), QStringLiteral("Start of a symbol name: \"mak\", \"cl:mak\", \"my-pkg::int\" or \":ke\""))
+const auto Prefix = Arg::string(QStringLiteral("prefix"), QStringLiteral("e.g. \"mak\", \"cl:mak\", \"pkg::int\""))
                         .required(QStringLiteral("the start of a symbol name"));
-const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most completions to return (default 50), shortest first"), 1, 1000);
+const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most completions (default 50)"), 1, 1000);
 
 ToolResult completed(const EngineProtocol::CompletionReply &reply, const QString &prefix)
 {
@@ -28,9 +28,8 @@ Tool completeSymbolTool(Session *session)
         .name = QStringLiteral("complete-symbol"),
         .title = QStringLiteral("Complete symbol"),
         .description = QStringLiteral(
-            "Complete a symbol name from its prefix: symbols accessible in the session's current package, or external "
-            "symbols of the package named before ':' (all of its own symbols with '::'). The same completion the "
-            "console's Tab uses. Answers even while an evaluation runs."),
+            "Complete a symbol name from its prefix, as the console's Tab does: symbols accessible in the current package, or "
+            "a package's with \"pkg:\"."),
         .arguments = {Prefix, Limit},
         .outputProperties = {{QStringLiteral("completions"), Schema::stringArray(QStringLiteral("Matching names, lower case, with the prefix's package qualifier"))},
                              {QStringLiteral("total"), Schema::integer(QStringLiteral("Matches in all, before the limit"), 0, 2147483647)}},

@@ -3,6 +3,7 @@
 #include "client/EngineProtocol.h"
 #include "JsonSchema.h"
 #include "session/Session.h"
+#include "ToolKit.h"
 
 #include <QLocale>
 
@@ -10,17 +11,17 @@ namespace {
 using namespace EngineProtocol;
 
 const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"),
-                                 QStringLiteral("Time limit of each evaluation in seconds (default %1; 0 = none). Code that runs longer is interrupted; the session survives")
+                                 QStringLiteral("Time limit per evaluation (default %1; 0: none)")
                                      .arg(DefaultTimeoutMs / 1000),
                                  0, 86400);
 const auto MaxOutput = Arg::integer(QStringLiteral("max_output_chars"),
-                                    QStringLiteral("Cap on the output an evaluation may produce (default %1); the rest is dropped as it is produced and counted")
+                                    QStringLiteral("Output cap per evaluation (default %1)")
                                         .arg(DefaultMaxOutputChars),
                                     100, 100000000);
-const auto PrintLength = Arg::integer(QStringLiteral("print_length"), QStringLiteral("*print-length* for printed values (default %1)").arg(DefaultPrintLength), 1, 1000000);
-const auto PrintLevel = Arg::integer(QStringLiteral("print_level"), QStringLiteral("*print-level* for printed values (default %1)").arg(DefaultPrintLevel), 1, 1000);
+const auto PrintLength = Arg::integer(QStringLiteral("print_length"), QStringLiteral("*print-length* of values (default %1)").arg(DefaultPrintLength), 1, 1000000);
+const auto PrintLevel = Arg::integer(QStringLiteral("print_level"), QStringLiteral("*print-level* of values (default %1)").arg(DefaultPrintLevel), 1, 1000);
 const auto HeapLimit = Arg::integer(QStringLiteral("heap_limit_mb"),
-                                    QStringLiteral("Limit of the engine's Lisp heap in MiB (ECL's default is 4096); past it, code gets STORAGE-EXHAUSTED instead of exhausting the machine"),
+                                    QStringLiteral("Heap limit in MiB (ECL's default 4096); past it: STORAGE-EXHAUSTED"),
                                     32, 1048576);
 
 QJsonObject outputProperties()
@@ -63,19 +64,19 @@ Tool configureLimitsTool(Session *session)
         .name = QStringLiteral("configure-limits"),
         .title = QStringLiteral("Configure limits"),
         .description = QStringLiteral(
-            "Read or change the session's limits: the time limit of each evaluation, the output cap, *print-length* and "
-            "*print-level* for values, and the engine's heap limit. Call without arguments to read them. They apply "
-            "to every later evaluation, by the person and every agent, unless an evaluate-lisp call passes its own, "
-            "and survive an engine restart or reset-session. Returns the limits in force."),
-        .arguments = {Timeout, MaxOutput, PrintLength, PrintLevel, HeapLimit},
+            "Read (no arguments) or set the limits of every later evaluation, the person's too: time limit, output cap, "
+            "*print-length*, *print-level*, heap. They survive engine restarts. Returns the limits in force."),
+        .arguments = {Timeout, MaxOutput, PrintLength, PrintLevel, HeapLimit, ToolKit::descriptionArgument()},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("timeout_seconds"), QStringLiteral("max_output_chars"), QStringLiteral("print_length"),
                            QStringLiteral("print_level")},
         .hints = Hints::Idempotent,
         .intent = [](const QJsonObject &arguments) {
             QStringList changes;
-            for (auto it = arguments.begin(); it != arguments.end(); ++it)
-                changes << QStringLiteral("%1 %2").arg(it.key(), QString::number(it.value().toDouble()));
+            for (auto it = arguments.begin(); it != arguments.end(); ++it) {
+                if (it.key() != QLatin1String("description")) // the why is shown apart
+                    changes << QStringLiteral("%1 %2").arg(it.key(), QString::number(it.value().toDouble()));
+            }
             return changes.isEmpty() ? QStringLiteral("show the session's limits")
                                      : QStringLiteral("change the session's limits: %1").arg(changes.join(QStringLiteral(", ")));
         },

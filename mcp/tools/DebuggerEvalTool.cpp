@@ -10,16 +10,15 @@
 #include <QJsonArray>
 
 namespace {
-const auto DebuggerId = Arg::integer(QStringLiteral("debugger_id"), QStringLiteral("The debugger's id, from a parked call's [Debugger] block or list-debuggers"), 1, 2147483647)
+const auto DebuggerId = Arg::integer(QStringLiteral("debugger_id"), QStringLiteral("From the [Debugger] block or list-debuggers"), 1, 2147483647)
                             .required(QStringLiteral("the debugger's id"));
 const auto Frame = Arg::integer(QStringLiteral("frame"),
-                                QStringLiteral("The frame whose local variables the code sees, as in the [Backtrace] (default: none; the code "
-                                               "still runs in the parked thread's dynamic environment)"),
+                                QStringLiteral("The frame whose locals it sees (default: none)"),
                                 0, 10000);
-const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp code, read in the package the evaluation parked in (in a frame of the project's compiled code: its file's package)"))
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp code, read in the parked package"))
                       .required(QStringLiteral("the Lisp code to evaluate in the frame"));
-const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("A short reason, shown to the person who shares the session"));
-const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit in seconds (default: the session's)"), 0.1, 3600);
+const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why: the person sees it"));
+const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit (default: the session's)"), 0.1, 3600);
 } // namespace
 
 Tool debuggerEvalTool(Session *session, JobHandles *jobs)
@@ -28,10 +27,8 @@ Tool debuggerEvalTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("debugger-eval"),
         .title = QStringLiteral("Evaluate in a debugger frame"),
         .description = QStringLiteral(
-            "Evaluate code inside a parked evaluation (see invoke-restart): it sees the frame's local variables (and SETQ "
-            "changes them) where ECL keeps them, and always the parked thread's dynamic environment (special bindings, "
-            "handlers, restarts; lisp-duet:*debugger-condition* is the condition itself). Same text as evaluate-lisp; an "
-            "error here is reported, not parked."),
+            "Evaluate code in a parked evaluation: it sees the frame's locals (SETQ changes them) and the parked thread's "
+            "dynamic environment (lisp-duet:*debugger-condition*). Errors are reported, not parked."),
         .arguments = {DebuggerId, Frame, Code, Description, Timeout},
         .outputProperties = EvalFormatter::outputProperties(),
         .outputRequired = EvalFormatter::outputRequired(),

@@ -57,8 +57,9 @@ QString block(const Debugger &d, const Session *session)
     lines << QStringLiteral("Go on with invoke-restart (debugger_id %1, restart: its number or name; arguments: Lisp values "
                             "for USE-VALUE or STORE-VALUE, e.g. [\"42\"]): it returns the evaluation's outcome. Look first "
                             "with debugger-frame, evaluate in a frame with debugger-eval, or fix things with evaluate-lisp "
-                            "and choose RETRY.%2")
-                 .arg(d.id).arg(abandonNote(session));
+                            "and choose RETRY. The person sees it in the Debugger panel and may choose; job with job_id %2 "
+                            "waits for that choice and the outcome.%3")
+                 .arg(d.id).arg(d.jobId).arg(abandonNote(session));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -120,14 +121,24 @@ QJsonObject schema()
 ToolResult answer(const Job &job, const JobFormatter &formatter, const Session *session)
 {
     ToolResult result = formatter(job);
+    result.job = job.id;
     if (job.state != Job::State::Parked || !job.debugger)
         return result;
+    result.structured.insert(QStringLiteral("job_id"), double(job.id));
     result.isError = true;
     result.ending = ToolResult::Ending::Parked;
     result.moreText.append(block(*job.debugger, session));
     result.structured.insert(QStringLiteral("status"), QStringLiteral("parked"));
     result.structured.insert(QStringLiteral("debugger"), json(*job.debugger));
     return result;
+}
+
+void addChoiceNote(ToolResult &result, const Job &job)
+{
+    const Debugger *d = job.debugger.data();
+    if (job.state == Job::State::Parked || !d || d->isOpen() || !d->choice.isMade() || d->choice.by.clientKey == job.request.origin.clientKey)
+        return;
+    result.moreText.append(QStringLiteral("[Debugger]\nDebugger %1: %2.").arg(d->id).arg(d->outcomeSentence()));
 }
 
 } // namespace DebuggerFormatter

@@ -28,4 +28,9 @@ QJsonObject schema(); // the property json() fills, for outputSchemas
 // structuredContent.debugger (status "parked") come with it.
 ToolResult answer(const Job &job, const JobFormatter &formatter, const Session *session);
 
+// For an answer that reports a job somebody else continued from the debugger (the person, in
+// the window): "[Debugger]\nDebugger 3: the person chose USE-VALUE (5000) at 10:42:03." The
+// caller learns the outcome there, so it reads who chose what there too.
+void addChoiceNote(ToolResult &result, const Job &job);
+
 } // namespace DebuggerFormatter

@@ -11,8 +11,8 @@
 namespace {
 using EngineProtocol::FrameReply;
 
-const auto DebuggerId = Arg::integer(QStringLiteral("debugger_id"), QStringLiteral("The debugger's id, from a parked call's [Debugger] block or list-debuggers"), 1, 2147483647);
-const auto Frame = Arg::integer(QStringLiteral("frame"), QStringLiteral("The frame's number, as in the [Backtrace] (0 is the innermost)"), 0, 10000);
+const auto DebuggerId = Arg::integer(QStringLiteral("debugger_id"), QStringLiteral("From the [Debugger] block or list-debuggers"), 1, 2147483647);
+const auto Frame = Arg::integer(QStringLiteral("frame"), QStringLiteral("As in the [Backtrace] (0: innermost)"), 0, 10000);
 
 QJsonObject outputProperties()
 {
@@ -84,11 +84,8 @@ Tool debuggerFrameTool(Session *session)
         .name = QStringLiteral("debugger-frame"),
         .title = QStringLiteral("Debugger frame"),
         .description = QStringLiteral(
-            "Look at one frame of a parked evaluation (see invoke-restart): its function and where it was defined, its "
-            "arguments and local variables with their printed values and result_ids for inspect-object. ECL keeps "
-            "variables for interpreted code and for the project's own systems, which load-system compiles for debugging "
-            "(there the values are copies: debugger-eval reads them, a SETQ does not reach the running code); for other "
-            "frames it says they are not available. Changes nothing; the person sees that you looked."),
+            "One frame of a parked evaluation: its function and source, arguments and locals with values and result_ids, "
+            "where ECL keeps them (interpreted code, the project's systems)."),
         .arguments = {DebuggerId.required(QStringLiteral("the debugger's id")), Frame.required(QStringLiteral("the frame's number"))},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("debugger_id"), QStringLiteral("frame")},

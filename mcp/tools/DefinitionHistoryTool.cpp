@@ -50,7 +50,7 @@ namespace Handoffs {
 const Argument<QString> &definitionName()
 {
     static const auto name = Arg::string(QStringLiteral("name"),
-                                         QStringLiteral("The definition: \"greet\", \"shapes:area\", or one method with its specializers as view-lisp-file writes them, \"area (square)\", \"area :around (circle)\""))
+                                         QStringLiteral("e.g. \"greet\", \"shapes:area\", a method \"area (square)\""))
                                  .required(QStringLiteral("the name of the definition"))
                                  .notBlank(QStringLiteral("is empty; name a definition, e.g. \"greet\" or \"area (square)\""));
     return name;
@@ -58,7 +58,7 @@ const Argument<QString> &definitionName()
 
 const Argument<QString> &definitionKind()
 {
-    static const auto kind = Arg::choice(QStringLiteral("kind"), QStringLiteral("Only this kind (default: every definition of the name)"),
+    static const auto kind = Arg::choice(QStringLiteral("kind"), QStringLiteral("Only this kind"),
                                          {QStringLiteral("function"), QStringLiteral("macro"), QStringLiteral("generic-function"),
                                           QStringLiteral("method"), QStringLiteral("variable"), QStringLiteral("constant"),
                                           QStringLiteral("class"), QStringLiteral("structure"), QStringLiteral("condition"),
@@ -142,12 +142,9 @@ Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger)
         .name = QStringLiteral("definition-history"),
         .title = QStringLiteral("Definition history"),
         .description = QStringLiteral(
-            "Who defined and redefined a function, macro, method, variable or class in the shared session, and how: each "
-            "version with who made it (the person, an agent, a file load, edit-form, a staged form, a revert), when, and its "
-            "text; later versions as a diff against the one they replaced. Definitions loaded from the project's files have "
-            "their file and line. A function, macro, method or generic function also says how it runs now: native code "
-            "since when (the session compiles what it defines in the background), interpreted and why (a compile that "
-            "failed, native compilation off), or being compiled. revert-definition puts an earlier version back."),
+            "Every version of a definition: who made it (the person, an agent, a file load, edit-form, a staged form, a "
+            "revert), when, its text, later ones as diffs; for a function, how it runs now (native since when, "
+            "interpreted and why, compiling)."),
         .arguments = {Handoffs::definitionName(), Handoffs::definitionKind()},
         .outputProperties = {{QStringLiteral("definitions"), array(QStringLiteral("One per definition the name matches"), definition)}},
         .outputRequired = {QStringLiteral("definitions")},

@@ -8,7 +8,7 @@
 namespace {
 using EngineProtocol::DescribeReply;
 
-const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("Symbol name, e.g. \"mapcar\", \"my-function\" or \"alexandria:flatten\""))
+const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("e.g. \"mapcar\" or \"alexandria:flatten\""))
                         .required(QStringLiteral("the symbol to describe"))
                         .notBlank(QStringLiteral("is empty; give a symbol name such as \"mapcar\""));
 
@@ -90,10 +90,8 @@ Tool describeSymbolTool(Session *session)
         {.name = QStringLiteral("describe-symbol"),
          .title = QStringLiteral("Describe symbol"),
          .description = QStringLiteral(
-             "Describe a symbol: what it names (function, macro, generic function, variable, constant, class, structure), its "
-             "lambda list, documentation, value, and where it was defined: the form, for definitions evaluated in this "
-             "session; the file and line, for functions and macros loaded from files; otherwise \"unknown\". Runs no user code "
-             "and answers even while an evaluation runs."),
+             "What a symbol names, its lambda list, documentation, value, and where it was defined (the session's form, or "
+             "file:line). Runs no user code: answers while an evaluation runs."),
          .outputProperties = outputProperties()},
         session, Symbol, [](const QString &symbol, const QString &package) { return EngineProtocol::description(symbol, package); },
         [session](const QJsonObject &reply, const QString &symbol) { return described(session, DescribeReply(reply), symbol); });

@@ -10,7 +10,7 @@
 namespace {
 using EngineProtocol::DocumentationReply;
 
-const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("Symbol (or package) name, e.g. \"loop\", \"*print-base*\", \"my-function\" or \"alexandria:flatten\""))
+const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("Symbol or package name, e.g. \"loop\""))
                         .required(QStringLiteral("the symbol whose documentation to show"))
                         .notBlank(QStringLiteral("is empty; give a symbol name such as \"mapcar\""));
 
@@ -71,11 +71,8 @@ Tool documentationTool(Session *session)
         {.name = QStringLiteral("documentation"),
          .title = QStringLiteral("Documentation"),
          .description = QStringLiteral(
-             "The documentation strings of a symbol: for the standard's symbols ECL's own (e.g. loop, mapcar, *print-base*), "
-             "for the user's the docstrings of their definitions; every type that has one (function, variable, type, "
-             "structure, setf, compiler-macro, method-combination, and package when the name is a package's), with what the "
-             "symbol names, its lambda list and whether it is standard Common Lisp. Runs no user code and answers even "
-             "while an evaluation runs."),
+             "Every docstring of a symbol (ECL's own for standard symbols such as loop), what it names, its lambda list, and "
+             "whether it is standard Common Lisp. Runs no user code."),
          .outputProperties = outputProperties()},
         session, Symbol, [](const QString &symbol, const QString &package) { return EngineProtocol::documentation(symbol, package); },
         [](const QJsonObject &reply, const QString &symbol) { return documented(DocumentationReply(reply), symbol); });

@@ -15,23 +15,20 @@
 #include <QSharedPointer>
 
 namespace {
-const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("The Lisp file, relative to the project root"))
+const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("Relative to the project root"))
                       .required(QStringLiteral("the file to edit"))
                       .notBlank(QStringLiteral("is empty; give a file path relative to the project root"));
 const auto Form = Arg::string(QStringLiteral("form"),
-                              QStringLiteral("The top-level form, by the label view-lisp-file lists (\"defun area\", \"defmethod area :around (circle)\", "
-                                             "\"defsystem \\\"x\\\"\", \"eval-when (:compile-toplevel)\", \"require :gray-streams [2]\" when several forms "
-                                             "are alike) or by operator and name. Give this or 'lines'"));
+                              QStringLiteral("Its label as view-lisp-file lists it (or give lines)"));
 const auto Lines = Arg::string(QStringLiteral("lines"),
-                               QStringLiteral("The form's line range as view-lisp-file lists it, e.g. \"447-460\" (\"12\" for one line): any form, named or not. "
-                                              "Only for the file as you last read it"));
-const auto Action = Arg::choice(QStringLiteral("action"), QStringLiteral("replace (default), insert-before, insert-after or delete"),
+                               QStringLiteral("Its line range as you last read it, e.g. \"12-18\""));
+const auto Action = Arg::choice(QStringLiteral("action"), QStringLiteral("replace (default), insert-before, insert-after, delete"),
                                 {QStringLiteral("replace"), QStringLiteral("insert-before"), QStringLiteral("insert-after"), QStringLiteral("delete")});
 const auto Text = Arg::string(QStringLiteral("text"),
-                              QStringLiteral("The new form(s), complete Lisp text; required except for delete. Indent it as the file does"));
+                              QStringLiteral("The new form(s) (not for delete)"));
 const auto Evaluate = Arg::boolean(QStringLiteral("evaluate"),
-                                   QStringLiteral("After writing, evaluate the new form(s) in the session, in the package in force at the form (default false)"));
-const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why: one sentence shown to the person with the diff"));
+                                   QStringLiteral("Then evaluate it in its package"));
+const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why: the person sees it"));
 
 FormSplice::Action actionNamed(const QString &name)
 {
@@ -111,15 +108,8 @@ Tool editFormTool(ProjectFiles *files, Session *session, JobHandles *jobs)
         .name = QStringLiteral("edit-form"),
         .title = QStringLiteral("Edit form"),
         .description = QStringLiteral(
-            "Replace, delete, or insert before/after one top-level form of a Lisp file (forms inside a top-level progn or "
-            "eval-when included), named by the label view-lisp-file lists (\"defun area\", \"defmethod area (circle)\") "
-            "or by its line range (lines \"12-18\"). The form is exactly the text view-lisp-file shows for it, a comment "
-            "after it on its last line included: replacing it with that text changes nothing. Everything outside the form "
-            "stays byte for byte. The new text must read as complete forms, as the session's ECL reads them (its *features* "
-            "decide what #+/#- skip), else nothing is written. The name must pick "
-            "exactly one form; otherwise the candidates are listed with their lines. With evaluate true the new form(s) are "
-            "then evaluated in the session, so the running image matches the file. The result is the unified diff and the "
-            "new line range."),
+            "Replace, delete, or insert before/after one top-level form of a Lisp file, named by its view-lisp-file label "
+            "(\"defmethod area (circle)\") or lines. The rest stays byte for byte; the new text must read. Returns the diff."),
         .arguments = {Path, Form, Lines, Action, Text, Evaluate, Description},
         .outputProperties = outputProperties(),
         .outputRequired = FileChangeResult::outputRequired(),

@@ -7,25 +7,23 @@
 #include "ToolKit.h"
 
 namespace {
-const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Common Lisp expression(s) to evaluate. Can be a single form or multiple forms."))
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp form(s) to evaluate"))
                       .required(QStringLiteral("the Lisp code to evaluate"));
-const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package context for evaluation. Defaults to CL-USER or the last-used package."));
-const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("A short reason for this evaluation, shown to the person who shares the session"));
+const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package (default: the current one)"));
 const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"),
-                                 QStringLiteral("Time limit in seconds (default: the session's, %1 s unless configure-limits changed it); the code is interrupted when it runs longer")
+                                 QStringLiteral("Time limit (default: the session's, %1 s)")
                                      .arg(EngineProtocol::DefaultTimeoutMs / 1000),
                                  0.1, 3600);
 const auto MaxOutput = Arg::integer(QStringLiteral("max_output_chars"),
-                                    QStringLiteral("Cap on captured output and printed values (default: the session's, %1); the rest is cut with a note")
-                                        .arg(EngineProtocol::DefaultMaxOutputChars),
+                                    QStringLiteral("Output cap (default: the session's, %1)").arg(EngineProtocol::DefaultMaxOutputChars),
                                     100, 10000000);
 const auto PrintLength = Arg::integer(QStringLiteral("print_length"),
-                                      QStringLiteral("*print-length* for the values (default: the session's, %1)").arg(EngineProtocol::DefaultPrintLength),
+                                      QStringLiteral("*print-length* of values (default %1)").arg(EngineProtocol::DefaultPrintLength),
                                       1, 1000000);
 const auto Debug = Arg::boolean(QStringLiteral("debug"),
-                                QStringLiteral("On an error, park the evaluation in the shared debugger instead of unwinding: the call returns at once with the error and a [Debugger] block (restarts, frames); go on with invoke-restart, look with debugger-frame and debugger-eval (default false)"));
+                                QStringLiteral("On an error, park in the shared debugger instead of unwinding"));
 const auto PrintLevel = Arg::integer(QStringLiteral("print_level"),
-                                     QStringLiteral("*print-level* for the values (default: the session's, %1)").arg(EngineProtocol::DefaultPrintLevel),
+                                     QStringLiteral("*print-level* of values (default %1)").arg(EngineProtocol::DefaultPrintLevel),
                                      1, 1000);
 } // namespace
 
@@ -35,14 +33,10 @@ Tool evaluateLispTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("evaluate-lisp"),
         .title = QStringLiteral("Evaluate Lisp"),
         .description = QStringLiteral(
-            "Evaluate Common Lisp code in a persistent REPL session. Definitions and variables persist across calls. "
-            "The session (ECL) is shared live with a person and possibly other agents. Returns [stdout], [stderr], "
-            "[warnings] sections and '=> value' lines, or '[ERROR] TYPE', the message and a [Backtrace]. A value that is not a "
-            "number, character, symbol or short string gets a handle, structuredContent.result_id, for inspect-object. "
-            "Defaults for the time limit, output cap and print settings are the session's (see configure-limits). With "
-            "debug: true an error parks the evaluation in the shared debugger instead of unwinding (see invoke-restart). Work "
-            "that outlasts wait_seconds goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
-        .arguments = {Code, Package, Description, Timeout, MaxOutput, PrintLength, PrintLevel, Debug, ToolKit::waitSecondsArgument()},
+            "Evaluate Common Lisp in the persistent ECL session shared live with a person (and maybe other agents). Returns "
+            "[stdout], [stderr], [warnings], '=> value' lines, or '[ERROR] TYPE', message and [Backtrace]; a non-primitive "
+            "value gets a result_id."),
+        .arguments = {Code, Package, ToolKit::descriptionArgument(), Timeout, MaxOutput, PrintLength, PrintLevel, Debug, ToolKit::waitSecondsArgument()},
         .outputProperties = ToolKit::withRunningProperties(EvalFormatter::outputProperties()),
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
@@ -52,7 +46,7 @@ Tool evaluateLispTool(Session *session, JobHandles *jobs)
                                                         {.printLength = arguments.value(PrintLength),
                                                          .printLevel = arguments.value(PrintLevel),
                                                          .maxOutputChars = arguments.value(MaxOutput)});
-        request.description = arguments.text(Description);
+        request.description = arguments.text(ToolKit::descriptionArgument());
         request.debug = arguments.value(Debug, false);
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);

@@ -11,10 +11,10 @@
 #include <QPointer>
 
 namespace {
-const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("The name defined: \"area\", \"shapes:area\", \"(setf point-x)\""))
+const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("e.g. \"area\", \"shapes:area\", \"(setf point-x)\""))
                         .required(QStringLiteral("the name to find"))
                         .notBlank(QStringLiteral("is empty; give the name of a function, class, variable..."));
-const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Only definitions read in this package, e.g. \"shapes\". Default: any"));
+const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Only forms read in this package"));
 
 QJsonObject outputProperties()
 {
@@ -106,10 +106,8 @@ Tool findDefinitionTool(ProjectFiles *files, Session *session)
         .name = QStringLiteral("find-definition"),
         .title = QStringLiteral("Find definition"),
         .description = QStringLiteral(
-            "Where a name is defined: every top-level form of the project's Lisp files that defines it (forms inside a "
-            "top-level progn or eval-when included: file, lines, kind, and the label edit-form takes), and what the running "
-            "session has under that name with the file and line it was loaded from when known. \"pkg:name\" is the symbol "
-            "as Lisp reads it: definitions read in packages that use or import it count, through each file's defpackage."),
+            "Where a name is defined: the project's forms (file, lines, kind, label) and what the session has (file:line when "
+            "known). \"pkg:name\" resolves as Lisp reads it."),
         .arguments = {Symbol, Package},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("definitions")},

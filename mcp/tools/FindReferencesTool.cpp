@@ -9,10 +9,10 @@
 #include <QJsonArray>
 
 namespace {
-const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("The symbol: \"area\" (any package), \"shapes:area\", \":radius\""))
+const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("\"area\" (any package), \"shapes:area\", \":radius\""))
                         .required(QStringLiteral("the symbol to find"))
                         .notBlank(QStringLiteral("is empty; give a symbol name"));
-const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most references to list (default 200)"), 1, 10000);
+const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most uses (default 200)"), 1, 10000);
 constexpr int MaxLineChars = 200;
 
 QJsonObject outputProperties()
@@ -37,11 +37,8 @@ Tool findReferencesTool(ProjectFiles *files, Session *session)
         .name = QStringLiteral("find-references"),
         .title = QStringLiteral("Find references"),
         .description = QStringLiteral(
-            "Where a symbol is used in the project's Lisp files, read as Lisp: strings, comments and character literals "
-            "never count. Each use with file, line, column, the line, and the top-level form around it (its label and "
-            "lines, for view-lisp-file and edit-form). A name without a package matches it in every package; \"pkg:name\" "
-            "is that symbol wherever it is read, through :use, :import-from and prefixes, as each file's defpackage says "
-            "(the names a defpackage exports count as uses)."),
+            "Uses of a symbol in the project's Lisp files, read as Lisp (strings and comments never count), each with file, "
+            "line and enclosing form."),
         .arguments = {Symbol, Limit},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("references"), QStringLiteral("total")},

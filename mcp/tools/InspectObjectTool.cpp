@@ -11,11 +11,11 @@ using EngineProtocol::InspectReply;
 
 // A number is taken too: an agent may pass the id's digits.
 const auto ResultId = Arg::string(QStringLiteral("result_id"),
-                                  QStringLiteral("A result_id from evaluate-lisp, time-execution, describe-symbol or an earlier inspect-object, e.g. \"4711-3\""))
+                                  QStringLiteral("A value's result_id"))
                           .required(QStringLiteral("a result_id from evaluate-lisp"))
                           .acceptingNumbers();
-const auto Offset = Arg::integer(QStringLiteral("offset"), QStringLiteral("First element to show (default 0)"), 0, 2147483647);
-const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most elements to show (default 50)"), 1, 1000);
+const auto Offset = Arg::integer(QStringLiteral("offset"), QStringLiteral("First element (default 0)"), 0, 2147483647);
+const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most elements (default 50)"), 1, 1000);
 
 QJsonObject outputProperties()
 {
@@ -88,11 +88,8 @@ Tool inspectObjectTool(Session *session)
         .name = QStringLiteral("inspect-object"),
         .title = QStringLiteral("Inspect object"),
         .description = QStringLiteral(
-            "Look inside a value by its result_id: the elements of lists (dotted and circular too), vectors and arrays, "
-            "the entries of hash tables, the slots of structures, CLOS instances and conditions, and the name, lambda "
-            "list and methods of functions, one page at a time (offset, limit). Nested non-primitive values get their "
-            "own result_ids; elements that lead back to an object already on the way are marked as cycles. Result ids "
-            "are forgotten when the session is reset."),
+            "Look inside a value by its result_id: elements of lists and vectors, hash table entries, slots of structures, "
+            "instances and conditions, a function's details; paged. Nested values get result_ids."),
         .arguments = {ResultId, Offset, Limit},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("found")},

@@ -13,17 +13,16 @@
 #include <QRegularExpression>
 
 namespace {
-const auto DebuggerId = Arg::integer(QStringLiteral("debugger_id"), QStringLiteral("The debugger's id, from a parked call's [Debugger] block or list-debuggers"), 1, 2147483647)
+const auto DebuggerId = Arg::integer(QStringLiteral("debugger_id"), QStringLiteral("From the [Debugger] block or list-debuggers"), 1, 2147483647)
                             .required(QStringLiteral("the debugger's id"));
-const auto Restart = Arg::string(QStringLiteral("restart"), QStringLiteral("The restart's number or name, e.g. 0 or \"USE-VALUE\""))
+const auto Restart = Arg::string(QStringLiteral("restart"), QStringLiteral("Its number or name, e.g. 0 or \"USE-VALUE\""))
                          .required(QStringLiteral("the restart's number or name"))
                          .notBlank(QStringLiteral("is empty; give the restart's number or name"))
                          .acceptingNumbers();
 const auto Values = Arg::strings(QStringLiteral("arguments"),
-                                 QStringLiteral("The restart's values as Lisp texts, read (not evaluated) in the package the evaluation "
-                                                "parked in: [\"42\"], [\"(1 2 3)\"], [\"\\\"text\\\"\"]; for USE-VALUE and STORE-VALUE exactly one"),
+                                 QStringLiteral("Values for USE-VALUE, STORE-VALUE as Lisp text: [\"42\"]"),
                                  20);
-const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("A short reason, shown to the person who shares the session"));
+const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why: the person sees it"));
 
 QJsonObject outputProperties()
 {
@@ -145,12 +144,9 @@ Tool invokeRestartTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("invoke-restart"),
         .title = QStringLiteral("Invoke a restart"),
         .description = QStringLiteral(
-            "Continue an evaluation parked in the debugger: evaluate-lisp, time-execution and run-tests called with debug: true "
-            "(or the person's own evaluations) stop at an error with its restarts instead of unwinding, and return at once "
-            "with a [Debugger] block. Choose a restart by number or name, with `arguments` for USE-VALUE or STORE-VALUE; this "
-            "call then waits for the evaluation and returns its outcome exactly as evaluate-lisp would (or its next parking). "
-            "RETRY evaluates the failed top-level form again (define what was missing first); ABORT ends it with its error. "
-            "The person may answer first: then you are told who chose what."),
+            "Continue a parked evaluation with one of its restarts, then return its outcome as its own tool would (or its "
+            "next parking). RETRY evaluates the failed form again; ABORT ends it with its error. Says who chose first, if "
+            "somebody did."),
         .arguments = {DebuggerId, Restart, Values, Description},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("status")},

@@ -6,11 +6,14 @@
 #include "session/Session.h"
 #include "ToolKit.h"
 
+#include <QElapsedTimer>
+#include <QTimer>
+
 namespace {
-const auto JobId = Arg::integer(QStringLiteral("job_id"), QStringLiteral("The job_id of a \"running\" answer of evaluate-lisp, time-execution, load-system or run-tests"),
+const auto JobId = Arg::integer(QStringLiteral("job_id"), QStringLiteral("The job_id of a \"running\" or \"parked\" answer"),
                                 1, 2147483647)
                        .required(QStringLiteral("the job_id of a \"running\" answer"));
-const auto Cancel = Arg::boolean(QStringLiteral("cancel"), QStringLiteral("Interrupt the job (or drop it if it has not started), then answer with its result (default false)"));
+const auto Cancel = Arg::boolean(QStringLiteral("cancel"), QStringLiteral("Interrupt it, then answer its result"));
 
 // A cancelled job ends at the engine's next safe point; this is how long the answer waits for
 // that when the call's wait_seconds is shorter.
@@ -52,12 +55,9 @@ Tool jobTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("job"),
         .title = QStringLiteral("Wait for a job"),
         .description = QStringLiteral(
-            "Wait for a job that an earlier call left running (its answer had status \"running\" and a job_id: evaluate-lisp, "
-            "time-execution, load-system and run-tests answer so when their work outlasts wait_seconds). Answers with the "
-            "job's final result in the format of the tool that started it, as soon as it ends, or after wait_seconds with "
-            "status \"running\", the elapsed time and the output so far: then call job again; a job with debug: true that stops "
-            "at an error answers with its [Debugger] block (go on with invoke-restart). cancel: true interrupts it. A "
-            "result stays fetchable for 10 minutes after it was first fetched; any agent of the session may fetch it."),
+            "The result of work whose call answered \"running\" or \"parked\" (its job_id): waits up to wait_seconds for its "
+            "end, or for a choice in the debugger, and answers as its tool would; else the progress so far. cancel: true "
+            "interrupts it."),
         .arguments = {JobId, ToolKit::waitSecondsArgument(), Cancel},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("status"), QStringLiteral("job_id")},
@@ -93,9 +93,11 @@ Tool jobTool(Session *session, JobHandles *jobs)
             const bool done = kept.state == Job::State::Done;
             // Parked in the debugger: its error and the [Debugger] block, as its first call would have.
             ToolResult result = done || kept.state == Job::State::Parked ? DebuggerFormatter::answer(kept, formatter, session)
-                                                                         : ToolKit::running(kept, tool);
-            if (done)
+                                                                         : ToolKit::running(kept, session, tool);
+            if (done) {
                 handles->noteFetched(id);
+                DebuggerFormatter::addChoiceNote(result, kept);
+            }
             result.structured.insert(QStringLiteral("job_id"), double(id));
             result.structured.insert(QStringLiteral("tool"), tool);
             call->finish(result);
@@ -105,10 +107,39 @@ Tool jobTool(Session *session, JobHandles *jobs)
             return;
         }
         QObject *context = new QObject(session);
+        ToolKit::reportProgress(session, call, handle->job, context);
+        if (handle->job->state == Job::State::Parked && handle->job->debugger) {
+            // Parked: the answer waits for somebody's choice (the person's in the window, or
+            // an agent's invoke-restart), then for the job's next answerable point, all within
+            // wait_seconds; else it says it still waits.
+            const int debuggerId = handle->job->debugger->id;
+            auto clock = QSharedPointer<QElapsedTimer>::create();
+            clock->start();
+            const JobPtr parked = handle->job;
+            QObject *choice = new QObject(context); // the wait for the choice; `context` lives until the answer
+            QTimer::singleShot(waitMs, choice, [answer, context, parked] {
+                context->deleteLater();
+                answer(parked);
+            });
+            QObject::connect(session->debugger(), &SessionDebugger::debuggerClosed, choice,
+                             [session, context, choice, answer, id, debuggerId, clock, waitMs](const DebuggerPtr &debugger) {
+                if (debugger->id != debuggerId)
+                    return;
+                choice->deleteLater();
+                // Once the engine has moved it on (resumed, or ended with the engine): deferred.
+                QTimer::singleShot(0, context, [session, context, answer, id, clock, waitMs] {
+                    const int left = int(std::max<qint64>(0, waitMs - clock->elapsed()));
+                    session->whenAnswerable(id, [answer, context](JobPtr job) {
+                        context->deleteLater();
+                        answer(job);
+                    }, left);
+                });
+            });
+            return;
+        }
         session->whenAnswerable(id, [answer, context](JobPtr job) {
             context->deleteLater();
             answer(job);
         }, waitMs);
-        ToolKit::reportProgress(session, call, handle->job, context);
     });
 }

@@ -29,8 +29,8 @@ Tool listDebuggersTool(Session *session)
         .name = QStringLiteral("list-debuggers"),
         .title = QStringLiteral("List debuggers"),
         .description = QStringLiteral(
-            "What is parked in the shared debugger now: each debugger's id, level, whose evaluation it is, since when, the "
-            "error and the restarts; then the last ones that closed and how (who chose what). Changes nothing."),
+            "What waits in the shared debugger: each debugger's id, level, owner, since when, error and restarts; then the "
+            "last closed and who chose what."),
         .arguments = {},
         .outputProperties = {{QStringLiteral("debuggers"), Schema::array(QStringLiteral("The open debuggers, outermost first"), DebuggerFormatter::schema())},
                              {QStringLiteral("recent"), Schema::array(QStringLiteral("The debuggers closed last, newest first"), DebuggerFormatter::schema())}},

@@ -6,9 +6,9 @@
 
 namespace {
 const auto Package = Arg::string(QStringLiteral("package"),
-                                 QStringLiteral("Only definitions whose symbols live in this package (case-insensitive), e.g. \"CL-USER\". Default: every package the session created, and CL-USER"));
+                                 QStringLiteral("Only this package, e.g. \"CL-USER\""));
 const auto Pattern = Arg::string(QStringLiteral("pattern"),
-                                 QStringLiteral("Only names containing this text (case-insensitive); with * it is a glob matched against the whole name, e.g. \"make-*\""));
+                                 QStringLiteral("Only names containing this, or matching a glob (\"make-*\")"));
 
 // Seed 001's sections, then the two Lisp Duet adds, in this order.
 struct Section
@@ -110,12 +110,9 @@ Tool listDefinitionsTool(Session *session)
         .name = QStringLiteral("list-definitions"),
         .title = QStringLiteral("List definitions"),
         .description = QStringLiteral(
-            "List the functions, variables, macros, generic functions and classes (structures too) the session itself defined: "
-            "symbols of CL-USER and of packages created in the session, not those of the implementation or of systems "
-            "loaded with load-system (name their package to see those). Text: [Functions] with lambda lists, [Variables] "
-            "with values, [Macros], [Generic Functions], [Classes]; functions and macros loaded from files show [file:line]; "
-            "one whose native compilation failed shows (interpreted: why). structuredContent says per function how it runs "
-            "(execution: native, interpreted or compiling)."),
+            "What the session itself defined (CL-USER and packages made in it, not loaded libraries): functions with lambda "
+            "lists, variables with values, macros, generic functions, classes; file:line if loaded from a file; how each "
+            "function runs (native, interpreted: why, compiling)."),
         .arguments = {Package, Pattern},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("definitions"), QStringLiteral("count")},

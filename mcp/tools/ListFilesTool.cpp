@@ -11,8 +11,8 @@
 
 namespace {
 const auto Glob = Arg::string(QStringLiteral("glob"),
-                              QStringLiteral("Which files, relative to the root: \"src/**/*.lisp\" (** crosses folders), \"*.asd\" (a name in any folder). Default: every file"));
-const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most files to list (default 500)"), 1, 20000);
+                              QStringLiteral("e.g. \"src/**/*.lisp\" or \"*.asd\" (default: all)"));
+const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most files (default 500)"), 1, 20000);
 
 QJsonObject outputProperties()
 {
@@ -31,8 +31,7 @@ Tool listFilesTool(ProjectFiles *files)
         .name = QStringLiteral("list-files"),
         .title = QStringLiteral("List project files"),
         .description = QStringLiteral(
-            "List the files under the project root, sorted, with their sizes; optionally only those matching a glob. "
-            "Skips .git, build/, _build/, node_modules/, .cache/ and compiled files (*.fasl, *.fas, *.o)."),
+            "Files under the project root with sizes, sorted; skips .git, build folders and compiled files."),
         .arguments = {Glob, Limit},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("root"), QStringLiteral("files"), QStringLiteral("total")},

@@ -10,12 +10,12 @@
 #include <QJsonArray>
 
 namespace {
-const auto System = Arg::string(QStringLiteral("system"), QStringLiteral("ASDF system name, e.g. \"alexandria\" or \"my-project/tests\""))
+const auto System = Arg::string(QStringLiteral("system"), QStringLiteral("ASDF system name, e.g. \"alexandria\""))
                         .required(QStringLiteral("the ASDF system name"))
                         .notBlank(QStringLiteral("must name an ASDF system, but it is empty"));
-const auto Force = Arg::boolean(QStringLiteral("force"), QStringLiteral("Reload and recompile the system's own files even if it is loaded (default false)"));
-const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit for the load (default 120)"), 1, 3600);
-const auto Verbose = Arg::boolean(QStringLiteral("verbose"), QStringLiteral("Include the compiler's output in the result (default false)"));
+const auto Force = Arg::boolean(QStringLiteral("force"), QStringLiteral("Recompile its own files even if loaded"));
+const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit (default 300)"), 1, 3600);
+const auto Verbose = Arg::boolean(QStringLiteral("verbose"), QStringLiteral("Include the compiler's output"));
 
 // ASDF says 'Component "x" not found'; for the system the agent named, seed 001's wording
 // ('System "x" not found.') is clearer and still true.
@@ -87,15 +87,9 @@ Tool loadSystemTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("load-system"),
         .title = QStringLiteral("Load system"),
         .description = QStringLiteral(
-            "Load an ASDF system into the session (ECL's ASDF 3.1; it is loaded itself on first use). Searched: ASDF's "
-            "usual source registry (~/common-lisp/, /usr/share/common-lisp/, ECL's contribs such as \"sockets\" and "
-            "\"deflate\") plus the directories in LISP_DUET_SYSTEM_PATHS (colon-separated, searched with their "
-            "subdirectories). Files are compiled with ECL's native compiler (needs gcc); the project's own systems (under "
-            "the project root) at (debug 3), so that their frames, arguments and locals show in the debugger (a file's own "
-            "(declaim (optimize (debug 0))) overrides it). Compiler output stays out of the "
-            "result unless verbose is true; warnings are counted and listed. There is no Quicklisp download. A load that "
-            "outlasts wait_seconds goes on as a job: the answer is status \"running\" with a job_id for the tool job."),
-        .arguments = {System, Force, Timeout, Verbose, ToolKit::waitSecondsArgument()},
+            "Load an ASDF system (registry, project root, LISP_DUET_SYSTEM_PATHS; no Quicklisp), natively compiled; the "
+            "project's own at (debug 3), so their frames show in the debugger. Lists warnings."),
+        .arguments = {System, Force, Timeout, Verbose, ToolKit::descriptionArgument(), ToolKit::waitSecondsArgument()},
         .outputProperties = ToolKit::withRunningProperties(outputProperties()),
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Idempotent,
@@ -109,8 +103,8 @@ Tool loadSystemTool(Session *session, JobHandles *jobs)
         const QString system = arguments.text(System).trimmed();
         const bool force = arguments.value(Force, false);
         JobRequest request = EngineProtocol::systemLoad(system, force, arguments.value(Verbose, false));
-        request.timeoutMs = int(arguments.value(Timeout, 120) * 1000);
-        request.description = QStringLiteral("load-system %1").arg(system);
+        request.timeoutMs = int(arguments.value(Timeout, EngineProtocol::DefaultTimeoutMs / 1000) * 1000);
+        request.description = arguments.text(ToolKit::descriptionArgument()); // the transcript names the system itself
         ToolKit::submit(session, jobs, call, request, [system, force](const Job &job) { return loaded(job, system, force); }, ToolKit::waitMsOf(arguments));
     });
 }

@@ -7,11 +7,11 @@
 #include "ToolKit.h"
 
 namespace {
-const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("One form to expand, e.g. \"(with-open-file (s \\\"x\\\") (read s))\""))
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("One form, e.g. \"(incf x)\""))
                       .required(QStringLiteral("the form to expand"));
 const auto Full = Arg::boolean(QStringLiteral("full"),
-                               QStringLiteral("Expand until the form is no longer a macro call (MACROEXPAND); default false: one step (MACROEXPAND-1). Subforms are not expanded either way"));
-const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package to read the form in (default: the session's current package)"));
+                               QStringLiteral("Until it is no macro call (default: one step)"));
+const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package (default: the current one)"));
 
 QJsonObject outputProperties()
 {
@@ -44,9 +44,8 @@ Tool macroexpandTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("macroexpand"),
         .title = QStringLiteral("Macroexpand"),
         .description = QStringLiteral(
-            "Show what a macro form expands into: one step (macroexpand-1) or until it is no longer a macro call "
-            "(macroexpand), pretty-printed. The macro's own code runs to do this, so it waits its turn in the session "
-            "queue. ECL's expansions of standard macros use ECL internals (SI:: and EXT:: operators)."),
+            "Expand a macro form one step (macroexpand-1) or fully (macroexpand), pretty-printed. The macro's code runs, so "
+            "it waits its turn in the queue."),
         .arguments = {Code, Full, Package},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("status")},

@@ -66,10 +66,9 @@ Tool projectInfoTool(ProjectFiles *files, Session *session)
         .name = QStringLiteral("project-info"),
         .title = QStringLiteral("Project info"),
         .description = QStringLiteral(
-            "The person's project: its root folder (or how to set one), the folders that may only be read, the .asd files "
-            "under the root with the ASDF systems each defines, and how to load them and run their tests. File paths of the "
-            "other file tools are relative to this root. Also whether the session's definitions are compiled to native "
-            "code (and why not), where the person's editor connects (Swank) and whether their init file loaded."),
+            "The project root (or how to set one), read-only roots, each .asd file with its systems, and how to load and test "
+            "them. File paths are relative to the root. Whether definitions are compiled to native code, or why not; where "
+            "the person's editor connects (Swank); whether their init file loaded."),
         .arguments = {},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("root")},

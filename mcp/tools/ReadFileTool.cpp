@@ -7,11 +7,11 @@
 #include <QFileInfo>
 
 namespace {
-const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("The file, relative to the project root (or absolute inside it, or inside a read-only root)"))
+const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("Relative to the project root"))
                       .required(QStringLiteral("the file to read"))
                       .notBlank(QStringLiteral("is empty; give a file path relative to the project root"));
-const auto Offset = Arg::integer(QStringLiteral("offset"), QStringLiteral("First line to show, 1-based (default 1)"), 1, 2147483647);
-const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most lines to show (default 2000)"), 1, 100000);
+const auto Offset = Arg::integer(QStringLiteral("offset"), QStringLiteral("First line (default 1)"), 1, 2147483647);
+const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most lines (default 2000)"), 1, 100000);
 constexpr int MaxLineChars = 2000;
 
 QJsonObject outputProperties()
@@ -43,9 +43,8 @@ Tool readFileTool(ProjectFiles *files)
         .name = QStringLiteral("read-file"),
         .title = QStringLiteral("Read file"),
         .description = QStringLiteral(
-            "Read a UTF-8 text file of the project (or of an ASDF system's sources) as numbered lines, \"  12│text\"; offset "
-            "and limit give a window of lines, for files of any size. Binary files and invalid UTF-8 are refused. Lisp Duet "
-            "remembers what you read: an edit of a file that changed on disk since is refused, so read again first."),
+            "A UTF-8 text file as numbered lines (\"  12│text\"), offset/limit for a window. Edits of a file changed on disk "
+            "since you read it are refused."),
         .arguments = {Path, Offset, Limit},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("path"), QStringLiteral("first_line"), QStringLiteral("last_line"), QStringLiteral("digest")},

@@ -2,10 +2,11 @@
 
 #include "JsonSchema.h"
 #include "history/Replayer.h"
+#include "ToolKit.h"
 
 namespace {
 const auto Source = Arg::choice(QStringLiteral("source"),
-                                QStringLiteral("\"journal\" (default): this session's journal; \"previous\": the journal of the app's previous run"),
+                                QStringLiteral("\"journal\" (default: this run's) or \"previous\" (the last run's)"),
                                 {QStringLiteral("journal"), QStringLiteral("previous")});
 
 QJsonObject outputProperties()
@@ -28,12 +29,9 @@ Tool replaySessionTool(Replayer *replayer, JournalSource journal)
         .name = QStringLiteral("replay-session"),
         .title = QStringLiteral("Replay session definitions"),
         .description = QStringLiteral(
-            "After the Lisp engine restarted (a crash, a kill after a time limit, reset-session, or a new start of the app) "
-            "its definitions are gone. This re-evaluates, in their original order, the top-level forms from the session "
-            "journal that succeeded and define or set something (defun, defmacro, defvar, defparameter, defclass, defstruct, "
-            "defmethod, defgeneric, defpackage, in-package, setf/setq of globals, require, load-system...). Forms that fail "
-            "are reported and skipped. Expressions that only compute something are not repeated."),
-        .arguments = {Source},
+            "After an engine restart, evaluate again, in order, the journal's successful forms that define or set something "
+            "(defun, defvar, defclass, in-package, load-system...)."),
+        .arguments = {Source, ToolKit::descriptionArgument()},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("replayed"), QStringLiteral("failed"), QStringLiteral("skipped")},
         .hints = Hints::Destructive,

@@ -2,6 +2,7 @@
 
 #include "JsonSchema.h"
 #include "session/Session.h"
+#include "ToolKit.h"
 
 #include <QElapsedTimer>
 #include <QTimer>
@@ -16,11 +17,9 @@ Tool resetSessionTool(Session *session)
         .name = QStringLiteral("reset-session"),
         .title = QStringLiteral("Reset session"),
         .description = QStringLiteral(
-            "Discard the whole Lisp session and start a fresh one: the engine process is replaced, so every function, "
-            "variable, class, package and loaded system is gone, and result_ids from before are invalid. Whatever runs "
-            "now is stopped. The person at the window and every other client see the reset. Answers once the new "
-            "session is ready."),
-        .arguments = {},
+            "Start a fresh engine: every definition, package, loaded system and result_id is gone, for everyone; whatever "
+            "runs is stopped. Ask the person first."),
+        .arguments = {ToolKit::descriptionArgument()},
         .outputProperties = {{QStringLiteral("reset"), Schema::boolean(QStringLiteral("True once a fresh engine is ready"))},
                              {QStringLiteral("engine_pid"), Schema::integer(QStringLiteral("Process id of the new engine"), 0, 2147483647)},
                              {QStringLiteral("ready_ms"), Schema::integer(QStringLiteral("Milliseconds until the new engine was ready"), 0, 2147483647)}},
@@ -28,7 +27,7 @@ Tool resetSessionTool(Session *session)
         .hints = Hints::Destructive,
         .intent = [](const QJsonObject &) { return QStringLiteral("reset the session: a fresh Lisp engine, every definition lost"); },
     };
-    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &) {
+    return Tool(spec, [session](const ToolCallPtr &call, const ToolArguments &arguments) {
         auto clock = QSharedPointer<QElapsedTimer>::create();
         clock->start();
         // The lambdas hold a plain pointer: their context is the call itself, so they never run
@@ -50,6 +49,6 @@ Tool resetSessionTool(Session *session)
             context->finish(ToolResult::error(QStringLiteral("[ERROR] ENGINE-UNAVAILABLE\nThe session was reset, but the new Lisp engine was not ready within %1 s.")
                                                   .arg(ReadyTimeoutMs / 1000)));
         });
-        session->reset(call->origin());
+        session->reset(call->origin(), arguments.text(ToolKit::descriptionArgument()));
     });
 }

@@ -10,7 +10,7 @@ namespace {
 void revert(Session *session, JobHandles *jobs, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments);
 
 const auto Version = Arg::integer(QStringLiteral("version"),
-                                  QStringLiteral("The version to put back, as definition-history numbers them (default: the one before the newest)"),
+                                  QStringLiteral("Which (default: the one before the newest)"),
                                   1, 1000000);
 
 QString candidates(const QList<const DefinitionLedger::History *> &found)
@@ -37,11 +37,9 @@ Tool revertDefinitionTool(Session *session, JobHandles *jobs, DefinitionLedger *
         .name = QStringLiteral("revert-definition"),
         .title = QStringLiteral("Revert a definition"),
         .description = QStringLiteral(
-            "Put an earlier version of a definition back, as definition-history lists them: its text is evaluated in the "
-            "package it was read in (a version loaded from a file: that form as the file has it now, and the result says "
-            "so). The revert is a new version in the history, and the person sees it like any evaluation. The name must pick "
-            "one definition: give kind, or a method's specializers (\"area (square)\")."),
-        .arguments = {Handoffs::definitionName(), Handoffs::definitionKind(), Version},
+            "Evaluate an earlier version of a definition again, as its newest (a version from a file: the form as the file "
+            "has it now). The name must pick one definition."),
+        .arguments = {Handoffs::definitionName(), Handoffs::definitionKind(), Version, ToolKit::descriptionArgument()},
         .outputProperties = outputProperties(),
         .outputRequired = EvalFormatter::outputRequired(),
         .hints = Hints::Destructive,
@@ -82,10 +80,13 @@ void revert(Session *session, JobHandles *jobs, DefinitionLedger *ledger, const 
         call->finish(ToolResult::error(plan.error));
         return;
     }
+    JobRequest request = plan.request;
+    if (const QString why = arguments.text(ToolKit::descriptionArgument()); !why.isEmpty())
+        request.description += QStringLiteral(": ") + why;
     const DefinitionKey key = history->key;
     const bool fromFile = history->version(number)->via == DefinitionVersion::Via::File;
     const QString summary = plan.summary;
-    ToolKit::submit(session, jobs, call, plan.request, [key, number, fromFile, summary](const Job &job) {
+    ToolKit::submit(session, jobs, call, request, [key, number, fromFile, summary](const Job &job) {
         ToolResult result = EvalFormatter::result(job.result);
         const bool failed = EvalFormatter::isErrorResult(job.result);
         result.text = QStringLiteral("%1 %2 to version %3. %4\n\n%5")

@@ -10,14 +10,13 @@
 #include <QJsonArray>
 
 namespace {
-const auto System = Arg::string(QStringLiteral("system"), QStringLiteral("ASDF system whose tests to run, e.g. \"shapes\" (its test-op names the test system)"))
+const auto System = Arg::string(QStringLiteral("system"), QStringLiteral("ASDF system whose tests to run, e.g. \"shapes\""))
                         .required(QStringLiteral("the ASDF system whose tests to run"))
                         .notBlank(QStringLiteral("must name an ASDF system, but it is empty"));
-const auto Test = Arg::string(QStringLiteral("test"), QStringLiteral("One FiveAM test or suite to run alone, e.g. \"area-of-a-square\" or \"shapes-tests::shapes-suite\" (default: the whole test-op)"));
-const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit for loading and running the tests (default 300)"), 1, 3600);
+const auto Test = Arg::string(QStringLiteral("test"), QStringLiteral("One FiveAM test or suite to run alone"));
+const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit (default 300)"), 1, 3600);
 const auto Debug = Arg::boolean(QStringLiteral("debug"),
-                                QStringLiteral("Stop at the first error or failed check (FiveAM's *on-error* and *on-failure* :debug) and park it in the shared debugger, in the test's frame; go on with invoke-restart (default false)"));
-const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("A short reason, shown to the person who shares the session"));
+                                QStringLiteral("Park the first error or failed check in the debugger, in its test"));
 
 // The report's output is the framework's own text; the structured failures say it better,
 // so the text keeps only its end when it is long.
@@ -142,18 +141,10 @@ Tool runTestsTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("run-tests"),
         .title = QStringLiteral("Run tests"),
         .description = QStringLiteral(
-            "Run an ASDF system's tests in the shared session (it runs the project's code: loads the system and its test "
-            "system, then ASDF's test-op, or one FiveAM test or suite alone with `test`). With FiveAM the result is "
-            "structured: passed/failed/skipped counts of checks and every failure with the test, the failing form, the "
-            "expected and actual values and FiveAM's reason (an unexpected error is a failure with reason \"error: ...\"); "
-            "only the run's own tests count, not tests run inside tests. RT and ptester: their printed summary read into "
-            "counts and failures; RT's expected failures are counted apart (expected_failures), and only the RT tests of "
-            "the system asked for run, whatever other systems' tests the session holds. Other frameworks: the test-op's "
-            "captured output, counts -1; a system whose test-op does nothing is said so. status is \"failed\" when a "
-            "check failed or the output tells of an unexpected error. The first run that needs FiveAM compiles it (tens of "
-            "seconds). Systems are found under the project root and ASDF's usual places. A run that outlasts wait_seconds goes on "
-            "as a job: the answer is status \"running\" with a job_id for the tool job."),
-        .arguments = {System, Test, Timeout, Description, Debug, ToolKit::waitSecondsArgument()},
+            "Run a system's tests (ASDF's test-op, or one FiveAM test or suite) in the session. FiveAM: counts of checks and "
+            "each failure (test, form, expected, actual, reason); RT, ptester: read from their report; others: the output. "
+            "status \"failed\" if a check failed."),
+        .arguments = {System, Test, Timeout, ToolKit::descriptionArgument(), Debug, ToolKit::waitSecondsArgument()},
         .outputProperties = ToolKit::withRunningProperties(outputProperties()),
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
@@ -168,7 +159,7 @@ Tool runTestsTool(Session *session, JobHandles *jobs)
         const QString system = arguments.text(System).trimmed();
         JobRequest request = EngineProtocol::testRun(system, arguments.text(Test).trimmed());
         request.timeoutMs = int(arguments.value(Timeout, EngineProtocol::DefaultTestRunTimeoutMs / 1000) * 1000);
-        request.description = arguments.text(Description);
+        request.description = arguments.text(ToolKit::descriptionArgument());
         request.debug = arguments.value(Debug, false);
         ToolKit::submit(session, jobs, call, request, [system](const Job &job) { return reported(job, system); }, ToolKit::waitMsOf(arguments));
     });

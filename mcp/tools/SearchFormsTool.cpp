@@ -12,14 +12,11 @@
 
 namespace {
 const auto Kind = Arg::string(QStringLiteral("kind"),
-                              QStringLiteral("The operator or kind: \"defun\", \"defmethod\", \"defclass\", \"deftest\", or a kind such as \"function\", \"method\", "
-                                             "\"class\" (defclass, defstruct and define-condition)"));
+                              QStringLiteral("\"defun\", \"defmethod\"..., or \"function\", \"method\", \"class\""));
 const auto Name = Arg::string(QStringLiteral("name"),
-                              QStringLiteral("The defined name: a regular expression (case-insensitive, \"^make-\", \"^make-.*$\"), or a glob "
-                                             "(\"make-*\", \"*-p\"): a name with * or ? and no other regular-expression syntax (^ $ . [ ] ( ) + { } | \\) "
-                                             "is a glob. The answer says how it was read"));
-const auto Contains = Arg::string(QStringLiteral("contains"), QStringLiteral("Only forms that use this symbol, e.g. \"radius\" (strings and comments do not count)"));
-const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most forms to list (default 200)"), 1, 10000);
+                              QStringLiteral("Regular expression, or glob (\"make-*\"), on the defined name"));
+const auto Contains = Arg::string(QStringLiteral("contains"), QStringLiteral("A symbol the form uses (never in strings or comments)"));
+const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most forms (default 200)"), 1, 10000);
 
 QJsonObject outputProperties()
 {
@@ -71,9 +68,8 @@ Tool searchFormsTool(ProjectFiles *files, Session *session)
         .name = QStringLiteral("search-forms"),
         .title = QStringLiteral("Search forms"),
         .description = QStringLiteral(
-            "Find top-level forms across the project's Lisp files (forms inside a top-level progn or eval-when included) by "
-            "kind (defun, defmethod, defclass...), by defined name (regular expression or glob), and/or by a symbol they use "
-            "(\"pkg:name\" resolved as Lisp reads it). Lists file, lines and the label edit-form and view-lisp-file take."),
+            "Top-level forms of the project's Lisp files by kind, defined name and/or a symbol they use; each with file, "
+            "lines and label."),
         .arguments = {Kind, Name, Contains, Limit},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("forms"), QStringLiteral("total")},

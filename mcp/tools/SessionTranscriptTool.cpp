@@ -9,9 +9,9 @@
 #include <QJsonArray>
 
 namespace {
-const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("How many of the newest entries (default 20)"), 1, 1000);
+const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("How many (default 20)"), 1, 1000);
 const auto ByOrigin = Arg::string(QStringLiteral("origin"),
-                                QStringLiteral("Only entries by this origin: \"person\", \"agent\", \"system\", or a client's name such as \"claude-code\""));
+                                QStringLiteral("Only \"person\", \"agent\", \"system\" or a client's name"));
 
 QJsonObject outputProperties()
 {
@@ -78,9 +78,7 @@ Tool sessionTranscriptTool(Session *session)
         .name = QStringLiteral("session-transcript"),
         .title = QStringLiteral("Session transcript"),
         .description = QStringLiteral(
-            "The newest entries of the shared session's transcript, newest last: who ran what (the person at the window, "
-            "this or another agent) and what came of it, so you can catch up with what the person did. Filter by "
-            "origin with \"person\", \"agent\" or a client name."),
+            "The newest entries of the shared transcript, newest last: who ran what, and what came of it."),
         .arguments = {Limit, ByOrigin},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("entries"), QStringLiteral("total")},

@@ -2,13 +2,14 @@
 
 #include "JsonSchema.h"
 #include "project/ProjectFiles.h"
+#include "ToolKit.h"
 
 #include <QDir>
 #include <QFileInfo>
 
 namespace {
 const auto Path = Arg::string(QStringLiteral("path"),
-                              QStringLiteral("The project folder: absolute, or relative to the current root; ~ is the home folder"))
+                              QStringLiteral("Absolute, or relative to the current root; ~ is home"))
                       .required(QStringLiteral("the folder of the project"))
                       .notBlank(QStringLiteral("is empty; give the project folder, e.g. \"/home/me/src/shapes\""));
 
@@ -28,9 +29,8 @@ Tool setProjectRootTool(ProjectFiles *files)
         .name = QStringLiteral("set-project-root"),
         .title = QStringLiteral("Set project root"),
         .description = QStringLiteral(
-            "Make a folder the project root: the file tools read and write only inside it, and the session's default "
-            "directory and ASDF follow it. Setting the same folder again changes nothing."),
-        .arguments = {Path},
+            "Make a folder the project root: the file tools work inside it; the session's default directory and ASDF follow it."),
+        .arguments = {Path, ToolKit::descriptionArgument()},
         .outputProperties = {{QStringLiteral("root"), Schema::string(QStringLiteral("The project root, canonical"))},
                              {QStringLiteral("previous"), Schema::nullableString(QStringLiteral("The root before, if any"))}},
         .outputRequired = {QStringLiteral("root")},

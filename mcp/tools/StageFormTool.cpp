@@ -7,12 +7,12 @@
 #include <QTimer>
 
 namespace {
-const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("The Common Lisp form(s) to put in the person's REPL input"))
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("The form(s) to stage"))
                       .required(QStringLiteral("the Lisp code the person should run"))
                       .notBlank(QStringLiteral("is empty; give the form(s) the person should run"));
-const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package to run it in (default: the session's current package)"));
+const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package (default: the current one)"));
 const auto Description = Arg::string(QStringLiteral("description"),
-                                     QStringLiteral("Why: one sentence shown to the person with the form"));
+                                     QStringLiteral("Why: the person sees it"));
 
 constexpr int ProgressEveryMs = 5000;
 
@@ -73,11 +73,8 @@ Tool stageFormTool(FormStaging *staging)
         .name = QStringLiteral("stage-form"),
         .title = QStringLiteral("Stage a form for the person"),
         .description = QStringLiteral(
-            "Put Lisp code into the person's REPL input, marked with your name and the description, instead of evaluating it "
-            "yourself: the person runs it with Enter, edits it first, or rejects it (with a reason). The call waits for "
-            "their choice and returns 'ran' with the result in evaluate-lisp's format, 'edited' with the text that ran and "
-            "its result, or 'rejected' with the reason. Use it for code the person should decide on (changing their "
-            "definitions, anything destructive). Needs the Lisp Duet window; headless it is refused."),
+            "Put code in the person's REPL input with your name and description, for them to run, edit or reject; returns ran "
+            "(the result), edited (what ran, its result) or rejected (their reason). Needs the window."),
         .arguments = {Code, Package, Description},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("outcome")},

@@ -7,7 +7,7 @@ namespace SymbolLookup {
 const Argument<QString> &packageArgument()
 {
     static const auto argument = Arg::string(
-        QStringLiteral("package"), QStringLiteral("Package to look the name up in when it is not qualified (default: the session's current package)"));
+        QStringLiteral("package"), QStringLiteral("Package (default: the current one)"));
     return argument;
 }
 

@@ -11,16 +11,13 @@
 #include <QLocale>
 
 namespace {
-const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Common Lisp form(s) to evaluate and time")).required(QStringLiteral("the Lisp code to time"));
-const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package context (default: the session's current package)"));
-const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("A short reason, shown to the person who shares the session"));
+const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp form(s) to evaluate and time")).required(QStringLiteral("the Lisp code to time"));
+const auto Package = Arg::string(QStringLiteral("package"), QStringLiteral("Package (default: the current one)"));
+const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why: the person sees it"));
 const auto Debug = Arg::boolean(QStringLiteral("debug"),
-                                QStringLiteral("On an error, park the evaluation in the shared debugger instead of unwinding, as evaluate-lisp's debug does (default false)"));
-const auto AsTyped = Arg::boolean(QStringLiteral("as_typed"),
-                                  QStringLiteral("Time the code as typed, run by ECL's bytecode interpreter, instead of its native version "
-                                                 "(default false: the native version, as a compiled program would run it). Functions it "
-                                                 "calls run as they are now either way"));
-const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit in seconds (default: the session's)"), 0.1, 3600);
+                                QStringLiteral("As evaluate-lisp's"));
+const auto AsTyped = Arg::boolean(QStringLiteral("as_typed"), QStringLiteral("Time it as typed (bytecode), not its native version"));
+const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit (default: the session's)"), 0.1, 3600);
 
 QLocale grouped()
 {
@@ -115,15 +112,8 @@ Tool timeExecutionTool(Session *session, JobHandles *jobs)
         .name = QStringLiteral("time-execution"),
         .title = QStringLiteral("Time execution"),
         .description = QStringLiteral(
-            "Evaluate code like evaluate-lisp (same text: [stdout], [stderr], [warnings], '=> value' lines or [ERROR]) and "
-            "add a [timing] section: real time, run time, GC time and count, bytes allocated, and what was timed. The figures "
-            "are the evaluation's alone (not reading or printing) and, by default, of the code's native version, as a "
-            "compiled program runs it: the session's definitions it calls are given time to become native and each form is "
-            "compiled first, neither counted (\"timed: the native version (compiling it took 12.1 ms; not counted)\"). "
-            "as_typed: true times the code as typed, run by ECL's bytecode interpreter (the session's functions it calls run "
-            "as they are: native once the background compiler made them so). When native code is off or a form does not "
-            "compile it runs as typed and the last line says why. Work that outlasts wait_seconds goes on as a job: the "
-            "answer is status \"running\" with a job_id for the tool job."),
+            "evaluate-lisp plus [timing]: real, run and GC time, GC count, bytes allocated, of the code's native version "
+            "(compiled first, not counted; the last line says when it could not be) unless as_typed."),
         .arguments = {Code, Package, AsTyped, Description, Timeout, Debug, ToolKit::waitSecondsArgument()},
         .outputProperties = ToolKit::withRunningProperties(outputProperties()),
         .outputRequired = {QStringLiteral("status")},

@@ -38,6 +38,32 @@ void traceJob(Session *session, const ToolCallPtr &call, quint64 id, const JobPt
     });
 }
 
+void traceUntilItEnds(Session *session, const RequestTracePtr &trace, quint64 id)
+{
+    // The trace is held until the job ends: the window's row follows it that long.
+    auto *context = new QObject(session);
+    QObject::connect(session->debugger(), &SessionDebugger::debuggerClosed, context, [trace, id](const DebuggerPtr &debugger) {
+        if (debugger->jobId == id && debugger->state != Debugger::State::Ended)
+            trace->follow(RequestTrace::State::Running, QStringLiteral("resumed: %1").arg(debugger->outcomeSentence()));
+    });
+    QObject::connect(session->debugger(), &SessionDebugger::parked, context, [trace, id](const JobPtr &job) {
+        if (job->id == id)
+            trace->follow(RequestTrace::State::Parked, QStringLiteral("parked again in debugger %1").arg(job->debugger->id));
+    });
+    session->whenFinished(id, [trace, context](const JobPtr &job) {
+        context->deleteLater();
+        const JobResult &result = job->result;
+        if (result.ok()) {
+            trace->follow(RequestTrace::State::Done, QStringLiteral("ended: done"));
+            return;
+        }
+        QString text = QStringLiteral("ended: %1").arg(result.error.type.isEmpty() ? JobResult::statusName(result.status) : result.error.type);
+        if (!job->interruptedBy.name.isEmpty())
+            text += job->interruptedBy.isPerson() ? QStringLiteral(" by the person") : QStringLiteral(" by %1").arg(job->interruptedBy.name);
+        trace->follow(RequestTrace::State::Error, text);
+    });
+}
+
 void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs)
 {
     // The connections of this call live until it is answered: a context owned by the call
@@ -56,12 +82,17 @@ void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64
         if (context)
             context->deleteLater();
         if (job->state == Job::State::Done || job->state == Job::State::Parked) {
+            if (job->state == Job::State::Parked) {
+                jobs->handOut(job, tool, formatter); // its caller may wait for the choice with the tool job
+                traceUntilItEnds(session, call->traceRef(), job->id);
+            }
             call->finish(DebuggerFormatter::answer(*job, formatter, session));
             return;
         }
         // wait_seconds passed: the job goes on, and `job` answers for it later.
         jobs->handOut(job, tool, formatter);
-        call->finish(running(*job, tool));
+        traceUntilItEnds(session, call->traceRef(), job->id);
+        call->finish(running(*job, session, tool));
     }, waitMs);
     const Origin by = call->origin();
     QObject::connect(call.data(), &ToolCall::cancelled, session, [session, id, by] {
@@ -94,6 +125,10 @@ void reportProgress(Session *session, const ToolCallPtr &call, const JobPtr &job
             call->reportProgress(0, QStringLiteral("Waiting in the session queue"));
             return;
         }
+        if (job->state == Job::State::Parked && job->debugger) {
+            call->reportProgress(0, QStringLiteral("Parked in debugger %1, waiting for a choice").arg(job->debugger->id));
+            return;
+        }
         const QString line = latest->line();
         call->reportProgress(0, line.isEmpty() ? QStringLiteral("Running for %1 s").arg(job->startedAt.secsTo(LocalClock::now()))
                                                : line.left(200));
@@ -105,12 +140,15 @@ const Argument<double> &waitSecondsArgument()
 {
     static const auto argument = Arg::number(
         QStringLiteral("wait_seconds"),
-        QStringLiteral("How long this call waits for the end (default %1 s, below the 120 s after which some clients give up on a call). "
-                       "Work still going then is not stopped: the answer is status \"running\" with a job_id and the output so "
-                       "far; call the tool job with that job_id to wait for the result (again up to wait_seconds), or with "
-                       "cancel: true to interrupt it.")
+        QStringLiteral("After this long, answer \"running\" with a job_id; the work goes on (default %1 s)")
             .arg(DefaultWaitSeconds),
         0, 3600);
+    return argument;
+}
+
+const Argument<QString> &descriptionArgument()
+{
+    static const auto argument = Arg::string(QStringLiteral("description"), QStringLiteral("Why: the person sees it"));
     return argument;
 }
 
@@ -124,7 +162,7 @@ namespace {
 constexpr qsizetype RunningOutputShown = 4000;
 } // namespace
 
-ToolResult running(const Job &job, const QString &tool)
+ToolResult running(const Job &job, const Session *session, const QString &tool)
 {
     const bool queued = job.state == Job::State::Queued;
     const qint64 elapsedMs = queued || !job.startedAt.isValid() ? 0 : job.startedAt.msecsTo(LocalClock::now());
@@ -137,15 +175,24 @@ ToolResult running(const Job &job, const QString &tool)
     const QString where = queued ? QStringLiteral("waits in the session's queue behind others' work; it has not started")
                                  : QStringLiteral("has run for %1 s and goes on in the session")
                                        .arg(QLocale::c().toString(double(elapsedMs) / 1000.0, 'f', 1));
-    parts << QStringLiteral("[RUNNING] job %1\n%2 %3. Its result is kept for you: call job with job_id %1 to wait for it "
+    // When it will be stopped, if nothing else stops it first: the time limit counts running
+    // time only (a job parked in the debugger does not use it up).
+    const int limitMs = session ? session->timeLimitOf(job) : 0;
+    const QString limit = limitMs > 0 ? QStringLiteral(" Its time limit stops it after %1 s of running (%2 s left).")
+                                            .arg(QLocale::c().toString(double(limitMs) / 1000.0, 'f', limitMs % 1000 == 0 ? 0 : 1))
+                                            .arg(QLocale::c().toString(double(qMax<qint64>(0, limitMs - job.runningMs())) / 1000.0, 'f', 1))
+                                      : QStringLiteral(" It has no time limit.");
+    parts << QStringLiteral("[RUNNING] job %1\n%2 %3.%4 Its result is kept for you: call job with job_id %1 to wait for it "
                             "(wait_seconds), or with cancel: true to interrupt it.")
-                 .arg(job.id).arg(tool, where);
-    const QJsonObject structured{{QStringLiteral("status"), QStringLiteral("running")},
-                                 {QStringLiteral("job_id"), double(job.id)},
-                                 {QStringLiteral("tool"), tool},
-                                 {QStringLiteral("elapsed_ms"), double(elapsedMs)},
-                                 {QStringLiteral("stdout"), job.result.stdoutText},
-                                 {QStringLiteral("stderr"), job.result.stderrText}};
+                 .arg(job.id).arg(tool, where, limit);
+    QJsonObject structured{{QStringLiteral("status"), QStringLiteral("running")},
+                           {QStringLiteral("job_id"), double(job.id)},
+                           {QStringLiteral("tool"), tool},
+                           {QStringLiteral("elapsed_ms"), double(elapsedMs)},
+                           {QStringLiteral("stdout"), job.result.stdoutText},
+                           {QStringLiteral("stderr"), job.result.stderrText}};
+    if (limitMs > 0)
+        structured.insert(QStringLiteral("time_limit_ms"), double(limitMs));
     ToolResult result = ToolResult::success(parts.join(QStringLiteral("\n\n")), structured);
     result.ending = ToolResult::Ending::HandedOff;
     return result;
@@ -158,7 +205,8 @@ QJsonObject runningProperties()
             {QStringLiteral("tool"), string(QStringLiteral("With status \"running\": the tool whose call started the job"))},
             {QStringLiteral("elapsed_ms"), number(QStringLiteral("Real time the job took (so far, while it runs)"), 0, 1e12)},
             {QStringLiteral("stdout"), string(QStringLiteral("What *standard-output* received (so far, while it runs)"))},
-            {QStringLiteral("stderr"), string(QStringLiteral("What *error-output* and *trace-output* received (so far, while it runs)"))}};
+            {QStringLiteral("stderr"), string(QStringLiteral("What *error-output* and *trace-output* received (so far, while it runs)"))},
+            {QStringLiteral("time_limit_ms"), number(QStringLiteral("With status \"running\": the running time after which its time limit stops it"), 0, 1e12)}};
 }
 
 void ask(Session *session, const ToolCallPtr &call, const EngineProtocol::Query &query, ReplyFormatter formatter)

@@ -31,15 +31,23 @@ void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64
 // Tells the call's trace (the Tool calls panel) which job serves it and when that job starts;
 // the connection lives as long as `context`. `job` is null when it is over already.
 void traceJob(Session *session, const ToolCallPtr &call, quint64 id, const JobPtr &job, QObject *context);
+// After a call answered before its job ended (handed off as a job, or parked in the debugger):
+// tells its trace what becomes of the job (resumed, parked again, how it ended), so the
+// window's row follows it to its end.
+void traceUntilItEnds(Session *session, const RequestTracePtr &trace, quint64 id);
 
 // wait_seconds, as evaluate-lisp, time-execution, load-system and run-tests declare it, and
 // the wait in milliseconds a call asked for (DefaultWaitSeconds unless it said).
 constexpr int DefaultWaitSeconds = 100; // below Claude Code's 120 s, after which it backgrounds a call
 const Argument<double> &waitSecondsArgument();
 int waitMsOf(const ToolArguments &arguments);
-// The answer for a job that goes on: "[RUNNING] job 7 ..." after its output so far, and
-// {status: "running", job_id, elapsed_ms, tool, stdout, stderr}.
-ToolResult running(const Job &job, const QString &tool);
+// `description`, the why of a call that changes the session or files: the person sees it in
+// the transcript, the approval bar and the Tool calls panel.
+const Argument<QString> &descriptionArgument();
+// The answer for a job that goes on: "[RUNNING] job 7 ..." after its output so far, with when
+// its time limit stops it, and {status: "running", job_id, elapsed_ms, tool, stdout, stderr,
+// time_limit_ms}.
+ToolResult running(const Job &job, const Session *session, const QString &tool);
 // The fields running() adds, for the outputSchemas of the tools that may answer it.
 QJsonObject runningProperties();
 // A tool's output properties with those of running() added (status "running" among its values).

@@ -22,31 +22,32 @@ void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs)
     tools->add(checkParensTool());
     tools->add(completeSymbolTool(session));
     tools->add(sessionTranscriptTool(session));
-    tools->add(listDebuggersTool(session));
-    tools->add(debuggerFrameTool(session));
-    tools->add(debuggerEvalTool(session, jobs));
-    tools->add(invokeRestartTool(session, jobs));
+    using Group = ToolRegistry::Group;
+    tools->add(listDebuggersTool(session), Group::Debugger);
+    tools->add(debuggerFrameTool(session), Group::Debugger);
+    tools->add(debuggerEvalTool(session, jobs), Group::Debugger);
+    tools->add(invokeRestartTool(session, jobs), Group::Debugger);
 }
 
 void addProjectTools(ToolRegistry *tools, Session *session, JobHandles *jobs, ProjectFiles *files)
 {
-    tools->add(projectInfoTool(files, session));
-    tools->add(setProjectRootTool(files));
-    tools->add(listFilesTool(files));
-    tools->add(readFileTool(files));
-    tools->add(viewLispFileTool(files));
-    tools->add(searchFormsTool(files, session));
-    tools->add(findDefinitionTool(files, session));
-    tools->add(findReferencesTool(files, session));
-    tools->add(writeFileTool(files));
-    tools->add(editFormTool(files, session, jobs));
+    tools->add(projectInfoTool(files, session), ToolRegistry::Group::Project);
+    tools->add(setProjectRootTool(files), ToolRegistry::Group::Project);
+    tools->add(listFilesTool(files), ToolRegistry::Group::Project);
+    tools->add(readFileTool(files), ToolRegistry::Group::Project);
+    tools->add(viewLispFileTool(files), ToolRegistry::Group::Project);
+    tools->add(searchFormsTool(files, session), ToolRegistry::Group::Project);
+    tools->add(findDefinitionTool(files, session), ToolRegistry::Group::Project);
+    tools->add(findReferencesTool(files, session), ToolRegistry::Group::Project);
+    tools->add(writeFileTool(files), ToolRegistry::Group::Project);
+    tools->add(editFormTool(files, session, jobs), ToolRegistry::Group::Project);
 }
 
 void addHandoffTools(ToolRegistry *tools, Session *session, JobHandles *jobs, DefinitionLedger *ledger, FormStaging *staging)
 {
-    tools->add(stageFormTool(staging));
-    tools->add(definitionHistoryTool(session, ledger));
-    tools->add(revertDefinitionTool(session, jobs, ledger));
+    tools->add(stageFormTool(staging), ToolRegistry::Group::Handoffs);
+    tools->add(definitionHistoryTool(session, ledger), ToolRegistry::Group::Handoffs);
+    tools->add(revertDefinitionTool(session, jobs, ledger), ToolRegistry::Group::Handoffs);
 }
 
 void addAllTools(ToolRegistry *tools, Session *session, JobHandles *jobs, ProjectFiles *files, DefinitionLedger *ledger,

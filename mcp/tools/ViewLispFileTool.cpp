@@ -12,13 +12,13 @@
 #include <QRegularExpression>
 
 namespace {
-const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("The Lisp file, relative to the project root"))
+const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("Relative to the project root"))
                       .required(QStringLiteral("the file to view"))
                       .notBlank(QStringLiteral("is empty; give a file path relative to the project root"));
 const auto Forms = Arg::string(QStringLiteral("forms"),
-                               QStringLiteral("Forms to show in full, separated by commas or lines: \"defun area, defclass point, defmethod area (circle)\""));
+                               QStringLiteral("e.g. \"defun area, defmethod area (circle)\""));
 const auto Pattern = Arg::string(QStringLiteral("pattern"),
-                                 QStringLiteral("A regular expression (case-insensitive) on the outline's labels; matching forms are shown in full, e.g. \"area\""));
+                                 QStringLiteral("Regular expression on the labels"));
 constexpr int PlainSliceLines = 200;
 
 QJsonObject outputProperties()
@@ -174,12 +174,8 @@ Tool viewLispFileTool(ProjectFiles *files)
         .name = QStringLiteral("view-lisp-file"),
         .title = QStringLiteral("View Lisp file"),
         .description = QStringLiteral(
-            "Outline of a Lisp file: one line per top-level form with its line range and its label (\"12-18  defun "
-            "area\"; forms inside a top-level progn or eval-when indented under it), and the package in force where it "
-            "changes. edit-form takes a label exactly as listed, or the line range. Forms named in `forms` (\"defun area, "
-            "defmethod area (circle)\") or whose label matches `pattern` are shown in full with line numbers: exactly the "
-            "text edit-form replaces (a comment after a form on its last line is part of it). A file that does not read is "
-            "outlined up to the problem, which is named with its line."),
+            "Outline of a Lisp file: one line per top-level form (\"12-18  defun area\"), package changes. Forms named in "
+            "forms, or whose label matches pattern, in full: exactly the text edit-form replaces."),
         .arguments = {Path, Forms, Pattern},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("path")},

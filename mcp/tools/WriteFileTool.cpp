@@ -6,12 +6,12 @@
 #include "ProjectToolKit.h"
 
 namespace {
-const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("The file, relative to the project root; missing folders are created"))
+const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("Relative to the project root; folders are made"))
                       .required(QStringLiteral("the file to write"))
                       .notBlank(QStringLiteral("is empty; give a file path relative to the project root"));
-const auto Content = Arg::string(QStringLiteral("content"), QStringLiteral("The whole new text of the file (UTF-8)"))
+const auto Content = Arg::string(QStringLiteral("content"), QStringLiteral("The whole new text"))
                          .required(QStringLiteral("the file's new text"));
-const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why: one sentence shown to the person with the diff"));
+const auto Description = Arg::string(QStringLiteral("description"), QStringLiteral("Why: the person sees it"));
 
 int lineCount(const QString &text)
 {
@@ -25,9 +25,8 @@ Tool writeFileTool(ProjectFiles *files)
         .name = QStringLiteral("write-file"),
         .title = QStringLiteral("Write file"),
         .description = QStringLiteral(
-            "Create a text file in the project, or replace a whole file's text. The person sees the diff (and in Ask mode "
-            "approves it); the result is the unified diff. A file you read that changed on disk since is refused: read it "
-            "again. To change one Lisp form, edit-form is safer. Binary files are never replaced."),
+            "Create or replace a whole text file of the project; the person sees the diff (approves it in Ask mode). Returns "
+            "the diff. Refused if it changed on disk since you read it. For one form, edit-form is safer."),
         .arguments = {Path, Content, Description},
         .outputProperties = FileChangeResult::outputProperties(),
         .outputRequired = FileChangeResult::outputRequired(),

@@ -26,6 +26,17 @@ bool HttpPeer::isIdleFor(qint64 ms) const
     return m_lastUsed.elapsed() > ms;
 }
 
+bool HttpPeer::isPresent(qint64 idleMs, qint64 streamGoneMs) const
+{
+    if (m_stream)
+        return true;
+    for (const Pending &pending : m_pending) {
+        if (pending.connection)
+            return true;
+    }
+    return m_lastUsed.elapsed() < (m_hadStream ? streamGoneMs : idleMs);
+}
+
 void HttpPeer::bindRequest(const QJsonValue &id, HttpConnection *connection, bool eventStream, const HttpHeaders &extraHeaders)
 {
     const QString key = JsonRpc::idKey(id);
@@ -87,6 +98,16 @@ void HttpPeer::setEventStream(HttpConnection *connection)
     if (m_stream && m_stream != connection)
         m_stream->endStream(); // one stream per peer: the newer one replaces it
     m_stream = connection;
+    m_hadStream = true;
+    // The stream's end is when a client that keeps one left (unless it comes back).
+    const auto lost = [this, connection] {
+        if (m_stream == connection) {
+            m_stream = nullptr;
+            m_lastUsed.start();
+        }
+    };
+    connect(connection, &HttpConnection::closed, this, lost);
+    connect(connection, &QObject::destroyed, this, lost);
 }
 
 void HttpPeer::flushHeldRequests()

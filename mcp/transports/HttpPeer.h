@@ -29,7 +29,16 @@ public:
     QByteArray sessionId() const { return m_sessionId; } // the Mcp-Session-Id header; empty: stateless
     McpPeer *peer() const { return m_peer; }
 
-    void touch() { m_lastUsed.start(); }
+    void touch()
+    {
+        m_lastUsed.start();
+        if (!m_stream)
+            m_hadStream = false; // it goes on without its event stream: judged by its requests
+    }
+    // Whether the client is still there: its event stream is open or a request waits for its
+    // answer; else a client whose stream closed left `streamGoneMs` after (an SDK client that
+    // crashed or called close()), and one that never kept a stream after `idleMs` unused.
+    bool isPresent(qint64 idleMs, qint64 streamGoneMs) const;
     bool isIdleFor(qint64 ms) const;
     qint64 idleMs() const { return m_lastUsed.elapsed(); }
 
@@ -77,4 +86,5 @@ private:
     QPointer<HttpConnection> m_stream;
     QList<McpMessage> m_heldRequests; // the server's requests, until a GET stream opens
     QElapsedTimer m_lastUsed;
+    bool m_hadStream = false; // its event stream, open or not: the client keeps one
 };

@@ -1,5 +1,6 @@
 #include "HttpTransport.h"
 
+#include "ClientPresence.h"
 #include "HttpPeer.h"
 #include "HttpSecurity.h"
 #include "json/JsonTextWriter.h"
@@ -49,6 +50,8 @@ HttpTransport::HttpTransport(McpServer *server, const Options &options, QObject 
     connect(m_tcp, &QTcpServer::newConnection, this, &HttpTransport::onNewConnection);
     m_expiry.setInterval(qBound(1000, m_options.peerIdleMs / 4, 60000));
     connect(&m_expiry, &QTimer::timeout, this, &HttpTransport::expireIdlePeers);
+    m_presence.setInterval(qBound(200, m_options.streamGoneMs / 2, 2000));
+    connect(&m_presence, &QTimer::timeout, this, &HttpTransport::checkPresence);
     m_keepAlive.setInterval(m_options.keepAliveCommentMs);
     connect(&m_keepAlive, &QTimer::timeout, this, &HttpTransport::sendKeepAlives);
 }
@@ -78,6 +81,7 @@ bool HttpTransport::listen()
     }
     m_expiry.start();
     m_keepAlive.start();
+    m_presence.start();
     qCInfo(lcHttp) << "MCP over HTTP at" << url();
     return true;
 }
@@ -190,6 +194,7 @@ HttpPeer *HttpTransport::requirePeer(HttpConnection *connection, const HttpReque
         return nullptr;
     }
     peer->touch();
+    m_server->presence()->setPresent(peer->peer(), true); // back, if it had left
     return peer;
 }
 
@@ -354,6 +359,12 @@ void HttpTransport::expireIdlePeers()
             endPeer(peer);
         }
     }
+}
+
+void HttpTransport::checkPresence()
+{
+    for (HttpPeer *peer : std::as_const(m_peers))
+        m_server->presence()->setPresent(peer->peer(), peer->isPresent(m_options.presenceIdleMs, m_options.streamGoneMs));
 }
 
 void HttpTransport::sendKeepAlives()

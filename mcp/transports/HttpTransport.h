@@ -40,6 +40,10 @@ public:
         int peerIdleMs = 60 * 60 * 1000; // an Mcp-Session-Id unused this long ends
         int keepAliveCommentMs = 15000;
         int maxPeers = 1000; // beyond it the longest-idle one ends (a client looping on initialize)
+        // When the window stops listing a client that went away without ending its session
+        // (HttpPeer::isPresent); its session stays valid until peerIdleMs.
+        int presenceIdleMs = 10 * 60 * 1000;
+        int streamGoneMs = 5000;
     };
 
     HttpTransport(McpServer *server, const Options &options, QObject *parent = nullptr);
@@ -66,6 +70,7 @@ private:
     HttpPeer *createPeer(); // nullptr when every peer is busy and there are too many
     void endPeer(HttpPeer *peer);
     void expireIdlePeers();
+    void checkPresence();
     void sendKeepAlives();
 
     McpServer *m_server;
@@ -76,4 +81,5 @@ private:
     QSet<HttpPeer *> m_requestPeers;       // one per stateless request in flight
     QTimer m_expiry;
     QTimer m_keepAlive;
+    QTimer m_presence;
 };

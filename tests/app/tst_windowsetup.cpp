@@ -170,14 +170,17 @@ private Q_SLOTS:
         QVERIFY(dialog.connectedText().startsWith(QStringLiteral("No agent")));
         McpPeer *first = services.server()->createPeer(QStringLiteral("http"));
         handshake(services.server(), first, QStringLiteral("claude-code"));
-        QTRY_COMPARE(dialog.connectedText(), QStringLiteral("Connected now: claude-code (http)"));
+        QTRY_COMPARE(dialog.connectedText(), QStringLiteral("Connected now: claude-code (http)."));
         McpPeer *second = services.server()->createPeer(QStringLiteral("local"));
         handshake(services.server(), second, QStringLiteral("cursor"));
-        QTRY_COMPARE(dialog.connectedText(), QStringLiteral("Connected now: claude-code (http), cursor (local)"));
+        QTRY_COMPARE(dialog.connectedText(), QStringLiteral("Connected now: claude-code (http), cursor (local)."));
         services.server()->closePeer(first);
-        QTRY_COMPARE(dialog.connectedText(), QStringLiteral("Connected now: cursor (local)"));
+        // Who left, and when, is said beside who is here.
+        QTRY_VERIFY2(dialog.connectedText().startsWith(QStringLiteral("Connected now: cursor (local). Left: claude-code (http) at ")),
+                     qPrintable(dialog.connectedText()));
         services.server()->closePeer(second);
-        QTRY_VERIFY(dialog.connectedText().startsWith(QStringLiteral("No agent")));
+        QTRY_VERIFY2(dialog.connectedText().startsWith(QStringLiteral("No agent is connected now. Left: cursor (local) at ")),
+                     qPrintable(dialog.connectedText()));
     }
 
     void settingsRoundTripThroughQSettings()
@@ -192,8 +195,14 @@ private Q_SLOTS:
         changed.theme = Preferences::Theme::Dark;
         changed.closeToTray = true;
         changed.journalsKept = 7;
+        changed.debuggerTools = false; // the optional tool groups are settings like the others
 
         SettingsDialog dialog(Preferences::load());
+        QVERIFY(dialog.restartNote().isEmpty());
+        // A run that listens where --port said, not on the saved port, says so.
+        dialog.setPortInUse(7901);
+        QVERIFY2(dialog.restartNote().startsWith(QStringLiteral("This run listens on port 7901, as --port asked;")), qPrintable(dialog.restartNote()));
+        dialog.setPortInUse(Preferences::load().port);
         QVERIFY(dialog.restartNote().isEmpty());
         QSignalSpy applied(&dialog, &SettingsDialog::applied);
         dialog.setPreferences(changed);
@@ -210,6 +219,7 @@ private Q_SLOTS:
         QCOMPARE(settings.value(QStringLiteral("appearance/theme")).toString(), QStringLiteral("dark"));
         QCOMPARE(settings.value(QStringLiteral("window/keepInTray")).toBool(), true);
         QCOMPARE(settings.value(QStringLiteral("journal/kept")).toInt(), 7);
+        QCOMPARE(settings.value(QStringLiteral("tools/debugger")).toBool(), false);
 
         SettingsDialog reopened(Preferences::load());
         QVERIFY(reopened.preferences() == stored);
@@ -254,7 +264,7 @@ private Q_SLOTS:
         settings.sync();
         const Preferences p = Preferences::load();
         QCOMPARE(p.port, 7878);
-        QCOMPARE(p.timeoutSeconds, 30);
+        QCOMPARE(p.timeoutSeconds, 300);
         QCOMPARE(p.accessMode, AccessMode::Allow);
         Preferences().save();
     }

@@ -279,7 +279,7 @@ private Q_SLOTS:
         QVERIFY(jobs.at(1).job.startedAt.isValid());
 
         QSignalSpy status(&session, &Session::engineStatus);
-        session.reset(Origin::agent(QStringLiteral("agent-a"), QStringLiteral("agent-a#1")));
+        session.reset(Origin::agent(QStringLiteral("agent-a"), QStringLiteral("agent-a#1")), QStringLiteral("start clean"));
         QTRY_VERIFY_WITH_TIMEOUT(!status.isEmpty() && status.last().at(0).value<Session::EngineStatus>() == Session::EngineStatus::Ready, 20000);
         contents = Journal::read(path);
         QStringList events;
@@ -291,8 +291,10 @@ private Q_SLOTS:
         QVERIFY2(events.contains(QStringLiteral("session-reset")), qPrintable(events.join(u',')));
         QVERIFY2(events.contains(QStringLiteral("engine-restarted")), qPrintable(events.join(u',')));
         for (const JournalEntry &entry : contents.entries) {
-            if (entry.event == QStringLiteral("session-reset"))
+            if (entry.event == QStringLiteral("session-reset")) {
                 QCOMPARE(entry.by.name, QStringLiteral("agent-a"));
+                QCOMPARE(entry.message, QStringLiteral("The session was reset by agent-a (start clean).")); // its description
+            }
         }
     }
 };

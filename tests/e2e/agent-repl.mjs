@@ -8,6 +8,8 @@
 //           {"id": 1, "result": {content, structuredContent, isError}}
 //           {"id": 1, "error": "message"}                    a protocol error or a schema mismatch
 //   {"id": 2, "cancel": 1} cancels call 1 (the SDK sends notifications/cancelled).
+//   {"id": 3, "close": true} closes the client as an agent that quits does (client.close(): its
+//           event stream ends, no DELETE), answers {"id": 3, "closed": true} and exits.
 
 import { createInterface } from 'node:readline';
 
@@ -31,6 +33,11 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (request.cancel !== undefined) {
     running.get(request.cancel)?.abort('the test cancelled it');
     continue;
+  }
+  if (request.close) {
+    await client.close();
+    write({ id: request.id, closed: true });
+    process.exit(0);
   }
   const controller = new AbortController();
   running.set(request.id, controller);

@@ -42,13 +42,13 @@ describe('long work as jobs, headless', { timeout: 120000 }, () => {
       const wait = byName[name].inputSchema.properties.wait_seconds;
       assert.equal(wait.type, 'number', name);
       assert.match(wait.description, /default 100 s/);
-      assert.match(wait.description, /call the tool job with that job_id/);
+      assert.match(wait.description, /answer "running" with a job_id/);
       assert.ok(byName[name].outputSchema.properties.status.enum.includes('running'), name);
       assert.equal(byName[name].outputSchema.properties.job_id.type, 'integer', name);
     }
     assert.deepEqual(Object.keys(byName.job.inputSchema.properties).sort(), ['cancel', 'job_id', 'wait_seconds']);
     assert.deepEqual(byName.job.inputSchema.required, ['job_id']);
-    assert.match(server.client.getInstructions(), /wait_seconds answers status "running" with a job_id/);
+    assert.match(server.client.getInstructions(), /wait_seconds \(default 100\) answers status "running" with a job_id/);
     assert.ok(server.client.getInstructions().length < 2048, `${server.client.getInstructions().length} characters`);
   });
 
@@ -63,7 +63,8 @@ describe('long work as jobs, headless', { timeout: 120000 }, () => {
     assert.ok(Number.isInteger(handle.job_id) && handle.job_id > 0);
     assert.ok(handle.elapsed_ms >= 900 && handle.elapsed_ms < 5000, `elapsed ${handle.elapsed_ms}`);
     assert.match(first(running), new RegExp(`^(\\[stdout\\]\\ngoing to sleep\\n\\n)?\\[RUNNING\\] job ${handle.job_id}\\n`
-      + 'evaluate-lisp has run for \\d+\\.\\d s and goes on in the session\\. Its result is kept for you: call job with '
+      + 'evaluate-lisp has run for \\d+\\.\\d s and goes on in the session\\. Its time limit stops it after 300 s of running '
+      + '\\(\\d+\\.\\d s left\\)\\. Its result is kept for you: call job with '
       + `job_id ${handle.job_id} to wait for it \\(wait_seconds\\), or with cancel: true to interrupt it\\.$`));
 
     const done = await call('job', { job_id: handle.job_id, wait_seconds: 30 });

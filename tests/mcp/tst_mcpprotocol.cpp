@@ -185,7 +185,7 @@ private Q_SLOTS:
         }
         QVERIFY(!tool.isEmpty());
         QVERIFY(!tool.value("title").toString().isEmpty());
-        QVERIFY(tool.value("description").toString().startsWith(QStringLiteral("Evaluate Common Lisp code in a persistent REPL session.")));
+        QVERIFY(tool.value("description").toString().startsWith(QStringLiteral("Evaluate Common Lisp in the persistent ECL session shared live with a person")));
         const QJsonObject annotations = tool.value("annotations").toObject();
         QCOMPARE(annotations.value("readOnlyHint"), QJsonValue(false));
         QCOMPARE(annotations.value("destructiveHint"), QJsonValue(true));

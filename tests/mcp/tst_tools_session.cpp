@@ -84,12 +84,12 @@ private Q_SLOTS:
     {
         const QJsonObject result = m_h->call(QStringLiteral("configure-limits"));
         const QJsonObject s = ToolHarness::structured(result);
-        QCOMPARE(s.value(QStringLiteral("timeout_seconds")).toDouble(), 30.0);
+        QCOMPARE(s.value(QStringLiteral("timeout_seconds")).toDouble(), 300.0);
         QCOMPARE(s.value(QStringLiteral("max_output_chars")).toInt(), 100000);
         QCOMPARE(s.value(QStringLiteral("print_length")).toInt(), 100);
         QCOMPARE(s.value(QStringLiteral("print_level")).toInt(), 10);
         QCOMPARE(s.value(QStringLiteral("heap_limit_mb")).toDouble(), 4096.0);
-        QVERIFY(ToolHarness::text(result).startsWith(QStringLiteral("[limits]\ntimeout: 30 s\nmax output: 100,000 characters")));
+        QVERIFY(ToolHarness::text(result).startsWith(QStringLiteral("[limits]\ntimeout: 300 s\nmax output: 100,000 characters")));
     }
 
     void configureLimitsAppliesToLaterEvaluationsAndSurvivesAReset()

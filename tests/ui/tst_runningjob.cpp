@@ -98,7 +98,8 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return bar()->elapsedText() != before; }, 3000)); // it ticks
         QVERIFY(QTest::qWaitFor([this] { return bar()->outputLine().startsWith(QStringLiteral("step ")); }, 5000));
         QVERIFY2(bar()->outputLine().endsWith(QStringLiteral(" of 600")), qPrintable(bar()->outputLine()));
-        QVERIFY(QTest::qWaitFor([this] { return bar()->elapsedText() == QStringLiteral("0:03"); }, 5000));
+        // The clock, and when the time limit stops it (the session's: 300 s).
+        QVERIFY(QTest::qWaitFor([this] { return bar()->elapsedText() == QStringLiteral("0:03 \u00b7 limit 5:00"); }, 5000));
         saveScreenshot(QStringLiteral("running-job.png"));
 
         // The agent waits for it with job; the person interrupts it meanwhile.
@@ -106,7 +107,8 @@ private Q_SLOTS:
         QTest::mouseClick(bar()->interruptButton(), Qt::LeftButton);
         const QJsonObject ended = m_agent->response(wait);
         QVERIFY(AgentClient::isError(ended));
-        QVERIFY2(AgentClient::resultText(ended).contains(QStringLiteral("[ERROR] INTERRUPTED\n")), qPrintable(AgentClient::resultText(ended)));
+        QVERIFY2(AgentClient::resultText(ended).contains(QStringLiteral("[ERROR] INTERRUPTED\nThe person interrupted the evaluation at ")),
+                 qPrintable(AgentClient::resultText(ended)));
         QVERIFY(QTest::qWaitFor([this] { return !bar()->isVisible(); }, 5000));
     }
 

@@ -6,6 +6,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTextBlock>
@@ -15,7 +16,7 @@
 ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     : QFrame(parent), m_access(access), m_title(new QLabel(this)), m_count(new QLabel(this)), m_summary(new QLabel(this)),
       m_code(new QPlainTextEdit(this)), m_diff(new QPlainTextEdit(this)), m_approve(new QPushButton(tr("&Approve"), this)),
-      m_deny(new QPushButton(tr("&Deny"), this))
+      m_deny(new QPushButton(tr("&Deny"), this)), m_reason(new QLineEdit(this))
 {
     setObjectName(QStringLiteral("approvalBar"));
     setFrameShape(QFrame::StyledPanel);
@@ -39,7 +40,11 @@ ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     m_diff->setStyleSheet(QStringLiteral("QPlainTextEdit { background: #ffffff; color: #1f1f1f; border: 1px solid #ead7a8; }"));
     m_approve->setDefault(false);
     m_approve->setToolTip(tr("Run this call now"));
-    m_deny->setToolTip(tr("Refuse it; the agent is told that you denied it"));
+    m_deny->setToolTip(tr("Refuse it; the agent is told that you denied it, with your reason if you typed one"));
+    m_reason->setObjectName(QStringLiteral("approvalReason"));
+    m_reason->setPlaceholderText(tr("Why not? (optional: the agent reads it; Enter denies)"));
+    m_reason->setClearButtonEnabled(true);
+    m_reason->setStyleSheet(QStringLiteral("QLineEdit { background: #fffdf7; color: #1f1f1f; border: 1px solid #ead7a8; }"));
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_title, 1);
@@ -54,9 +59,17 @@ ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_code);
     layout->addWidget(m_diff);
+    layout->addWidget(m_reason);
 
     connect(m_approve, &QPushButton::clicked, access, &AccessGate::approve);
-    connect(m_deny, &QPushButton::clicked, access, &AccessGate::deny);
+    const auto deny = [this] {
+        const QString reason = m_reason->text();
+        m_reason->clear(); // the next call waiting gets a reason of its own
+        m_access->deny(reason);
+    };
+    connect(m_deny, &QPushButton::clicked, this, deny);
+    connect(m_reason, &QLineEdit::returnPressed, this, deny);
+    connect(m_approve, &QPushButton::clicked, m_reason, &QLineEdit::clear);
     connect(access, &AccessGate::pendingChanged, this, &ApprovalBar::refresh);
     refresh();
 }

@@ -6,12 +6,14 @@
 
 class AccessGate;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 
 // The non-modal bar above the input in Ask mode: which client wants to run what and why, or
 // which file it wants to change and how (the summary and the coloured diff), with Approve and
-// Deny; "1 of 3" when several wait. Hidden while nothing waits.
+// Deny, and a line for why not (optional: the agent reads it with the denial); "1 of 3" when
+// several wait. Hidden while nothing waits.
 class ApprovalBar : public QFrame
 {
     Q_OBJECT
@@ -20,6 +22,7 @@ public:
 
     QPushButton *approveButton() const { return m_approve; }
     QPushButton *denyButton() const { return m_deny; }
+    QLineEdit *reasonEdit() const { return m_reason; }
     QString headline() const;
     QString summary() const;
     // The diff shown for a file change (empty for a call).
@@ -39,4 +42,5 @@ private:
     QPlainTextEdit *m_diff;
     QPushButton *m_approve;
     QPushButton *m_deny;
+    QLineEdit *m_reason;
 };

@@ -17,6 +17,7 @@
 #include "session/JobOutcome.h"
 #include "session/JobSummary.h"
 #include "session/Session.h"
+#include "session/TextLines.h"
 
 #include <QHBoxLayout>
 #include <QJsonArray>
@@ -98,6 +99,11 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     connect(session, &Session::started, this, &LispConsole::onStarted);
     connect(session, &Session::output, this, &LispConsole::onOutput);
     connect(session, &Session::finished, this, &LispConsole::onFinished);
+    // An interrupt with debugging on parks the job as a break: the interrupt is over then.
+    connect(session->debugger(), &SessionDebugger::parked, this, [this] {
+        if (std::exchange(m_interrupting, false))
+            setHint(QString());
+    });
     connect(session, &Session::packageChanged, this, [this](const QString &package) {
         m_prompt->setText(shortPackageName(package) + QStringLiteral(">"));
     });
@@ -121,9 +127,10 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     connect(session->native(), &NativeCompilation::notice, this, [this, native = session->native()](const QString &sentence) {
         showNote(sentence, native->status().known && !native->status().available);
     });
-    connect(session, &Session::sessionReset, this, [this](const Origin &origin) {
+    connect(session, &Session::sessionReset, this, [this](const Origin &origin, const QString &why) {
         m_transcript->newLine();
-        m_transcript->appendText(tr("; The session was reset by %1: every definition is gone.\n").arg(origin.name),
+        const QString because = why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why);
+        m_transcript->appendText(tr("; The session was reset by %1%2: every definition is gone.\n").arg(origin.name, because),
                                  TranscriptView::Style::Note);
     });
     connect(m_input, &ConsoleWidget::submitted, this, [this](const QString &code) {
@@ -181,6 +188,20 @@ void LispConsole::setAccessGate(AccessGate *access)
     layout->insertWidget(1, holder);
     connect(access, &AccessGate::pendingChanged, holder, [holder, access] { holder->setVisible(!access->pending().isEmpty()); });
     holder->setVisible(!access->pending().isEmpty());
+    // A call that did not run leaves a line where the agent's calls appear: the person's own
+    // denial, or the mode's refusal (a file change not made says so through ProjectActivity).
+    connect(access, &AccessGate::refused, this, [this, access](const AccessGate::Refusal &refusal) {
+        QString text = refusal.denied ? tr("You denied %1's %2").arg(refusal.origin.name, refusal.tool)
+                                      : tr("%1's %2 was refused: agent access is %3").arg(refusal.origin.name, refusal.tool,
+                                                                                           AccessModes::name(access->mode()));
+        if (!refusal.description.isEmpty())
+            text += QStringLiteral(" \u2014 ") + refusal.description;
+        if (!refusal.what.isEmpty())
+            text += QStringLiteral(": ") + TextLines::oneLine(refusal.what, 120);
+        if (!refusal.reason.isEmpty())
+            text += tr(" (your reason: \u201c%1\u201d)").arg(refusal.reason);
+        showNote(text, false, laneFor(refusal.origin));
+    });
 }
 
 QString LispConsole::shortPackageName(const QString &package)
@@ -294,7 +315,9 @@ void LispConsole::interrupt()
         setHint(tr("Nothing is running."));
         return;
     }
-    setHint(tr("Interrupting %1's evaluation\u2026").arg(m_session->current()->request.origin.name));
+    const Origin &owner = m_session->current()->request.origin;
+    setHint(owner.isPerson() ? tr("Interrupting your evaluation\u2026") : tr("Interrupting %1's evaluation\u2026").arg(owner.name));
+    m_interrupting = true;
     m_session->interruptCurrent();
 }
 
@@ -395,6 +418,7 @@ void LispConsole::onFinished(const JobPtr &job)
     m_input->setBusy(m_session->current() != nullptr);
     if (!m_session->current()) {
         setHint(QString());
+        m_interrupting = false;
         Q_EMIT statusMessage(QString());
     }
 }

@@ -109,4 +109,5 @@ private:
     double m_basePointSize = 11.0;
     QString m_fontFamily;
     bool m_hasEntries = false;
+    bool m_interrupting = false; // the hint says "Interrupting…" until the job stops or parks
 };

@@ -144,7 +144,18 @@ void RunningJobBar::tick()
     if (!m_job || !m_job->startedAt.isValid())
         return;
     const qint64 ms = m_job->startedAt.msecsTo(LocalClock::now());
-    m_elapsed->setText(clock(ms));
+    // When its time limit stops it, if nothing else does first (running time only: time
+    // parked in the debugger does not count).
+    const int limitMs = m_session->timeLimitOf(*m_job);
+    if (limitMs > 0) {
+        m_elapsed->setText(tr("%1 \u00b7 limit %2").arg(clock(ms), clock(limitMs)));
+        m_elapsed->setToolTip(tr("It has run %1; its time limit stops it after %2 of running (%3 left). Agents may give "
+                                 "another with timeout_seconds; File \u25b8 Settings\u2026 sets the default.")
+                                  .arg(clock(ms), clock(limitMs), clock(qMax<qint64>(0, limitMs - m_job->runningMs()))));
+    } else {
+        m_elapsed->setText(clock(ms));
+        m_elapsed->setToolTip(tr("How long it has run; it has no time limit"));
+    }
     showActivity(); // a progress message that grew stale gives way to the newest output
     if (ms >= ShowAfterMs && isHidden())
         show();

@@ -40,6 +40,46 @@ QStringList splitArguments(const QString &text)
     return values;
 }
 
+// Red that reads on the panel's background, light or dark.
+QString errorColour(const QPalette &palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128 ? QStringLiteral("#ff8a80") : QStringLiteral("#b3261e");
+}
+
+// A restart's button: its full text when it fits, else elided (the tooltip has it whole), so a
+// long restart report never widens the panel and squeezes the transcript.
+class RestartButton : public QPushButton
+{
+public:
+    RestartButton(const QString &text, QWidget *parent) : QPushButton(parent), m_full(text)
+    {
+        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        setMinimumWidth(60);
+        setText(text);
+    }
+    QString fullText() const { return m_full; }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QPushButton::resizeEvent(event);
+        setText(fontMetrics().elidedText(m_full, Qt::ElideRight, qMax(0, width() - 20)));
+    }
+
+private:
+    QString m_full;
+};
+
+// "0   USE-VALUE — Use a value instead"; a restart without a report of its own (ECL then
+// reports its name) is only its number and name.
+QString restartLabel(const DebuggerRestart &restart)
+{
+    const QString report = restart.description.trimmed();
+    if (report.isEmpty() || report.compare(restart.name, Qt::CaseInsensitive) == 0)
+        return QStringLiteral("%1   %2").arg(restart.index).arg(restart.name);
+    return QStringLiteral("%1   %2 \u2014 %3").arg(restart.index).arg(restart.name, report);
+}
+
 QString variableLine(const QJsonValue &value)
 {
     const EngineProtocol::FrameReply::Variable variable(value);
@@ -63,16 +103,21 @@ DebuggerPanel::DebuggerPanel(Session *session, QWidget *parent)
     m_notice->setObjectName(QStringLiteral("debuggerNotice"));
     m_empty->setObjectName(QStringLiteral("debuggerEmpty"));
 
+    // Nothing in the panel asks for more width than a narrow dock has: long texts wrap or elide.
+    m_levels->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_levels->setMinimumContentsLength(16);
     m_header->setWordWrap(true);
     m_header->setTextFormat(Qt::RichText);
     m_condition->setWordWrap(true);
     m_condition->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_condition->setStyleSheet(QStringLiteral("color: #b3261e; font-weight: bold;"));
     m_condition->setFont(monospace());
     m_restartLayout = new QVBoxLayout(m_restartBox);
     m_restartLayout->setContentsMargins(0, 0, 0, 0);
     m_restartLayout->setSpacing(2);
-    m_arguments->setPlaceholderText(tr("Values for USE-VALUE or STORE-VALUE, as Lisp: 42   or   \"text\"; (1 2)"));
+    // Short enough for a narrow dock (the longer one was cut off); the tooltip gives examples.
+    m_arguments->setPlaceholderText(tr("USE-VALUE's value, as Lisp: 42"));
+    m_arguments->setToolTip(tr("The values a restart such as USE-VALUE or STORE-VALUE takes, as Lisp text: 42, \"text\" or (1 2); "
+                               "several separated by ;"));
     m_arguments->setFont(monospace());
     m_frames->setHeaderHidden(true);
     m_frames->setFont(monospace());
@@ -81,6 +126,8 @@ DebuggerPanel::DebuggerPanel(Session *session, QWidget *parent)
     m_evalInput->setPlaceholderText(tr("Evaluate in the selected frame (Enter)"));
     m_evalInput->setFont(monospace());
     m_notice->setWordWrap(true);
+    m_condition->setMinimumWidth(0);
+    m_frames->setMinimumWidth(0);
     m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -118,6 +165,7 @@ DebuggerPanel::DebuggerPanel(Session *session, QWidget *parent)
     connect(session->debugger(), &SessionDebugger::parked, this, [this](const JobPtr &job) {
         m_picked = false; // the newest level is the one that waits for an answer
         m_shown = job->debugger;
+        say(QString()); // what was said of an earlier debugger is not about this one
         refresh();
         Q_EMIT debuggerOpened(job->debugger);
     });
@@ -129,7 +177,11 @@ DebuggerPanel::DebuggerPanel(Session *session, QWidget *parent)
         m_picked = true;
         showDebugger(m_levels->itemData(row).toInt());
     });
-    connect(m_frames, &QTreeWidget::itemExpanded, this, [this](QTreeWidgetItem *item) { fillFrame(item); });
+    connect(m_frames, &QTreeWidget::itemExpanded, this, [this](QTreeWidgetItem *item) {
+        if (!item->parent())
+            m_frames->setCurrentItem(item); // the frame looked into is the one evaluated in
+        fillFrame(item);
+    });
     connect(m_frames, &QTreeWidget::currentItemChanged, this, [this] {
         const int frame = selectedFrame();
         m_frameLabel->setText(frame < 0 ? tr("In the parked thread:") : tr("In frame %1:").arg(frame));
@@ -183,6 +235,7 @@ void DebuggerPanel::refresh()
                           .arg(d.parkedAt.toString(QStringLiteral("HH:mm:ss")),
                                TextLines::oneLine(d.code, 160).toHtmlEscaped()));
     m_condition->setText(QStringLiteral("%1: %2").arg(d.conditionType, d.message));
+    m_condition->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(errorColour(palette())));
     rebuildRestarts();
     rebuildFrames();
 }
@@ -194,10 +247,10 @@ void DebuggerPanel::rebuildRestarts()
         delete item;
     }
     for (const DebuggerRestart &restart : m_shown->restarts) {
-        auto *button = new QPushButton(QStringLiteral("%1   %2 \u2014 %3").arg(restart.index).arg(restart.name, restart.description), m_restartBox);
+        auto *button = new RestartButton(restartLabel(restart), m_restartBox);
         button->setObjectName(QStringLiteral("restart%1").arg(restart.index));
         button->setStyleSheet(QStringLiteral("text-align: left; padding: 3px 8px;"));
-        button->setToolTip(tr("Choose %1 (key %2)").arg(restart.name).arg(restart.index));
+        button->setToolTip(tr("%1\nChoose %2 (key %3)").arg(restartLabel(restart), restart.name).arg(restart.index));
         const int index = restart.index;
         connect(button, &QPushButton::clicked, this, [this, index] { chooseRestart(index); });
         m_restartLayout->addWidget(button);
@@ -373,8 +426,9 @@ void DebuggerPanel::onClosed(const DebuggerPtr &debugger)
 
 void DebuggerPanel::say(const QString &text, bool problem)
 {
-    m_notice->setStyleSheet(problem ? QStringLiteral("color: #b3261e;") : QString());
+    m_notice->setStyleSheet(problem ? QStringLiteral("color: %1;").arg(errorColour(palette())) : QString());
     m_notice->setText(text);
+    m_notice->setVisible(!text.isEmpty());
 }
 
 QString DebuggerPanel::notice() const
@@ -396,8 +450,8 @@ QStringList DebuggerPanel::restartTexts() const
 {
     QStringList texts;
     for (int i = 0; i < m_restartLayout->count(); ++i) {
-        if (auto *button = qobject_cast<QPushButton *>(m_restartLayout->itemAt(i)->widget()))
-            texts << button->text();
+        if (auto *button = dynamic_cast<RestartButton *>(m_restartLayout->itemAt(i)->widget()))
+            texts << button->fullText();
     }
     return texts;
 }

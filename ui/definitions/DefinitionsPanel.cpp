@@ -8,6 +8,7 @@
 #include "session/Session.h"
 
 #include <QButtonGroup>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -92,7 +93,8 @@ DefinitionsPanel::DefinitionsPanel(DefinitionsModel *model, QWidget *parent)
     mono.setStyleHint(QFont::Monospace);
     m_form->setReadOnly(true);
     m_form->setFont(mono);
-    SyntaxHighlighting::attach(m_form->document());
+    SyntaxHighlighting::attach(m_form->document(), palette().color(QPalette::Base).lightness() < 128 ? SyntaxHighlighting::Theme::Dark
+                                                                                                    : SyntaxHighlighting::Theme::Light);
     m_diff->setObjectName(QStringLiteral("definitionDiff"));
     m_diff->setReadOnly(true);
     m_diff->setFont(mono);
@@ -177,6 +179,18 @@ QString DefinitionsPanel::statusText() const
     return m_status->text();
 }
 
+void DefinitionsPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange)
+        return;
+    // Attaching again only switches the highlighter's theme; the version shown is drawn again.
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    SyntaxHighlighting::attach(m_form->document(), dark ? SyntaxHighlighting::Theme::Dark : SyntaxHighlighting::Theme::Light);
+    if (!m_diff->isHidden())
+        showVersion();
+}
+
 void DefinitionsPanel::showDetails()
 {
     const DefinitionsModel::Definition *d = m_model->definition(m_proxy->mapToSource(m_tree->currentIndex().siblingAtColumn(0)));
@@ -186,8 +200,9 @@ void DefinitionsPanel::showDetails()
         showHistory();
         return;
     }
-    QString html = QStringLiteral("<b>%1</b> <span style='color:#5f6670'>%2 in %3</span><br>")
-                       .arg(DefinitionsModel::displayText(*d).toHtmlEscaped(), d->kind.toHtmlEscaped(), d->package.toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b> <span style='color:%4'>%2 in %3</span><br>")
+                       .arg(DefinitionsModel::displayText(*d).toHtmlEscaped(), d->kind.toHtmlEscaped(), d->package.toHtmlEscaped(),
+                            palette().color(QPalette::PlaceholderText).name());
     if (!d->definedBy.isEmpty())
         html += tr("Defined by <b>%1</b> at %2").arg(d->definedBy.toHtmlEscaped(), timeOf(d->definedAt));
     else if (!d->file.isEmpty() && d->definedAt.isValid())

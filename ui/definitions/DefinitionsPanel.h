@@ -48,6 +48,10 @@ Q_SIGNALS:
     // A revert was submitted (the job id), for the window's status bar.
     void reverted(quint64 job, const QString &summary);
 
+protected:
+    // The theme changed (File ▸ Settings…): the definition's text follows it.
+    void changeEvent(QEvent *event) override;
+
 private:
     void showDetails();
     void showHistory();

@@ -1,5 +1,6 @@
 #include "ConnectDialog.h"
 
+#include "ClientPresence.h"
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "session/EditorBridge.h"
@@ -42,7 +43,10 @@ ConnectDialog::ConnectDialog(McpServer *server, const QList<Client> &clients, QW
         box->setObjectName(QStringLiteral("text"));
         box->setReadOnly(true);
         box->setFont(fixed);
-        box->setLineWrapMode(QPlainTextEdit::NoWrap);
+        // Long commands (the bridge's path) wrap rather than hide behind a scroll bar; the
+        // copied text has no line breaks of its own.
+        box->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+        box->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
         pageLayout->addWidget(box);
         auto *copy = new QPushButton(tr("&Copy"), page);
         copy->setObjectName(QStringLiteral("copy"));
@@ -62,8 +66,7 @@ ConnectDialog::ConnectDialog(McpServer *server, const QList<Client> &clients, QW
     layout->addWidget(buttons);
 
     if (m_server) {
-        connect(m_server, &McpServer::peerInitialized, this, &ConnectDialog::updateConnected);
-        connect(m_server, &McpServer::peerClosed, this, &ConnectDialog::updateConnected); // already out of peers()
+        connect(m_server->presence(), &ClientPresence::changed, this, &ConnectDialog::updateConnected);
     }
     updateConnected();
     resize(720, 420);
@@ -96,15 +99,19 @@ QPushButton *ConnectDialog::copyButton(const QString &id) const
 void ConnectDialog::updateConnected()
 {
     QStringList names;
+    QStringList left;
     if (m_server) {
-        for (McpPeer *peer : m_server->peers()) {
-            if (peer && peer->isInitialized())
-                names << tr("%1 (%2)").arg(peer->clientName(), peer->transport());
-        }
+        for (McpPeer *peer : m_server->presence()->here())
+            names << tr("%1 (%2)").arg(peer->clientName(), peer->transport());
+        for (const ClientPresence::Departed &gone : m_server->presence()->departed(3))
+            left << tr("%1 (%2) at %3").arg(gone.name, gone.transport, gone.leftAt.toString(QStringLiteral("HH:mm:ss")));
     }
     if (m_editors) {
         for (const EditorBridge::Editor &editor : m_editors->editors())
             names << tr("%1 (your editor, %2)").arg(editor.program().isEmpty() ? tr("an editor") : editor.program(), editor.peer);
     }
-    m_connected->setText(names.isEmpty() ? tr("No agent is connected now.") : tr("Connected now: %1").arg(names.join(QStringLiteral(", "))));
+    QString text = names.isEmpty() ? tr("No agent is connected now.") : tr("Connected now: %1.").arg(names.join(QStringLiteral(", ")));
+    if (!left.isEmpty())
+        text += QLatin1Char(' ') + tr("Left: %1.").arg(left.join(QStringLiteral(", ")));
+    m_connected->setText(text);
 }

@@ -3,6 +3,8 @@
 #include "McpServer.h"
 
 #include <QBrush>
+#include <QGuiApplication>
+#include <QPalette>
 #include <QColor>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -29,6 +31,27 @@ QString ToolCallLog::stateName(State state)
     case State::Parked: return tr("parked");
     }
     return {};
+}
+
+QString ToolCallLog::stateText(const RequestTrace &trace)
+{
+    if (!trace.isFollowed())
+        return stateName(trace.state());
+    return QStringLiteral("%1 \u2192 %2").arg(stateName(trace.state()), trace.followText());
+}
+
+QColor ToolCallLog::stateColour(State state, bool darkBackground)
+{
+    switch (state) {
+    case State::Error:
+    case State::Denied: return darkBackground ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x20, 0x20);
+    case State::AwaitingApproval:
+    case State::Parked:
+    case State::AwaitingPerson: return darkBackground ? QColor(0xff, 0xc1, 0x6b) : QColor(0xa0, 0x5a, 0x00);
+    case State::HandedOff:
+    case State::Running: return darkBackground ? QColor(0x8a, 0xb8, 0xff) : QColor(0x0b, 0x57, 0xa3);
+    default: return {};
+    }
 }
 
 QString ToolCallLog::summarize(const QJsonObject &arguments, int maxChars)
@@ -113,17 +136,14 @@ QVariant ToolCallLog::data(const QModelIndex &index, int role) const
     if (role == StateRole)
         return int(e.state());
     if (role == Qt::ForegroundRole && index.column() == StateColumn) {
-        switch (e.state()) {
-        case State::Error:
-        case State::Denied: return QBrush(QColor(0xb0, 0x20, 0x20));
-        case State::AwaitingApproval:
-        case State::Parked:
-        case State::AwaitingPerson: return QBrush(QColor(0xa0, 0x5a, 0x00));
-        case State::HandedOff:
-        case State::Running: return QBrush(QColor(0x0b, 0x57, 0xa3));
-        default: return {};
-        }
+        // The job it left going decides, once it is followed; the table's base colour says
+        // which variant is readable (the dark theme's base is dark).
+        const bool dark = QGuiApplication::palette().color(QPalette::Base).lightness() < 128;
+        const QColor colour = stateColour(e.isFollowed() ? e.followState() : e.state(), dark);
+        return colour.isValid() ? QVariant(QBrush(colour)) : QVariant();
     }
+    if (role == Qt::ToolTipRole && index.column() == StateColumn)
+        return stateText(e);
     if (role == Qt::ToolTipRole && index.column() == ArgumentsColumn) {
         if (!e.refusal().isEmpty())
             return e.refusal();
@@ -141,7 +161,9 @@ QVariant ToolCallLog::data(const QModelIndex &index, int role) const
     case ClientColumn: return e.client();
     case ToolColumn: return e.tool().isEmpty() ? e.method() : e.tool();
     case ArgumentsColumn: return summarize(e.arguments());
-    case StateColumn: return stateName(e.state());
+    // What it is now, short enough for the column: what became of its job once followed
+    // ("ended: done"); the tooltip and the detail pane have the whole story.
+    case StateColumn: return e.isFollowed() ? e.followText() : stateName(e.state());
     case DurationColumn: return durationText(e);
     }
     return {};
@@ -196,6 +218,8 @@ QByteArray ToolCallLog::toJsonLines() const
             line.insert(QStringLiteral("refusal"), e.refusal());
         if (e.jobId() != 0)
             line.insert(QStringLiteral("job"), double(e.jobId()));
+        if (e.isFollowed())
+            line.insert(QStringLiteral("job_state"), e.followText());
         if (e.hasChange())
             line.insert(QStringLiteral("file_change"), QJsonObject{{QStringLiteral("path"), e.change().path},
                                                                    {QStringLiteral("summary"), e.change().summary}});

@@ -3,6 +3,7 @@
 #include "RequestTrace.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
 #include <QJsonObject>
 
 class McpServer;
@@ -35,6 +36,11 @@ public:
 
     const RequestTrace &entry(int row) const { return *m_entries.at(row); }
     static QString stateName(State state);
+    // What the State column says of a request: its state, or, for a call that answered before
+    // its job ended (handed off, parked), what became of that job since ("ended: done").
+    static QString stateText(const RequestTrace &trace);
+    // The colour of a state, readable on the table's background in light and dark themes.
+    static QColor stateColour(State state, bool darkBackground);
     static QString summarize(const QJsonObject &arguments, int maxChars = 80);
     // "12 ms", or "40 ms · waited 3.2 s" for a request that waited for the person's approval;
     // empty until it ends.

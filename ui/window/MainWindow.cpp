@@ -11,6 +11,7 @@
 #include "toolcalls/ToolCallsPanel.h"
 
 #include "AccessGate.h"
+#include "ClientPresence.h"
 #include "McpPeer.h"
 #include "McpServer.h"
 #include "project/ProjectFiles.h"
@@ -65,9 +66,9 @@ MainWindow::MainWindow(Session *session, McpServer *server, AccessGate *access, 
         updateEngineState();
     });
     connect(session->debugger(), &SessionDebugger::resumed, this, &MainWindow::updateEngineState);
-    connect(server, &McpServer::peerInitialized, this, &MainWindow::updateClients);
     connect(server, &McpServer::peerCreated, this, &MainWindow::updateClients);
-    connect(server, &McpServer::peerClosed, this, [this] { QMetaObject::invokeMethod(this, &MainWindow::updateClients, Qt::QueuedConnection); });
+    // Clients that came, left (closed, or gone without a word) or came back.
+    connect(server->presence(), &ClientPresence::changed, this, &MainWindow::updateClients);
     connect(session->editors(), &EditorBridge::editorsChanged, this, &MainWindow::updateClients);
     m_editorStatus = new EditorStatus(session, m_console, statusBar(), this); // where the person's editor connects
     // The engine may have started before the window was made.
@@ -206,8 +207,14 @@ void MainWindow::buildDocks()
     connect(m_debuggerPanel, &DebuggerPanel::allClosed, this, [this] {
         if (m_definitionsDock->isVisible())
             m_definitionsDock->raise(); // nothing waits in the debugger: the definitions come back
+        // ... at the width they had: the transcript gets back what the debugger took.
+        if (m_sideWidthBeforeDebugger > 0 && m_definitionsDock->isVisible())
+            resizeDocks({m_definitionsDock}, {m_sideWidthBeforeDebugger}, Qt::Horizontal);
+        m_sideWidthBeforeDebugger = 0;
     });
     connect(m_debuggerPanel, &DebuggerPanel::debuggerOpened, this, [this] {
+        if (m_sideWidthBeforeDebugger == 0 && m_definitionsDock->isVisible())
+            m_sideWidthBeforeDebugger = m_definitionsDock->width();
         m_debuggerDock->show();
         m_debuggerDock->raise();
     });
@@ -225,6 +232,7 @@ void MainWindow::buildStatusBar()
     m_engineLabel = new QLabel(this);
     m_endpointLabel = new QLabel(this);
     m_clientsLabel = new QLabel(this);
+    m_clientsLabel->setObjectName(QStringLiteral("clientsLabel"));
     m_endpointLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     for (QLabel *label : {m_engineLabel, m_endpointLabel, m_clientsLabel})
         label->setContentsMargins(6, 0, 6, 0);
@@ -287,14 +295,19 @@ QAction *MainWindow::accessAction(int mode) const
 void MainWindow::setEndpoints(const QStringList &addresses, const QString &note)
 {
     m_endpoints = addresses;
+    // The first address, and how many more: the status bar's room is for its messages too
+    // (the access mode's sentence was cut off); the tooltip and the tray's Copy have them all.
     QString text = addresses.isEmpty() && note.isEmpty() ? tr("MCP: stdio only")
-                                                         : tr("MCP: %1").arg(addresses.join(QStringLiteral("  \u00b7  ")));
+                   : addresses.isEmpty()                 ? tr("MCP:")
+                                                         : tr("MCP: %1").arg(addresses.first());
+    if (addresses.size() > 1)
+        text += tr(" +%1").arg(addresses.size() - 1);
     if (!note.isEmpty())
-        text += (addresses.isEmpty() ? QString() : QStringLiteral("  \u00b7  ")) + tr("not listening: %1").arg(note);
+        text += QLatin1Char(' ') + tr("not listening: %1").arg(note);
     m_endpointLabel->setText(text);
     m_endpointLabel->setToolTip(addresses.isEmpty() && note.isEmpty()
                                     ? tr("No network endpoint is running; agents connect with lisp-duet --headless --stdio.")
-                                    : tr("Where MCP clients connect to this window's session"));
+                                    : tr("Where MCP clients connect to this window's session:\n%1").arg(addresses.join(QLatin1Char('\n'))));
     m_copyEndpoint->setEnabled(!addresses.isEmpty());
     if (m_tray)
         m_tray->setToolTip(tr("Lisp Duet \u2014 %1").arg(m_endpointLabel->text()));
@@ -343,15 +356,19 @@ void MainWindow::updateEngineState()
 
 void MainWindow::updateClients()
 {
+    const ClientPresence *presence = m_server->presence();
     QStringList names;
-    for (McpPeer *peer : m_server->peers()) {
-        if (peer->isInitialized())
-            names << peer->clientName();
-    }
+    if (const QString agents = presence->hereText(); !agents.isEmpty())
+        names << agents;
     // The person's own editors, connected through Swank, beside the agents.
     for (const EditorBridge::Editor &editor : m_session->editors()->editors())
         names << (editor.program().isEmpty() ? tr("your editor") : tr("%1 (your editor)").arg(editor.program()));
-    m_clientsLabel->setText(names.isEmpty() ? tr("No clients") : tr("Clients: %1").arg(names.join(QStringLiteral(", "))));
+    const QString here = names.join(QStringLiteral(", "));
+    m_clientsLabel->setText(here.isEmpty() ? tr("No clients") : tr("Clients: %1").arg(here));
+    QStringList left;
+    for (const ClientPresence::Departed &gone : presence->departed())
+        left << tr("%1 (%2) left at %3").arg(gone.name, gone.transport, gone.leftAt.toString(QStringLiteral("HH:mm:ss")));
+    m_clientsLabel->setToolTip(left.isEmpty() ? tr("The MCP clients connected now") : tr("Connected now: %1\n%2").arg(here.isEmpty() ? tr("none") : here, left.join(QLatin1Char('\n'))));
 }
 
 void MainWindow::exportToolCalls()

@@ -125,5 +125,6 @@ private:
     QStringList m_endpoints;
     Session::EngineStatus m_engineState = Session::EngineStatus::Starting;
     bool m_keepInTray = false;
+    int m_sideWidthBeforeDebugger = 0; // the right docks' width before something parked
     bool m_docksVisibleBefore[3] = {true, true, true};
 };
