@@ -28,13 +28,19 @@ namespace {
 constexpr double UnboundedFrom = 1e6;
 } // namespace
 
-QJsonObject integer(const QString &description, int minimum, int maximum)
+namespace {
+QJsonObject bounded(const QString &type, const QString &description, double minimum, double maximum)
 {
-    QJsonObject schema{{QStringLiteral("type"), QStringLiteral("integer")}, {QStringLiteral("description"), description},
-                       {QStringLiteral("minimum"), minimum}};
+    QJsonObject schema{{QStringLiteral("type"), type}, {QStringLiteral("description"), description}, {QStringLiteral("minimum"), minimum}};
     if (maximum < UnboundedFrom)
         schema.insert(QStringLiteral("maximum"), maximum);
     return schema;
+}
+} // namespace
+
+QJsonObject integer(const QString &description, int minimum, int maximum)
+{
+    return bounded(QStringLiteral("integer"), description, minimum, maximum);
 }
 
 QJsonObject nullableInteger(const QString &description)
@@ -45,11 +51,7 @@ QJsonObject nullableInteger(const QString &description)
 
 QJsonObject number(const QString &description, double minimum, double maximum)
 {
-    QJsonObject schema{{QStringLiteral("type"), QStringLiteral("number")}, {QStringLiteral("description"), description},
-                       {QStringLiteral("minimum"), minimum}};
-    if (maximum < UnboundedFrom)
-        schema.insert(QStringLiteral("maximum"), maximum);
-    return schema;
+    return bounded(QStringLiteral("number"), description, minimum, maximum);
 }
 
 QJsonObject boolean(const QString &description)
