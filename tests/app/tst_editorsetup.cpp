@@ -3,6 +3,7 @@
 // of them (the command line beats the settings), the Settings dialog's rows, and the Connect
 // dialog's "Your editor" page, offscreen, with a scratch HOME and XDG folders.
 
+#include "../common/IsolatedFolders.h"
 #include "AppServices.h"
 #include "CommandLine.h"
 #include "Preferences.h"
@@ -23,18 +24,11 @@
 #include <QtTest>
 
 namespace {
-QTemporaryDir *scratch()
-{
-    static QTemporaryDir dir;
-    return &dir;
-}
-
 // Before QApplication exists: ~/.slime-secret, ~/.eclrc and the settings are the test's own.
 void isolate()
 {
+    isolateFolders();
     qputenv("HOME", scratch()->filePath(QStringLiteral("home")).toUtf8());
-    qputenv("XDG_CONFIG_HOME", scratch()->filePath(QStringLiteral("config")).toUtf8());
-    qputenv("XDG_DATA_HOME", scratch()->filePath(QStringLiteral("data")).toUtf8());
 }
 Q_CONSTRUCTOR_FUNCTION(isolate)
 

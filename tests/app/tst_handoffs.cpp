@@ -9,7 +9,9 @@
 //
 // With DUET_SCREENSHOT_DIR set, shapes-definitions.png and staged-form.png are saved there.
 
+#include "../common/IsolatedFolders.h"
 #include "../common/TestFiles.h"
+#include "SdkAgent.h"
 
 #include "AppServices.h"
 #include "session/Session.h"
@@ -39,89 +41,17 @@
 #include <QtTest>
 
 namespace {
-QTemporaryDir *scratch()
-{
-    static QTemporaryDir dir;
-    return &dir;
-}
-
 // Before QApplication exists, so QSettings and QStandardPaths never see the real folders.
 void isolate()
 {
-    qputenv("XDG_CONFIG_HOME", scratch()->filePath(QStringLiteral("config")).toUtf8());
-    qputenv("XDG_DATA_HOME", scratch()->filePath(QStringLiteral("data")).toUtf8());
-    qputenv("XDG_RUNTIME_DIR", scratch()->filePath(QStringLiteral("run")).toUtf8());
+    isolateFolders();
     qputenv("XDG_CACHE_HOME", QByteArray(DUET_BIN_DIR "/../e2e-lisp-cache"));
-    if (qEnvironmentVariableIsEmpty("LISP_DUET_ENGINE"))
-        qputenv("LISP_DUET_ENGINE", QByteArray(DUET_BIN_DIR "/lisp-duet-engine"));
+    useBuiltEngine();
 }
 Q_CONSTRUCTOR_FUNCTION(isolate)
 
 const QByteArray Token = "handoffs-test-token-0123456789abcdef";
 
-// The SDK client in a Node process: one JSON line per call, answers as they come.
-class SdkAgent
-{
-public:
-    bool start(const QString &url, const QString &name)
-    {
-        m_node.setProcessChannelMode(QProcess::SeparateChannels);
-        m_node.setWorkingDirectory(QStringLiteral(DUET_SOURCE_DIR "/tests"));
-        m_node.start(QStringLiteral("node"), {QStringLiteral(DUET_SOURCE_DIR "/tests/e2e/agent-repl.mjs"), url, QString::fromLatin1(Token), name});
-        return m_node.waitForStarted(10000) && QTest::qWaitFor([this] { read(); return m_ready; }, 30000);
-    }
-    ~SdkAgent()
-    {
-        m_node.closeWriteChannel();
-        if (!m_node.waitForFinished(5000))
-            m_node.kill();
-        m_node.waitForFinished(2000);
-    }
-    int call(const QString &tool, const QJsonObject &arguments)
-    {
-        const int id = m_nextId++;
-        send({{"id", id}, {"tool", tool}, {"arguments", arguments}});
-        return id;
-    }
-    void cancel(int id) { send({{"id", m_nextId++}, {"cancel", id}}); }
-    // The answer to call `id` ({result} or {error}); empty when none came in time.
-    QJsonObject answer(int id, int ms = 60000)
-    {
-        (void)QTest::qWaitFor([&] { read(); return m_answers.contains(id); }, ms);
-        return m_answers.value(id);
-    }
-    bool answered(int id)
-    {
-        read();
-        return m_answers.contains(id);
-    }
-    QString errors() { return QString::fromUtf8(m_node.readAllStandardError()); }
-
-    static QString text(const QJsonObject &answer, int part = 0)
-    {
-        return answer.value("result").toObject().value("content").toArray().at(part).toObject().value("text").toString();
-    }
-    static QJsonObject structured(const QJsonObject &answer) { return answer.value("result").toObject().value("structuredContent").toObject(); }
-    static bool isError(const QJsonObject &answer) { return answer.value("result").toObject().value("isError").toBool(); }
-
-private:
-    void send(const QJsonObject &message) { m_node.write(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n'); }
-    void read()
-    {
-        while (m_node.canReadLine()) {
-            const QJsonObject message = QJsonDocument::fromJson(m_node.readLine()).object();
-            if (message.value("ready").toBool())
-                m_ready = true;
-            else if (message.contains("id"))
-                m_answers.insert(message.value("id").toInt(), message);
-        }
-    }
-
-    QProcess m_node;
-    bool m_ready = false;
-    int m_nextId = 1;
-    QHash<int, QJsonObject> m_answers;
-};
 } // namespace
 
 class TestHandoffs : public QObject
@@ -193,7 +123,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         QVERIFY(QTest::qWaitFor([this] { return m_services->session()->isEngineReady(); }, 30000));
         m_agent = std::make_unique<SdkAgent>();
-        QVERIFY2(m_agent->start(m_http->url(), QStringLiteral("claude-code")), qPrintable(m_agent->errors()));
+        QVERIFY2(m_agent->start(m_http->url(), Token, QStringLiteral("claude-code")), qPrintable(m_agent->errors()));
     }
 
     void cleanupTestCase()

@@ -4,6 +4,7 @@
 // runs), --no-native beats the setting for one run, and the reason people and agents read is
 // the app's. Against the real engine, offscreen, with a scratch XDG_CONFIG_HOME.
 
+#include "../common/IsolatedFolders.h"
 #include "AppServices.h"
 #include "CommandLine.h"
 #include "Preferences.h"
@@ -24,18 +25,10 @@
 #include <QtTest>
 
 namespace {
-QTemporaryDir *scratch()
-{
-    static QTemporaryDir dir;
-    return &dir;
-}
-
 // Before QApplication exists, so QSettings and QStandardPaths never see the real folders.
 void isolate()
 {
-    qputenv("XDG_CONFIG_HOME", scratch()->filePath(QStringLiteral("config")).toUtf8());
-    qputenv("XDG_DATA_HOME", scratch()->filePath(QStringLiteral("data")).toUtf8());
-    qputenv("XDG_RUNTIME_DIR", scratch()->filePath(QStringLiteral("run")).toUtf8());
+    isolateFolders();
 }
 Q_CONSTRUCTOR_FUNCTION(isolate)
 

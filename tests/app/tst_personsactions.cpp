@@ -13,6 +13,7 @@
 // person's actions left, the Tool calls panel following its jobs, the Debugger panel while an
 // agent waits for the person's choice, and the Connect dialog saying who left.
 
+#include "../common/IsolatedFolders.h"
 #include "SdkAgent.h"
 
 #include "AccessGate.h"
@@ -47,20 +48,11 @@
 #include <QtTest>
 
 namespace {
-QTemporaryDir *scratch()
-{
-    static QTemporaryDir dir;
-    return &dir;
-}
-
 // Before QApplication exists, so QSettings and QStandardPaths never see the real folders.
 void isolate()
 {
-    qputenv("XDG_CONFIG_HOME", scratch()->filePath(QStringLiteral("config")).toUtf8());
-    qputenv("XDG_DATA_HOME", scratch()->filePath(QStringLiteral("data")).toUtf8());
-    qputenv("XDG_RUNTIME_DIR", scratch()->filePath(QStringLiteral("run")).toUtf8());
-    if (qEnvironmentVariableIsEmpty("LISP_DUET_ENGINE"))
-        qputenv("LISP_DUET_ENGINE", QByteArray(DUET_BIN_DIR "/lisp-duet-engine"));
+    isolateFolders();
+    useBuiltEngine();
 }
 Q_CONSTRUCTOR_FUNCTION(isolate)
 

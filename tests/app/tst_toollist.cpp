@@ -6,6 +6,7 @@
 // (project, debugger, hand-offs) leave the list when the person switches them off, clients
 // hear of it, and a call to a switched-off tool says why.
 
+#include "../common/IsolatedFolders.h"
 #include "AppServices.h"
 #include "McpPeer.h"
 #include "McpServer.h"
@@ -19,16 +20,10 @@
 #include <QtTest>
 
 namespace {
-QTemporaryDir *scratch()
-{
-    static QTemporaryDir dir;
-    return &dir;
-}
-
+// Before QApplication exists, so QSettings and QStandardPaths never see the real folders.
 void isolate()
 {
-    qputenv("XDG_CONFIG_HOME", scratch()->filePath(QStringLiteral("config")).toUtf8());
-    qputenv("XDG_DATA_HOME", scratch()->filePath(QStringLiteral("data")).toUtf8());
+    isolateFolders();
 }
 Q_CONSTRUCTOR_FUNCTION(isolate)
 

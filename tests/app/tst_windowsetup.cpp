@@ -2,6 +2,7 @@
 // scratch XDG_CONFIG_HOME: Copy puts the client's text on the clipboard, the connected clients
 // follow the server's peers, settings round-trip through QSettings and take effect.
 
+#include "../common/IsolatedFolders.h"
 #include "AppServices.h"
 #include "history/Journal.h"
 #include "ClientConfig.h"
@@ -42,18 +43,10 @@
 #include <QtTest>
 
 namespace {
-QTemporaryDir *scratch()
-{
-    static QTemporaryDir dir;
-    return &dir;
-}
-
 // Before QApplication exists, so QSettings and QStandardPaths never see the real folders.
 void isolate()
 {
-    qputenv("XDG_CONFIG_HOME", scratch()->filePath(QStringLiteral("config")).toUtf8());
-    qputenv("XDG_DATA_HOME", scratch()->filePath(QStringLiteral("data")).toUtf8());
-    qputenv("XDG_RUNTIME_DIR", scratch()->filePath(QStringLiteral("run")).toUtf8());
+    isolateFolders();
 }
 Q_CONSTRUCTOR_FUNCTION(isolate)
 

@@ -13,6 +13,7 @@
 #include "ToolRegistry.h"
 #include "tools/Tools.h"
 #include "tools/JobHandles.h"
+#include "window/MainWindow.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -56,6 +57,20 @@ struct LiveSession
             ready.wait(20000);
     }
     ~LiveSession() { engine.stop(); }
+
+    // The window over this session at `size`, shown (its Definitions panel reading the ledger
+    // when `withLedger`); null when the platform never exposed it.
+    std::unique_ptr<MainWindow> showWindow(QSize size, bool withLedger = false)
+    {
+        auto window = std::make_unique<MainWindow>(&session, &server, &access);
+        if (withLedger)
+            window->setDefinitionLedger(&ledger);
+        window->resize(size);
+        window->show();
+        if (!QTest::qWaitForWindowExposed(window.get()))
+            window.reset();
+        return window;
+    }
 };
 
 // An MCP client as the transports see one: bytes in through McpServer::receive, messages out

@@ -66,10 +66,8 @@ private Q_SLOTS:
                                  debuggerEvalTool(&m_live->session, &m_live->jobs), invokeRestartTool(&m_live->session, &m_live->jobs)})
             m_live->tools.add(tool);
         session().debugger()->setDebugDefaults(true, false); // as the app's settings have it by default
-        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
-        m_window->resize(1400, 860);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window = m_live->showWindow(QSize(1400, 860));
+        QVERIFY(m_window);
         m_agent = std::make_unique<AgentClient>(&m_live->server, QStringLiteral("claude-code"));
     }
 

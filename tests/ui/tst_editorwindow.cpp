@@ -63,11 +63,8 @@ private Q_SLOTS:
         QVERIFY(m_home.isValid());
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
-        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
-        m_window->setDefinitionLedger(&m_live->ledger);
-        m_window->resize(1280, 800);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window = m_live->showWindow(QSize(1280, 800), true);
+        QVERIFY(m_window);
     }
     void cleanupTestCase()
     {

@@ -39,11 +39,8 @@ private Q_SLOTS:
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
         addSessionTools(&m_live->tools, &m_live->session, &m_live->jobs); // time-execution, run-tests, job...
-        m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
-        m_window->setDefinitionLedger(&m_live->ledger);
-        m_window->resize(1200, 760);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window = m_live->showWindow(QSize(1200, 760), true);
+        QVERIFY(m_window);
         m_agent = std::make_unique<AgentClient>(&m_live->server, QStringLiteral("claude-code"));
     }
     void cleanupTestCase()
