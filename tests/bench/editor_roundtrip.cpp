@@ -205,41 +205,10 @@ Stats engineRoundTrips(const std::string &engine, const std::string &secretFile,
     return result;
 }
 
-// The same with the Session as the host, its event loop on this thread, the editor on another.
-Stats sessionRoundTrips(int calls)
+// The editor's round trips on a thread of their own while this thread's event loop serves the
+// host (the Session and its engine), which sleeps until one of them has something.
+Stats roundTripsBesideEventLoop(quint16 port, int calls)
 {
-    EditorHost host;
-    if (!host.lisp.waitReady() || !host.writeSecret() || !host.listen())
-        throw bench::ServerFailure("the engine did not listen");
-    host.secret = QString::fromLatin1(kSecret);
-    host.writeSecret();
-    Stats result{};
-    std::string failure;
-    QEventLoop loop; // sleeps until the engine or the editor's thread has something
-    std::thread editor([&] {
-        try {
-            result = roundTrips(host.port, kSecret, calls);
-        } catch (const std::exception &e) {
-            failure = e.what();
-        }
-        QMetaObject::invokeMethod(&loop, "quit", Qt::QueuedConnection);
-    });
-    loop.exec();
-    editor.join();
-    if (!failure.empty())
-        throw bench::ServerFailure(failure);
-    return result;
-}
-
-// The app's own routing: the Session's EditorBridge, as lisp-duet --swank 0 has it.
-Stats bridgeRoundTrips(const std::string &secretFile, int calls)
-{
-    EngineHarness lisp;
-    lisp.session.editors()->setSecretFile(QString::fromStdString(secretFile));
-    lisp.session.editors()->setListening(0);
-    if (!QTest::qWaitFor([&] { return lisp.session.editors()->state() == EditorBridge::State::Listening; }, 60000))
-        throw bench::ServerFailure("the bridge did not listen: " + lisp.session.editors()->message().toStdString());
-    const auto port = quint16(lisp.session.editors()->port());
     Stats result{};
     std::string failure;
     QEventLoop loop;
@@ -256,6 +225,29 @@ Stats bridgeRoundTrips(const std::string &secretFile, int calls)
     if (!failure.empty())
         throw bench::ServerFailure(failure);
     return result;
+}
+
+// The same with the Session as the host, its event loop on this thread, the editor on another.
+Stats sessionRoundTrips(int calls)
+{
+    EditorHost host;
+    if (!host.lisp.waitReady() || !host.writeSecret() || !host.listen())
+        throw bench::ServerFailure("the engine did not listen");
+    host.secret = QString::fromLatin1(kSecret);
+    host.writeSecret();
+    return roundTripsBesideEventLoop(host.port, calls);
+}
+
+// The app's own routing: the Session's EditorBridge, as lisp-duet --swank 0 has it.
+Stats bridgeRoundTrips(const std::string &secretFile, int calls)
+{
+    EngineHarness lisp;
+    lisp.session.editors()->setSecretFile(QString::fromStdString(secretFile));
+    lisp.session.editors()->setListening(0);
+    if (!QTest::qWaitFor([&] { return lisp.session.editors()->state() == EditorBridge::State::Listening; }, 60000))
+        throw bench::ServerFailure("the bridge did not listen: " + lisp.session.editors()->message().toStdString());
+    const auto port = quint16(lisp.session.editors()->port());
+    return roundTripsBesideEventLoop(port, calls);
 }
 
 } // namespace

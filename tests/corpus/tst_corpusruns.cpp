@@ -4,6 +4,7 @@
 // whose test-op does nothing, load-system's quiet loads, where a test run writes its files, and
 // project-info's test systems. One engine for the whole suite, as a shared session is.
 
+#include "../common/TestFiles.h"
 #include "PlainEclRun.h"
 #include "project/ProjectFiles.h"
 #include "tools/ToolSet.h"
@@ -36,17 +37,6 @@ QStringList filesUnder(const QString &root)
     return files;
 }
 
-bool copyTree(const QString &from, const QString &to)
-{
-    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString source = it.next();
-        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(source);
-        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
-            return false;
-    }
-    return true;
-}
 } // namespace
 
 class TestCorpusRuns : public QObject
@@ -95,8 +85,8 @@ private Q_SLOTS:
         QVERIFY(m_root.isValid());
         // cffi and named-readtables in the project (as the corpus had them), the rest where
         // Debian puts them.
-        QVERIFY(copyTree(SourceRoot + QStringLiteral("/cl-cffi"), m_root.filePath(QStringLiteral("cl-cffi"))));
-        QVERIFY(copyTree(SourceRoot + QStringLiteral("/named-readtables"), m_root.filePath(QStringLiteral("named-readtables"))));
+        QVERIFY(TestFiles::copyTree(SourceRoot + QStringLiteral("/cl-cffi"), m_root.filePath(QStringLiteral("cl-cffi"))));
+        QVERIFY(TestFiles::copyTree(SourceRoot + QStringLiteral("/named-readtables"), m_root.filePath(QStringLiteral("named-readtables"))));
         m_h = std::make_unique<ToolHarness>();
         addProjectTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, &m_projectFiles);
         QVERIFY(m_projectFiles.setRoot(m_root.path(), Origin::person()));
