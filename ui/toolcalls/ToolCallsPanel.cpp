@@ -78,6 +78,12 @@ ToolCallsPanel::ToolCallsPanel(ToolCallLog *log, QWidget *parent)
         layoutColumns();
     });
     connect(log, &QAbstractItemModel::rowsInserted, this, &ToolCallsPanel::followNewRows);
+    // The newest row stays in view when the view's height for rows changes after the scroll
+    // (the horizontal scroll bar appearing once the columns are laid out hid it).
+    connect(m_table->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this](int, int maximum) {
+        if (followsNewest())
+            m_table->verticalScrollBar()->setValue(maximum);
+    });
     layoutColumns();
 }
 
@@ -88,14 +94,18 @@ bool ToolCallsPanel::eventFilter(QObject *watched, QEvent *event)
     return QWidget::eventFilter(watched, event);
 }
 
+bool ToolCallsPanel::followsNewest() const
+{
+    const QModelIndex current = m_table->currentIndex();
+    return !current.isValid() || current.row() >= m_log->rowCount() - 2;
+}
+
 void ToolCallsPanel::followNewRows()
 {
     // Follow new calls unless the person is looking at an older one. After the view has laid
     // out the new rows: scrolling now would stop one row short of the newest.
-    const QModelIndex current = m_table->currentIndex();
-    const bool following = !current.isValid() || current.row() >= m_log->rowCount() - 2;
     layoutColumns();
-    if (!following)
+    if (!followsNewest())
         return;
     QTimer::singleShot(0, m_table, [this] {
         if (m_log->rowCount() > 0)

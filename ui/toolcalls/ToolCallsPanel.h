@@ -33,6 +33,7 @@ private:
     // a cap, the arguments the rest (never less than a readable minimum).
     void layoutColumns();
     void followNewRows();
+    bool followsNewest() const; // nobody looks at an older call
 
     ToolCallLog *m_log;
     QTableView *m_table;
