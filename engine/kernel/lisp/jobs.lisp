@@ -61,10 +61,23 @@ background compiler (native.lisp) notes only the session's own definitions.")
 ;;; every REQUIRE of it goes through REQUIRE-NATIVE-COMPILER, which waits for it.
 (defvar *compiler-load-lock* (mp:make-lock :name "lisp-duet native compiler load" :recursive t))
 
+(defconstant +compiler-load-wait-s+ 10
+  "How long a thread waits for another's load of the compiler (0.3-1 s as a rule) before it
+goes on without the lock: a thread that holds MP:+LOAD-COMPILE-LOCK+ here while the loader
+needs it would otherwise wait for ever.")
+
 (defun require-native-compiler ()
-  (mp:with-lock (*compiler-load-lock*)
-    (let ((*load-verbose* nil))
-      (require :cmp))))
+  (let ((held nil))
+    (unwind-protect
+         (progn
+           (loop repeat (* 100 +compiler-load-wait-s+)
+                 until (mp:without-interrupts
+                         (setf held (mp:get-lock *compiler-load-lock* nil)))
+                 do (sleep 0.01))
+           (let ((*load-verbose* nil))
+             (require :cmp)))
+      (when held
+        (mp:giveup-lock *compiler-load-lock*)))))
 (defvar *job-phase* "eval" "What the running job does (read, eval or print): errors say it.")
 (defvar *job-final-package* nil "*PACKAGE* where the running job's code ended or failed.")
 
