@@ -2,21 +2,22 @@
 
 #include "history/DefinitionLedger.h"
 #include "JsonSchema.h"
+#include "native/NativeCompilation.h"
 #include "session/Session.h"
 
 #include <QJsonArray>
 
 namespace {
 constexpr int ShownVersions = 20;
-void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments);
+void answerHistory(Session *session, DefinitionLedger *ledger, const NativeCompilation *native, const ToolCallPtr &call,
+                   const ToolArguments &arguments);
 
 // Issue 30: how the session runs a function, macro, method or generic function now (native
 // code, interpreted and why, being compiled); nullopt for other kinds, or when it is not known.
-std::optional<NativeCompilation::Definition> executionOf(const Session *session, const DefinitionLedger::History &history)
+std::optional<NativeCompilation::Definition> executionOf(const NativeCompilation *native, const DefinitionLedger::History &history)
 {
     const DefinitionKey &key = history.key;
-    const NativeCompilation *native = session->native();
-    if (!history.live || (key.space != QStringLiteral("function") && key.space != QStringLiteral("method")))
+    if (!native || !history.live || (key.space != QStringLiteral("function") && key.space != QStringLiteral("method")))
         return std::nullopt;
     if (history.latest().kind == QStringLiteral("generic-function"))
         return native->genericFunction(key.package, key.name);
@@ -101,7 +102,7 @@ QJsonObject versionJson(const DefinitionVersion &version, const QString &project
 
 } // namespace Handoffs
 
-Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger)
+Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger, const NativeCompilation *native)
 {
     using namespace Schema;
     const QJsonObject version = object({{QStringLiteral("version"), integer(QStringLiteral("1-based number in this definition's history"), 1, 2147483647)},
@@ -150,13 +151,14 @@ Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger)
         .outputRequired = {QStringLiteral("definitions")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [session, ledger](const ToolCallPtr &call, const ToolArguments &arguments) {
-        ledger->whenSettled([session, ledger, call, arguments] { answerHistory(session, ledger, call, arguments); });
+    return Tool(spec, [session, ledger, native](const ToolCallPtr &call, const ToolArguments &arguments) {
+        ledger->whenSettled([session, ledger, native, call, arguments] { answerHistory(session, ledger, native, call, arguments); });
     });
 }
 
 namespace {
-void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments)
+void answerHistory(Session *session, DefinitionLedger *ledger, const NativeCompilation *native, const ToolCallPtr &call,
+                   const ToolArguments &arguments)
 {
     QString error;
     const auto found = ledger->find(arguments.text(Handoffs::definitionName()), arguments.value(Handoffs::definitionKind(), QString()), &error);
@@ -184,7 +186,7 @@ void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr
                            .arg(all.size() == 1 ? QStringLiteral("version") : QStringLiteral("versions"),
                                 history->live ? QStringLiteral("the session has version %1").arg(history->latest().number)
                                               : QStringLiteral("the engine restarted since, so the session has none of them"));
-        const std::optional<NativeCompilation::Definition> execution = executionOf(session, *history);
+        const std::optional<NativeCompilation::Definition> execution = executionOf(native, *history);
         if (execution)
             text += u' ' + execution->sentence();
         if (shown.size() < all.size())

@@ -119,7 +119,7 @@ private Q_SLOTS:
         m_ledger = std::make_unique<DefinitionLedger>(&m_h->m_session);
         m_staging = std::make_unique<FormStaging>();
         m_person = std::make_unique<ScriptedStager>(&m_h->m_session);
-        addHandoffTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, m_ledger.get(), m_staging.get());
+        addHandoffTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, m_ledger.get(), m_staging.get(), &m_h->m_rooms.native);
     }
     void cleanupTestCase()
     {

@@ -123,10 +123,6 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         if (!shown.isEmpty())
             showNote(tr("the engine wrote: %1").arg(shown));
     });
-    // Issue 30: said once, when native code is off or unavailable (no gcc, no ECL headers).
-    connect(session->native(), &NativeCompilation::notice, this, [this, native = session->native()](const QString &sentence) {
-        showNote(sentence, native->status().known && !native->status().available);
-    });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin, const QString &why) {
         m_transcript->newLine();
         const QString because = why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why);

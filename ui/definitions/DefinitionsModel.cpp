@@ -2,6 +2,7 @@
 
 #include "history/DefinitionLedger.h"
 #include "client/EngineProtocol.h"
+#include "native/NativeCompilation.h"
 #include "session/Session.h"
 
 #include <QBrush>
@@ -71,10 +72,15 @@ void DefinitionsModel::attach(Session *session)
         else if (state == Session::EngineStatus::Ready)
             m_refresh.start();
     });
+}
+
+void DefinitionsModel::setNativeCompilation(NativeCompilation *native)
+{
+    m_native = native;
     // A definition became native (or failed to) long after the job that made it: the engine's
     // list (generic functions) and the rows' Runs are asked again.
-    connect(session->native(), &NativeCompilation::changed, this, [this] { m_refresh.start(); });
-    connect(session->native(), &NativeCompilation::statusChanged, this, [this] { m_refresh.start(); });
+    connect(native, &NativeCompilation::changed, this, [this] { m_refresh.start(); });
+    connect(native, &NativeCompilation::statusChanged, this, [this] { m_refresh.start(); });
 }
 
 void DefinitionsModel::setLedger(DefinitionLedger *ledger)
@@ -179,7 +185,7 @@ void DefinitionsModel::provenance(Definition &d) const
 
 void DefinitionsModel::execution(Definition &d, qint64 engineSinceMs, const QString &engineReason) const
 {
-    const NativeCompilation *native = m_session ? m_session->native() : nullptr;
+    const NativeCompilation *native = m_native;
     const DefinitionKey key = keyOf(d);
     std::optional<NativeCompilation::Definition> known;
     if (native && d.kind == QStringLiteral("generic-function"))

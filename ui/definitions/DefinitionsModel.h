@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QTimer>
 
+class NativeCompilation;
 class Session;
 
 // The session's definitions grouped by package: functions with lambda lists, macros, generic
@@ -57,6 +58,9 @@ public:
 
     // Asks the engine again after every evaluation, and clears on a reset or restart.
     void attach(Session *session);
+    // How functions, macros and methods run (issue 30); without it Runs says what the engine's
+    // list said.
+    void setNativeCompilation(NativeCompilation *native);
     // Who defined what, and the histories; without it the rows have no provenance.
     void setLedger(DefinitionLedger *ledger);
     DefinitionLedger *ledger() const { return m_ledger; }
@@ -102,6 +106,7 @@ private:
     void execution(Definition &definition, qint64 engineSinceMs, const QString &engineReason) const;
 
     Session *m_session = nullptr;
+    QPointer<NativeCompilation> m_native;
     QPointer<DefinitionLedger> m_ledger;
     QList<Definition> m_engine;
     QHash<QString, QPair<qint64, QString>> m_engineNative; // DefinitionKey id -> native since, why not

@@ -3,7 +3,7 @@
 #include "ClientPresence.h"
 #include "McpPeer.h"
 #include "McpServer.h"
-#include "session/EditorBridge.h"
+#include "editor/EditorBridge.h"
 
 #include <QClipboard>
 #include <QDialogButtonBox>

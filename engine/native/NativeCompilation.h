@@ -1,6 +1,7 @@
 #pragma once
 
 #include "client/EngineMessages.h"
+#include "session/EngineStart.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -21,8 +22,10 @@ class Session;
 // furthest state. It also keeps whether native compilation is on at all (the ready event, the
 // native request) and turns it on or off for the person's setting and --no-native.
 //
-// Made by the Session (session->native()); a new engine starts with no states.
-class NativeCompilation : public QObject
+// Made by the composition root (AppServices) and given the Session; first in the Session's
+// engine-start list, so that its word on a new engine (off, for an engine launched before the
+// setting changed) goes out before any job. A new engine starts with no states.
+class NativeCompilation : public QObject, public EngineStartWork
 {
     Q_OBJECT
 public:
@@ -51,7 +54,10 @@ public:
         QString sentence() const;
     };
 
-    NativeCompilation(EngineClient *engine, Session *session);
+    NativeCompilation(EngineClient *engine, Session *session, QObject *parent = nullptr);
+
+    // A new engine: no states yet, and its word on native compilation (the ready event's).
+    QList<EngineStartJob> engineStarted(const EngineProtocol::ReadyEvent &ready) override;
 
     // The engine's word: on, off (and why) or unavailable (and why), and how many wait.
     const EngineProtocol::NativeStatus &status() const { return m_status; }
@@ -89,7 +95,6 @@ Q_SIGNALS:
     void notice(const QString &sentence);
 
 private:
-    void onReady(const QJsonObject &info);
     void onEvent(const QJsonObject &event);
     void onJobReply(const QJsonObject &reply);
     void onEngineGone();

@@ -2,7 +2,7 @@
 
 #include "client/EngineClient.h"
 #include "client/EngineProtocol.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QLocale>
 #include <QPointer>
@@ -88,10 +88,9 @@ QString NativeCompilation::Definition::sentence() const
     return {};
 }
 
-NativeCompilation::NativeCompilation(EngineClient *engine, Session *session)
-    : QObject(session), m_engine(engine), m_session(session)
+NativeCompilation::NativeCompilation(EngineClient *engine, Session *session, QObject *parent)
+    : QObject(parent), m_engine(engine), m_session(session)
 {
-    connect(engine, &EngineClient::ready, this, &NativeCompilation::onReady);
     connect(engine, &EngineClient::otherEvent, this, &NativeCompilation::onEvent);
     // Every reply: a job's "native" lists what it queued. In the order the engine wrote them,
     // with the events.
@@ -156,17 +155,18 @@ void NativeCompilation::tellOnce()
         Q_EMIT notice(QStringLiteral("Native compilation is on: definitions made from now on are compiled to native code in the background."));
 }
 
-void NativeCompilation::onReady(const QJsonObject &info)
+QList<EngineStartJob> NativeCompilation::engineStarted(const EngineProtocol::ReadyEvent &ready)
 {
     const bool hadStates = !m_definitions.isEmpty();
     m_definitions.clear();
     if (hadStates)
         Q_EMIT changed();
-    const EngineProtocol::NativeStatus status = EngineProtocol::ReadyEvent(info).native();
+    const EngineProtocol::NativeStatus status = ready.native();
     // An engine launched before the setting changed: it still compiles.
     if (!m_wanted && status.known && status.enabled)
         askEngine(false);
     setStatus(status);
+    return {};
 }
 
 void NativeCompilation::onEngineGone()
