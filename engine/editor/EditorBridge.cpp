@@ -123,6 +123,7 @@ void EditorBridge::setListening(std::optional<int> port)
         // The engine keeps one server: closed first when the port changes, or when turned off.
         JobRequest close = EngineProtocol::editorClose();
         close.origin = Origin::system(QStringLiteral("Lisp Duet"));
+        close.purpose = JobPurpose::Setup;
         close.description = QStringLiteral("Swank for your editor stops");
         m_session->submit(close);
     }
@@ -153,6 +154,7 @@ JobRequest EditorBridge::listenJob() const
 {
     JobRequest request = EngineProtocol::editorListen(m_port > 0 ? m_port : m_wanted.value_or(0), m_secretFile);
     request.origin = Origin::system(QStringLiteral("Lisp Duet"));
+    request.purpose = JobPurpose::Setup;
     request.description = QStringLiteral("Swank for your editor");
     request.timeoutMs = ListenTimeLimitMs;
     return request;
@@ -264,6 +266,7 @@ void EditorBridge::onRequest(const QJsonObject &event)
             request.debuggerId = parked->debugger->id;
     }
     request.origin = originOf(asked.editor());
+    request.purpose = JobPurpose::Editor;
     request.tool = asked.kind();
     request.description = describeKind(asked.kind());
     request.debug = true; // the person's own work: an error opens SLDB there and the debugger here

@@ -156,6 +156,7 @@ void Replayer::runNext()
     const Step &step = m_steps.at(m_next);
     JobRequest request = step;
     request.origin = Origin::system(QStringLiteral("replay"));
+    request.purpose = JobPurpose::Replay;
     request.description = QStringLiteral("Replaying definition %1 of %2 from the journal").arg(m_next + 1).arg(m_steps.size());
     m_waitingFor = m_session->submit(request);
     // Heard at once if the session finished it already (no engine).

@@ -122,6 +122,7 @@ QList<EngineStartJob> InitFile::engineStarted(const EngineProtocol::ReadyEvent &
         m_stoppedAt.remove(file);
         JobRequest request = EngineProtocol::initFileLoad(file, m_timeLimitMs);
         request.origin = Origin::system(QStringLiteral("init file"));
+        request.purpose = JobPurpose::InitFile;
         request.description = QStringLiteral("your init file %1").arg(shortPath(file));
         request.timeoutMs = m_timeLimitMs + HostMarginMs;
         status.state = Status::State::Queued;

@@ -9,6 +9,14 @@
 
 namespace {
 constexpr int ShownVersions = 20;
+
+QStringList viaNames()
+{
+    QStringList names;
+    for (const DefinitionVersion::Via via : DefinitionVersion::Vias)
+        names << DefinitionVersion::viaName(via);
+    return names;
+}
 void answerHistory(Session *session, DefinitionLedger *ledger, const NativeCompilation *native, const ToolCallPtr &call,
                    const ToolArguments &arguments);
 
@@ -85,7 +93,7 @@ QJsonObject versionJson(const DefinitionVersion &version, const QString &project
                      {QStringLiteral("operator"), version.operatorName},
                      {QStringLiteral("by"), version.by.name.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(version.by.name)},
                      {QStringLiteral("by_kind"), version.by.name.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(version.by.kindName())},
-                     {QStringLiteral("via"), version.via},
+                     {QStringLiteral("via"), DefinitionVersion::viaName(version.via)},
                      {QStringLiteral("time"), version.at.isValid() ? QJsonValue(version.at.toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null)},
                      {QStringLiteral("source"), version.source},
                      {QStringLiteral("package"), version.readPackage}};
@@ -110,10 +118,7 @@ Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger, const Nat
                                         {QStringLiteral("operator"), string(QStringLiteral("The defining operator, e.g. defmethod"))},
                                         {QStringLiteral("by"), nullableString(QStringLiteral("Who: You (the person), an agent's name, replay; null when only its file is known"))},
                                         {QStringLiteral("by_kind"), nullableString(QStringLiteral("person, agent or system"))},
-                                        {QStringLiteral("via"), stringEnum(QStringLiteral("How it was defined"),
-                                                                           {DefinitionVersion::Via::Evaluation, DefinitionVersion::Via::File,
-                                                                            DefinitionVersion::Via::EditForm, DefinitionVersion::Via::StageForm,
-                                                                            DefinitionVersion::Via::Revert, DefinitionVersion::Via::Replay})},
+                                        {QStringLiteral("via"), stringEnum(QStringLiteral("How it was defined"), viaNames())},
                                         {QStringLiteral("time"), nullableString(QStringLiteral("When (ISO 8601); null when loaded before the ledger saw it"))},
                                         {QStringLiteral("source"), string(QStringLiteral("The defining form's text"))},
                                         {QStringLiteral("package"), string(QStringLiteral("The package it was read in"))},

@@ -300,7 +300,9 @@ void LispConsole::setProjectFiles(ProjectFiles *files)
 
 void LispConsole::evaluate(const QString &code)
 {
-    m_session->submit(EngineProtocol::evaluation(code)); // a request's origin is the person unless it says otherwise
+    JobRequest request = EngineProtocol::evaluation(code); // a request's origin is the person unless it says otherwise
+    request.purpose = JobPurpose::Repl;
+    m_session->submit(request);
     if (m_session->current() && m_session->queuedCount() > 0)
         setHint(tr("Queued: %1 evaluation(s) run before yours.").arg(m_session->queuedCount()));
 }

@@ -327,8 +327,9 @@ bool DefinitionsPanel::revertSelected()
         m_status->show();
         return false;
     }
-    const quint64 job = m_session->submit(plan.request);
-    ledger->expectRevert(job, m_historyKey, m_selectedVersion);
+    JobRequest request = plan.request; // a revert of that version (its purpose says so)
+    request.tool = QStringLiteral("revert-definition"); // shown as the agents' revert is
+    const quint64 job = m_session->submit(request);
     m_followNewest = true; // the revert's own version, the newest, is shown once it is recorded
     m_status->setText(plan.summary);
     m_status->show();
