@@ -1,6 +1,7 @@
 #pragma once
 
 #include "client/EngineMessages.h"
+#include "history/DefinitionVersion.h"
 #include "session/EngineStart.h"
 
 #include <QDateTime>
@@ -45,14 +46,34 @@ public:
         quint64 job = 0;
         QString reason;      // Interpreted, Superseded: why
         QStringList notes;   // what the compiler remarked although it compiled
+        bool failed = false; // runs(): interpreted because its native version failed (not because it is off)
 
         // "native", "interpreted", "compiling" (queued counts as compiling), "superseded".
         QString execution() const;
         // For people and agents: "Runs native code since 12:00:05 (0.14 s after it was
         // defined).", "Runs interpreted: REASON", "Runs interpreted while it is compiled to
-        // native code (queued at 12:00:05)."
+        // native code (queued at 12:00:05)."; without a time, "Runs native code (compiled)."
         QString sentence() const;
     };
+
+    // What the engine's "definitions" list says of how one of its entries runs (its
+    // execution, native_since_ms and native_reason): the word for definitions the background
+    // compiler never saw (compiled by ASDF or COMPILE, or made while native compilation was off).
+    struct Listed
+    {
+        QString execution; // native, interpreted, compiling; empty: not a function
+        qint64 sinceMs = 0;
+        QString reason;
+    };
+    // How a definition runs now: the one answer for every view of it (the Definitions panel,
+    // definition-history). The background compiler's word when it saw the definition (a generic
+    // function by its methods); else what the engine's list said (`listed`, when the caller has
+    // the list); without a list, a function made while native compilation is off runs
+    // interpreted for that reason (unless it came from a file, `fromFile`: load-system compiles
+    // those itself). `kind` as the engine and the ledger name kinds ("generic-function"...).
+    // nullopt: not known, or not a function, macro, method or generic function.
+    std::optional<Definition> runs(const DefinitionKey &key, const QString &kind, const Listed *listed = nullptr,
+                                   bool fromFile = false) const;
 
     NativeCompilation(EngineClient *engine, Session *session, QObject *parent = nullptr);
 

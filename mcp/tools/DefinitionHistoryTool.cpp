@@ -21,24 +21,13 @@ void answerHistory(Session *session, DefinitionLedger *ledger, const NativeCompi
                    const ToolArguments &arguments);
 
 // Issue 30: how the session runs a function, macro, method or generic function now (native
-// code, interpreted and why, being compiled); nullopt for other kinds, or when it is not known.
+// code, interpreted and why, being compiled): NativeCompilation's answer; nullopt for other
+// kinds, or when it is not known.
 std::optional<NativeCompilation::Definition> executionOf(const NativeCompilation *native, const DefinitionLedger::History &history)
 {
-    const DefinitionKey &key = history.key;
-    if (!native || !history.live || (key.space != QStringLiteral("function") && key.space != QStringLiteral("method")))
+    if (!native || !history.live)
         return std::nullopt;
-    if (history.latest().kind == QStringLiteral("generic-function"))
-        return native->genericFunction(key.package, key.name);
-    if (const NativeCompilation::Definition *known = native->find(key.space, key.package, key.name, key.qualifiers, key.specializers))
-        return *known;
-    // Never given to the background compiler: made while native compilation was off (or
-    // unavailable), unless it came from a file (load-system compiles those itself).
-    if (native->isOn() || !native->status().known || history.latest().via == DefinitionVersion::Via::File)
-        return std::nullopt;
-    NativeCompilation::Definition interpreted;
-    interpreted.state = NativeCompilation::State::Interpreted;
-    interpreted.reason = native->reason();
-    return interpreted;
+    return native->runs(history.key, history.latest().kind, nullptr, history.latest().via == DefinitionVersion::Via::File);
 }
 
 QJsonObject executionJson(const NativeCompilation::Definition &d)

@@ -11,6 +11,7 @@
 #include "client/EngineClient.h"
 #include "definitions/DefinitionsModel.h"
 #include "history/DefinitionLedger.h"
+#include "native/NativeCompilation.h"
 #include "session/Session.h"
 
 #include <QCoreApplication>
@@ -70,9 +71,12 @@ int main(int argc, char **argv)
 
     EngineClient engine;
     Session session(&engine);
+    NativeCompilation native(&engine, &session);
+    session.setEngineStart({&native});
     DefinitionLedger ledger(&session);
-    DefinitionsModel model;
+    DefinitionsModel model; // as the window has it
     model.attach(&session);
+    model.setNativeCompilation(&native);
     model.setLedger(&ledger);
     int replies = 0, events = 0;
     QElapsedTimer quiet;
