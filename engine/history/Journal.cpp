@@ -518,7 +518,6 @@ bool Journal::append(const JournalEntry &entry)
         ::fdatasync(m_fd);
     if (ok)
         ++m_records;
-    Q_EMIT recorded(entry);
     return ok;
 }
 

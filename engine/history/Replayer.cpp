@@ -127,7 +127,6 @@ bool Replayer::start(const QList<JournalEntry> &entries)
     m_next = 0;
     m_cancelled = false;
     m_running = true;
-    Q_EMIT started(m_summary.total);
     runNext();
     return true;
 }
