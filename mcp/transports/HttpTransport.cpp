@@ -1,12 +1,12 @@
 #include "HttpTransport.h"
 
-#include "ClientPresence.h"
+#include "http/ServerSentEvents.h"
 #include "HttpPeer.h"
 #include "HttpSecurity.h"
 #include "json/JsonTextWriter.h"
 #include "McpRequestHeaders.h"
-#include "McpServer.h"
-#include "http/ServerSentEvents.h"
+#include "server/ClientPresence.h"
+#include "server/McpServer.h"
 
 #include <QLoggingCategory>
 #include <QRandomGenerator>

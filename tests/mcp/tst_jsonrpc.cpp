@@ -1,7 +1,7 @@
-// JSON-RPC 2.0 as MCP uses it (mcp/JsonRpc), on its own: which ids are ids, how they are keyed
+// JSON-RPC 2.0 as MCP uses it (mcp/jsonrpc/JsonRpc), on its own: which ids are ids, how they are keyed
 // and echoed, the shapes of answers, and what Message::parse makes of a client's bytes.
 
-#include "JsonRpc.h"
+#include "jsonrpc/JsonRpc.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

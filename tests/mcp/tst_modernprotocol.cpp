@@ -6,7 +6,7 @@
 
 #include "PeerHarness.h"
 
-#include "ResourceProvider.h"
+#include "features/ResourceProvider.h"
 
 namespace {
 const QString Transcript = QStringLiteral("lisp-duet://session/transcript");

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "FormStager.h"
-#include "session/Job.h"
 #include "history/Journal.h"
+#include "session/Job.h"
+#include "tools/FormStager.h"
 
 #include <QHash>
 #include <QSet>

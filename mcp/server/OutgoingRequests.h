@@ -1,6 +1,6 @@
 #pragma once
 
-#include "JsonRpc.h"
+#include "jsonrpc/JsonRpc.h"
 
 #include <QHash>
 #include <QJsonObject>

@@ -1,9 +1,9 @@
 #include "ActivityDigest.h"
 
+#include "json/JsonTextWriter.h"
+#include "schema/JsonSchema.h"
 #include "session/JobOutcome.h"
 #include "session/JobSummary.h"
-#include "json/JsonTextWriter.h"
-#include "JsonSchema.h"
 #include "session/TextLines.h"
 
 #include <QJsonObject>

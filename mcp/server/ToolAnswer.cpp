@@ -1,7 +1,7 @@
 #include "ToolAnswer.h"
 
-#include "RequestEnvelope.h"
 #include "json/JsonTextWriter.h"
+#include "RequestEnvelope.h"
 #include "session/Session.h"
 
 McpMessage ToolAnswer::response(const QJsonValue &id, const QString &activityKey, const ToolResult &result, bool modern,

@@ -2,7 +2,7 @@
 
 #include "session/Job.h"
 #include "session/Origin.h"
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,7 +1,7 @@
 #include "PromptProvider.h"
 
-#include "JsonRpc.h"
-#include "McpServer.h"
+#include "jsonrpc/JsonRpc.h"
+#include "server/McpServer.h"
 
 #include <QJsonArray>
 

@@ -1,10 +1,10 @@
 #include "CompletionProvider.h"
 
 #include "client/EngineProtocol.h"
-#include "JsonRpc.h"
-#include "McpServer.h"
+#include "jsonrpc/JsonRpc.h"
 #include "PromptProvider.h"
 #include "ResourceProvider.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
 
 #include <QJsonArray>

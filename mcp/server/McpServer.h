@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ClientElicitation.h"
-#include "JsonRpc.h"
+#include "access/ClientElicitation.h"
 #include "client/LineBuffer.h"
+#include "jsonrpc/JsonRpc.h"
 #include "ListenSubscriptions.h"
 #include "McpPeer.h"
 #include "McpResponder.h"

@@ -1,7 +1,7 @@
 #include "Tool.h"
 
-#include "ActivityDigest.h"
-#include "JsonSchema.h"
+#include "digest/ActivityDigest.h"
+#include "schema/JsonSchema.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,12 +1,12 @@
 #include "ResourceProvider.h"
 
 #include "client/EngineProtocol.h"
+#include "lispsource/LispFile.h"
+#include "server/McpServer.h"
 #include "session/JobOutcome.h"
 #include "session/JobSummary.h"
-#include "lispsource/LispFile.h"
-#include "McpServer.h"
 #include "session/Session.h"
-#include "ToolRegistry.h"
+#include "toolapi/ToolRegistry.h"
 
 #include <QJsonArray>
 #include <QUrl>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "JsonRpc.h"
+#include "jsonrpc/JsonRpc.h"
 #include "McpMessage.h"
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 #include <QDateTime>
 #include <QHash>

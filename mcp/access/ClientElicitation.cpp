@@ -1,8 +1,8 @@
 #include "ClientElicitation.h"
 
-#include "McpPeer.h"
-#include "McpResponder.h"
-#include "McpServer.h"
+#include "server/McpPeer.h"
+#include "server/McpResponder.h"
+#include "server/McpServer.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

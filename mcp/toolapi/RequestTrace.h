@@ -1,7 +1,7 @@
 #pragma once
 
-#include "McpMessage.h"
 #include "project/FileChange.h"
+#include "server/McpMessage.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "ActivityDigest.h"
+#include "digest/ActivityDigest.h"
 #include "McpMessage.h"
-#include "RequestTrace.h"
-#include "Tool.h"
+#include "toolapi/RequestTrace.h"
+#include "toolapi/Tool.h"
 
 #include <QJsonValue>
 

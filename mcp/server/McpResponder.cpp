@@ -1,6 +1,6 @@
 #include "McpResponder.h"
 
-#include "JsonRpc.h"
+#include "jsonrpc/JsonRpc.h"
 #include "McpPeer.h"
 #include "McpServer.h"
 

@@ -1,6 +1,6 @@
 #include "ClientRoots.h"
 
-#include "McpServer.h"
+#include "server/McpServer.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>

@@ -1,6 +1,6 @@
 #include "ToolArguments.h"
 
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 
 #include <QJsonArray>
 #include <QVarLengthArray>

@@ -1,6 +1,6 @@
 #include "ListenSubscriptions.h"
 
-#include "JsonRpc.h"
+#include "jsonrpc/JsonRpc.h"
 #include "McpPeer.h"
 #include "RequestEnvelope.h"
 

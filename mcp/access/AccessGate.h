@@ -2,7 +2,7 @@
 
 #include "AccessMode.h"
 #include "project/FileChange.h"
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 #include <QList>
 #include <QObject>

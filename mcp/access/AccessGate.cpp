@@ -1,8 +1,8 @@
 #include "AccessGate.h"
 
-#include "McpPeer.h"
-#include "McpServer.h"
 #include "project/ProjectFiles.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 
 #include <QJsonDocument>
 

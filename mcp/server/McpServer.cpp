@@ -1,11 +1,11 @@
 #include "McpServer.h"
 
-#include "ActivityDigest.h"
-#include "ClientPresence.h"
 #include "client/EngineProtocol.h"
+#include "ClientPresence.h"
+#include "digest/ActivityDigest.h"
 #include "json/JsonTextWriter.h"
 #include "session/Session.h"
-#include "ToolRegistry.h"
+#include "toolapi/ToolRegistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
