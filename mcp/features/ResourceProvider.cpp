@@ -2,6 +2,7 @@
 
 #include "client/EngineProtocol.h"
 #include "lispsource/LispFile.h"
+#include "server/McpErrors.h"
 #include "server/McpServer.h"
 #include "session/JobOutcome.h"
 #include "session/JobSummary.h"
@@ -29,7 +30,7 @@ void notFound(const McpResponder &responder, const QString &uri, const QString &
     // McpServer says -32602 instead to 2026-07-28 requests.
     const QString message = why.isEmpty() ? QStringLiteral("Resource not found: %1").arg(uri)
                                           : QStringLiteral("Resource not found: %1 (%2)").arg(uri, why);
-    responder.error(JsonRpc::ResourceNotFound, message, QJsonObject{{QStringLiteral("uri"), uri}});
+    responder.error(McpErrors::ResourceNotFound, message, QJsonObject{{QStringLiteral("uri"), uri}});
 }
 
 } // namespace

@@ -24,6 +24,14 @@ QString idKey(const QJsonValue &id)
     return id.isString() ? QStringLiteral("s:") + id.toString() : QStringLiteral("n:") + QString::number(qint64(id.toDouble()));
 }
 
+QJsonObject request(const QJsonValue &id, const QString &method, const QJsonObject &params)
+{
+    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id}, {QStringLiteral("method"), method}};
+    if (!params.isEmpty())
+        message.insert(QStringLiteral("params"), params);
+    return message;
+}
+
 QJsonObject response(const QJsonValue &id, const QJsonValue &result)
 {
     return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id}, {QStringLiteral("result"), result}};
@@ -108,12 +116,6 @@ Message Message::fromObject(const QJsonObject &object)
     message.m_method = method.toString();
     message.m_params = object.value(QStringLiteral("params"));
     return message;
-}
-
-QJsonValue Message::progressToken() const
-{
-    const QJsonValue token = m_params.toObject().value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
-    return token.isString() || token.isDouble() ? token : QJsonValue(QJsonValue::Undefined);
 }
 
 } // namespace JsonRpc

@@ -5,20 +5,17 @@
 #include <QList>
 #include <QString>
 
-// JSON-RPC 2.0 as MCP uses it: ids are strings or integers and are echoed back exactly.
+// JSON-RPC 2.0 itself, nothing of the protocols carried over it (MCP's server, and the Agent
+// Client Protocol's client, share it): ids are strings or integers and are echoed back exactly.
 namespace JsonRpc {
 
+// JSON-RPC's own codes; a protocol adds its own beside them (MCP's: server/McpErrors.h).
 enum ErrorCode {
     ParseError = -32700,
     InvalidRequest = -32600,
     MethodNotFound = -32601,
     InvalidParams = -32602,
     InternalError = -32603,
-    // MCP's own codes. The first is 2025-11-25 and older; 2026-07-28 says -32602 instead.
-    ResourceNotFound = -32002,
-    HeaderMismatch = -32020,                  // 2026-07-28: HTTP headers and body disagree
-    MissingRequiredClientCapability = -32021, // 2026-07-28
-    UnsupportedProtocolVersion = -32022,      // 2026-07-28: data {supported, requested}
 };
 
 // A string, or an integer that a double holds exactly.
@@ -26,6 +23,7 @@ bool isValidId(const QJsonValue &id);
 // A key for hashing ids: "s:abc" or "n:42", so that "42" and 42 stay different requests.
 QString idKey(const QJsonValue &id);
 
+QJsonObject request(const QJsonValue &id, const QString &method, const QJsonObject &params = {});
 QJsonObject response(const QJsonValue &id, const QJsonValue &result);
 QJsonObject error(const QJsonValue &id, int code, const QString &message, const QJsonValue &data = {});
 QJsonObject notification(const QString &method, const QJsonObject &params = {});
@@ -33,7 +31,7 @@ QJsonObject notification(const QString &method, const QJsonObject &params = {});
 // One received message, parsed once from its bytes: what it is (a request, a notification, a
 // response, a batch of messages, or invalid) and its parts. An invalid message carries the
 // error answer it gets, with its id when it had a usable one. Nothing here answers anything:
-// McpServer decides that.
+// the protocol's side decides that (McpServer).
 class Message
 {
 public:
@@ -49,10 +47,8 @@ public:
     // Requests and responses; for an invalid message, the id its error echoes (null if none).
     const QJsonValue &id() const { return m_id; }
     const QString &method() const { return m_method; }
-    // Anything the client sent; McpServer requires an object for requests.
+    // Anything the peer sent; McpServer requires an object for requests.
     const QJsonValue &params() const { return m_params; }
-    // params._meta.progressToken when it is a string or a number, else undefined.
-    QJsonValue progressToken() const;
     const QJsonObject &object() const { return m_object; } // the whole message, as received
     const QList<Message> &batch() const { return m_batch; }
     const QJsonObject &refusal() const { return m_refusal; } // invalid: the error answer

@@ -4,6 +4,7 @@
 #include "ClientPresence.h"
 #include "digest/ActivityDigest.h"
 #include "json/JsonTextWriter.h"
+#include "McpErrors.h"
 #include "session/Session.h"
 #include "toolapi/ToolRegistry.h"
 
@@ -283,7 +284,7 @@ McpServer::Received McpServer::admit(const JsonRpc::Message &message, const Requ
     if (peer && peer->isInFlight(message.id()))
         return refuse(JsonRpc::error(message.id(), JsonRpc::InvalidRequest, QStringLiteral("A request with this id is still in progress")));
     received.opensSession = !envelope.isModern() && message.method() == QLatin1String("initialize");
-    received.needsStream = !message.progressToken().isUndefined() || !envelope.logLevel().isEmpty()
+    received.needsStream = !RequestEnvelope::progressToken(message.params()).isUndefined() || !envelope.logLevel().isEmpty()
         || (method != m_methods.constEnd() && method->streams);
     if (const char *parameter = nameParameterOf(message.method())) {
         const QJsonValue name = message.params().toObject().value(QLatin1String(parameter));
@@ -390,7 +391,7 @@ QJsonObject McpServer::modernized(const McpPeer::InFlight &request, QJsonObject 
 {
     if (response.contains(QStringLiteral("error"))) {
         QJsonObject error = response.value(QStringLiteral("error")).toObject();
-        if (error.value(QStringLiteral("code")).toInt() == JsonRpc::ResourceNotFound) {
+        if (error.value(QStringLiteral("code")).toInt() == McpErrors::ResourceNotFound) {
             error.insert(QStringLiteral("code"), JsonRpc::InvalidParams); // 2026-07-28 never says -32002
             response.insert(QStringLiteral("error"), error);
         }
@@ -472,8 +473,8 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
         responder.error(JsonRpc::InvalidParams, QStringLiteral("\"arguments\" must be an object"));
         return;
     }
-    const QJsonValue progressToken = params.value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
-    const bool wantsProgress = progressToken.isString() || progressToken.isDouble();
+    const QJsonValue progressToken = RequestEnvelope::progressToken(params);
+    const bool wantsProgress = !progressToken.isUndefined();
     const McpPeer::InFlight *request = peer->inFlight(responder.id());
     auto call = ToolCallPtr::create(tool->name(), arguments.toObject(), peer->origin(), wantsProgress, request ? request->trace : RequestTracePtr());
     const bool modern = request && request->modern;

@@ -35,10 +35,7 @@ QJsonValue OutgoingRequests::send(McpPeer *peer, const QString &method, const QJ
     });
     m_pending.insert(key, Pending{peer, method, std::move(callback), timer});
     timer->start(timeoutMs);
-    QJsonObject request{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id}, {QStringLiteral("method"), method}};
-    if (!params.isEmpty())
-        request.insert(QStringLiteral("params"), params);
-    peer->send(request);
+    peer->send(JsonRpc::request(id, method, params));
     return id;
 }
 

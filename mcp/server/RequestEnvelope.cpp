@@ -1,5 +1,7 @@
 #include "RequestEnvelope.h"
 
+#include "McpErrors.h"
+
 #include <QJsonArray>
 
 QStringList RequestEnvelope::legacyVersions()
@@ -18,6 +20,12 @@ const QStringList &RequestEnvelope::logLevels()
                                     QStringLiteral("warning"), QStringLiteral("error"),    QStringLiteral("critical"),
                                     QStringLiteral("alert"),   QStringLiteral("emergency")};
     return levels;
+}
+
+QJsonValue RequestEnvelope::progressToken(const QJsonValue &params)
+{
+    const QJsonValue token = params.toObject().value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
+    return token.isString() || token.isDouble() ? token : QJsonValue(QJsonValue::Undefined);
 }
 
 RequestEnvelope RequestEnvelope::of(const JsonRpc::Message &message, const QString &declaredVersion)
@@ -86,7 +94,7 @@ QJsonObject RequestEnvelope::refusal(const QJsonValue &id) const
     case Problem::None:
         return {};
     case Problem::UnsupportedVersion:
-        return JsonRpc::error(id, JsonRpc::UnsupportedProtocolVersion, m_problemText,
+        return JsonRpc::error(id, McpErrors::UnsupportedProtocolVersion, m_problemText,
                               QJsonObject{{QStringLiteral("supported"), QJsonArray::fromStringList(modernVersions())},
                                           {QStringLiteral("requested"), m_protocolVersion}});
     case Problem::UnsupportedDeclaredVersion:

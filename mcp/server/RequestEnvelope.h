@@ -35,6 +35,9 @@ public:
     static bool isModernVersion(const QString &version) { return modernVersions().contains(version); }
     // notifications/message levels, least severe first.
     static const QStringList &logLevels();
+    // params._meta.progressToken when it is a string or a number (the client wants
+    // notifications/progress about the request), else undefined.
+    static QJsonValue progressToken(const QJsonValue &params);
 
     // `declaredVersion`: the version the transport carried beside the body (HTTP's
     // MCP-Protocol-Version header), empty when there is none.

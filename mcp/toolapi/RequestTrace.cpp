@@ -70,7 +70,7 @@ void RequestTrace::refuse(const QString &reason)
     setState(State::Denied);
 }
 
-void RequestTrace::answer(const McpMessage &response)
+void RequestTrace::answer(const JsonObjectText &response)
 {
     if (m_over || m_state == State::Denied) {
         answerAs(response, m_state);
@@ -84,7 +84,7 @@ void RequestTrace::answer(const McpMessage &response)
     answerAs(response, failed ? State::Error : State::Done);
 }
 
-void RequestTrace::answerAs(const McpMessage &response, State state)
+void RequestTrace::answerAs(const JsonObjectText &response, State state)
 {
     if (m_over)
         return;

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "json/JsonObjectText.h"
 #include "project/FileChange.h"
-#include "server/McpMessage.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -52,8 +52,8 @@ public:
     void nameClient(const QString &client);
     void run(); // handed to its handler: running, unless it waits in the session's queue or for the person
     void refuse(const QString &reason);
-    void answer(const McpMessage &response); // not a tool call: done, or an error
-    void answerAs(const McpMessage &response, State state); // a tool call: how its ToolResult ended
+    void answer(const JsonObjectText &response); // not a tool call: done, or an error
+    void answerAs(const JsonObjectText &response, State state); // a tool call: how its ToolResult ended
     void cancel(); // the client cancelled it, or went away
 
     // What the access gate and tools report. Waiting for the person may be reported more than
@@ -79,7 +79,7 @@ private:
 
     QString m_client;
     QJsonObject m_request;
-    McpMessage m_response;
+    JsonObjectText m_response; // the answer as the server sent it (McpMessage)
     QString m_refusal;
     State m_state = State::Queued;
     State m_beforeWaiting = State::Queued;
