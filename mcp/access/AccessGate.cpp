@@ -1,5 +1,6 @@
 #include "AccessGate.h"
 
+#include "ClientElicitation.h"
 #include "project/ProjectFiles.h"
 #include "server/McpPeer.h"
 #include "server/McpServer.h"
@@ -54,10 +55,17 @@ QString cappedDiff(const QString &diff)
 
 AccessGate::AccessGate(QObject *parent) : QObject(parent) {}
 
+AccessGate::~AccessGate() = default;
+
 void AccessGate::install(McpServer *server)
 {
     server->setCallGate([this](McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::function<void(const QString &)> proceed) {
         gate(peer, tool, call, std::move(proceed));
+    });
+    m_elicitation = std::make_unique<ClientElicitation>(server);
+    server->setAskerFor([elicitation = m_elicitation.get()](const McpResponder &responder, bool modern, const QJsonObject &capabilities,
+                                                            const QJsonObject &params) {
+        return elicitation->askerFor(responder, modern, capabilities, params);
     });
 }
 

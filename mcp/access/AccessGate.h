@@ -7,7 +7,9 @@
 #include <QList>
 #include <QObject>
 #include <functional>
+#include <memory>
 
+class ClientElicitation;
 class McpServer;
 class McpPeer;
 class ProjectFiles;
@@ -47,7 +49,10 @@ public:
     };
 
     explicit AccessGate(QObject *parent = nullptr);
+    ~AccessGate() override;
 
+    // Becomes the server's call gate, and its calls ask the person at their client through
+    // ClientElicitation.
     void install(McpServer *server);
     // Becomes files' change gate: Allow writes, Ask waits for the person (who sees the diff),
     // Read-only refuses, Paused holds the change until access is resumed. The person's own
@@ -103,4 +108,5 @@ private:
     Asking m_asking = Asking::ThroughTheClient;
     QList<Pending> m_pending;
     QList<Pending> m_held; // file changes proposed while paused
+    std::unique_ptr<ClientElicitation> m_elicitation;
 };

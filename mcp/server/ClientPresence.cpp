@@ -1,21 +1,19 @@
 #include "ClientPresence.h"
 
 #include "McpPeer.h"
-#include "McpServer.h"
 
 #include <algorithm>
 
-ClientPresence::ClientPresence(McpServer *server) : QObject(server), m_server(server)
+ClientPresence::ClientPresence(Peers peers, QObject *parent) : QObject(parent), m_peers(std::move(peers)) {}
+
+void ClientPresence::closed(McpPeer *peer)
 {
-    connect(server, &McpServer::peerInitialized, this, &ClientPresence::changed);
-    connect(server, &McpServer::peerClosed, this, [this](McpPeer *peer) {
-        if (peer->isInitialized()) {
-            m_closed.prepend({peer->clientName(), peer->transport(), peer->hasLeft() ? peer->leftAt() : QDateTime::currentDateTime()});
-            while (m_closed.size() > DepartedKept)
-                m_closed.removeLast();
-        }
-        Q_EMIT changed(); // peers() no longer lists it
-    });
+    if (peer->isInitialized()) {
+        m_closed.prepend({peer->clientName(), peer->transport(), peer->hasLeft() ? peer->leftAt() : QDateTime::currentDateTime()});
+        while (m_closed.size() > DepartedKept)
+            m_closed.removeLast();
+    }
+    Q_EMIT changed(); // the server lists it no more
 }
 
 void ClientPresence::setPresent(McpPeer *peer, bool present)
@@ -30,7 +28,7 @@ void ClientPresence::setPresent(McpPeer *peer, bool present)
 QList<McpPeer *> ClientPresence::here() const
 {
     QList<McpPeer *> list;
-    for (McpPeer *peer : m_server->peers()) {
+    for (McpPeer *peer : m_peers()) {
         if (peer->isInitialized() && !peer->hasLeft())
             list.append(peer);
     }
@@ -40,7 +38,7 @@ QList<McpPeer *> ClientPresence::here() const
 QList<ClientPresence::Departed> ClientPresence::departed(int count) const
 {
     QList<Departed> list = m_closed;
-    for (McpPeer *peer : m_server->peers()) {
+    for (McpPeer *peer : m_peers()) {
         if (peer->isInitialized() && peer->hasLeft())
             list.append({peer->clientName(), peer->transport(), peer->leftAt()});
     }

@@ -54,7 +54,9 @@ McpServer::McpServer(Session *session, ToolRegistry *tools, QObject *parent)
     : QObject(parent), m_session(session), m_tools(tools), m_toolAnswer(session),
       m_instructions(QString::fromUtf8(DefaultInstructions).arg(EngineProtocol::DefaultTimeoutMs / 1000))
 {
-    m_presence = new ClientPresence(this);
+    m_presence = new ClientPresence([this] { return peers(); }, this);
+    connect(this, &McpServer::peerInitialized, m_presence, &ClientPresence::changed);
+    connect(this, &McpServer::peerClosed, m_presence, &ClientPresence::closed);
     m_capabilities = {{QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), true}}},
                       {QStringLiteral("logging"), QJsonObject{}}};
     for (const char *method : {"server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"})
@@ -478,7 +480,8 @@ void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &pa
     const McpPeer::InFlight *request = peer->inFlight(responder.id());
     auto call = ToolCallPtr::create(tool->name(), arguments.toObject(), peer->origin(), wantsProgress, request ? request->trace : RequestTracePtr());
     const bool modern = request && request->modern;
-    call->setAsker(m_elicitation.askerFor(responder, modern, modern ? request->clientCapabilities : QJsonObject(), params));
+    if (m_askerFor)
+        call->setAsker(m_askerFor(responder, modern, modern ? request->clientCapabilities : QJsonObject(), params));
     peer->attachCall(responder.id(), call);
 
     // The responder holds the peer weakly and the call not at all: holding the shared pointer

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "access/ClientElicitation.h"
 #include "client/LineBuffer.h"
 #include "jsonrpc/JsonRpc.h"
 #include "ListenSubscriptions.h"
@@ -37,6 +36,11 @@ public:
     // `proceed` with an empty refusal to run it, or with the sentence the agent should read.
     using CallGate = std::function<void(McpPeer *peer, Tool *tool, const ToolCallPtr &call,
                                         std::function<void(const QString &refusal)> proceed)>;
+    // How a tool call asks the person at its client (ToolCall::askThePerson), made for each call
+    // from its request (`modern`: a 2026-07-28 one, whose `_meta` declared `capabilities`):
+    // access/ClientElicitation's, which AccessGate::install sets. Unset, no call can ask.
+    using AskerFor = std::function<ToolCall::Asker(const McpResponder &responder, bool modern, const QJsonObject &capabilities,
+                                                    const QJsonObject &params)>;
     using MethodHandler = std::function<void(const McpResponder &responder, const QJsonObject &params)>;
     using NotificationHandler = std::function<void(McpPeer *peer, const QJsonObject &params)>;
     // The revisions a method exists in: initialize, ping, logging/setLevel and
@@ -61,6 +65,7 @@ public:
     Session *session() const { return m_session; }
     ToolRegistry *tools() const { return m_tools; }
     void setCallGate(CallGate gate) { m_gate = std::move(gate); }
+    void setAskerFor(AskerFor askerFor) { m_askerFor = std::move(askerFor); }
     void setInstructions(const QString &text) { m_instructions = text; }
 
     McpPeer *createPeer(const QString &transport, const QString &activityKey = {});
@@ -178,6 +183,7 @@ private:
     ToolRegistry *m_tools;
     ToolAnswer m_toolAnswer; // every tools/call answer, with the caller's activity digest
     CallGate m_gate;
+    AskerFor m_askerFor;
     QString m_instructions;
     QJsonObject m_capabilities;
     QHash<QString, Method> m_methods;
@@ -186,7 +192,6 @@ private:
     QList<QPointer<McpPeer>> m_peers;
     ListenSubscriptions m_subscriptions;
     OutgoingRequests m_outgoing;
-    ClientElicitation m_elicitation{this};
     quint64 m_nextPeer = 1;
     ClientPresence *m_presence = nullptr;
 };

@@ -82,7 +82,7 @@ class ToolCall : public QObject
     Q_OBJECT
 public:
     using Answered = std::function<void(const PersonsAnswer &answer)>;
-    // How to ask the person at this call's client (McpServer sets it; mcp/access/ClientElicitation).
+    // How to ask the person at this call's client (McpServer sets it, from access/ClientElicitation).
     // `subject` identifies what is asked about (the same question on a retry has the same one).
     using Asker = std::function<void(ToolCall *call, const QString &subject, const QString &message, Answered answered)>;
 
