@@ -94,8 +94,7 @@ void ClientElicitation::askModern(ToolCall *call, const QString &clientKey, cons
     // Not asked yet, or the answer is about something else (the file changed since): ask.
     const QJsonObject inputRequests{{QLatin1String(InputKey), QJsonObject{{QStringLiteral("method"), QStringLiteral("elicitation/create")},
                                                                          {QStringLiteral("params"), question(message)}}}};
-    call->finish(ToolResult::askFirst({{QStringLiteral("resultType"), QStringLiteral("input_required")},
-                                       {QStringLiteral("inputRequests"), inputRequests},
+    call->finish(ToolResult::askFirst({{QStringLiteral("inputRequests"), inputRequests},
                                        {QStringLiteral("requestState"), seal(subject, clientKey, now)}}));
     answered({PersonsAnswer::Kind::AskedOnRetry, {}});
 }

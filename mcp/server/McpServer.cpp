@@ -2,9 +2,6 @@
 
 #include "client/EngineProtocol.h"
 #include "ClientPresence.h"
-#include "digest/ActivityDigest.h"
-#include "json/JsonTextWriter.h"
-#include "McpErrors.h"
 #include "session/Session.h"
 #include "toolapi/ToolRegistry.h"
 
@@ -51,7 +48,7 @@ const char *DefaultInstructions =
 } // namespace
 
 McpServer::McpServer(Session *session, ToolRegistry *tools, QObject *parent)
-    : QObject(parent), m_session(session), m_tools(tools), m_toolAnswer(session),
+    : QObject(parent), m_session(session), m_tools(tools), m_modern(serverInfo()), m_toolAnswer(session, &m_modern),
       m_instructions(QString::fromUtf8(DefaultInstructions).arg(EngineProtocol::DefaultTimeoutMs / 1000))
 {
     m_presence = new ClientPresence([this] { return peers(); }, this);
@@ -129,11 +126,6 @@ void McpServer::addMethod(const QString &method, MethodHandler handler, Eras era
 void McpServer::addNotification(const QString &method, NotificationHandler handler)
 {
     m_notifications.insert(method, std::move(handler));
-}
-
-void McpServer::setCacheHint(const QString &method, int ttlMs, bool isPublic)
-{
-    m_cacheHints.insert(method, {ttlMs, isPublic});
 }
 
 bool McpServer::hasMethod(const QString &method, RequestEnvelope::Era era) const
@@ -354,7 +346,7 @@ void McpServer::respond(McpPeer *peer, const QJsonValue &id, const QJsonObject &
     const McpPeer::InFlight *request = peer ? peer->inFlight(id) : nullptr;
     if (!request)
         return; // answered already, or abandoned when the client cancelled it
-    deliver(peer, id, request->modern ? modernized(*request, response) : response, std::nullopt);
+    deliver(peer, id, request->modern ? m_modern.answer(request->method, response) : McpMessage(response), std::nullopt);
 }
 
 void McpServer::deliver(McpPeer *peer, const QJsonValue &id, const McpMessage &answer, std::optional<RequestTrace::State> state)
@@ -380,38 +372,7 @@ void McpServer::respondToToolCall(McpPeer *peer, const QJsonValue &id, const Too
     const McpPeer::InFlight *request = peer ? peer->inFlight(id) : nullptr;
     if (!request)
         return;
-    if (!result.inputRequired.isEmpty()) {
-        // Not an answer yet (2026-07-28's input_required): the digest waits for the retry's.
-        respond(peer, id, JsonRpc::response(id, result.inputRequired));
-        return;
-    }
-    deliver(peer, id, m_toolAnswer.response(id, peer->activityKey(), result, request->modern, serverInfo()),
-            ToolAnswer::traceState(result));
-}
-
-QJsonObject McpServer::modernized(const McpPeer::InFlight &request, QJsonObject response) const
-{
-    if (response.contains(QStringLiteral("error"))) {
-        QJsonObject error = response.value(QStringLiteral("error")).toObject();
-        if (error.value(QStringLiteral("code")).toInt() == McpErrors::ResourceNotFound) {
-            error.insert(QStringLiteral("code"), JsonRpc::InvalidParams); // 2026-07-28 never says -32002
-            response.insert(QStringLiteral("error"), error);
-        }
-        return response;
-    }
-    QJsonObject result = response.value(QStringLiteral("result")).toObject();
-    if (!result.contains(QStringLiteral("resultType")))
-        result.insert(QStringLiteral("resultType"), QStringLiteral("complete"));
-    QJsonObject meta = result.value(QStringLiteral("_meta")).toObject();
-    meta.insert(QLatin1String(RequestEnvelope::ServerInfoKey), serverInfo());
-    result.insert(QStringLiteral("_meta"), meta);
-    const auto hint = m_cacheHints.constFind(request.method);
-    if (hint != m_cacheHints.constEnd()) {
-        result.insert(QStringLiteral("ttlMs"), hint->ttlMs);
-        result.insert(QStringLiteral("cacheScope"), hint->isPublic ? QStringLiteral("public") : QStringLiteral("private"));
-    }
-    response.insert(QStringLiteral("result"), result);
-    return response;
+    deliver(peer, id, m_toolAnswer.response(id, peer->activityKey(), result, request->modern), ToolAnswer::traceState(result));
 }
 
 void McpServer::onInitialize(const McpResponder &responder, const QJsonObject &params)

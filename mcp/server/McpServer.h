@@ -5,6 +5,7 @@
 #include "ListenSubscriptions.h"
 #include "McpPeer.h"
 #include "McpResponder.h"
+#include "ModernAnswers.h"
 #include "OutgoingRequests.h"
 #include "RequestEnvelope.h"
 #include "ToolAnswer.h"
@@ -132,7 +133,7 @@ public:
     void addNotification(const QString &method, NotificationHandler handler);
     QJsonObject &capabilities() { return m_capabilities; }
     // The caching hints (ttlMs, cacheScope) a 2026-07-28 result of `method` carries.
-    void setCacheHint(const QString &method, int ttlMs, bool isPublic);
+    void setCacheHint(const QString &method, int ttlMs, bool isPublic) { m_modern.setCacheHint(method, ttlMs, isPublic); }
 
 Q_SIGNALS:
     void peerCreated(McpPeer *peer);
@@ -150,13 +151,9 @@ private:
     friend class McpResponder;
     // The one way out for responses: at most one per request.
     void respond(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
-    // A tool call's answer, written as text straight from its result (no QJsonObject of the
-    // whole answer) unless the request is 2026-07-28's or the result asks for input first.
+    // A tool call's answer, written whole by ToolAnswer.
     void respondToToolCall(McpPeer *peer, const QJsonValue &id, const ToolResult &result);
     void deliver(McpPeer *peer, const QJsonValue &id, const McpMessage &answer, std::optional<RequestTrace::State> state);
-    // A 2026-07-28 answer: resultType, our serverInfo, the method's cache hints; -32602 where
-    // older revisions said -32002.
-    QJsonObject modernized(const McpPeer::InFlight &request, QJsonObject response) const;
     bool hasMethod(const QString &method, RequestEnvelope::Era era) const;
     Received take(McpPeer *peer, const JsonRpc::Message &message); // admit on a stream's peer, then dispatch
     void onRequest(McpPeer *peer, const JsonRpc::Message &message, const RequestEnvelope &envelope);
@@ -173,14 +170,10 @@ private:
         Eras eras = Eras::Both;
         bool streams = false; // its answer is a stream of notifications (subscriptions/listen)
     };
-    struct CacheHint
-    {
-        int ttlMs = 0;
-        bool isPublic = false;
-    };
 
     Session *m_session;
     ToolRegistry *m_tools;
+    ModernAnswers m_modern;  // what every 2026-07-28 answer adds
     ToolAnswer m_toolAnswer; // every tools/call answer, with the caller's activity digest
     CallGate m_gate;
     AskerFor m_askerFor;
@@ -188,7 +181,6 @@ private:
     QJsonObject m_capabilities;
     QHash<QString, Method> m_methods;
     QHash<QString, NotificationHandler> m_notifications;
-    QHash<QString, CacheHint> m_cacheHints;
     QList<QPointer<McpPeer>> m_peers;
     ListenSubscriptions m_subscriptions;
     OutgoingRequests m_outgoing;

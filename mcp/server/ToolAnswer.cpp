@@ -1,23 +1,36 @@
 #include "ToolAnswer.h"
 
 #include "json/JsonTextWriter.h"
-#include "RequestEnvelope.h"
+#include "ModernAnswers.h"
 #include "session/Session.h"
 
-McpMessage ToolAnswer::response(const QJsonValue &id, const QString &activityKey, const ToolResult &result, bool modern,
-                                const QJsonObject &serverInfo)
+McpMessage ToolAnswer::response(const QJsonValue &id, const QString &activityKey, const ToolResult &result, bool modern)
+{
+    static const QString Method = QStringLiteral("tools/call");
+    JsonTextWriter json(512 + 3 * result.text.size());
+    json.beginObject().key("jsonrpc").value(u"2.0").key("id").value(id).key("result").beginObject();
+    const bool asksFirst = !result.inputRequired.isEmpty();
+    if (asksFirst)
+        json.members(JsonTextWriter::compact(result.inputRequired));
+    else
+        writeCallToolResult(json, activityKey, result);
+    if (modern)
+        m_modern->finishResult(json, Method, asksFirst ? u"input_required" : u"complete");
+    json.endObject().endObject();
+    return McpMessage::fromText(json.take());
+}
+
+void ToolAnswer::writeCallToolResult(JsonTextWriter &json, const QString &activityKey, const ToolResult &result)
 {
     QList<JobPtr> activity = m_session->takeActivityFor(activityKey);
     // The job this very answer reports on is told here in full: not again in its digest.
     if (result.job != 0)
         activity.removeIf([&result](const JobPtr &job) { return job->id == result.job; });
     const QList<SessionNotice> notices = m_session->takeNoticesFor(activityKey);
-    JsonTextWriter json(512 + 3 * result.text.size());
-    json.beginObject().key("jsonrpc").value(u"2.0").key("id").value(id).key("result");
     const auto textBlock = [&json](const QString &text) { json.beginObject().key("type").value(u"text").key("text").value(text).endObject(); };
     // content[0] is exactly the tool's text (a program may read it); the digest of what others
     // did comes as a block of its own.
-    json.beginObject().key("content").beginArray();
+    json.key("content").beginArray();
     textBlock(result.text);
     for (const QString &more : result.moreText)
         textBlock(more);
@@ -33,10 +46,6 @@ McpMessage ToolAnswer::response(const QJsonValue &id, const QString &activityKey
         }
         json.endObject();
     }
-    if (modern) // what McpServer::modernized() adds to every other 2026-07-28 answer (tools/call has no cache hint)
-        json.key("resultType").value(u"complete").key("_meta").beginObject().key(RequestEnvelope::ServerInfoKey).value(serverInfo).endObject();
-    json.endObject().endObject();
-    return McpMessage::fromText(json.take());
 }
 
 RequestTrace::State ToolAnswer::traceState(const ToolResult &result)

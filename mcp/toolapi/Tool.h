@@ -29,8 +29,8 @@ struct ToolResult
     // debugger's [Debugger] block); the activity digest comes after them.
     QStringList moreText;
     // 2026-07-28: instead of a result, what the client must ask its user before it retries the
-    // call (a whole InputRequiredResult: resultType "input_required", inputRequests,
-    // requestState). Empty for every ordinary result.
+    // call (an InputRequiredResult's inputRequests and requestState; the answer says
+    // resultType "input_required", ToolAnswer). Empty for every ordinary result.
     QJsonObject inputRequired;
     // The session job whose outcome this result reports (0: none): the caller's activity
     // digest leaves it out, since the result itself says what became of it.
