@@ -18,6 +18,12 @@ void McpResponder::error(int code, const QString &message, const QJsonValue &dat
         m_server->respond(m_peer, m_id, JsonRpc::error(m_id, code, message, data));
 }
 
+void McpResponder::answer(const McpMessage &answer, RequestTrace::State state) const
+{
+    if (m_server)
+        m_server->deliver(m_peer, m_id, answer, state);
+}
+
 void McpResponder::notify(const QJsonObject &notification) const
 {
     if (m_peer && m_peer->isInFlight(m_id))

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "McpMessage.h"
+#include "toolapi/RequestTrace.h"
+
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QPointer>
@@ -21,6 +24,9 @@ public:
 
     void result(const QJsonObject &result) const;
     void error(int code, const QString &message, const QJsonValue &data = {}) const;
+    // An answer written whole already (a tool call's: ToolAnswer), sent as it is, with how the
+    // call ended for its trace.
+    void answer(const McpMessage &answer, RequestTrace::State state) const;
     // A notification that belongs to this request (progress), while it is in flight.
     void notify(const QJsonObject &notification) const;
 

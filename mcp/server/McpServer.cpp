@@ -48,7 +48,7 @@ const char *DefaultInstructions =
 } // namespace
 
 McpServer::McpServer(Session *session, ToolRegistry *tools, QObject *parent)
-    : QObject(parent), m_session(session), m_tools(tools), m_modern(serverInfo()), m_toolAnswer(session, &m_modern),
+    : QObject(parent), m_session(session), m_tools(tools), m_modern(serverInfo()), m_toolCalls(session, tools, &m_modern),
       m_instructions(QString::fromUtf8(DefaultInstructions).arg(EngineProtocol::DefaultTimeoutMs / 1000))
 {
     m_presence = new ClientPresence([this] { return peers(); }, this);
@@ -75,7 +75,7 @@ McpServer::McpServer(Session *session, ToolRegistry *tools, QObject *parent)
         responder.result({{QStringLiteral("tools"), m_tools->descriptors()}});
     });
     addMethod(QStringLiteral("tools/call"), [this](const McpResponder &responder, const QJsonObject &params) {
-        onToolsCall(responder, params);
+        m_toolCalls.handle(responder, params);
     });
     addMethod(QStringLiteral("logging/setLevel"), [](const McpResponder &responder, const QJsonObject &params) {
         const QString level = params.value(QStringLiteral("level")).toString();
@@ -319,7 +319,7 @@ void McpServer::onRequest(McpPeer *peer, const JsonRpc::Message &message, const 
                                          envelope.clientCapabilities(), trace});
     Q_EMIT requestTraced(trace);
     if (message.method() != QLatin1String("tools/call"))
-        trace->run(); // a tool call runs once access lets it (onToolsCall)
+        trace->run(); // a tool call runs once access lets it (ToolCallHandler)
     const McpResponder responder(this, peer, message.id());
     if (!message.params().isUndefined() && !message.params().isObject()) {
         responder.error(JsonRpc::InvalidParams, QStringLiteral("\"params\" must be an object"));
@@ -367,14 +367,6 @@ void McpServer::deliver(McpPeer *peer, const QJsonValue &id, const McpMessage &a
     peer->sendResponse(answer, id);
 }
 
-void McpServer::respondToToolCall(McpPeer *peer, const QJsonValue &id, const ToolResult &result)
-{
-    const McpPeer::InFlight *request = peer ? peer->inFlight(id) : nullptr;
-    if (!request)
-        return;
-    deliver(peer, id, m_toolAnswer.response(id, peer->activityKey(), result, request->modern), ToolAnswer::traceState(result));
-}
-
 void McpServer::onInitialize(const McpResponder &responder, const QJsonObject &params)
 {
     const QString requested = params.value(QStringLiteral("protocolVersion")).toString();
@@ -414,72 +406,6 @@ void McpServer::onListen(const McpResponder &responder, const QJsonObject &param
         honoured.resources = requested.resources;
     responder.peer()->markSubscription(responder.id()); // answered only if we end it ourselves
     m_subscriptions.add(responder.peer(), responder.id(), honoured);
-}
-
-void McpServer::onToolsCall(const McpResponder &responder, const QJsonObject &params)
-{
-    McpPeer *peer = responder.peer();
-    const QJsonValue nameValue = params.value(QStringLiteral("name"));
-    if (!nameValue.isString()) {
-        responder.error(JsonRpc::InvalidParams, QStringLiteral("tools/call needs \"name\", the tool to call, as a string"));
-        return;
-    }
-    Tool *tool = m_tools->find(nameValue.toString());
-    if (!tool) {
-        const QString switchedOff = m_tools->whyUnavailable(nameValue.toString());
-        responder.error(JsonRpc::InvalidParams, switchedOff.isEmpty() ? QStringLiteral("Unknown tool: %1").arg(nameValue.toString()) : switchedOff,
-                        QJsonObject{{QStringLiteral("availableTools"), QJsonArray::fromStringList(m_tools->names())}});
-        return;
-    }
-    const QJsonValue arguments = params.value(QStringLiteral("arguments"));
-    if (!arguments.isUndefined() && !arguments.isNull() && !arguments.isObject()) {
-        responder.error(JsonRpc::InvalidParams, QStringLiteral("\"arguments\" must be an object"));
-        return;
-    }
-    const QJsonValue progressToken = RequestEnvelope::progressToken(params);
-    const bool wantsProgress = !progressToken.isUndefined();
-    const McpPeer::InFlight *request = peer->inFlight(responder.id());
-    auto call = ToolCallPtr::create(tool->name(), arguments.toObject(), peer->origin(), wantsProgress, request ? request->trace : RequestTracePtr());
-    const bool modern = request && request->modern;
-    if (m_askerFor)
-        call->setAsker(m_askerFor(responder, modern, modern ? request->clientCapabilities : QJsonObject(), params));
-    peer->attachCall(responder.id(), call);
-
-    // The responder holds the peer weakly and the call not at all: holding the shared pointer
-    // in its own connection would keep every finished call alive forever.
-    connect(call.data(), &ToolCall::finished, this, [this, responder](const ToolResult &result) {
-        McpPeer *peer = responder.peer();
-        if (peer && peer->isInFlight(responder.id())) // else the client cancelled: no answer
-            respondToToolCall(peer, responder.id(), result);
-    });
-    if (wantsProgress) {
-        auto counter = QSharedPointer<double>::create(0);
-        connect(call.data(), &ToolCall::progress, this, [responder, progressToken, counter](double, const QString &message) {
-            *counter += 1; // progress must increase with every notification
-            QJsonObject params{{QStringLiteral("progressToken"), progressToken}, {QStringLiteral("progress"), *counter}};
-            if (!message.isEmpty())
-                params.insert(QStringLiteral("message"), message);
-            responder.notify(JsonRpc::notification(QStringLiteral("notifications/progress"), params));
-        });
-    }
-    const auto run = [tool, call] {
-        tool->call(call);
-        call->trace()->run();
-    };
-    if (!m_gate) {
-        run();
-        return;
-    }
-    m_gate(peer, tool, call, [responder, call, run](const QString &refusal) {
-        if (!responder.peer() || call->isFinished() || call->isCancelled())
-            return;
-        if (refusal.isEmpty()) {
-            run();
-        } else {
-            call->trace()->refuse(refusal);
-            call->finish(ToolResult::error(refusal));
-        }
-    });
 }
 
 void McpServer::onCancelled(McpPeer *peer, const QJsonObject &params)

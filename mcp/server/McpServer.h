@@ -8,7 +8,7 @@
 #include "ModernAnswers.h"
 #include "OutgoingRequests.h"
 #include "RequestEnvelope.h"
-#include "ToolAnswer.h"
+#include "ToolCallHandler.h"
 
 #include <QJsonArray>
 #include <QObject>
@@ -24,7 +24,7 @@ class Tool;
 // The MCP protocol, independent of transports: one entry for the messages every transport
 // reads (receive, or its two steps parse and dispatch), which decides each request's era
 // (RequestEnvelope: 2026-07-28 stateless, or the initialize handshake's), a table of methods
-// whose handlers all answer through an McpResponder, tool calls turned into Session work,
+// whose handlers all answer through an McpResponder (tools/call's is ToolCallHandler),
 // cancellation, progress, logging, change notifications (legacy peers and 2026-07-28
 // subscriptions/listen streams), and requests of our own to a client. Transports create a
 // peer per client; the peer's message() signal carries what to write back. Nothing here
@@ -33,15 +33,9 @@ class McpServer : public QObject
 {
     Q_OBJECT
 public:
-    // Decides whether a call may run (agent access: allow, ask, read-only, paused). Call
-    // `proceed` with an empty refusal to run it, or with the sentence the agent should read.
-    using CallGate = std::function<void(McpPeer *peer, Tool *tool, const ToolCallPtr &call,
-                                        std::function<void(const QString &refusal)> proceed)>;
-    // How a tool call asks the person at its client (ToolCall::askThePerson), made for each call
-    // from its request (`modern`: a 2026-07-28 one, whose `_meta` declared `capabilities`):
-    // access/ClientElicitation's, which AccessGate::install sets. Unset, no call can ask.
-    using AskerFor = std::function<ToolCall::Asker(const McpResponder &responder, bool modern, const QJsonObject &capabilities,
-                                                    const QJsonObject &params)>;
+    // Agent access's: whether a tool call may run, and how it asks the person at its client.
+    using CallGate = ToolCallHandler::CallGate;
+    using AskerFor = ToolCallHandler::AskerFor;
     using MethodHandler = std::function<void(const McpResponder &responder, const QJsonObject &params)>;
     using NotificationHandler = std::function<void(McpPeer *peer, const QJsonObject &params)>;
     // The revisions a method exists in: initialize, ping, logging/setLevel and
@@ -65,8 +59,8 @@ public:
 
     Session *session() const { return m_session; }
     ToolRegistry *tools() const { return m_tools; }
-    void setCallGate(CallGate gate) { m_gate = std::move(gate); }
-    void setAskerFor(AskerFor askerFor) { m_askerFor = std::move(askerFor); }
+    void setCallGate(CallGate gate) { m_toolCalls.setCallGate(std::move(gate)); }
+    void setAskerFor(AskerFor askerFor) { m_toolCalls.setAskerFor(std::move(askerFor)); }
     void setInstructions(const QString &text) { m_instructions = text; }
 
     McpPeer *createPeer(const QString &transport, const QString &activityKey = {});
@@ -151,8 +145,6 @@ private:
     friend class McpResponder;
     // The one way out for responses: at most one per request.
     void respond(McpPeer *peer, const QJsonValue &id, const QJsonObject &response);
-    // A tool call's answer, written whole by ToolAnswer.
-    void respondToToolCall(McpPeer *peer, const QJsonValue &id, const ToolResult &result);
     void deliver(McpPeer *peer, const QJsonValue &id, const McpMessage &answer, std::optional<RequestTrace::State> state);
     bool hasMethod(const QString &method, RequestEnvelope::Era era) const;
     Received take(McpPeer *peer, const JsonRpc::Message &message); // admit on a stream's peer, then dispatch
@@ -161,7 +153,6 @@ private:
     void onInitialize(const McpResponder &responder, const QJsonObject &params);
     void onDiscover(const McpResponder &responder);
     void onListen(const McpResponder &responder, const QJsonObject &params);
-    void onToolsCall(const McpResponder &responder, const QJsonObject &params);
     void onCancelled(McpPeer *peer, const QJsonObject &params);
 
     struct Method
@@ -173,10 +164,8 @@ private:
 
     Session *m_session;
     ToolRegistry *m_tools;
-    ModernAnswers m_modern;  // what every 2026-07-28 answer adds
-    ToolAnswer m_toolAnswer; // every tools/call answer, with the caller's activity digest
-    CallGate m_gate;
-    AskerFor m_askerFor;
+    ModernAnswers m_modern; // what every 2026-07-28 answer adds
+    ToolCallHandler m_toolCalls;
     QString m_instructions;
     QJsonObject m_capabilities;
     QHash<QString, Method> m_methods;
