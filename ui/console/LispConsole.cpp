@@ -57,7 +57,7 @@ QFont codeFont(const QString &family, double points)
 
 LispConsole::LispConsole(Session *session, QWidget *parent)
     : QWidget(parent), m_session(session), m_transcript(new TranscriptView(this)), m_input(new ConsoleWidget(this)),
-      m_prompt(new QLabel(this)), m_hint(new QLabel(this)), m_staged(new StagedForms(session, m_input, this, this)),
+      m_entries(m_transcript), m_prompt(new QLabel(this)), m_hint(new QLabel(this)), m_staged(new StagedForms(session, m_input, this, this)),
       m_stagingBar(new StagingBar(m_staged, this)), m_runningBar(new RunningJobBar(session, this)), m_arglist(new ArglistHint(session, this))
 {
     setObjectName(QStringLiteral("lispConsole"));
@@ -108,7 +108,7 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         m_prompt->setText(shortPackageName(package) + QStringLiteral(">"));
     });
     connect(session, &Session::engineStatus, this, [this](Session::EngineStatus state, const QString &message) {
-        if (state == Session::EngineStatus::Ready && !m_hasEntries)
+        if (state == Session::EngineStatus::Ready && !m_entries.hasEntries())
             return; // the first start is not news
         m_transcript->newLine();
         m_transcript->appendText(QStringLiteral("; ") + message + QLatin1Char('\n'),
@@ -269,37 +269,23 @@ void LispConsole::fitInput()
 
 int LispConsole::laneFor(const Origin &origin)
 {
-    if (origin.isPerson())
-        return 1;
-    if (!origin.isAgent() && !origin.isEditor()) // the person's editor has a lane of its own, as an agent has
-        return 0;
-    auto it = m_lanes.find(origin.clientKey);
-    if (it == m_lanes.end())
-        it = m_lanes.insert(origin.clientKey, int(m_lanes.size()) + 2);
-    return *it;
+    return m_entries.laneFor(origin);
 }
 
 void LispConsole::startEntry()
 {
-    if (m_hasEntries) {
-        // One blank line between entries, outside any lane, so each entry's bar starts at it.
-        m_transcript->newLine(0);
-        m_transcript->appendText(QStringLiteral("\n"), TranscriptView::Style::Plain, 0);
-    }
-    m_hasEntries = true;
+    m_entries.startEntry();
 }
 
 void LispConsole::showNote(const QString &text, bool problem, int lane)
 {
-    startEntry();
-    m_transcript->newLine(lane);
-    m_transcript->appendText(QStringLiteral("; ") + text + QLatin1Char('\n'), problem ? TranscriptView::Style::Error : TranscriptView::Style::Note, lane);
+    m_entries.showNote(text, problem, lane);
 }
 
 void LispConsole::setProjectFiles(ProjectFiles *files)
 {
     if (!m_projectActivity)
-        m_projectActivity = new ProjectActivity(files, this);
+        m_projectActivity = new ProjectActivity(files, &m_entries, this);
 }
 
 void LispConsole::evaluate(const QString &code)
@@ -352,8 +338,8 @@ void LispConsole::showHeader(const JobPtr &job)
     if (!request.origin.isPerson()) {
         m_transcript->newLine(lane);
         QString title = request.origin.name;
-        if (request.kind != EngineJob::Kind::Evaluate)
-            title += QStringLiteral(" \u00b7 ") + JobSummary::operation(request);
+        if (const QString operation = JobSummary::shownOperation(request); !operation.isEmpty())
+            title += QStringLiteral(" \u00b7 ") + operation;
         if (!request.description.isEmpty())
             title += QStringLiteral(" \u2014 ") + request.description;
         m_transcript->appendText(title + QStringLiteral("   "), TranscriptView::Style::Header, lane);
@@ -369,13 +355,7 @@ void LispConsole::showHeader(const JobPtr &job)
         m_transcript->newLine(lane);
         m_transcript->appendText(QStringLiteral("; ") + request.description, TranscriptView::Style::Note, lane);
     }
-    QString debuggerStep = JobSummary::debuggerStep(request);
-    if (request.kind == EngineJob::Kind::FrameEvaluation)
-        debuggerStep += QLatin1Char(':');
-    if (!debuggerStep.isEmpty() && request.origin.isPerson()) // the person's entries have no header line
-        debuggerStep = request.kind == EngineJob::Kind::FrameEvaluation ? debuggerStep.replace(0, 1, QStringLiteral("I"))
-                                                                        : tr("You %1").arg(debuggerStep);
-    if (!debuggerStep.isEmpty()) {
+    if (const QString debuggerStep = JobSummary::debuggerLine(request); !debuggerStep.isEmpty()) {
         m_transcript->appendText(debuggerStep, TranscriptView::Style::Note, lane);
         if (request.kind == EngineJob::Kind::FrameEvaluation)
             m_transcript->appendCode(request.code, lane, package + QStringLiteral("> "));
@@ -470,7 +450,8 @@ void LispConsole::showPast(const QList<JournalEntry> &entries)
         }
         const Job &e = entry->job;
         const QString who = e.request.origin.isPerson() ? QString() : e.request.origin.name + QStringLiteral(": ");
-        const QString op = e.request.kind == EngineJob::Kind::Evaluate ? QString() : JobSummary::operation(e.request) + QLatin1Char(' ');
+        const QString operation = JobSummary::shownOperation(e.request);
+        const QString op = operation.isEmpty() ? QString() : operation + QLatin1Char(' ');
         t->appendText(who + shortPackageName(e.request.package) + QStringLiteral("> ") + op + JobSummary::subject(e.request) + QLatin1Char('\n'), Style::Note, 0);
         QString out = e.result.stdoutText + e.result.stderrText;
         if (out.size() > 2000)
@@ -480,7 +461,7 @@ void LispConsole::showPast(const QList<JournalEntry> &entries)
         t->appendText(JobOutcome::text(e.result) + QLatin1Char('\n'), Style::Note, 0);
     }
     t->appendText(tr("\u2014 end of the previous session \u2014\n"), Style::Note, 0);
-    m_hasEntries = true;
+    m_entries.setHasEntries();
 }
 
 void LispConsole::showResult(const JobPtr &job, int lane)

@@ -3,6 +3,7 @@
 #include "history/Journal.h"
 #include "session/Job.h"
 #include "tools/FormStager.h"
+#include "TranscriptEntries.h"
 
 #include <QHash>
 #include <QSet>
@@ -60,10 +61,10 @@ public:
     void showPast(const QList<JournalEntry> &entries);
 
     static QString shortPackageName(const QString &package);
+    // The transcript's lanes and entries (TranscriptEntries), as the console's parts write them.
+    TranscriptEntries *entries() { return &m_entries; }
     int laneFor(const Origin &origin);
-    // Separates the next entry from the previous one (a blank line outside any lane).
     void startEntry();
-    // A line of the app's own ("; " and the text) in `lane`: a problem in the error colour.
     void showNote(const QString &text, bool problem = false, int lane = 0);
     // Shows the project's file changes in the transcript, with Undo (ProjectActivity).
     void setProjectFiles(ProjectFiles *files);
@@ -91,6 +92,7 @@ private:
     Session *m_session;
     TranscriptView *m_transcript;
     ConsoleWidget *m_input;
+    TranscriptEntries m_entries;
     QLabel *m_prompt;
     QLabel *m_hint;
     ApprovalBar *m_approvalBar = nullptr;
@@ -99,7 +101,6 @@ private:
     RunningJobBar *m_runningBar;
     ProjectActivity *m_projectActivity = nullptr;
     ArglistHint *m_arglist;
-    QHash<QString, int> m_lanes;       // client key -> lane
     QHash<quint64, int> m_shown;       // evaluations whose header is in the transcript -> lane
     QHash<quint64, QString> m_code;    // for "Copy to input"
     QList<quint64> m_codeOrder;
@@ -108,6 +109,5 @@ private:
     double m_zoom = 1.0;
     double m_basePointSize = 11.0;
     QString m_fontFamily;
-    bool m_hasEntries = false;
     bool m_interrupting = false; // the hint says "Interrupting…" until the job stops or parks
 };
