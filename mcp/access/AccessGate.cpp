@@ -7,6 +7,8 @@
 
 #include <QJsonDocument>
 
+#include <memory>
+
 namespace {
 // A question is read in the client's terminal or dialog: a long diff is cut there (the
 // agent's result carries it whole once it is written).
@@ -55,16 +57,14 @@ QString cappedDiff(const QString &diff)
 
 AccessGate::AccessGate(QObject *parent) : QObject(parent) {}
 
-AccessGate::~AccessGate() = default;
-
 void AccessGate::install(McpServer *server)
 {
     server->setCallGate([this](McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::function<void(const QString &)> proceed) {
         gate(peer, tool, call, std::move(proceed));
     });
-    m_elicitation = std::make_unique<ClientElicitation>(server);
-    server->setAskerFor([elicitation = m_elicitation.get()](const McpResponder &responder, bool modern, const QJsonObject &capabilities,
-                                                            const QJsonObject &params) {
+    // The server keeps it, with the key its requestStates are sealed with, as long as it asks.
+    const auto elicitation = std::make_shared<ClientElicitation>(server);
+    server->setAskerFor([elicitation](const McpResponder &responder, bool modern, const QJsonObject &capabilities, const QJsonObject &params) {
         return elicitation->askerFor(responder, modern, capabilities, params);
     });
 }

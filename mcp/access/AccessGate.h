@@ -7,9 +7,7 @@
 #include <QList>
 #include <QObject>
 #include <functional>
-#include <memory>
 
-class ClientElicitation;
 class McpServer;
 class McpPeer;
 class ProjectFiles;
@@ -49,7 +47,6 @@ public:
     };
 
     explicit AccessGate(QObject *parent = nullptr);
-    ~AccessGate() override;
 
     // Becomes the server's call gate, and its calls ask the person at their client through
     // ClientElicitation.
@@ -108,5 +105,4 @@ private:
     Asking m_asking = Asking::ThroughTheClient;
     QList<Pending> m_pending;
     QList<Pending> m_held; // file changes proposed while paused
-    std::unique_ptr<ClientElicitation> m_elicitation;
 };
