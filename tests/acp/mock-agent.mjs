@@ -77,9 +77,13 @@ if (has('--crash-at-start')) {
 const output = Writable.toWeb(process.stdout);
 const input = Readable.toWeb(process.stdin);
 const wire = acp.ndJsonStream(output, input);
+// Sessions whose session/cancel has arrived, in the order of the wire (handlers run later).
+const cancelArrived = new Set();
 const logged = (direction) => new TransformStream({
   transform(message, controller) {
     log({ dir: direction, message });
+    if (direction === 'recv' && message.method === 'session/cancel')
+      cancelArrived.add(message.params?.sessionId);
     controller.enqueue(message);
   },
 });
@@ -225,6 +229,7 @@ const cancelled = session => new Promise(resolve => session.cancelled ? resolve(
 app.onRequest('session/prompt', async ({ params, client }) => {
   const session = sessionOf(params.sessionId);
   session.cancelled = false;
+  cancelArrived.delete(session.id);
   const update = update => client.notify('session/update', { sessionId: session.id, update });
   const say = text => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
   const text = params.prompt.filter(block => block.type === 'text').map(block => block.text).join('\n');
@@ -257,8 +262,10 @@ app.onRequest('session/prompt', async ({ params, client }) => {
     const waiting = has('--cancel-during-permission');
     const answer = await askPermission(client, update, session, id);
     if (waiting) {
-      const ok = session.cancelled && answer.outcome?.outcome === 'cancelled';
-      event('permission-after-cancel', { outcome: answer.outcome, cancelledFirst: session.cancelled, ok });
+      // The protocol: session/cancel first, then `cancelled` for the pending permission.
+      const cancelledFirst = cancelArrived.has(session.id);
+      const ok = cancelledFirst && answer.outcome?.outcome === 'cancelled';
+      event('permission-after-cancel', { outcome: answer.outcome, cancelledFirst, ok });
       await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed' });
       return { stopReason: 'cancelled' };
     }
