@@ -54,6 +54,13 @@ void AcpClient::start(const AgentCommand &command, const QString &workingDirecto
     connect(m_process, &AgentProcess::exited, this, &AcpClient::onExited);
 
     m_connection->onNotification(QString::fromLatin1(AcpWire::Method::SessionUpdate), [this](const QJsonObject &params) {
+        // Fields v1 does not define are ignored; each is logged once, for whoever reads the log.
+        for (const QString &field : AcpWire::unknownUpdateFields(params)) {
+            if (!m_unknownFields.contains(field)) {
+                m_unknownFields.insert(field);
+                Q_EMIT logLine(QStringLiteral("ignored: a field ACP v1 does not define: %1").arg(field));
+            }
+        }
         if (AgentSession *session = m_sessions.value(AcpWire::updateSessionId(params)))
             session->receiveUpdate(params);
         else

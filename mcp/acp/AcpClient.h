@@ -10,6 +10,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include <functional>
 #include <optional>
@@ -99,4 +100,5 @@ private:
     AgentProcess *m_process = nullptr;
     AcpConnection *m_connection; // from the start: requests before the agent runs wait for it
     QHash<QString, AgentSession *> m_sessions;
+    QSet<QString> m_unknownFields; // logged once each
 };

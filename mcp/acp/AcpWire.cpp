@@ -1,5 +1,7 @@
 #include "AcpWire.h"
 
+#include <QHash>
+
 #include <climits>
 
 using namespace Acp;
@@ -428,6 +430,39 @@ SessionUpdate readSessionUpdate(const QJsonObject &params)
     if (kind == QLatin1String("notice"))
         return Update::Notice{text(update, "severity"), text(update, "title"), text(update, "description")};
     return Update::Unknown{kind};
+}
+
+QStringList unknownUpdateFields(const QJsonObject &params)
+{
+    static const QHash<QString, QStringList> known{
+        {QStringLiteral("user_message_chunk"), {"content", "messageId"}},
+        {QStringLiteral("agent_message_chunk"), {"content", "messageId"}},
+        {QStringLiteral("agent_thought_chunk"), {"content", "messageId"}},
+        {QStringLiteral("tool_call"), {"toolCallId", "title", "name", "kind", "status", "content", "locations", "rawInput", "rawOutput"}},
+        {QStringLiteral("tool_call_update"), {"toolCallId", "title", "name", "kind", "status", "content", "locations", "rawInput", "rawOutput"}},
+        {QStringLiteral("plan"), {"entries"}},
+        {QStringLiteral("available_commands_update"), {"availableCommands"}},
+        {QStringLiteral("current_mode_update"), {"currentModeId"}},
+        {QStringLiteral("config_option_update"), {"configOptions"}},
+        {QStringLiteral("session_info_update"), {"title", "updatedAt"}},
+        {QStringLiteral("usage_update"), {"used", "size", "cost"}},
+        {QStringLiteral("notice"), {"severity", "title", "description"}},
+    };
+    QStringList unknown;
+    for (const QString &key : params.keys()) {
+        if (key != QLatin1String("sessionId") && key != QLatin1String("update") && key != QLatin1String("_meta"))
+            unknown.append(key);
+    }
+    const QJsonObject update = object(params, "update");
+    const QString kind = text(update, "sessionUpdate");
+    const auto fields = known.constFind(kind);
+    if (fields == known.constEnd())
+        return unknown;
+    for (const QString &key : update.keys()) {
+        if (key != QLatin1String("sessionUpdate") && key != QLatin1String("_meta") && !fields->contains(key))
+            unknown.append(kind + QLatin1Char('.') + key);
+    }
+    return unknown;
 }
 
 } // namespace AcpWire

@@ -115,6 +115,10 @@ using SessionUpdate = std::variant<Update::Chunk, Update::ToolCall, Update::Plan
 QString updateSessionId(const QJsonObject &params);
 SessionUpdate readSessionUpdate(const QJsonObject &params);
 
+// The fields of a session/update that v1 does not define for its kind ("agent_message_chunk.colour"),
+// for the log: they are ignored, as the protocol asks. An unknown kind has none (it is logged whole).
+QStringList unknownUpdateFields(const QJsonObject &params);
+
 QList<Acp::SessionMode> readModes(const QJsonValue &availableModes);
 QList<Acp::ConfigOption> readConfigOptions(const QJsonValue &options);
 

@@ -229,7 +229,10 @@ private Q_SLOTS:
         QCOMPARE(answer.text(), QStringLiteral("Before. After."));
         QCOMPARE(blocks.size(), 1); // a content type nobody knows: kept, as a block of its own
         QCOMPARE(answer.blocks.constLast().type, QStringLiteral("hologram"));
-        QVERIFY2(log.join(QLatin1Char('\n')).contains(QStringLiteral("mock/unknown_notification")), qPrintable(log.join(QLatin1Char('\n'))));
+        const QString logged = log.join(QLatin1Char('\n'));
+        QVERIFY2(logged.contains(QStringLiteral("mock/unknown_notification")), qPrintable(logged));
+        QVERIFY2(logged.contains(QStringLiteral("agent_message_chunk.colour")), qPrintable(logged));
+        QVERIFY2(logged.contains(QStringLiteral(": futureField")), qPrintable(logged));
     }
 
     void aPermissionIsAnsweredWithTheOptionChosen_data()
