@@ -78,10 +78,12 @@ QString AgentCommand::commandLine() const
 QProcessEnvironment AgentCommand::processEnvironment(const QProcessEnvironment &base) const
 {
     QProcessEnvironment env = base;
+    // Claude Code takes "1" only (an IS_SANDBOX=yes inherited from a container still fails);
+    // the command's own variables come after, so a person's setting wins.
+    if (::geteuid() == 0)
+        env.insert(QStringLiteral("IS_SANDBOX"), QStringLiteral("1"));
     for (const auto &[key, value] : environment)
         env.insert(key, value);
-    if (::geteuid() == 0 && !env.contains(QStringLiteral("IS_SANDBOX")))
-        env.insert(QStringLiteral("IS_SANDBOX"), QStringLiteral("1"));
     return env;
 }
 

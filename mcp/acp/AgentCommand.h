@@ -30,9 +30,9 @@ public:
     // The line again, quoted where needed, for the person to read and copy.
     QString commandLine() const;
 
-    // The environment the agent gets: `base` (normally the app's own) with this command's
-    // variables set over it, and IS_SANDBOX=1 when Lisp Duet runs as root (Claude Code refuses
-    // to start a session as root without it; as any other user it is not set).
+    // The environment the agent gets: `base` (normally the app's own), IS_SANDBOX=1 when Lisp
+    // Duet runs as root (Claude Code refuses a session as root without exactly that; as any other
+    // user it is not set), then this command's variables over both.
     QProcessEnvironment processEnvironment(const QProcessEnvironment &base = QProcessEnvironment::systemEnvironment()) const;
 
     // The program as an absolute path: as given when it has a slash, else looked up on PATH (of

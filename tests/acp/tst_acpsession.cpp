@@ -15,55 +15,6 @@
 
 namespace {
 
-// The real app, headless, serving MCP over HTTP on a free port with its bearer token.
-class HeadlessApp
-{
-public:
-    bool start()
-    {
-        QTcpServer probe;
-        if (!probe.listen(QHostAddress::LocalHost, 0))
-            return false;
-        port = probe.serverPort();
-        probe.close();
-        QProcess print;
-        print.start(QStringLiteral(DUET_BIN_DIR "/lisp-duet"), {QStringLiteral("--print-token")});
-        if (!print.waitForFinished(20000))
-            return false;
-        token = QString::fromUtf8(print.readAllStandardOutput()).trimmed();
-        m_process.setProcessChannelMode(QProcess::SeparateChannels);
-        m_process.start(QStringLiteral(DUET_BIN_DIR "/lisp-duet"),
-                        {QStringLiteral("--headless"), QStringLiteral("--access"), QStringLiteral("allow"), QStringLiteral("--port"),
-                         QString::number(port), QStringLiteral("--socket"), QStringLiteral("acp-test-%1").arg(QCoreApplication::applicationPid())});
-        QByteArray stderrText;
-        return QTest::qWaitFor([&] {
-            stderrText += m_process.readAllStandardError();
-            return stderrText.contains("MCP over the local socket") || m_process.state() == QProcess::NotRunning;
-        }, 30000) && m_process.state() == QProcess::Running;
-    }
-    ~HeadlessApp()
-    {
-        m_process.terminate();
-        if (!m_process.waitForFinished(15000))
-            m_process.kill();
-    }
-    Acp::McpServer server() const
-    {
-        Acp::McpServer server;
-        server.transport = Acp::McpServer::Transport::Http;
-        server.name = QStringLiteral("lisp-duet");
-        server.url = QStringLiteral("http://127.0.0.1:%1/mcp").arg(port);
-        server.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer ") + token}};
-        return server;
-    }
-
-    quint16 port = 0;
-    QString token;
-
-private:
-    QProcess m_process;
-};
-
 // lisp-duet --headless --stdio as the stdio MCP server the agent starts itself, with this test's
 // machine (XDG folders, the engine) passed on as the server's environment.
 Acp::McpServer stdioServer()

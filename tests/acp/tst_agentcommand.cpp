@@ -73,13 +73,14 @@ private Q_SLOTS:
         QProcessEnvironment base;
         base.insert(QStringLiteral("ANTHROPIC_API_KEY"), QStringLiteral("from-the-person"));
         base.insert(QStringLiteral("KEEP"), QStringLiteral("theirs"));
+        base.insert(QStringLiteral("IS_SANDBOX"), QStringLiteral("yes")); // as a container may have it
         const QProcessEnvironment env = command.processEnvironment(base);
         QCOMPARE(env.value(QStringLiteral("ANTHROPIC_API_KEY")), QStringLiteral("from-the-person"));
         QCOMPARE(env.value(QStringLiteral("ANTHROPIC_BASE_URL")), QStringLiteral("http://127.0.0.1:1"));
         QCOMPARE(env.value(QStringLiteral("KEEP")), QStringLiteral("mine"));
-        QCOMPARE(env.contains(QStringLiteral("IS_SANDBOX")), ::geteuid() == 0);
-        if (::geteuid() == 0)
-            QCOMPARE(env.value(QStringLiteral("IS_SANDBOX")), QStringLiteral("1"));
+        QCOMPARE(env.value(QStringLiteral("IS_SANDBOX")), ::geteuid() == 0 ? QStringLiteral("1") : QStringLiteral("yes"));
+        command.environment.append({QStringLiteral("IS_SANDBOX"), QStringLiteral("0")}); // the person's choice wins
+        QCOMPARE(command.processEnvironment(base).value(QStringLiteral("IS_SANDBOX")), QStringLiteral("0"));
     }
 
     void findsItsProgram()
