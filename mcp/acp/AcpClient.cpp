@@ -146,6 +146,8 @@ AgentSession *AcpClient::addSession(const QString &id)
         return existing;
     auto *session = new AgentSession(this, id, this);
     m_sessions.insert(id, session);
+    // A panel may delete a session it closes; its updates are then ignored, not misrouted.
+    connect(session, &QObject::destroyed, this, [this, id] { m_sessions.remove(id); });
     Q_EMIT sessionAdded(session);
     return session;
 }

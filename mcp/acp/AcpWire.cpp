@@ -145,7 +145,10 @@ QJsonObject setModeParams(const QString &sessionId, const QString &modeId)
 
 QJsonObject setConfigOptionParams(const QString &sessionId, const QString &optionId, const QJsonValue &value)
 {
-    return withSession(sessionId, {{QStringLiteral("configId"), optionId}, {QStringLiteral("value"), value}});
+    QJsonObject params{{QStringLiteral("configId"), optionId}, {QStringLiteral("value"), value}};
+    if (value.isBool()) // a boolean option says so; a select option's value is the choice's id
+        params.insert(QStringLiteral("type"), QStringLiteral("boolean"));
+    return withSession(sessionId, params);
 }
 
 QJsonObject permissionSelected(const QString &optionId)

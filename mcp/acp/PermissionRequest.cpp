@@ -14,6 +14,12 @@ PermissionRequest::PermissionRequest(const QString &sessionId, const Acp::ToolCa
     m_responder.onWithdrawn([this] { end(Outcome::Withdrawn); });
 }
 
+PermissionRequest::~PermissionRequest()
+{
+    if (isPending())
+        m_responder.respond(AcpWire::permissionCancelled());
+}
+
 const Acp::PermissionOption *PermissionRequest::optionOfKind(const QString &kind) const
 {
     for (const Acp::PermissionOption &option : m_options) {

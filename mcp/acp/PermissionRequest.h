@@ -18,6 +18,7 @@ public:
 
     PermissionRequest(const QString &sessionId, const Acp::ToolCall &toolCall, const QList<Acp::PermissionOption> &options,
                       const AcpResponder &responder, QObject *parent = nullptr);
+    ~PermissionRequest() override; // still pending (its session closed): answered `cancelled`
 
     const QString &sessionId() const { return m_sessionId; }
     const Acp::ToolCall &toolCall() const { return m_toolCall; }

@@ -85,6 +85,11 @@ private:
     QTemporaryDir m_dir;
 };
 
+// Skips the whole suite (in initTestCase) when the mock cannot run here.
+#define SKIP_UNLESS_MOCK_RUNS()                                                                                        \
+    if (const QString why = MockAgent::unavailable(); !why.isEmpty())                                                  \
+    QSKIP(qPrintable(why))
+
 // The processes of process group `group` that are not zombies, from /proc.
 inline QList<qint64> groupMembers(qint64 group)
 {
@@ -101,6 +106,14 @@ inline QList<qint64> groupMembers(qint64 group)
             members.append(pid.toLongLong());
     }
     return members;
+}
+
+// A test's end: nothing of the agent's process group `group` may outlive it (0: none started).
+inline void expectGroupGone(qint64 &group)
+{
+    const qint64 checked = std::exchange(group, 0);
+    if (checked)
+        QTRY_VERIFY2_WITH_TIMEOUT(groupMembers(checked).isEmpty(), "the agent's process group outlived the test", 5000);
 }
 
 // Starts `client` on `command` and waits until it is Ready (or fails the test).

@@ -119,6 +119,11 @@ function sessionOf(sessionId) {
   return session;
 }
 const modeState = session => has('--modes') ? { currentModeId: session.mode, availableModes: MODES } : undefined;
+// With --modes, the config options too (v2's way): the mode as category "mode", and a boolean.
+const configOptions = session => has('--modes') ? [
+  { id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: session.mode,
+    options: MODES.map(mode => ({ value: mode.id, name: mode.name })) },
+  { id: 'thinking', name: 'Think harder', type: 'boolean', currentValue: session.thinking ?? false }] : undefined;
 
 const PROMPT_FLAGS = ['--stream', '--updates-all', '--unknown-update', '--permission', '--cancel-during-permission',
                       '--foreign-permission', '--mcp-call', '--unknown-method', '--crash-on-prompt'];
@@ -170,7 +175,19 @@ app.onRequest('session/new', ({ params }) => {
     throw acp.RequestError.authRequired(undefined, 'Log in first: run `mock-agent --login`');
   const session = newSession(params.cwd, params.mcpServers ?? []);
   event('session-new', { sessionId: session.id, cwd: params.cwd, mcpServers: params.mcpServers });
-  return { sessionId: session.id, modes: modeState(session) };
+  return { sessionId: session.id, modes: modeState(session), configOptions: configOptions(session) };
+});
+
+app.onRequest('session/set_config_option', async ({ params, client }) => {
+  const session = sessionOf(params.sessionId);
+  event('set-config-option', { configId: params.configId, value: params.value, type: params.type ?? null });
+  if (params.configId === 'mode' && MODES.some(mode => mode.id === params.value))
+    session.mode = params.value;
+  else if (params.configId === 'thinking' && typeof params.value === 'boolean')
+    session.thinking = params.value;
+  else
+    throw acp.RequestError.invalidParams({ configId: params.configId }, 'no such option or value');
+  return { configOptions: configOptions(session) };
 });
 
 app.onRequest('session/set_mode', async ({ params, client }) => {

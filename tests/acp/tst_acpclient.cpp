@@ -33,18 +33,12 @@ class tst_AcpClient : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (const QString why = MockAgent::unavailable(); !why.isEmpty())
-            QSKIP(qPrintable(why));
+        SKIP_UNLESS_MOCK_RUNS();
     }
-    void init()
-    {
-        m_mock = std::make_unique<MockAgent>();
-        m_group = 0;
-    }
+    void init() { m_mock = std::make_unique<MockAgent>(); }
     void cleanup()
     {
-        if (m_group)
-            QTRY_VERIFY2_WITH_TIMEOUT(groupMembers(m_group).isEmpty(), "the agent's process group outlived the test", 5000);
+        expectGroupGone(m_group);
     }
 
     void initializesAndReadsTheAgent()
@@ -175,7 +169,7 @@ private Q_SLOTS:
         QVERIFY(openSession(*acp)); // logged in: no authenticate needed
     }
 
-    void modesAreReadAndSet()
+    void modesAndConfigOptionsAreReadAndSet()
     {
         auto acp = client();
         QVERIFY(startReady(*acp, m_mock->command({QStringLiteral("--modes")})));
@@ -197,6 +191,22 @@ private Q_SLOTS:
         QTRY_VERIFY(answered);
         QVERIFY(refused && refused->code == -32602);
         QCOMPARE(conversation->currentModeId(), QStringLiteral("plan"));
+
+        // The same through config options (v2's way; Claude Code offers both): the mode option
+        // moves the current mode, a boolean goes as one.
+        QCOMPARE(conversation->configOptions().size(), 2);
+        bool configured = false;
+        session->setConfigOption(QStringLiteral("mode"), QStringLiteral("acceptEdits"),
+                                 [&](const std::optional<Acp::Error> &error) { configured = !error; });
+        QTRY_VERIFY(configured);
+        QCOMPARE(conversation->currentModeId(), QStringLiteral("acceptEdits"));
+        configured = false;
+        session->setConfigOption(QStringLiteral("thinking"), true, [&](const std::optional<Acp::Error> &error) { configured = !error; });
+        QTRY_VERIFY(configured);
+        QCOMPARE(conversation->configOptions().at(1).currentValue, QJsonValue(true));
+        const QList<QJsonObject> sets = m_mock->events(QStringLiteral("set-config-option"));
+        QCOMPARE(sets.size(), 2);
+        QCOMPARE(sets.at(1).value(QStringLiteral("type")).toString(), QStringLiteral("boolean"));
     }
 
     void sessionsAreListedResumedAndLoaded()

@@ -57,8 +57,7 @@ class tst_AcpRealAgent : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (const QString why = MockAgent::unavailable(); !why.isEmpty())
-            QSKIP(qPrintable(why));
+        SKIP_UNLESS_MOCK_RUNS();
         if (!QFile::exists(adapter()) || !QFile::exists(node22()))
             QSKIP("claude-agent-acp or Node 22 is not installed: cd tests && npm ci");
         QByteArray port;
@@ -75,9 +74,7 @@ private Q_SLOTS:
     void cleanup()
     {
         m_client.reset();
-        if (m_group)
-            QTRY_VERIFY2_WITH_TIMEOUT(groupMembers(m_group).isEmpty(), "the adapter's process group outlived the test", 5000);
-        m_group = 0;
+        expectGroupGone(m_group);
     }
 
     void declaresWhatTheLibraryReliesOn()

@@ -54,19 +54,13 @@ class tst_AcpSession : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (const QString why = MockAgent::unavailable(); !why.isEmpty())
-            QSKIP(qPrintable(why));
+        SKIP_UNLESS_MOCK_RUNS();
     }
-    void init()
-    {
-        m_mock = std::make_unique<MockAgent>();
-        m_group = 0;
-    }
+    void init() { m_mock = std::make_unique<MockAgent>(); }
     void cleanup()
     {
         m_client.reset();
-        if (m_group)
-            QTRY_VERIFY2_WITH_TIMEOUT(groupMembers(m_group).isEmpty(), "the agent's process group outlived the test", 5000);
+        expectGroupGone(m_group);
     }
 
     void aPromptWithAnEmbeddedResource()
@@ -243,6 +237,20 @@ private Q_SLOTS:
         QCOMPARE(after.size(), 1);
         QVERIFY2(after.at(0).value(QStringLiteral("ok")).toBool(), "the agent did not get session/cancel before `cancelled`");
         QCOMPARE(m_mock->received(QStringLiteral("session/cancel")).size(), 1);
+    }
+
+    void aSessionClosedWhileItAsksAnswersCancelled()
+    {
+        AgentSession *session = startSession({QStringLiteral("--permission")});
+        QVERIFY(session);
+        QPointer<AgentSession> alive = session;
+        connect(session, &AgentSession::permissionRequested, this, [&] { session->deleteLater(); });
+        QVERIFY(session->prompt(text(QStringLiteral("fix square"))));
+        QTRY_VERIFY(!alive);
+        QTRY_COMPARE(m_mock->events(QStringLiteral("permission-answer")).size(), 1);
+        QCOMPARE(m_mock->events(QStringLiteral("permission-answer")).at(0).value(QStringLiteral("outcome")).toObject()
+                     .value(QStringLiteral("outcome")).toString(), QStringLiteral("cancelled"));
+        QVERIFY(m_client->sessions().isEmpty());
     }
 
     void aPermissionForAnotherSessionIsRefused()
