@@ -1,7 +1,7 @@
 #include "AcpConnection.h"
 
 #include "AcpWire.h"
-#include "JsonRpc.h"
+#include "jsonrpc/JsonRpc.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>
@@ -111,7 +111,8 @@ int AcpConnection::request(const QString &method, const QJsonObject &params, con
         pending.timer->start(timeoutMs);
     }
     m_pending.insert(id, std::move(pending));
-    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id}, {QStringLiteral("method"), method}};
+    // ACP's schema wants params on every request, even an empty object.
+    QJsonObject message = JsonRpc::request(id, method, params);
     message.insert(QStringLiteral("params"), params);
     write(message);
     return id;
