@@ -1,8 +1,8 @@
 #include "HandoffTools.h"
 
 #include "history/DefinitionLedger.h"
-#include "JsonSchema.h"
 #include "native/NativeCompilation.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 
 #include <QJsonArray>

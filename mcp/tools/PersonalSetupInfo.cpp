@@ -1,8 +1,8 @@
 #include "PersonalSetupInfo.h"
 
-#include "JsonSchema.h"
 #include "editor/EditorBridge.h"
 #include "initfile/InitFile.h"
+#include "schema/JsonSchema.h"
 
 #include <QJsonArray>
 

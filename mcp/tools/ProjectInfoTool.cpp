@@ -1,11 +1,11 @@
 #include "ProjectTools.h"
 
-#include "JsonSchema.h"
 #include "PersonalSetupInfo.h"
 #include "project/ProjectFiles.h"
-#include "ProjectToolKit.h"
 #include "project/ProjectSystems.h"
 #include "native/NativeCompilation.h"
+#include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 
 #include <QJsonArray>
 

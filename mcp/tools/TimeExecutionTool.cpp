@@ -4,10 +4,10 @@
 
 #include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
-#include "JsonSchema.h"
 #include "native/NativeCompilation.h"
-#include "ToolKit.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
+#include "ToolKit.h"
 
 #include <QLocale>
 

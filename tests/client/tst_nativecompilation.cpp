@@ -1,5 +1,5 @@
 // How the host keeps what became of the session's definitions in the background compiler
-// (issue 30; NativeCompilation, session->native()): the job's reply says what it queued, the
+// (issue 30; NativeCompilation, engine/native): the job's reply says what it queued, the
 // engine's "native" events say what became of each, and the two come in either order. These
 // feed the client's signals with the engine's own shapes (engine/README.md, "Native code for
 // the session's definitions"), no process: the order of arrival is the test's to choose. The

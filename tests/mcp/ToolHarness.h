@@ -5,13 +5,13 @@
 
 #include "../common/SessionRooms.h"
 #include "client/EngineClient.h"
-#include "McpPeer.h"
-#include "McpServer.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
-#include "tools/ToolSet.h"
-#include "ToolRegistry.h"
 #include "tools/Tools.h"
+#include "tools/ToolSet.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

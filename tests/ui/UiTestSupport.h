@@ -5,15 +5,15 @@
 // through a real peer.
 
 #include "../common/SessionRooms.h"
-#include "AccessGate.h"
-#include "history/DefinitionLedger.h"
+#include "access/AccessGate.h"
 #include "client/EngineClient.h"
-#include "McpPeer.h"
-#include "McpServer.h"
+#include "history/DefinitionLedger.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
-#include "ToolRegistry.h"
-#include "tools/Tools.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
+#include "tools/Tools.h"
 #include "window/MainWindow.h"
 
 #include <QDir>

@@ -1,22 +1,22 @@
 #include "MainWindow.h"
 
-#include "RunTestsAction.h"
 #include "console/LispConsole.h"
 #include "debugger/DebuggerPanel.h"
 #include "debugger/DebuggerTranscript.h"
-#include "EditorStatus.h"
 #include "definitions/DefinitionsModel.h"
 #include "definitions/DefinitionsPanel.h"
+#include "EditorStatus.h"
+#include "RunTestsAction.h"
 #include "toolcalls/ToolCallLog.h"
 #include "toolcalls/ToolCallsPanel.h"
 
-#include "AccessGate.h"
-#include "ClientPresence.h"
-#include "McpPeer.h"
-#include "McpServer.h"
+#include "access/AccessGate.h"
 #include "project/ProjectFiles.h"
 #include "editor/EditorBridge.h"
 #include "native/NativeCompilation.h"
+#include "server/ClientPresence.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
 
 #include <QAction>
