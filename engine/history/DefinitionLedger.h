@@ -14,7 +14,7 @@
 class Session;
 
 // Who defined and redefined what in the shared session (issue 21): every definition's versions
-// with who made each (the person, an agent, a file load, edit-form, a staged form, a revert),
+// with who made each (the person, an agent, a file load, an edited form, a staged form, a revert),
 // when, its text, and what it replaced; and the evaluation that puts an earlier version back.
 //
 // It lives on the host, not in the engine: it knows who asked for each job, survives engine
