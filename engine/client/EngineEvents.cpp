@@ -42,15 +42,10 @@ quint64 Incoming::id() const
 }
 
 quint64 ParkedEvent::id() const { return quint64(m_json.value(QStringLiteral("id")).toDouble()); }
-
 int ParkedEvent::level() const { return m_json.value(QStringLiteral("level")).toInt(); }
-
 QString ParkedEvent::conditionType() const { return m_json.value(QStringLiteral("condition_type")).toString(); }
-
 QString ParkedEvent::message() const { return m_json.value(QStringLiteral("message")).toString(); }
-
 QString ParkedEvent::package() const { return m_json.value(QStringLiteral("package")).toString(); }
-
 bool ParkedEvent::isBreak() const { return m_json.value(QStringLiteral("break")).toBool(); }
 
 QList<DebuggerRestart> ParkedEvent::restarts() const
@@ -83,15 +78,11 @@ JobError ParkedEvent::error() const
 }
 
 quint64 UnparkedEvent::id() const { return quint64(m_json.value(QStringLiteral("id")).toDouble()); }
-
 int UnparkedEvent::level() const { return m_json.value(QStringLiteral("level")).toInt(); }
-
 QString UnparkedEvent::restart() const { return m_json.value(QStringLiteral("restart")).toString(); }
 
 QString ReadyEvent::version() const { return m_json.value(QStringLiteral("version")).toString(); }
-
 QString ReadyEvent::implementation() const { return m_json.value(QStringLiteral("implementation")).toString(); }
-
 QString ReadyEvent::package() const { return m_json.value(QStringLiteral("package")).toString(); }
 
 NativeStatus NativeStatus::from(const QJsonObject &json)
@@ -110,19 +101,12 @@ NativeStatus ReadyEvent::native() const { return NativeStatus::from(m_json.value
 QString eventName(const QJsonObject &json) { return json.value(QStringLiteral("event")).toString(); }
 
 qint64 NativeDefinition::serial() const { return qint64(json.value(QStringLiteral("serial")).toDouble()); }
-
 QString NativeDefinition::kind() const { return json.value(QStringLiteral("kind")).toString(); }
-
 QString NativeDefinition::package() const { return json.value(QStringLiteral("package")).toString(); }
-
 QString NativeDefinition::name() const { return json.value(QStringLiteral("name")).toString(); }
-
 QStringList NativeDefinition::qualifiers() const { return toStringList(json.value(QStringLiteral("qualifiers"))); }
-
 QStringList NativeDefinition::specializers() const { return toStringList(json.value(QStringLiteral("specializers"))); }
-
 QString NativeDefinition::state() const { return json.value(QStringLiteral("state")).toString(); }
-
 qint64 NativeDefinition::sinceMs() const { return qint64(json.value(QStringLiteral("since_ms")).toDouble()); }
 
 qint64 NativeDefinition::afterMs() const
@@ -132,9 +116,7 @@ qint64 NativeDefinition::afterMs() const
 }
 
 quint64 NativeDefinition::job() const { return quint64(json.value(QStringLiteral("job")).toDouble()); }
-
 QString NativeDefinition::reason() const { return json.value(QStringLiteral("reason")).toString(); }
-
 QStringList NativeDefinition::notes() const { return toStringList(json.value(QStringLiteral("notes"))); }
 
 namespace {
@@ -150,7 +132,6 @@ QList<NativeDefinition> nativeList(const QJsonValue &array)
 QList<NativeDefinition> nativeDefinitions(const QJsonObject &reply) { return nativeList(reply.value(QStringLiteral("native"))); }
 
 QList<NativeDefinition> NativeEvent::definitions() const { return nativeList(m_json.value(QStringLiteral("definitions"))); }
-
 int NativeEvent::pending() const { return m_json.value(QStringLiteral("pending")).toInt(); }
 
 bool NativeEvent::saysUnavailable() const
@@ -162,21 +143,14 @@ bool NativeEvent::saysUnavailable() const
 QString NativeEvent::reason() const { return m_json.value(QStringLiteral("reason")).toString(); }
 
 quint64 ProgressEvent::id() const { return quint64(m_json.value(QStringLiteral("id")).toDouble()); }
-
 QString ProgressEvent::operation() const { return m_json.value(QStringLiteral("operation")).toString(); }
-
 int ProgressEvent::current() const { return m_json.value(QStringLiteral("current")).toInt(); }
-
 int ProgressEvent::total() const { return m_json.value(QStringLiteral("total")).toInt(); }
-
 QString ProgressEvent::file() const { return m_json.value(QStringLiteral("file")).toString(); }
-
 QString ProgressEvent::message() const { return m_json.value(QStringLiteral("message")).toString(); }
 
 quint64 OutputEvent::id() const { return quint64(m_json.value(QStringLiteral("id")).toDouble()); }
-
 QString OutputEvent::stream() const { return m_json.value(QStringLiteral("stream")).toString(); }
-
 QString OutputEvent::text() const { return m_json.value(QStringLiteral("text")).toString(); }
 
 } // namespace EngineProtocol

@@ -3,34 +3,31 @@
 namespace EngineProtocol {
 
 QJsonArray CompletionReply::completions() const { return array("completions"); }
-
 int CompletionReply::total() const { return int(number("total")); }
 
 QString ArglistReply::name() const { return text("name"); }
-
 QString ArglistReply::kind() const { return text("kind"); }
-
 QString ArglistReply::lambdaList() const { return text("lambda_list"); }
 
 bool LookupReply::found() const { return flag("found"); }
-
 QString LookupReply::message() const { return text("message"); }
 
 bool DefinitionsReply::hasDefinitions() const { return m_json.contains(QStringLiteral("definitions")); }
-
 QJsonValue DefinitionsReply::package() const { return field("package"); }
-
 QJsonArray DefinitionsReply::definitions() const { return array("definitions"); }
 
 QString DefinitionsReply::Entry::name() const { return json.value(QStringLiteral("name")).toString(); }
-
 QString DefinitionsReply::Entry::package() const { return json.value(QStringLiteral("package")).toString(); }
-
 QString DefinitionsReply::Entry::symbol() const { return json.value(QStringLiteral("symbol")).toString(); }
-
 QJsonValue DefinitionsReply::Entry::documentation() const { return json.value(QStringLiteral("documentation")); }
-
 QString DefinitionsReply::Entry::kind() const { return json.value(QStringLiteral("kind")).toString(); }
+QJsonValue DefinitionsReply::Entry::lambdaList() const { return json.value(QStringLiteral("lambda_list")); }
+QJsonValue DefinitionsReply::Entry::value() const { return json.value(QStringLiteral("value")); }
+QJsonValue DefinitionsReply::Entry::file() const { return json.value(QStringLiteral("file")); }
+int DefinitionsReply::Entry::line() const { return json.value(QStringLiteral("line")).toInt(); }
+QString DefinitionsReply::Entry::execution() const { return json.value(QStringLiteral("execution")).toString(); }
+qint64 DefinitionsReply::Entry::nativeSinceMs() const { return qint64(json.value(QStringLiteral("native_since_ms")).toDouble()); }
+QString DefinitionsReply::Entry::nativeReason() const { return json.value(QStringLiteral("native_reason")).toString(); }
 
 QSet<QString> PackagesReply::features() const
 {
@@ -85,82 +82,42 @@ QList<bool> ResolveNamesReply::conditions() const
     return holds;
 }
 
-QJsonValue DefinitionsReply::Entry::lambdaList() const { return json.value(QStringLiteral("lambda_list")); }
-
-QJsonValue DefinitionsReply::Entry::value() const { return json.value(QStringLiteral("value")); }
-
-QJsonValue DefinitionsReply::Entry::file() const { return json.value(QStringLiteral("file")); }
-
-int DefinitionsReply::Entry::line() const { return json.value(QStringLiteral("line")).toInt(); }
-
-QString DefinitionsReply::Entry::execution() const { return json.value(QStringLiteral("execution")).toString(); }
-
-qint64 DefinitionsReply::Entry::nativeSinceMs() const { return qint64(json.value(QStringLiteral("native_since_ms")).toDouble()); }
-
-QString DefinitionsReply::Entry::nativeReason() const { return json.value(QStringLiteral("native_reason")).toString(); }
-
 QString DescribeReply::name() const { return text("name"); }
-
 QJsonValue DescribeReply::package() const { return field("package"); }
-
 QJsonArray DescribeReply::kinds() const { return array("kinds"); }
-
 QJsonValue DescribeReply::lambdaList() const { return field("lambda_list"); }
-
 QJsonValue DescribeReply::functionDocumentation() const { return field("function_documentation"); }
-
 QJsonValue DescribeReply::variableDocumentation() const { return field("variable_documentation"); }
-
 QJsonValue DescribeReply::typeDocumentation() const { return field("type_documentation"); }
-
 QJsonValue DescribeReply::value() const { return field("value"); }
-
 QJsonValue DescribeReply::valueResultId() const { return field("value_result_id"); }
-
 QJsonArray DescribeReply::locations() const { return array("locations"); }
 
 QString DescribeReply::Location::kind() const { return json.value(QStringLiteral("kind")).toString(); }
-
 QString DescribeReply::Location::where() const { return json.value(QStringLiteral("where")).toString(); }
-
 QString DescribeReply::Location::form() const { return json.value(QStringLiteral("form")).toString(); }
-
 QString DescribeReply::Location::file() const { return json.value(QStringLiteral("file")).toString(); }
 
 QString DocumentationReply::name() const { return text("name"); }
-
 QJsonValue DocumentationReply::package() const { return field("package"); }
-
 bool DocumentationReply::isStandard() const { return flag("standard"); }
-
 QStringList DocumentationReply::kinds() const { return toStringList(field("kinds")); }
-
 QJsonValue DocumentationReply::lambdaList() const { return field("lambda_list"); }
-
 QJsonObject DocumentationReply::documentation() const { return field("documentation").toObject(); }
 
 int AproposReply::total() const { return int(number("total")); }
-
 QJsonArray AproposReply::matches() const { return array("matches"); }
 
 QString AproposReply::Match::name() const { return json.value(QStringLiteral("name")).toString(); }
-
 QJsonValue AproposReply::Match::package() const { return json.value(QStringLiteral("package")); }
-
 QStringList AproposReply::Match::kinds() const { return toStringList(json.value(QStringLiteral("kinds"))); }
 
 QJsonValue InspectReply::resultId() const { return field("result_id"); }
-
 QJsonValue InspectReply::kind() const { return field("kind"); }
-
 QJsonValue InspectReply::type() const { return field("type"); }
-
 QJsonValue InspectReply::summary() const { return field("summary"); }
-
 int InspectReply::offset() const { return int(number("offset")); }
-
 int InspectReply::total() const { return int(number("total")); }
-
 QJsonArray InspectReply::elements() const { return array("elements"); }
 
 QJsonObject InspectReply::attributes() const
@@ -177,19 +134,13 @@ QJsonObject InspectReply::attributes() const
 }
 
 QString InspectReply::Element::key() const { return json.value(QStringLiteral("key")).toString(); }
-
 QString InspectReply::Element::value() const { return json.value(QStringLiteral("value")).toString(); }
-
 QString InspectReply::Element::resultId() const { return json.value(QStringLiteral("result_id")).toString(); }
-
 bool InspectReply::Element::isCycle() const { return json.value(QStringLiteral("cycle")).toBool(); }
 
 int LimitsReply::printLength() const { return int(number("print_length")); }
-
 int LimitsReply::printLevel() const { return int(number("print_level")); }
-
 int LimitsReply::maxOutputChars() const { return int(number("max_output_chars")); }
-
 double LimitsReply::heapLimitBytes() const { return number("heap_limit_bytes"); }
 
 } // namespace EngineProtocol
