@@ -4,12 +4,16 @@
 
 #include "InterruptsDisabled.h"
 #include "Marshal.h"
+#include "swankwire/SwankHandshake.h"
 
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
 
+#include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -109,6 +113,94 @@ cl_object shutdownSocket(cl_object fd)
     ecl_return0(ecl_process_env());
 }
 
+// Bytes as a Lisp base string, one character per byte (the secret is compared as bytes: SLIME
+// sends the file's first line as it is, whatever its encoding).
+cl_object byteString(const QByteArray &bytes)
+{
+    cl_object string = ecl_alloc_simple_base_string(bytes.size());
+    std::memcpy(string->base_string.self, bytes.constData(), size_t(bytes.size()));
+    return string;
+}
+
+QByteArray stringBytes(cl_object string)
+{
+    QByteArray bytes;
+    if (!ECL_STRINGP(string))
+        return bytes;
+    const cl_index n = ecl_length(string);
+    bytes.reserve(qsizetype(n));
+    for (cl_index i = 0; i < n; ++i)
+        bytes.append(char(ecl_char(string, i) & 0xff));
+    return bytes;
+}
+
+// (%secret-line path): the secret in PATH as SLIME reads and sends it (its first line, as
+// bytes: SwankHandshake::secretLine), or NIL when it cannot be read or is longer than any
+// secret. The caller has checked the file's owner and mode.
+cl_object secretLine(cl_object path)
+{
+    const cl_env_ptr env = ecl_process_env();
+    QFile file(Marshal::fromLispString(path));
+    if (!file.open(QIODevice::ReadOnly))
+        ecl_return1(env, ECL_NIL);
+    const QByteArray line = SwankHandshake::secretLine(file.read(SwankHandshake::MaxSecretSize + 2));
+    if (line.size() > SwankHandshake::MaxSecretSize)
+        ecl_return1(env, ECL_NIL);
+    ecl_return1(env, byteString(line));
+}
+
+// Reads exactly what SwankHandshake asks for from the client's socket FD until a verdict,
+// within `timeoutMs`: nothing past the secret's message is read (it is Swank's).
+SwankHandshake::Verdict readHandshake(int fd, const QByteArray &secret, int timeoutMs)
+{
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
+    QByteArray received;
+    for (;;) {
+        const SwankHandshake::Verdict verdict = SwankHandshake::judge(received, secret);
+        if (verdict.kind != SwankHandshake::Verdict::Kind::NeedMore)
+            return verdict;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        pollfd ready{fd, POLLIN, 0};
+        const int polled = left > 0 ? ::poll(&ready, 1, int(left)) : 0;
+        if (polled < 0 && errno == EINTR)
+            continue; // the collector stopped this thread for a moment
+        if (polled <= 0)
+            return {SwankHandshake::Verdict::Kind::Refuse, 0,
+                    received.isEmpty()
+                        ? QStringLiteral("It sent nothing within %1 s (SLIME sends ~/.slime-secret at once).").arg(timeoutMs / 1000)
+                        : QStringLiteral("It stopped within its first message for %1 s.").arg(timeoutMs / 1000)};
+        char buffer[512];
+        const ssize_t n = ::recv(fd, buffer, size_t(std::min<qsizetype>(verdict.needed, qsizetype(sizeof buffer))), 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return {SwankHandshake::Verdict::Kind::Refuse, 0,
+                    received.isEmpty() ? QStringLiteral("It closed the connection without sending anything.")
+                                       : QStringLiteral("It closed the connection within its first message.")};
+        received.append(buffer, n);
+    }
+}
+
+// (%editor-handshake fd secret timeout-ms): (values T NIL) when the client on socket FD sent
+// SECRET (a byte string, %SECRET-LINE's) as its first message within TIMEOUT-MS, else
+// (values NIL reason). Called inside MP:WITHOUT-INTERRUPTS: it blocks in poll().
+cl_object editorHandshake(cl_object fd, cl_object secret, cl_object timeoutMs)
+{
+    const cl_env_ptr env = ecl_process_env();
+    if (!ECL_FIXNUMP(fd) || !ECL_FIXNUMP(timeoutMs) || !ECL_STRINGP(secret) || ecl_length(secret) == 0)
+        ecl_return2(env, ECL_NIL, Marshal::toLispString(QStringLiteral("Lisp Duet's handshake was called wrongly.")));
+    const QByteArray expected = stringBytes(secret);
+    SwankHandshake::Verdict verdict;
+    {
+        InterruptsDisabled guard;
+        verdict = readHandshake(int(ecl_fixnum(fd)), expected, int(ecl_fixnum(timeoutMs)));
+    }
+    if (verdict.kind == SwankHandshake::Verdict::Kind::Accept)
+        ecl_return2(env, ECL_T, ECL_NIL);
+    ecl_return2(env, ECL_NIL, Marshal::toLispString(verdict.reason));
+}
+
 // (%swank-directory): where Debian's cl-swank was when the engine was built (its bridge is
 // compiled against it), or NIL in an engine built without it.
 cl_object swankDirectory()
@@ -145,6 +237,8 @@ void define()
     defineFunction("%FILE-STATUS", fileStatus, 1);
     defineFunction("%SOCKET-PROCESS", socketProcess, 2);
     defineFunction("%SHUTDOWN-SOCKET", shutdownSocket, 1);
+    defineFunction("%SECRET-LINE", secretLine, 1);
+    defineFunction("%EDITOR-HANDSHAKE", editorHandshake, 3);
     defineFunction("%SWANK-DIRECTORY", swankDirectory, 0);
     defineFunction("%INIT-SWANK-BRIDGE", initSwankBridge, 0);
 }

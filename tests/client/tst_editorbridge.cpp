@@ -211,7 +211,7 @@ private Q_SLOTS:
         QCOMPARE(queued->state, Job::State::Queued);
         // The window cancels it before its turn: the editor hears why, and nothing ran.
         QVERIFY(m_lisp->session.cancel(queued->id, QStringLiteral("The person cancelled it in the window."), Origin::person()));
-        QVERIFY2(editor.waitReturn(id).contains(QLatin1String("Lisp Duet did not run it: The person cancelled it in the window.")),
+        QVERIFY2(editor.waitReturn(id).contains(QLatin1String("Lisp Duet did not run it: The person cancelled it in the window\")")),
                  qPrintable(editor.waitReturn(id)));
         QVERIFY(m_lisp->waitFor(busy)->result.ok());
         QCOMPARE(m_lisp->result(QStringLiteral("(boundp '*never-ran*)")).values, QStringList{QStringLiteral("NIL")});

@@ -192,7 +192,7 @@ private Q_SLOTS:
         QVERIFY2(debug.contains(QLatin1String("LISP-DUET:EVALUATION-INTERRUPTED")) && debug.contains(QLatin1String("(\"CONTINUE\" ")),
                  qPrintable(debug));
         m_editor->rex(QStringLiteral("(swank:throw-to-toplevel)"), thread);
-        QCOMPARE(m_editor->waitReturn(id), QStringLiteral("(:return (:abort \"Interrupted (in Lisp Duet).\") %1)").arg(id));
+        QCOMPARE(m_editor->waitReturn(id), QStringLiteral("(:return (:abort \"Interrupted (in Lisp Duet)\") %1)").arg(id));
         QCOMPARE(m_host->finishedJobOf(number)->result.status, JobResult::Status::Interrupted);
     }
 
@@ -204,7 +204,7 @@ private Q_SLOTS:
         m_editor->send(QStringLiteral("(:emacs-interrupt t)"));
         QCOMPARE(m_host->waitEvent(QStringLiteral("editor-interrupt")).value(QStringLiteral("state")).toString(),
                  QStringLiteral("queued"));
-        QVERIFY2(m_editor->waitReturn(id).contains(QLatin1String("Lisp Duet did not run it: It was interrupted before it ran.")),
+        QVERIFY2(m_editor->waitReturn(id).contains(QLatin1String("Lisp Duet did not run it: It was interrupted before it ran\") ")),
                  qPrintable(m_editor->waitReturn(id)));
         // The host's job for it, had it been sent anyway, runs nothing.
         const quint64 late = m_host->queue(m_host->held.first());
