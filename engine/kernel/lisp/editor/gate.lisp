@@ -97,7 +97,7 @@ variable, no call: those would be evaluated by Swank's thread)."
   "FORM as the session's transcript shows it: printed in the buffer's package."
   (let ((*package* (or swank::*buffer-package* *package*)))
     (with-brief-printing
-      (let ((*print-length* nil) (*print-level* nil) (*print-circle* t))
+      (let ((*print-length* nil) (*print-level* nil) (*print-circle* t) (*print-case* :downcase))
         (or (ignore-errors (print-limited (lambda (s) (prin1 form s)) 20000))
             "#<a form the editor sent>")))))
 

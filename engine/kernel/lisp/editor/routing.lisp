@@ -314,7 +314,7 @@ aborted on TEXT\"), and the connection goes on."
   (route 'swank:inspector-eval (editor-run-as-job "inspector-eval" #'identity))
   (route 'swank:value-for-editing (editor-run-as-job "edit-value" #'identity))
   (route 'swank:commit-edited-value
-         (editor-run-as-job "edit-value" (lambda (form value) (format nil "(setf ~A ~A)" form value))))
+         (editor-run-as-job "edit-value" (lambda (form value) (format nil "(setf ~A `~A)" form value))))
   (route 'swank:disassemble-form (editor-run-as-job "disassemble" (lambda (form) (format nil "(disassemble ~A)" form))))
   (route 'swank:quit-lisp
          (lambda (original)

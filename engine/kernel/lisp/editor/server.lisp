@@ -96,7 +96,7 @@ forgotten (the host drops those jobs: \"dropped\"); jobs running go on, unanswer
 
 ;;; The handshake
 
-(defconstant +most-handshakes+ 16
+(defconstant +most-handshakes+ 32
   "Clients waiting to send the secret at once; more are closed at once (a flood of
 connections that never speak would otherwise hold a thread each for +HANDSHAKE-SECONDS+).")
 (defvar *handshakes* 0)
