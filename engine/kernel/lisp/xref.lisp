@@ -370,6 +370,30 @@ code (an accessor's call)."
                (if (<= (aref starts middle) position) (setf low middle) (setf high (1- middle)))))
     (1+ low)))
 
+(defun block-comment-end (text start)
+  "The position after the #| comment at START of TEXT (they nest), or TEXT's end."
+  (let ((depth 0) (i start) (n (length text)))
+    (loop while (< (1+ i) n)
+          do (cond ((and (char= (char text i) #\#) (char= (char text (1+ i)) #\|))
+                    (incf depth) (incf i 2))
+                   ((and (char= (char text i) #\|) (char= (char text (1+ i)) #\#))
+                    (decf depth) (incf i 2)
+                    (when (zerop depth) (return-from block-comment-end i)))
+                   (t (incf i))))
+    n))
+
+(defun skip-to-form (in text)
+  "Moves IN past blanks and comments; the position of the next form."
+  (loop
+    (peek-char t in nil nil)
+    (let ((position (file-position in)))
+      (cond ((>= position (length text)) (return position))
+            ((char= (char text position) #\;) (read-line in nil nil))
+            ((and (char= (char text position) #\#) (< (1+ position) (length text))
+                  (char= (char text (1+ position)) #\|))
+             (file-position in (block-comment-end text position)))
+            (t (return position))))))
+
 (defun group-form-p (form)
   "Top-level forms whose subforms are top-level too (CLHS 3.2.3.1), or that often wrap a
 definition (a DEFUN inside LET)."
@@ -386,7 +410,7 @@ definition (a DEFUN inside LET)."
             (*readtable* (xref-readtable))
             (*read-eval* nil))
         (loop
-          (let* ((start (progn (peek-char t in nil nil) (file-position in)))
+          (let* ((start (skip-to-form in text))
                  (form (handler-case (read in nil in)
                          (error () (return)))))
             (when (eq form in) (return))
