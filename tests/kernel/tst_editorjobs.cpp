@@ -243,6 +243,33 @@ private Q_SLOTS:
         QCOMPARE(evaluate(QStringLiteral("(swank:interactive-eval \"(+ 20 22)\")")).left(26), QStringLiteral("(:return (:ok \"=> 42 (6 bi"));
     }
 
+    void aMacroTheEditorCompiledIsNativeWithNoReason()
+    {
+        // C-c C-k of a file with a macro: ECL defines it for the compiler while the file
+        // compiles; that is not a definition for the background compiler (issue 40: it said
+        // "Runs interpreted" with ECL's internal text while list-definitions said native).
+        const QString file = m_host->folder.filePath(QStringLiteral("twice.lisp"));
+        QFile source(file);
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("(defmacro twice (x) `(progn ,x ,x))\n(defun use-twice () (twice (print 1)))\n");
+        source.close();
+        const QString compiled = evaluate(QStringLiteral("(swank:compile-file-for-emacs \"%1\" t)").arg(file), 120000);
+        QVERIFY2(compiled.contains(QLatin1String("(:compilation-result nil t ")), qPrintable(compiled));
+        QVERIFY(evaluate(QStringLiteral("(swank:load-file \"%1\")").arg(QString(file).replace(QLatin1String(".lisp"), QLatin1String(".fas")))).startsWith(QLatin1String("(:return (:ok ")));
+        bool settled = false;
+        m_host->lisp.session.query({QStringLiteral("native-settle"), {{QStringLiteral("timeout_ms"), 30000}}},
+                                   [&](const QJsonObject &) { settled = true; });
+        QVERIFY(QTest::qWaitFor([&] { return settled; }, 40000));
+        QJsonObject listed;
+        bool answered = false;
+        m_host->lisp.session.query({QStringLiteral("definitions"), {{QStringLiteral("pattern"), QStringLiteral("TWICE")}}},
+                                   [&](const QJsonObject &reply) { listed = reply; answered = true; });
+        QVERIFY(QTest::qWaitFor([&] { return answered; }, 30000));
+        const QJsonObject twice = listed.value(QStringLiteral("definitions")).toArray().first().toObject();
+        QCOMPARE(twice.value(QStringLiteral("execution")).toString(), QStringLiteral("native"));
+        QVERIFY2(twice.value(QStringLiteral("native_reason")).isNull(), qPrintable(twice.value(QStringLiteral("native_reason")).toString()));
+    }
+
     void loadingAFileRecordsItsSource()
     {
         const QString file = m_host->folder.filePath(QStringLiteral("from-editor.lisp"));
