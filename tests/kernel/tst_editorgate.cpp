@@ -133,6 +133,13 @@ private Q_SLOTS:
         QVERIFY(ask(QStringLiteral("(swank:operator-arglist \"mapcar\" \"COMMON-LISP-USER\")")).contains(QLatin1String("FUNCTION")));
         QVERIFY(ask(QStringLiteral("(swank:describe-symbol \"car\")")).startsWith(QLatin1String("(:return (:ok ")));
         QVERIFY(ask(QStringLiteral("(swank:xref :calls \"car\")")).startsWith(QLatin1String("(:return (:ok ")));
+        // What SLIME sends by itself as the person types: never a job.
+        QVERIFY(ask(QStringLiteral("(swank:buffer-first-change \"/tmp/x.lisp\")")).startsWith(QLatin1String("(:return (:ok ")));
+        QVERIFY(ask(QStringLiteral("(swank:autodoc '(\"mapcar\" \"\" swank::%cursor-marker%) :print-right-margin 80)"))
+                    .contains(QLatin1String("mapcar")));
+        QVERIFY(ask(QStringLiteral("(swank:fuzzy-completions \"mapc\" \"COMMON-LISP-USER\" :limit 300 :time-limit-in-msec 1500)"))
+                    .startsWith(QLatin1String("(:return (:ok ")));
+        QVERIFY(ask(QStringLiteral("(swank:find-definitions-for-emacs \"mapcar\")")).startsWith(QLatin1String("(:return (:ok ")));
         QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
         QVERIFY(!m_host->lisp.done.contains(running));
         QVERIFY(requestKinds().isEmpty());

@@ -22,9 +22,10 @@
     "CONNECTION-INFO" "PING" "SWANK-REQUIRE" "CREATE-REPL" "CREATE-MREPL" "LISTENER-EVAL"
     "LISTENER-GET-VALUE" "LISTENER-SAVE-VALUE" "CLEAR-REPL-VARIABLES" "CLEAR-REPL-RESULTS"
     "REDIRECT-TRACE-OUTPUT" "REPL-SUPPRESS-OUTPUT" "REPL-SUPPRESS-ADVANCE-HISTORY"
-    "REPL-EVAL-HOOK-PASS" "SET-PACKAGE" "SET-DEFAULT-DIRECTORY" "DEFAULT-DIRECTORY"
+    "REPL-EVAL-HOOK-PASS" "SET-PACKAGE" "DEFAULT-DIRECTORY" "BUFFER-FIRST-CHANGE"
     "UPDATE-INDENTATION-INFORMATION" "INIT-PRESENTATIONS" "INIT-PRESENTATION-STREAMS"
     "IO-SPEED-TEST" "FLOW-CONTROL-TEST" "TOGGLE-DEBUG-ON-SWANK-ERROR" "ED-IN-EMACS"
+    "GDB-INITIAL-COMMANDS" "PROFILE-REPORT" "PROFILE-RESET" "PROFILED-FUNCTIONS"
     ;; looking things up
     "COMPLETIONS" "SIMPLE-COMPLETIONS" "FUZZY-COMPLETIONS" "FUZZY-COMPLETION-SELECTED"
     "COMPLETIONS-FOR-CHARACTER" "COMPLETIONS-FOR-KEYWORD" "COMPLETE-FORM" "AUTODOC"
@@ -62,7 +63,9 @@
     "CLEAR-TRACE-TREE" "INSPECT-TRACE-PART"
     ;; the clipboard contrib keeps objects the person chose
     "ADD" "ENTRIES" "DELETE-ENTRY" "ENTRY-TO-REF")
-  "Swank's requests that run none of the person's code: answered at once.")
+  "Swank's requests that run none of the person's code: answered at once. (SET-DEFAULT-DIRECTORY,
+SLIME's ,cd, is not among them: it moves the session's *DEFAULT-PATHNAME-DEFAULTS*, which the
+agents' file work relies on, so it is a job the window and the agents see.)")
 
 (defparameter *own-immediate-requests* '()
   "The bridge's own requests an editor may make (lisp-duet.el's: debuggers.lisp adds them).")
