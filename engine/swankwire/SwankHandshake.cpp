@@ -1,5 +1,7 @@
 #include "SwankHandshake.h"
 
+#include <cctype>
+
 namespace SwankHandshake {
 
 QByteArray secretLine(const QByteArray &fileBytes)
@@ -27,17 +29,6 @@ QString escaped(QByteArrayView bytes)
 
 namespace {
 
-int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 bool sameBytes(QByteArrayView a, QByteArrayView b)
 {
     // Every byte is compared whatever the first difference: the time says nothing of where.
@@ -58,17 +49,15 @@ Verdict refuse(const QString &reason)
 Verdict judge(QByteArrayView received, QByteArrayView secret)
 {
     const qsizetype header = std::min(received.size(), HeaderSize);
-    qsizetype length = 0;
     for (qsizetype i = 0; i < header; ++i) {
-        const int digit = hexDigit(received[i]);
-        if (digit < 0)
+        if (!std::isxdigit(static_cast<unsigned char>(received[i])))
             return refuse(QStringLiteral("It is not a Swank client: its first bytes \"%1\" are not a message's length "
                                          "(SLIME sends six hexadecimal digits, then ~/.slime-secret).")
                               .arg(escaped(received.first(header))));
-        length = length * 16 + digit;
     }
     if (header < HeaderSize)
         return {Verdict::Kind::NeedMore, HeaderSize - header, {}};
+    const qsizetype length = received.first(HeaderSize).toByteArray().toLongLong(nullptr, 16);
     if (length != secret.size())
         return refuse(QStringLiteral("Its first message (%1 bytes) is not the secret: SLIME sends ~/.slime-secret first, "
                                      "and a client that does not know it is not let in.")

@@ -74,13 +74,7 @@ private Q_SLOTS:
 
     void init()
     {
-        m_host = std::make_unique<EditorHost>();
-        QVERIFY2(m_host->lisp.waitReady(), "the engine did not start");
-        QVERIFY(m_host->writeSecret());
-        const JobPtr listening = m_host->listen();
-        if (listening && listening->result.error.type == QLatin1String("SWANK-UNAVAILABLE"))
-            QSKIP("this engine was built without cl-swank");
-        QVERIFY2(listening && listening->result.ok(), listening ? qPrintable(listening->result.error.message) : "no reply");
+        DUET_START_EDITOR_HOST(m_host);
     }
     void cleanup() { m_host.reset(); }
 

@@ -20,11 +20,7 @@ private:
 
     QString ask(const QString &form, const QString &thread = QStringLiteral("t"), int ms = 30000)
     {
-        const int id = m_editor->rex(form, thread);
-        const QString reply = m_editor->waitReturn(id, ms);
-        if (reply.isEmpty())
-            qWarning() << "no reply to" << form << "; messages:" << m_editor->messages;
-        return reply;
+        return m_editor->ask(form, thread, ms);
     }
     // The kinds of the editor's requests the host was asked to run, in order.
     QStringList requestKinds() const
@@ -46,13 +42,7 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_host = std::make_unique<EditorHost>();
-        QVERIFY2(m_host->lisp.waitReady(), "the engine did not start");
-        QVERIFY(m_host->writeSecret());
-        const JobPtr listening = m_host->listen();
-        if (listening && listening->result.error.type == QLatin1String("SWANK-UNAVAILABLE"))
-            QSKIP("this engine was built without cl-swank");
-        QVERIFY2(listening && listening->result.ok(), listening ? qPrintable(listening->result.error.message) : "no reply");
+        DUET_START_EDITOR_HOST(m_host);
         m_editor = std::make_unique<SwankClient>();
         QVERIFY(m_host->connect(*m_editor));
         QVERIFY(!ask(QStringLiteral("(swank:connection-info)")).isEmpty());

@@ -86,13 +86,7 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_host = std::make_unique<EditorHost>();
-        QVERIFY2(m_host->lisp.waitReady(), "the engine did not start");
-        QVERIFY(m_host->writeSecret());
-        const JobPtr listening = m_host->listen();
-        if (listening && listening->result.error.type == QLatin1String("SWANK-UNAVAILABLE"))
-            QSKIP("this engine was built without cl-swank");
-        QVERIFY(listening && listening->result.ok());
+        DUET_START_EDITOR_HOST(m_host);
     }
     void cleanup() { m_host.reset(); }
 

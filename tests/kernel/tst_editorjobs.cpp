@@ -27,23 +27,13 @@ private:
     // The editor's request, answered: its text; fails the test if it never came.
     QString evaluate(const QString &form, int ms = 30000)
     {
-        const int id = m_editor->rex(form);
-        const QString reply = m_editor->waitReturn(id, ms);
-        if (reply.isEmpty())
-            qWarning() << "no reply to" << form << "; messages:" << m_editor->messages;
-        return reply;
+        return m_editor->ask(form, QStringLiteral("t"), ms);
     }
 
 private Q_SLOTS:
     void init()
     {
-        m_host = std::make_unique<EditorHost>();
-        QVERIFY2(m_host->lisp.waitReady(), "the engine did not start");
-        QVERIFY(m_host->writeSecret());
-        const JobPtr listening = m_host->listen();
-        if (listening && listening->result.error.type == QLatin1String("SWANK-UNAVAILABLE"))
-            QSKIP("this engine was built without cl-swank");
-        QVERIFY2(listening && listening->result.ok(), listening ? qPrintable(listening->result.error.message) : "no reply");
+        DUET_START_EDITOR_HOST(m_host);
         m_editor = std::make_unique<SwankClient>();
         QVERIFY(m_host->connect(*m_editor));
         QVERIFY(!evaluate(QStringLiteral("(swank:connection-info)")).isEmpty());
