@@ -38,9 +38,10 @@ cl_object fileStatus(cl_object path)
                 S_ISREG(status.st_mode) ? ECL_T : ECL_NIL);
 }
 
-// The inode of the TCP socket from LOCAL-PORT to REMOTE-PORT, as /proc/net/tcp lists it
-// (ports in hexadecimal after the colon of each address; the inode is the tenth column).
-quint64 socketInode(int localPort, int remotePort)
+// The inode of the TCP socket from LOCAL-PORT to REMOTE-PORT (0, with LISTENING: the socket
+// that listens on LOCAL-PORT), as /proc/net/tcp lists it (ports in hexadecimal after the colon
+// of each address, the state in the fourth column, 0A for listening; the inode is the tenth).
+quint64 socketInode(int localPort, int remotePort, bool listening = false)
 {
     QFile table(QStringLiteral("/proc/net/tcp"));
     if (!table.open(QIODevice::ReadOnly))
@@ -56,7 +57,7 @@ quint64 socketInode(int localPort, int remotePort)
             const int value = colon < 0 ? -1 : address.mid(colon + 1).toInt(&ok, 16);
             return ok ? value : -1;
         };
-        if (port(fields[1]) == localPort && port(fields[2]) == remotePort)
+        if (port(fields[1]) == localPort && port(fields[2]) == remotePort && (!listening || fields[3] == "0A"))
             return fields[9].toULongLong();
     }
     return 0;
@@ -94,6 +95,20 @@ cl_object socketProcess(cl_object localPort, cl_object remotePort)
     if (!ECL_FIXNUMP(localPort) || !ECL_FIXNUMP(remotePort))
         ecl_return1(env, ECL_NIL);
     const quint64 inode = socketInode(int(ecl_fixnum(localPort)), int(ecl_fixnum(remotePort)));
+    const qint64 pid = inode ? socketOwner(inode) : 0;
+    if (!pid)
+        ecl_return1(env, ECL_NIL);
+    QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
+    const QString command = comm.open(QIODevice::ReadOnly) ? QString::fromUtf8(comm.readAll().trimmed()) : QString();
+    ecl_return2(env, ecl_make_integer(pid), Marshal::toLispString(command));
+}
+
+// (%listening-process port): (values pid command) of the process of this user that listens
+// on the local TCP PORT, or NIL (another user's, or none): who holds the person's Swank port.
+cl_object listeningProcess(cl_object port)
+{
+    const cl_env_ptr env = ecl_process_env();
+    const quint64 inode = ECL_FIXNUMP(port) ? socketInode(int(ecl_fixnum(port)), 0, true) : 0;
     const qint64 pid = inode ? socketOwner(inode) : 0;
     if (!pid)
         ecl_return1(env, ECL_NIL);
@@ -237,6 +252,7 @@ void define()
     defineFunction("%FILE-STATUS", fileStatus, 1);
     defineFunction("%SOCKET-PROCESS", socketProcess, 2);
     defineFunction("%SHUTDOWN-SOCKET", shutdownSocket, 1);
+    defineFunction("%LISTENING-PROCESS", listeningProcess, 1);
     defineFunction("%SECRET-LINE", secretLine, 1);
     defineFunction("%EDITOR-HANDSHAKE", editorHandshake, 3);
     defineFunction("%SWANK-DIRECTORY", swankDirectory, 0);

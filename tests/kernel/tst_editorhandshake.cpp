@@ -12,7 +12,10 @@
 #include "../common/ResidentMemory.h"
 #include "../common/TestFiles.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFileInfo>
+#include <QTcpServer>
 #include <QTest>
 
 #include <arpa/inet.h>
@@ -184,6 +187,23 @@ private Q_SLOTS:
         QVERIFY(m_host->connect(editor));
         const int id = editor.rex(QStringLiteral("(swank:connection-info)"));
         QVERIFY(!editor.waitReturn(id).isEmpty());
+    }
+
+    void aPortAnotherProgramHoldsIsNamedWithTheDanger()
+    {
+        QTcpServer squatter;
+        QVERIFY(squatter.listen(QHostAddress::LocalHost));
+        QVERIFY(m_host->runOp(EngineProtocol::editorClose()));
+        const JobPtr refused = m_host->listen(squatter.serverPort());
+        QVERIFY(refused);
+        QCOMPARE(refused->result.error.type, QStringLiteral("EDITOR-PORT"));
+        const QString message = refused->result.error.message;
+        QVERIFY2(message.startsWith(QStringLiteral("Another program already listens on 127.0.0.1:%1 (%2, process %3)")
+                                        .arg(squatter.serverPort())
+                                        .arg(QFileInfo(QCoreApplication::applicationFilePath()).fileName().left(15))
+                                        .arg(QCoreApplication::applicationPid())),
+                 qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("it would send that program your ~/.slime-secret")), qPrintable(message));
     }
 
     void thePortTheHostHoldsNeverClosesWhileEnginesComeAndGo()

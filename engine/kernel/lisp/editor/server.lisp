@@ -307,9 +307,18 @@ listening socket DESCRIPTOR the host holds."
                   (values nil problem)
                   (values (call-creating-socket socket #'create) nil)))
             (values (create) nil)))
+    (sb-bsd-sockets:address-in-use-error ()
+      (values nil (port-taken-message port)))
     (serious-condition (c)
       (values nil (format nil "Swank could not listen on 127.0.0.1:~D: ~A" port
                           (one-line (condition-message c)))))))
+
+(defun port-taken-message (port)
+  "What the person must know when another program holds the Swank port: an editor that
+connects there sends that program the secret."
+  (multiple-value-bind (pid command) (mp:without-interrupts (%listening-process port))
+    (format nil "Another program already listens on 127.0.0.1:~D~:[ (a process of another user, or one Lisp Duet cannot see)~;~:* (~A, process ~D)~], so Swank for your editor is not there: do not connect an editor to that port, it would send that program your ~~/.slime-secret. Choose another port, or stop that program and restart Lisp Duet."
+            port command pid)))
 
 (defun stop-editor-server (port)
   (ignore-errors (swank:stop-server port))
