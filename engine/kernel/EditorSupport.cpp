@@ -4,10 +4,10 @@
 
 #include "InterruptsDisabled.h"
 #include "Marshal.h"
+#include "swankwire/SocketOwner.h"
 #include "swankwire/SwankHandshake.h"
 
 #include <QByteArray>
-#include <QDir>
 #include <QFile>
 
 #include <cerrno>
@@ -38,69 +38,19 @@ cl_object fileStatus(cl_object path)
                 S_ISREG(status.st_mode) ? ECL_T : ECL_NIL);
 }
 
-// The inode of the TCP socket from LOCAL-PORT to REMOTE-PORT (0, with LISTENING: the socket
-// that listens on LOCAL-PORT), as /proc/net/tcp lists it (ports in hexadecimal after the colon
-// of each address, the state in the fourth column, 0A for listening; the inode is the tenth).
-quint64 socketInode(int localPort, int remotePort, bool listening = false)
-{
-    QFile table(QStringLiteral("/proc/net/tcp"));
-    if (!table.open(QIODevice::ReadOnly))
-        return 0;
-    const QList<QByteArray> lines = table.readAll().split('\n');
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const QList<QByteArray> fields = lines[i].simplified().split(' ');
-        if (fields.size() < 10)
-            continue;
-        const auto port = [](const QByteArray &address) {
-            const qsizetype colon = address.indexOf(':');
-            bool ok = false;
-            const int value = colon < 0 ? -1 : address.mid(colon + 1).toInt(&ok, 16);
-            return ok ? value : -1;
-        };
-        if (port(fields[1]) == localPort && port(fields[2]) == remotePort && (!listening || fields[3] == "0A"))
-            return fields[9].toULongLong();
-    }
-    return 0;
-}
-
-// The process (of this user: others' descriptors cannot be read) that holds socket INODE.
-qint64 socketOwner(quint64 inode)
-{
-    const QByteArray wanted = "socket:[" + QByteArray::number(inode) + ']';
-    const QStringList processes = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString &process : processes) {
-        bool numeric = false;
-        const qint64 pid = process.toLongLong(&numeric);
-        if (!numeric || pid == ::getpid())
-            continue;
-        const QString fdDirectory = QStringLiteral("/proc/%1/fd").arg(pid);
-        const QStringList descriptors = QDir(fdDirectory).entryList(QDir::NoDotAndDotDot | QDir::System | QDir::Files | QDir::Dirs);
-        for (const QString &descriptor : descriptors) {
-            char target[64];
-            const QByteArray link = QFile::encodeName(fdDirectory + QLatin1Char('/') + descriptor);
-            const ssize_t n = ::readlink(link.constData(), target, sizeof target - 1);
-            if (n > 0 && QByteArray(target, n) == wanted)
-                return pid;
-        }
-    }
-    return 0;
-}
-
 // (%socket-process local-port remote-port): (values pid command) of the local process at the
 // other end of one of our TCP connections (its own port LOCAL-PORT, ours REMOTE-PORT), or
 // NIL. It names an editor that connected: "emacs", "nvim".
 cl_object socketProcess(cl_object localPort, cl_object remotePort)
 {
     const cl_env_ptr env = ecl_process_env();
-    if (!ECL_FIXNUMP(localPort) || !ECL_FIXNUMP(remotePort))
+    const std::optional<SocketOwner::Process> process =
+        ECL_FIXNUMP(localPort) && ECL_FIXNUMP(remotePort)
+            ? SocketOwner::connectedTo(int(ecl_fixnum(localPort)), int(ecl_fixnum(remotePort)))
+            : std::nullopt;
+    if (!process)
         ecl_return1(env, ECL_NIL);
-    const quint64 inode = socketInode(int(ecl_fixnum(localPort)), int(ecl_fixnum(remotePort)));
-    const qint64 pid = inode ? socketOwner(inode) : 0;
-    if (!pid)
-        ecl_return1(env, ECL_NIL);
-    QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
-    const QString command = comm.open(QIODevice::ReadOnly) ? QString::fromUtf8(comm.readAll().trimmed()) : QString();
-    ecl_return2(env, ecl_make_integer(pid), Marshal::toLispString(command));
+    ecl_return2(env, ecl_make_integer(process->pid), Marshal::toLispString(process->command));
 }
 
 // (%listening-process port): (values pid command) of the process of this user that listens
@@ -108,13 +58,11 @@ cl_object socketProcess(cl_object localPort, cl_object remotePort)
 cl_object listeningProcess(cl_object port)
 {
     const cl_env_ptr env = ecl_process_env();
-    const quint64 inode = ECL_FIXNUMP(port) ? socketInode(int(ecl_fixnum(port)), 0, true) : 0;
-    const qint64 pid = inode ? socketOwner(inode) : 0;
-    if (!pid)
+    const std::optional<SocketOwner::Process> process =
+        ECL_FIXNUMP(port) ? SocketOwner::listeningOn(int(ecl_fixnum(port))) : std::nullopt;
+    if (!process)
         ecl_return1(env, ECL_NIL);
-    QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
-    const QString command = comm.open(QIODevice::ReadOnly) ? QString::fromUtf8(comm.readAll().trimmed()) : QString();
-    ecl_return2(env, ecl_make_integer(pid), Marshal::toLispString(command));
+    ecl_return2(env, ecl_make_integer(process->pid), Marshal::toLispString(process->command));
 }
 
 // (%shutdown-socket fd): ends both directions of a socket, which wakes a thread blocked
