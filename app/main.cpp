@@ -1,22 +1,22 @@
 // lisp-duet: the app. Without flags it opens the window; with --headless --stdio it is a plain
 // MCP server on stdin/stdout.
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 #include "AccessToken.h"
 #include "AppServices.h"
 #include "ClientConfigCommand.h"
-#include "EditorReport.h"
 #include "CommandLine.h"
+#include "EditorReport.h"
 #include "Endpoints.h"
 #include "FirstRun.h"
-#include "JournalCommand.h"
 #include "HeadlessSignals.h"
-#include "McpServer.h"
-#include "transports/StdioTransport.h"
-#include "UserEnvironment.h"
+#include "JournalCommand.h"
 #include "Preferences.h"
 #include "project/ProjectFiles.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
+#include "transports/StdioTransport.h"
+#include "UserEnvironment.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -25,8 +25,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "WindowSetup.h"
 #include "window/MainWindow.h"
+#include "WindowSetup.h"
 
 #include <QApplication>
 #include <QSettings>

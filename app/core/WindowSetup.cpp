@@ -3,19 +3,19 @@
 
 #include "AppServices.h"
 #include "AppTheme.h"
-#include "Preferences.h"
-#include "SettingsDialog.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/StagedForms.h"
 #include "console/TranscriptView.h"
 #include "highlight/LispHighlighter.h"
+#include "Preferences.h"
+#include "SettingsDialog.h"
 #include "window/MainWindow.h"
 
-#include "FormStager.h"
 #include "project/ProjectFiles.h"
 #include "session/EditorBridge.h"
 #include "session/Session.h"
+#include "tools/FormStager.h"
 
 #include <QAction>
 #include <QMenu>

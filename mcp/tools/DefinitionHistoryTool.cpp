@@ -1,7 +1,7 @@
 #include "HandoffTools.h"
 
 #include "history/DefinitionLedger.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 
 #include <QJsonArray>

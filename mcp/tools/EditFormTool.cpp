@@ -1,14 +1,14 @@
 #include "ProjectTools.h"
 
+#include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
 #include "FileChangeResult.h"
-#include "client/EngineProtocol.h"
 #include "lispsource/FeatureReading.h"
 #include "lispsource/FormSplice.h"
-#include "JsonSchema.h"
 #include "lispsource/LispFile.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 #include "ToolKit.h"
 

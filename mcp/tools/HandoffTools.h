@@ -1,7 +1,7 @@
 #pragma once
 
 #include "history/DefinitionVersion.h"
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 #include <QJsonObject>
 

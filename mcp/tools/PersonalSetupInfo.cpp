@@ -1,6 +1,6 @@
 #include "PersonalSetupInfo.h"
 
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "session/EditorBridge.h"
 #include "session/InitFile.h"
 #include "session/Session.h"

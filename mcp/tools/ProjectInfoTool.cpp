@@ -1,10 +1,10 @@
 #include "ProjectTools.h"
 
-#include "JsonSchema.h"
 #include "PersonalSetupInfo.h"
 #include "project/ProjectFiles.h"
-#include "ProjectToolKit.h"
 #include "project/ProjectSystems.h"
+#include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 #include "session/NativeCompilation.h"
 #include "session/Session.h"
 

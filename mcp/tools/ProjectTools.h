@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 class JobHandles;
 class ProjectFiles;

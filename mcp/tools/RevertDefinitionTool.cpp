@@ -1,8 +1,8 @@
 #include "HandoffTools.h"
 
-#include "history/DefinitionLedger.h"
 #include "EvalFormatter.h"
-#include "JsonSchema.h"
+#include "history/DefinitionLedger.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 #include "ToolKit.h"
 

@@ -4,9 +4,9 @@
 
 #include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
-#include "JsonSchema.h"
-#include "ToolKit.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
+#include "ToolKit.h"
 
 #include <QLocale>
 

@@ -3,7 +3,7 @@
 #include "DebuggerFormatter.h"
 #include "EvalFormatter.h"
 #include "JobHandles.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "session/LocalClock.h"
 #include "session/Session.h"
 #include "session/TextLines.h"

@@ -2,7 +2,7 @@
 
 #include "HandoffTools.h"
 #include "ProjectTools.h"
-#include "ToolRegistry.h"
+#include "toolapi/ToolRegistry.h"
 
 void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs)
 {

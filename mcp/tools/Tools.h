@@ -1,7 +1,7 @@
 #pragma once
 
 #include "history/Journal.h"
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 #include <functional>
 

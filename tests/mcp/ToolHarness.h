@@ -4,13 +4,13 @@
 // that call tools the way a client does (tools/call through McpServer::receive).
 
 #include "client/EngineClient.h"
-#include "McpPeer.h"
-#include "McpServer.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
-#include "tools/ToolSet.h"
-#include "ToolRegistry.h"
 #include "tools/Tools.h"
+#include "tools/ToolSet.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

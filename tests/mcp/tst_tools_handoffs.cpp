@@ -7,10 +7,10 @@
 
 #include "ToolHarness.h"
 
-#include "AccessMode.h"
-#include "history/DefinitionLedger.h"
+#include "access/AccessMode.h"
 #include "client/EngineProtocol.h"
-#include "FormStager.h"
+#include "history/DefinitionLedger.h"
+#include "tools/FormStager.h"
 #include "tools/HandoffTools.h"
 #include "tools/ToolSet.h"
 

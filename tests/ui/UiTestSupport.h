@@ -4,15 +4,15 @@
 // AppServices builds, without the app library), and an MCP client fed with JSON-RPC messages
 // through a real peer.
 
-#include "AccessGate.h"
-#include "history/DefinitionLedger.h"
+#include "access/AccessGate.h"
 #include "client/EngineClient.h"
-#include "McpPeer.h"
-#include "McpServer.h"
+#include "history/DefinitionLedger.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
-#include "ToolRegistry.h"
-#include "tools/Tools.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
+#include "tools/Tools.h"
 #include "window/MainWindow.h"
 
 #include <QDir>

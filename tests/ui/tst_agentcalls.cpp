@@ -3,7 +3,7 @@
 
 #include "UiTestSupport.h"
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"

@@ -10,9 +10,6 @@
 
 #include "UiTestSupport.h"
 
-#include "FormStager.h"
-#include "tools/HandoffTools.h"
-#include "tools/ToolSet.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/StagedForms.h"
@@ -21,6 +18,9 @@
 #include "definitions/DefinitionsModel.h"
 #include "definitions/DefinitionsPanel.h"
 #include "toolcalls/ToolCallLog.h"
+#include "tools/FormStager.h"
+#include "tools/HandoffTools.h"
+#include "tools/ToolSet.h"
 #include "window/MainWindow.h"
 
 #include <QDir>

@@ -8,7 +8,7 @@
 
 #include "UiTestSupport.h"
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"

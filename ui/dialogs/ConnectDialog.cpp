@@ -1,8 +1,8 @@
 #include "ConnectDialog.h"
 
-#include "ClientPresence.h"
-#include "McpPeer.h"
-#include "McpServer.h"
+#include "server/ClientPresence.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/EditorBridge.h"
 
 #include <QClipboard>
