@@ -6,6 +6,7 @@
 #include "Marshal.h"
 #include "swankwire/SocketOwner.h"
 #include "swankwire/SwankHandshake.h"
+#include "swankwire/SwankListener.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -53,16 +54,12 @@ cl_object socketProcess(cl_object localPort, cl_object remotePort)
     ecl_return2(env, ecl_make_integer(process->pid), Marshal::toLispString(process->command));
 }
 
-// (%listening-process port): (values pid command) of the process of this user that listens
-// on the local TCP PORT, or NIL (another user's, or none): who holds the person's Swank port.
-cl_object listeningProcess(cl_object port)
+// (%port-taken-message port): what the person must know when another program holds the
+// Swank port they asked for (the host says the same when it holds the port: SwankListener).
+cl_object portTakenMessage(cl_object port)
 {
-    const cl_env_ptr env = ecl_process_env();
-    const std::optional<SocketOwner::Process> process =
-        ECL_FIXNUMP(port) ? SocketOwner::listeningOn(int(ecl_fixnum(port))) : std::nullopt;
-    if (!process)
-        ecl_return1(env, ECL_NIL);
-    ecl_return2(env, ecl_make_integer(process->pid), Marshal::toLispString(process->command));
+    ecl_return1(ecl_process_env(),
+                Marshal::toLispString(SwankListener::takenMessage(ECL_FIXNUMP(port) ? int(ecl_fixnum(port)) : 0)));
 }
 
 // (%shutdown-socket fd): ends both directions of a socket, which wakes a thread blocked
@@ -200,7 +197,7 @@ void define()
     defineFunction("%FILE-STATUS", fileStatus, 1);
     defineFunction("%SOCKET-PROCESS", socketProcess, 2);
     defineFunction("%SHUTDOWN-SOCKET", shutdownSocket, 1);
-    defineFunction("%LISTENING-PROCESS", listeningProcess, 1);
+    defineFunction("%PORT-TAKEN-MESSAGE", portTakenMessage, 1);
     defineFunction("%SECRET-LINE", secretLine, 1);
     defineFunction("%EDITOR-HANDSHAKE", editorHandshake, 3);
     defineFunction("%SWANK-DIRECTORY", swankDirectory, 0);

@@ -315,10 +315,8 @@ listening socket DESCRIPTOR the host holds."
 
 (defun port-taken-message (port)
   "What the person must know when another program holds the Swank port: an editor that
-connects there sends that program the secret."
-  (multiple-value-bind (pid command) (mp:without-interrupts (%listening-process port))
-    (format nil "Another program already listens on 127.0.0.1:~D~:[ (a process of another user, or one Lisp Duet cannot see)~;~:* (~A, process ~D)~], so Swank for your editor is not there: do not connect an editor to that port, it would send that program your ~~/.slime-secret. Choose another port, or stop that program and restart Lisp Duet."
-            port command pid)))
+connects there sends that program the secret (engine/swankwire's SwankListener says it)."
+  (mp:without-interrupts (%port-taken-message port)))
 
 (defun stop-editor-server (port)
   (ignore-errors (swank:stop-server port))

@@ -1,15 +1,21 @@
-// The first bytes of a Swank connection (engine/swankwire, issue 41): the secret's line as
-// SLIME reads it, the verdict on what a client sent so far (refused from the header when it
-// cannot be the secret, never asking past the secret's message), escaping for logs. The
-// engine's handshake over a real socket is tests/kernel/tst_editorhandshake.
+// The person's Swank port below Swank (engine/swankwire, issue 41): the secret's line as SLIME
+// reads it, the verdict on what a client sent so far (refused from the header when it cannot
+// be the secret, never asking past the secret's message), escaping for logs; the listening
+// socket the host holds (close-on-exec, not shared: a second listener is refused with the
+// holder named). The engine's handshake over a real socket is tests/kernel/tst_editorhandshake.
 
+#include "swankwire/SocketOwner.h"
 #include "swankwire/SwankHandshake.h"
+#include "swankwire/SwankListener.h"
 
+#include <QTcpSocket>
 #include <QTest>
+
+#include <fcntl.h>
 
 using SwankHandshake::Verdict;
 
-class TestSwankHandshake : public QObject
+class TestSwankWire : public QObject
 {
     Q_OBJECT
 
@@ -70,6 +76,29 @@ private Q_SLOTS:
         QCOMPARE(wrong.reason, QStringLiteral("It sent a wrong secret (not the first line of ~/.slime-secret)."));
     }
 
+    void theHostsListenerHoldsThePortAlone()
+    {
+        SwankListener held;
+        QString problem;
+        QVERIFY2(held.open(0, &problem), qPrintable(problem));
+        QVERIFY(held.port() > 0);
+        QVERIFY(::fcntl(held.descriptor(), F_GETFD) & FD_CLOEXEC); // only the engine gets it (EngineClient)
+        QTcpSocket client;
+        client.connectToHost(QStringLiteral("127.0.0.1"), quint16(held.port()));
+        QVERIFY(client.waitForConnected(5000)); // waits in the backlog until an engine accepts
+        // Nobody else gets it, and the message says who holds it and what connecting would cost.
+        SwankListener second;
+        QVERIFY(!second.open(held.port(), &problem));
+        // (The holder is this very process, which SocketOwner does not name; the engine's test
+        // names a holder: tst_editorhandshake::aPortAnotherProgramHoldsIsNamedWithTheDanger.)
+        QVERIFY2(problem.startsWith(QStringLiteral("Another program already listens on 127.0.0.1:%1 ").arg(held.port())), qPrintable(problem));
+        QVERIFY(problem.contains(QLatin1String("it would send that program your ~/.slime-secret")));
+        const int port = held.port();
+        held.close();
+        QVERIFY(!held.isOpen());
+        QVERIFY2(second.open(port, &problem), qPrintable(problem));
+    }
+
     void logsGetNoControlCharacters()
     {
         QCOMPARE(SwankHandshake::escaped("\x1b[31mred\\\x7f\n\xc3\xa9"), QStringLiteral("\\x1b[31mred\\x5c\\x7f\\x0a\\xc3\\xa9"));
@@ -79,5 +108,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSwankHandshake)
-#include "tst_swankhandshake.moc"
+QTEST_MAIN(TestSwankWire)
+#include "tst_swankwire.moc"
