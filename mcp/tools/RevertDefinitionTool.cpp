@@ -98,6 +98,5 @@ void revert(Session *session, JobHandles *jobs, DefinitionLedger *ledger, const 
         result.structured.insert(QStringLiteral("from_file"), fromFile);
         return result;
     });
-    ledger->expectRevert(call->trace()->jobId(), key, number);
 }
 } // namespace

@@ -19,7 +19,9 @@ void submit(Session *session, JobHandles *jobs, const ToolCallPtr &call, JobRequ
 {
     request.origin = call->origin();
     if (request.tool.isEmpty())
-        request.tool = call->tool(); // the ledger tells an edit-form's evaluation from evaluate-lisp's
+        request.tool = call->tool();
+    if (request.purpose == JobPurpose::Unstated)
+        request.purpose = JobPurpose::AgentTool;
     follow(session, jobs, call, session->submit(request), std::move(formatter), waitMs);
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 
 class JobHandles;
+class NativeCompilation;
 class Replayer;
 class Session;
 
@@ -23,7 +24,7 @@ Tool resetSessionTool(Session *session);
 Tool loadSystemTool(Session *session, JobHandles *jobs);
 Tool configureLimitsTool(Session *session);
 Tool compileFormTool(Session *session, JobHandles *jobs);
-Tool timeExecutionTool(Session *session, JobHandles *jobs);
+Tool timeExecutionTool(Session *session, JobHandles *jobs, const NativeCompilation *native);
 Tool describeSymbolTool(Session *session);
 Tool aproposTool(Session *session);
 Tool macroexpandTool(Session *session, JobHandles *jobs);

@@ -173,8 +173,16 @@ private Q_SLOTS:
     {
         auto acp = client();
         QVERIFY(startReady(*acp, m_mock->command({QStringLiteral("--modes")})));
+        // A session is announced before its state is read in: a panel hears its modes arrive.
+        QSignalSpy added(acp.get(), &AcpClient::sessionAdded);
+        int modesAnnounced = 0;
+        connect(acp.get(), &AcpClient::sessionAdded, this, [&](AgentSession *announced) {
+            connect(announced->conversation(), &Conversation::modesChanged, this, [&] { ++modesAnnounced; });
+        });
         AgentSession *session = openSession(*acp);
         QVERIFY(session);
+        QCOMPARE(added.size(), 1);
+        QVERIFY(modesAnnounced >= 1);
         Conversation *conversation = session->conversation();
         QCOMPARE(conversation->modes().size(), 4);
         QCOMPARE(conversation->currentModeId(), QStringLiteral("default"));

@@ -56,6 +56,19 @@ private Q_SLOTS:
         QCOMPARE(m_connection->request(QStringLiteral("session/new"), {}, nullptr, [](const AcpConnection::Reply &) {}), 2);
     }
 
+    void everyLineBothWaysIsShownToAWireView()
+    {
+        QSignalSpy traffic(m_connection, &AcpConnection::traffic);
+        m_connection->request(QStringLiteral("initialize"), {}, nullptr, [](const AcpConnection::Reply &) {});
+        const QByteArray answer = R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})";
+        m_connection->receiveLine(answer);
+        QCOMPARE(traffic.size(), 2);
+        QCOMPARE(traffic.at(0).at(0).toBool(), true); // ours, as written
+        QCOMPARE(QJsonDocument::fromJson(traffic.at(0).at(1).toByteArray()).object(), m_sent.value(0));
+        QCOMPARE(traffic.at(1).at(0).toBool(), false); // the agent's, as read
+        QCOMPARE(traffic.at(1).at(1).toByteArray(), answer);
+    }
+
     void methodsWeDoNotOfferAre32601()
     {
         QSignalSpy logged(m_connection, &AcpConnection::logged);

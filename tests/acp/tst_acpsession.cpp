@@ -109,7 +109,20 @@ private Q_SLOTS:
         Conversation *c = session->conversation();
         QSignalSpy toolChanges(c, &Conversation::toolCallChanged);
         QSignalSpy unknown(c, &Conversation::unknownUpdate);
+        // What a panel hears as each part of the model changes.
+        QSignalSpy turnStarted(session, &AgentSession::turnStarted);
+        QSignalSpy planChanged(c, &Conversation::planChanged);
+        QSignalSpy commandsChanged(c, &Conversation::commandsChanged);
+        QSignalSpy configOptionsChanged(c, &Conversation::configOptionsChanged);
+        QSignalSpy usageChanged(c, &Conversation::usageChanged);
+        QSignalSpy infoChanged(c, &Conversation::infoChanged);
         QCOMPARE(runTurn(session, text(QStringLiteral("everything"))), QStringLiteral("end_turn"));
+        QCOMPARE(turnStarted.size(), 1);
+        QVERIFY(!planChanged.isEmpty());
+        QVERIFY(!commandsChanged.isEmpty());
+        QVERIFY(!configOptionsChanged.isEmpty());
+        QVERIFY(!usageChanged.isEmpty());
+        QVERIFY(!infoChanged.isEmpty());
         using Kind = Conversation::Entry::Kind;
         QList<Kind> kinds;
         for (const Conversation::Entry &entry : c->entries())

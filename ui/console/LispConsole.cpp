@@ -101,10 +101,6 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         if (!shown.isEmpty())
             showNote(tr("the engine wrote: %1").arg(shown));
     });
-    // Issue 30: said once, when native code is off or unavailable (no gcc, no ECL headers).
-    connect(session->native(), &NativeCompilation::notice, this, [this, native = session->native()](const QString &sentence) {
-        showNote(sentence, native->status().known && !native->status().available);
-    });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin, const QString &why) {
         m_transcript->newLine();
         const QString because = why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why);
@@ -264,7 +260,9 @@ void LispConsole::setProjectFiles(ProjectFiles *files)
 
 void LispConsole::evaluate(const QString &code)
 {
-    m_session->submit(EngineProtocol::evaluation(code)); // a request's origin is the person unless it says otherwise
+    JobRequest request = EngineProtocol::evaluation(code); // a request's origin is the person unless it says otherwise
+    request.purpose = JobPurpose::Repl;
+    m_session->submit(request);
     if (m_session->current() && m_session->queuedCount() > 0)
         setHint(tr("Queued: %1 evaluation(s) run before yours.").arg(m_session->queuedCount()));
 }

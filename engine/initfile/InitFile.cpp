@@ -1,8 +1,8 @@
 #include "InitFile.h"
 
-#include "LocalClock.h"
-#include "Session.h"
-#include "TextLines.h"
+#include "session/LocalClock.h"
+#include "session/Session.h"
+#include "session/TextLines.h"
 #include "client/EditorMessages.h"
 #include "client/EngineProtocol.h"
 
@@ -36,9 +36,8 @@ QString InitFile::Status::stateName() const
     return {};
 }
 
-InitFile::InitFile(Session *session) : QObject(session), m_session(session)
+InitFile::InitFile(Session *session, QObject *parent) : QObject(parent)
 {
-    session->addEngineStartJobs([this] { return startJobs(); }, [this](JobPtr job) { onLoaded(job); });
     // A reset is the person's choice, not the file's fault: a load it cuts short is no reason
     // to skip the file in the next engine.
     connect(session, &Session::sessionReset, this, [this] {
@@ -105,9 +104,9 @@ QString InitFile::problem() const
     return sentences.join(QLatin1Char(' '));
 }
 
-QList<JobRequest> InitFile::startJobs()
+QList<EngineStartJob> InitFile::engineStarted(const EngineProtocol::ReadyEvent &)
 {
-    QList<JobRequest> jobs;
+    QList<EngineStartJob> jobs;
     for (const QString &file : std::as_const(m_files)) {
         Status &status = m_status[file];
         status = Status{file, Status::State::Missing, {}, LocalClock::now(), 0};
@@ -123,11 +122,12 @@ QList<JobRequest> InitFile::startJobs()
         m_stoppedAt.remove(file);
         JobRequest request = EngineProtocol::initFileLoad(file, m_timeLimitMs);
         request.origin = Origin::system(QStringLiteral("init file"));
+        request.purpose = JobPurpose::InitFile;
         request.description = QStringLiteral("your init file %1").arg(shortPath(file));
         request.timeoutMs = m_timeLimitMs + HostMarginMs;
         status.state = Status::State::Queued;
         status.job = quint64(-1); // set when it ends; 0 after a reset cut it short
-        jobs.append(request);
+        jobs.append({request, [this](JobPtr job) { onLoaded(job); }});
     }
     Q_EMIT changed();
     return jobs;

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "Job.h"
+#include "session/EngineStart.h"
+#include "session/Job.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -23,8 +24,10 @@ class Session;
 // running job as the window's Interrupt does (it parks as a break) and drops a queued one; a
 // disconnected editor's queued jobs are cancelled. An agent's evaluation that parks is told
 // to the editors in their echo area: they list it, the window and the agents answer it.
-// Made and driven by its Session (Session::editors()); it listens only after setListening.
-class EditorBridge : public QObject
+// Made by the composition root (AppServices) and given the Session, in whose engine-start
+// list it comes after the init files; it hears each job it queued with whenFinished, and
+// listens only after setListening.
+class EditorBridge : public QObject, public EngineStartWork
 {
     Q_OBJECT
 public:
@@ -46,6 +49,11 @@ public:
         QDateTime since;
         QString program() const; // "Emacs", "Vim", "Neovim", or "an editor"
     };
+
+    EditorBridge(Session *session, EngineClient *engine, QObject *parent = nullptr);
+
+    // A new engine: editor-listen, when Swank is wanted and the secret is usable.
+    QList<EngineStartJob> engineStarted(const EngineProtocol::ReadyEvent &ready) override;
 
     // Swank at every engine start on `port` (0: any free one; the first port it got is asked
     // again by later engines, so editors reconnect to the same address); nullopt: off (an
@@ -82,10 +90,6 @@ Q_SIGNALS:
     void refused(const QString &peer, const QString &reason);
 
 private:
-    friend class Session;
-    EditorBridge(Session *session, EngineClient *engine);
-
-    QList<JobRequest> startJobs();
     JobRequest listenJob() const;
     void onListened(const JobPtr &job);
     void setState(State state, const QString &message = {});
@@ -94,7 +98,7 @@ private:
     void onRestart(const QJsonObject &event);
     void onInterrupt(const QJsonObject &event);
     void onDisconnected(const QJsonObject &event);
-    void onJobFinished(const JobPtr &job);
+    void onRequestJobFinished(qint64 editorRequest, const JobPtr &job);
     void dropIfNeverRan(qint64 editorRequest, const JobPtr &job);
     void onAgentParked(const JobPtr &job);
     void forgetEngine();
@@ -110,7 +114,9 @@ private:
     // (another host code that loads Swank itself, as the kernel's tests do, routes its own).
     bool m_engineAsked = false;
     QString m_message;
-    QHash<qint64, Editor> m_editors;   // by number, connected now
-    QHash<qint64, quint64> m_jobOf;    // editor request -> the job queued for it
-    QHash<quint64, qint64> m_requestOf; // job -> the editor request it serves
+    QHash<qint64, Editor> m_editors; // by number, connected now
+    // Editor request -> the job queued for it, until the job ends: what the editor's interrupt
+    // or its disconnection acts on. A request the engine forgot (its editor left, the engine
+    // died) is taken out first, so that its job's end tells the editor nothing.
+    QHash<qint64, quint64> m_jobOf;
 };

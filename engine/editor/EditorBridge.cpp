@@ -1,9 +1,9 @@
 #include "EditorBridge.h"
 
-#include "LocalClock.h"
-#include "Session.h"
 #include "SlimeSecret.h"
-#include "TextLines.h"
+#include "session/LocalClock.h"
+#include "session/Session.h"
+#include "session/TextLines.h"
 #include "client/EditorMessages.h"
 #include "client/EngineClient.h"
 #include "client/EngineProtocol.h"
@@ -32,12 +32,10 @@ QString EditorBridge::Editor::program() const
     return {};
 }
 
-EditorBridge::EditorBridge(Session *session, EngineClient *engine)
-    : QObject(session), m_session(session), m_secretFile(SlimeSecret::defaultPath())
+EditorBridge::EditorBridge(Session *session, EngineClient *engine, QObject *parent)
+    : QObject(parent), m_session(session), m_secretFile(SlimeSecret::defaultPath())
 {
-    session->addEngineStartJobs([this] { return startJobs(); }, [this](JobPtr job) { onListened(job); });
     connect(engine, &EngineClient::otherEvent, this, &EditorBridge::onEvent);
-    connect(session, &Session::finished, this, &EditorBridge::onJobFinished);
     connect(session, &Session::engineStatus, this, [this](Session::EngineStatus status) {
         if (status == Session::EngineStatus::Restarting || status == Session::EngineStatus::Failed)
             forgetEngine();
@@ -125,6 +123,7 @@ void EditorBridge::setListening(std::optional<int> port)
         // The engine keeps one server: closed first when the port changes, or when turned off.
         JobRequest close = EngineProtocol::editorClose();
         close.origin = Origin::system(QStringLiteral("Lisp Duet"));
+        close.purpose = JobPurpose::Setup;
         close.description = QStringLiteral("Swank for your editor stops");
         m_session->submit(close);
     }
@@ -145,7 +144,7 @@ void EditorBridge::listenNow()
     }
     setState(State::Starting);
     if (!m_session->isEngineReady())
-        return; // the engine's start asks (startJobs)
+        return; // the engine's start asks (engineStarted)
     m_engineAsked = true;
     const quint64 id = m_session->submit(listenJob());
     m_session->whenFinished(id, [this](JobPtr job) { onListened(job); });
@@ -155,12 +154,13 @@ JobRequest EditorBridge::listenJob() const
 {
     JobRequest request = EngineProtocol::editorListen(m_port > 0 ? m_port : m_wanted.value_or(0), m_secretFile);
     request.origin = Origin::system(QStringLiteral("Lisp Duet"));
+    request.purpose = JobPurpose::Setup;
     request.description = QStringLiteral("Swank for your editor");
     request.timeoutMs = ListenTimeLimitMs;
     return request;
 }
 
-QList<JobRequest> EditorBridge::startJobs()
+QList<EngineStartJob> EditorBridge::engineStarted(const EngineProtocol::ReadyEvent &)
 {
     if (!m_wanted)
         return {};
@@ -170,7 +170,7 @@ QList<JobRequest> EditorBridge::startJobs()
     }
     setState(State::Starting);
     m_engineAsked = true;
-    return {listenJob()};
+    return {{listenJob(), [this](JobPtr job) { onListened(job); }}};
 }
 
 void EditorBridge::onListened(const JobPtr &job)
@@ -192,7 +192,7 @@ void EditorBridge::onListened(const JobPtr &job)
         m_port = 0;
         listenNow();
     } else if (result.status == JobResult::Status::EngineRestarted || result.status == JobResult::Status::Cancelled) {
-        // The next engine asks again (startJobs).
+        // The next engine asks again (engineStarted).
     } else {
         setState(State::Failed, result.error.message.isEmpty() ? JobResult::statusName(result.status) : result.error.message);
     }
@@ -203,7 +203,6 @@ void EditorBridge::forgetEngine()
     // The connections died with the engine; so did the requests it held.
     m_engineAsked = false;
     m_jobOf.clear();
-    m_requestOf.clear();
     if (!m_editors.isEmpty()) {
         m_editors.clear();
         Q_EMIT editorsChanged();
@@ -267,6 +266,7 @@ void EditorBridge::onRequest(const QJsonObject &event)
             request.debuggerId = parked->debugger->id;
     }
     request.origin = originOf(asked.editor());
+    request.purpose = JobPurpose::Editor;
     request.tool = asked.kind();
     request.description = describeKind(asked.kind());
     request.debug = true; // the person's own work: an error opens SLDB there and the debugger here
@@ -274,12 +274,12 @@ void EditorBridge::onRequest(const QJsonObject &event)
         request.timeoutMs = EngineProtocol::DefaultTestRunTimeoutMs; // a file compiles natively: it takes a while
     const quint64 id = m_session->submit(request);
     const qint64 number = asked.editorRequest();
-    if (m_session->job(id)) {
-        m_jobOf.insert(number, id);
-        m_requestOf.insert(id, number);
-    } else { // it ended at once (its debugger had closed): the editor must hear of it too
+    if (!m_session->job(id)) { // it ended at once (its debugger had closed): the editor must hear of it too
         m_session->whenFinished(id, [this, number](JobPtr job) { dropIfNeverRan(number, job); });
+        return;
     }
+    m_jobOf.insert(number, id);
+    m_session->whenFinished(id, [this, number](JobPtr job) { onRequestJobFinished(number, job); });
 }
 
 void EditorBridge::dropIfNeverRan(qint64 number, const JobPtr &job)
@@ -293,14 +293,12 @@ void EditorBridge::dropIfNeverRan(qint64 number, const JobPtr &job)
         m_session->query(EngineProtocol::editorDrop(number, result.error.message), ignoreReply);
 }
 
-void EditorBridge::onJobFinished(const JobPtr &job)
+void EditorBridge::onRequestJobFinished(qint64 number, const JobPtr &job)
 {
-    const auto found = m_requestOf.constFind(job->id);
-    if (found == m_requestOf.constEnd())
-        return;
-    const qint64 number = *found;
-    m_requestOf.erase(found);
-    m_jobOf.remove(number);
+    const auto queued = m_jobOf.constFind(number);
+    if (queued == m_jobOf.constEnd() || *queued != job->id)
+        return; // the engine forgot the request (its editor left, or the engine died): nothing to drop there
+    m_jobOf.erase(queued);
     dropIfNeverRan(number, job);
 }
 
@@ -349,10 +347,9 @@ void EditorBridge::onDisconnected(const QJsonObject &event)
     const EngineProtocol::EditorDisconnectedEvent gone(event);
     const Origin by = originOf(gone.editor());
     for (const qint64 number : gone.dropped()) {
-        const quint64 id = m_jobOf.take(number);
+        const quint64 id = m_jobOf.take(number); // the engine forgot the request: nothing to drop there
         if (!id)
             continue;
-        m_requestOf.remove(id); // the engine forgot the request: nothing to drop there
         m_session->cancel(id, QStringLiteral("Its editor disconnected before it ran."), by);
     }
     if (m_editors.remove(gone.editor()) > 0)

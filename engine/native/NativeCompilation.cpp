@@ -2,7 +2,7 @@
 
 #include "client/EngineClient.h"
 #include "client/EngineProtocol.h"
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QLocale>
 #include <QPointer>
@@ -14,15 +14,11 @@ const QString NoNativeArgument = QStringLiteral("--no-native");
 NativeCompilation::State stateNamed(const QString &state)
 {
     using State = NativeCompilation::State;
-    if (state == QStringLiteral("compiling"))
-        return State::Compiling;
-    if (state == QStringLiteral("native"))
-        return State::Native;
-    if (state == QStringLiteral("interpreted"))
-        return State::Interpreted;
-    if (state == QStringLiteral("superseded"))
-        return State::Superseded;
-    return State::Queued;
+    static const QHash<QString, State> states{{QStringLiteral("compiling"), State::Compiling},
+                                              {QStringLiteral("native"), State::Native},
+                                              {QStringLiteral("interpreted"), State::Interpreted},
+                                              {QStringLiteral("superseded"), State::Superseded}};
+    return states.value(state, State::Queued); // "queued", and whatever a newer engine may say first
 }
 
 // How far a state is: one serial's states only move forward, and an event may overtake the
@@ -38,17 +34,6 @@ int progressOf(NativeCompilation::State state)
     case State::Superseded: return 2;
     }
     return 0;
-}
-
-// As the ledger writes them: upper case, single spaces, no trailing T.
-QStringList normalized(const QStringList &texts, bool dropTrailingT)
-{
-    QStringList list;
-    for (const QString &text : texts)
-        list << text.simplified().toUpper();
-    while (dropTrailingT && !list.isEmpty() && list.last() == QStringLiteral("T"))
-        list.removeLast();
-    return list;
 }
 
 QString secondsText(qint64 ms)
@@ -76,8 +61,11 @@ QString NativeCompilation::Definition::sentence() const
     switch (state) {
     case State::Queued:
     case State::Compiling:
-        return QStringLiteral("Runs interpreted while it is compiled to native code (queued at %1).").arg(at);
+        return since.isValid() ? QStringLiteral("Runs interpreted while it is compiled to native code (queued at %1).").arg(at)
+                               : QStringLiteral("Runs interpreted while it is compiled to native code.");
     case State::Native:
+        if (!since.isValid())
+            return QStringLiteral("Runs native code (compiled).");
         return afterMs >= 0 ? QStringLiteral("Runs native code since %1 (%2 after it was defined).").arg(at, secondsText(afterMs))
                             : QStringLiteral("Runs native code since %1.").arg(at);
     case State::Interpreted:
@@ -88,10 +76,9 @@ QString NativeCompilation::Definition::sentence() const
     return {};
 }
 
-NativeCompilation::NativeCompilation(EngineClient *engine, Session *session)
-    : QObject(session), m_engine(engine), m_session(session)
+NativeCompilation::NativeCompilation(EngineClient *engine, Session *session, QObject *parent)
+    : QObject(parent), m_engine(engine), m_session(session)
 {
-    connect(engine, &EngineClient::ready, this, &NativeCompilation::onReady);
     connect(engine, &EngineClient::otherEvent, this, &NativeCompilation::onEvent);
     // Every reply: a job's "native" lists what it queued. In the order the engine wrote them,
     // with the events.
@@ -156,17 +143,18 @@ void NativeCompilation::tellOnce()
         Q_EMIT notice(QStringLiteral("Native compilation is on: definitions made from now on are compiled to native code in the background."));
 }
 
-void NativeCompilation::onReady(const QJsonObject &info)
+QList<EngineStartJob> NativeCompilation::engineStarted(const EngineProtocol::ReadyEvent &ready)
 {
     const bool hadStates = !m_definitions.isEmpty();
     m_definitions.clear();
     if (hadStates)
         Q_EMIT changed();
-    const EngineProtocol::NativeStatus status = EngineProtocol::ReadyEvent(info).native();
+    const EngineProtocol::NativeStatus status = ready.native();
     // An engine launched before the setting changed: it still compiles.
     if (!m_wanted && status.known && status.enabled)
         askEngine(false);
     setStatus(status);
+    return {};
 }
 
 void NativeCompilation::onEngineGone()
@@ -226,8 +214,8 @@ QString NativeCompilation::keyOf(const QString &kind, const QString &package, co
                                  const QStringList &specializers)
 {
     const QChar unit(0x1f);
-    return kind + unit + package + unit + name + unit + normalized(qualifiers, false).join(u' ') + unit
-        + normalized(specializers, true).join(u' ');
+    return kind + unit + package + unit + name + unit + DefinitionKey::normalizedQualifiers(qualifiers).join(u' ') + unit
+        + DefinitionKey::normalizedSpecializers(specializers).join(u' ');
 }
 
 bool NativeCompilation::merge(const EngineProtocol::NativeDefinition &entry)
@@ -239,8 +227,8 @@ bool NativeCompilation::merge(const EngineProtocol::NativeDefinition &entry)
     d.kind = entry.kind();
     d.package = entry.package();
     d.name = entry.name();
-    d.qualifiers = normalized(entry.qualifiers(), false);
-    d.specializers = normalized(entry.specializers(), true);
+    d.qualifiers = DefinitionKey::normalizedQualifiers(entry.qualifiers());
+    d.specializers = DefinitionKey::normalizedSpecializers(entry.specializers());
     d.state = stateNamed(entry.state());
     d.since = entry.sinceMs() > 0 ? QDateTime::fromMSecsSinceEpoch(entry.sinceMs()) : QDateTime();
     d.afterMs = entry.afterMs();
@@ -308,4 +296,52 @@ std::optional<NativeCompilation::Definition> NativeCompilation::genericFunction(
         ? QStringLiteral("its method (%1) stays interpreted: %2").arg(worst->specializers.join(u' '), worst->reason)
         : QString();
     return whole;
+}
+
+std::optional<NativeCompilation::Definition> NativeCompilation::runs(const DefinitionKey &key, const QString &kind, const Listed *listed,
+                                                                     bool fromFile) const
+{
+    std::optional<Definition> known;
+    if (kind == QStringLiteral("generic-function"))
+        known = genericFunction(key.package, key.name);
+    else if (key.space == QStringLiteral("function") || key.space == QStringLiteral("method"))
+        if (const Definition *found = find(key.space, key.package, key.name, key.qualifiers, key.specializers))
+            known = *found;
+    if (known && known->state != State::Superseded) {
+        known->failed = known->state == State::Interpreted && isOn();
+        return known;
+    }
+    if (listed) {
+        // What the engine's list said when it was asked: compiled by ASDF or COMPILE, or made
+        // while native compilation was off.
+        Definition said;
+        said.kind = kind;
+        said.package = key.package;
+        said.name = key.name;
+        if (listed->execution == QStringLiteral("native")) {
+            said.state = State::Native;
+            said.since = listed->sinceMs > 0 ? QDateTime::fromMSecsSinceEpoch(listed->sinceMs) : QDateTime();
+        } else if (listed->execution == QStringLiteral("interpreted")) {
+            said.state = State::Interpreted;
+            said.reason = !listed->reason.isEmpty() ? listed->reason : !isOn() ? reason() : QString();
+            said.failed = !listed->reason.isEmpty();
+        } else if (listed->execution == QStringLiteral("compiling")) {
+            said.state = State::Compiling;
+        } else {
+            return std::nullopt;
+        }
+        return said;
+    }
+    // Never given to the background compiler: made while native compilation was off (or
+    // unavailable), unless it came from a file (load-system compiles those itself).
+    if (kind == QStringLiteral("generic-function") || (key.space != QStringLiteral("function") && key.space != QStringLiteral("method"))
+        || isOn() || !m_status.known || fromFile)
+        return std::nullopt;
+    Definition interpreted;
+    interpreted.kind = kind;
+    interpreted.package = key.package;
+    interpreted.name = key.name;
+    interpreted.state = State::Interpreted;
+    interpreted.reason = reason();
+    return interpreted;
 }

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "client/EngineMessages.h"
+#include "history/DefinitionVersion.h"
+#include "session/EngineStart.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -21,8 +23,10 @@ class Session;
 // furthest state. It also keeps whether native compilation is on at all (the ready event, the
 // native request) and turns it on or off for the person's setting and --no-native.
 //
-// Made by the Session (session->native()); a new engine starts with no states.
-class NativeCompilation : public QObject
+// Made by the composition root (AppServices) and given the Session; first in the Session's
+// engine-start list, so that its word on a new engine (off, for an engine launched before the
+// setting changed) goes out before any job. A new engine starts with no states.
+class NativeCompilation : public QObject, public EngineStartWork
 {
     Q_OBJECT
 public:
@@ -42,16 +46,39 @@ public:
         quint64 job = 0;
         QString reason;      // Interpreted, Superseded: why
         QStringList notes;   // what the compiler remarked although it compiled
+        bool failed = false; // runs(): interpreted because its native version failed (not because it is off)
 
         // "native", "interpreted", "compiling" (queued counts as compiling), "superseded".
         QString execution() const;
         // For people and agents: "Runs native code since 12:00:05 (0.14 s after it was
         // defined).", "Runs interpreted: REASON", "Runs interpreted while it is compiled to
-        // native code (queued at 12:00:05)."
+        // native code (queued at 12:00:05)."; without a time, "Runs native code (compiled)."
         QString sentence() const;
     };
 
-    NativeCompilation(EngineClient *engine, Session *session);
+    // What the engine's "definitions" list says of how one of its entries runs (its
+    // execution, native_since_ms and native_reason): the word for definitions the background
+    // compiler never saw (compiled by ASDF or COMPILE, or made while native compilation was off).
+    struct Listed
+    {
+        QString execution; // native, interpreted, compiling; empty: not a function
+        qint64 sinceMs = 0;
+        QString reason;
+    };
+    // How a definition runs now: the one answer for every view of it (the Definitions panel,
+    // definition-history). The background compiler's word when it saw the definition (a generic
+    // function by its methods); else what the engine's list said (`listed`, when the caller has
+    // the list); without a list, a function made while native compilation is off runs
+    // interpreted for that reason (unless it came from a file, `fromFile`: load-system compiles
+    // those itself). `kind` as the engine and the ledger name kinds ("generic-function"...).
+    // nullopt: not known, or not a function, macro, method or generic function.
+    std::optional<Definition> runs(const DefinitionKey &key, const QString &kind, const Listed *listed = nullptr,
+                                   bool fromFile = false) const;
+
+    NativeCompilation(EngineClient *engine, Session *session, QObject *parent = nullptr);
+
+    // A new engine: no states yet, and its word on native compilation (the ready event's).
+    QList<EngineStartJob> engineStarted(const EngineProtocol::ReadyEvent &ready) override;
 
     // The engine's word: on, off (and why) or unavailable (and why), and how many wait.
     const EngineProtocol::NativeStatus &status() const { return m_status; }
@@ -89,7 +116,6 @@ Q_SIGNALS:
     void notice(const QString &sentence);
 
 private:
-    void onReady(const QJsonObject &info);
     void onEvent(const QJsonObject &event);
     void onJobReply(const QJsonObject &reply);
     void onEngineGone();

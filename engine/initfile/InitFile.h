@@ -1,6 +1,7 @@
 #pragma once
 
-#include "Job.h"
+#include "session/EngineStart.h"
+#include "session/Job.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -17,13 +18,20 @@ class Session;
 // (refused) leaves the session serving without it, and says why (problem(): the window, the
 // agents' project-info). One that stopped the engine (a crash, or a loop that ignored the
 // interrupt until the engine was killed) is skipped by the next engines until it changes:
-// loading it again would only stop them too. Made and driven by its Session
-// (Session::initFile()); it loads nothing until setFiles names the files.
-class InitFile : public QObject
+// loading it again would only stop them too. Made by the composition root (AppServices) and
+// given the Session, in whose engine-start list it comes before Swank (an init file may set up
+// what the editor uses); it loads nothing until setFiles names the files.
+class InitFile : public QObject, public EngineStartWork
 {
     Q_OBJECT
 public:
     static constexpr int DefaultTimeLimitMs = 30000;
+
+    explicit InitFile(Session *session, QObject *parent = nullptr);
+
+    // A new engine: a load-init job for each file that exists (and did not stop an engine
+    // before), each heard when it ends.
+    QList<EngineStartJob> engineStarted(const EngineProtocol::ReadyEvent &ready) override;
 
     // Where each file stands since the newest engine started.
     struct Status
@@ -68,13 +76,8 @@ Q_SIGNALS:
     void changed();
 
 private:
-    friend class Session;
-    explicit InitFile(Session *session);
-
-    QList<JobRequest> startJobs();
     void onLoaded(const JobPtr &job);
 
-    Session *m_session;
     QStringList m_files;
     int m_timeLimitMs = DefaultTimeLimitMs;
     QHash<QString, Status> m_status;       // by file
