@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #ifdef LISP_DUET_SWANK_DIR
@@ -161,6 +162,59 @@ cl_object editorHandshake(cl_object fd, cl_object secret, cl_object timeoutMs)
     ecl_return2(env, ECL_NIL, Marshal::toLispString(verdict.reason));
 }
 
+// The engine's end of the descriptor channel the app made (engine/client's
+// EngineProtocol::DescriptorChannel: the kernel knows no host header, so the number is here too).
+constexpr int DescriptorChannel = 3;
+
+// (%receive-descriptor token timeout-ms): the descriptor the app passed on the channel with
+// TOKEN (editor-listen's "descriptor_token": the Swank port's listening socket it holds),
+// waiting up to TIMEOUT-MS; descriptors passed with other tokens (for requests that never
+// came) are closed on the way. NIL when none came.
+cl_object receiveDescriptor(cl_object token, cl_object timeoutMs)
+{
+    const cl_env_ptr env = ecl_process_env();
+    if (!ECL_STRINGP(token) || !ECL_FIXNUMP(timeoutMs))
+        ecl_return1(env, ECL_NIL);
+    const QByteArray wanted = stringBytes(token);
+    int found = -1;
+    {
+        InterruptsDisabled guard;
+        using Clock = std::chrono::steady_clock;
+        const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(ecl_fixnum(timeoutMs));
+        while (found < 0) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+            pollfd ready{DescriptorChannel, POLLIN, 0};
+            const int polled = left > 0 ? ::poll(&ready, 1, int(left)) : 0;
+            if (polled < 0 && errno == EINTR)
+                continue;
+            if (polled <= 0)
+                break;
+            char data[256];
+            iovec part{data, sizeof data};
+            alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+            msghdr message{};
+            message.msg_iov = &part;
+            message.msg_iovlen = 1;
+            message.msg_control = control;
+            message.msg_controllen = sizeof control;
+            const ssize_t n = ::recvmsg(DescriptorChannel, &message, MSG_CMSG_CLOEXEC);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            int received = -1;
+            for (cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header))
+                if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS)
+                    std::memcpy(&received, CMSG_DATA(header), sizeof(int));
+            if (received >= 0 && QByteArray(data, qsizetype(n)) == wanted)
+                found = received;
+            else if (received >= 0)
+                ::close(received);
+        }
+    }
+    ecl_return1(env, found >= 0 ? ecl_make_fixnum(found) : ECL_NIL);
+}
+
 // (%swank-directory): where Debian's cl-swank was when the engine was built (its bridge is
 // compiled against it), or NIL in an engine built without it.
 cl_object swankDirectory()
@@ -200,6 +254,7 @@ void define()
     defineFunction("%PORT-TAKEN-MESSAGE", portTakenMessage, 1);
     defineFunction("%SECRET-LINE", secretLine, 1);
     defineFunction("%EDITOR-HANDSHAKE", editorHandshake, 3);
+    defineFunction("%RECEIVE-DESCRIPTOR", receiveDescriptor, 2);
     defineFunction("%SWANK-DIRECTORY", swankDirectory, 0);
     defineFunction("%INIT-SWANK-BRIDGE", initSwankBridge, 0);
 }

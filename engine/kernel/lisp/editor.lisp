@@ -266,6 +266,7 @@ its owner, the person, can read it."
 (defun editor-listen (request)
   (let* ((id (getf request :id))
          (port (getf request :port 0))
+         (token (getf request :descriptor_token))
          (descriptor (getf request :fd))
          (secret-file (or (getf request :secret_file) (default-secret-file)))
          (directory (let ((built (%swank-directory))) (and built (directory-text built)))))
@@ -279,6 +280,12 @@ its owner, the person, can read it."
     (unless (or (null descriptor) (and (integerp descriptor) (<= 0 descriptor 65535)))
       (return-from editor-listen
         (failed-reply id "BAD-REQUEST" "editor-listen's \"fd\", when given, is the descriptor of the listening socket the host passed.")))
+    (when (stringp token)
+      ;; The port the host holds, passed on the descriptor channel just before this request.
+      (setf descriptor (mp:without-interrupts (%receive-descriptor token 10000)))
+      (unless descriptor
+        (return-from editor-listen
+          (failed-reply id "EDITOR-PORT" "The listening socket the host holds for the editor did not reach this engine (its descriptor channel was empty): Swank is not listening. Turn Swank off and on again, or restart Lisp Duet."))))
     (unless directory
       (return-from editor-listen
         (failed-reply id "SWANK-UNAVAILABLE" "This engine was built without Swank (Debian's cl-swank was not installed at build time): install cl-swank and build again.")))

@@ -35,10 +35,10 @@ neither group nor others may write it; a link is judged by the file it leads to)
   (multiple-value-bind (mode mine) (file-mode-and-owner file)
     (cond ((null mode) nil) ; it vanished meanwhile: LOAD says so
           ((not mine)
-           (format nil "~A was not loaded: it belongs to another user, who could put any code in it to run as you in this session. Use an init file of your own."
+           (format nil "Not loaded: ~A belongs to another user, who could put any code in it to run as you in this session. Use an init file of your own."
                    file))
           ((plusp (logand mode #o022))
-           (format nil "~A was not loaded: other users can change it (mode ~3,'0O), and whatever they wrote would run as you in this session. Make it yours alone (chmod go-w ~A); the next engine loads it."
+           (format nil "Not loaded: other users can change ~A (mode ~3,'0O), and whatever they wrote would run as you in this session. Make it yours alone (chmod go-w ~A); the next engine loads it."
                    file (logand mode #o777) file)))))
 
 (defun load-init (request)
