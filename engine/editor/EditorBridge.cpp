@@ -1,6 +1,7 @@
 #include "EditorBridge.h"
 
 #include "SlimeSecret.h"
+#include "swankwire/SwankHandshake.h"
 #include "session/LocalClock.h"
 #include "session/Session.h"
 #include "session/TextLines.h"
@@ -276,7 +277,7 @@ void EditorBridge::onEvent(const QJsonObject &event)
         onDisconnected(event);
     } else if (name == QLatin1String("editor-refused")) {
         const EngineProtocol::EditorRefusedEvent refusal(event);
-        Q_EMIT refused(refusal.peer(), refusal.reason());
+        Q_EMIT refused(SwankHandshake::printable(refusal.peer()), SwankHandshake::printable(refusal.reason()));
     }
 }
 

@@ -27,6 +27,20 @@ QString escaped(QByteArrayView bytes)
     return text;
 }
 
+QString printable(const QString &text)
+{
+    QString shown;
+    shown.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t code = c.unicode();
+        if (code < 0x20 || (code >= 0x7f && code <= 0x9f))
+            shown.append(QStringLiteral("\\x%1").arg(int(code), 2, 16, QLatin1Char('0')));
+        else
+            shown.append(c);
+    }
+    return shown;
+}
+
 namespace {
 
 bool sameBytes(QByteArrayView a, QByteArrayView b)

@@ -41,5 +41,9 @@ Verdict judge(QByteArrayView received, QByteArrayView secret);
 // Bytes as a person may read them in a log or a terminal: printable ASCII as it is, every
 // other byte as \xNN (no control character, no escape sequence gets through).
 QString escaped(QByteArrayView bytes);
+// Text as a person may read it in a log or a terminal: every control character (C0, DEL, C1)
+// as \xNN, everything else as it is (the host's second line of defence for what the engine
+// reports of a refused client).
+QString printable(const QString &text);
 
 } // namespace SwankHandshake

@@ -17,9 +17,8 @@ const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("\"area
 const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most uses (default 200)"), 1, 10000);
 const auto Relation = Arg::choice(
     QStringLiteral("relation"),
-    QStringLiteral("Instead of every use in the project's files: the session's definitions and loaded libraries' sources "
-                   "that call the function (calls), that it calls (calls-who), that reference, bind or set the variable, "
-                   "that use the macro (macroexpands), or the methods specializing on the class"),
+    QStringLiteral("Instead: the definitions in the session and its loaded sources that call it, it calls, "
+                   "reference/bind/set it, expand it, or specialize on it"),
     {QStringLiteral("calls"), QStringLiteral("calls-who"), QStringLiteral("references"), QStringLiteral("binds"),
      QStringLiteral("sets"), QStringLiteral("macroexpands"), QStringLiteral("specializes")});
 constexpr int MaxLineChars = 200;
@@ -118,8 +117,7 @@ Tool findReferencesTool(ProjectFiles *files, Session *session)
         .title = QStringLiteral("Find references"),
         .description = QStringLiteral(
             "Uses of a symbol in the project's Lisp files, read as Lisp (strings and comments never count), each with file, "
-            "line and enclosing form; with relation, who calls (or references, binds, sets, specializes...) it among the "
-            "session's definitions and every source the session loaded."),
+            "line and enclosing form; with relation, who calls it (and more) in the session."),
         .arguments = {Symbol, Limit, Relation},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("references"), QStringLiteral("total")},

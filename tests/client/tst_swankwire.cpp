@@ -102,6 +102,7 @@ private Q_SLOTS:
     void logsGetNoControlCharacters()
     {
         QCOMPARE(SwankHandshake::escaped("\x1b[31mred\\\x7f\n\xc3\xa9"), QStringLiteral("\\x1b[31mred\\x5c\\x7f\\x0a\\xc3\\xa9"));
+        QCOMPARE(SwankHandshake::printable(QStringLiteral("caf\u00e9 \x1b[2J\u0085ok\n")), QStringLiteral("caf\u00e9 \\x1b[2J\\x85ok\\x0a"));
         const Verdict escape = SwankHandshake::judge("\x1b]0;", "secret");
         for (const QChar c : escape.reason)
             QVERIFY(c.unicode() >= 0x20 && c.unicode() < 0x7f);
