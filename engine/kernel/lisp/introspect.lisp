@@ -15,7 +15,9 @@
         (and status symbol)))))
 
 (defun lambda-list-text (symbol)
-  (multiple-value-bind (lambda-list found) (ignore-errors (ext:function-lambda-list symbol))
+  ;; A traced function's is its own, not that of TRACE's wrapper, (&REST SI::ARGS).
+  (multiple-value-bind (lambda-list found)
+      (ignore-errors (ext:function-lambda-list (or (si::traced-old-definition symbol) symbol)))
     (when found
       (let ((*package* *session-package*) (*print-case* :upcase) (*print-pretty* nil))
         (if lambda-list (prin1-to-string lambda-list) "()")))))

@@ -278,15 +278,19 @@ values of LOAD-TIME-VALUE forms, quiet."
            (*error-output* (make-broadcast-stream)))
        ,@body)))
 
-(defvar *expanded-macros* '() "The macros the native compiler expanded for the item it translates.")
+(defvar *expanded-macros* '() "The macros (and symbol macros) the native compiler expanded for the item it translates.")
+(defvar *expanded-forms* '() "The forms it expanded them in (native-meaning.lisp reads the names in them).")
 
 (defun expand-noting (expander form environment)
   "ECL's compiler and MACROEXPAND-1 call *MACROEXPAND-HOOK* for every expansion. A macro of
 the session's own that expands into LOAD-TIME-VALUE stops the translation before ECL's
 compiler evaluates that form (COMPILE's way, again: its side effects would happen twice)."
   (let ((expansion (funcall expander form environment)))
+    (when (and (symbolp form) form)
+      (pushnew form *expanded-macros* :test #'eq))
     (when (and (consp form) (symbolp (first form)))
       (pushnew (first form) *expanded-macros* :test #'eq)
+      (push form *expanded-forms*)
       (when (and (symbol-package (first form)) (user-package-p (symbol-package (first form)))
                  (tree-contains-p expansion '(load-time-value)))
         (error "~A" *load-time-value-reason*)))
@@ -305,11 +309,16 @@ translated, even when one of them ends the translation."
                  (*compiling-session-code* t)
                  (*macroexpand-hook* #'expand-noting)
                  (*expanded-macros* '())
+                 (*expanded-forms* '())
                  (conditions '()))
              (unwind-protect
                   (handler-bind ((condition (lambda (c) (push c conditions))))
                     (c-call "T1EXPR" `(setf (svref *native-batch-result* ,index) ,form)))
-               (setf (svref findings index) (cons *expanded-macros* conditions))))))
+               (setf (svref findings index) (list *expanded-macros* conditions *expanded-forms*))))))
+
+(defun finding-expanded (finding) (first finding))
+(defun finding-conditions (finding) (second finding))
+(defun finding-forms (finding) (third finding))
 
 (defun undefined-variable-notes (conditions)
   "What the session may want to know although it compiled: free variables it never declared."
@@ -319,7 +328,7 @@ translated, even when one of them ends the translation."
 
 (defun finding-problem (finding)
   "Why the item of FINDING does not compile, from what its translation signalled, or NIL."
-  (and finding (first (condition-texts (cdr finding) '(:error :warning)))))
+  (and finding (first (condition-texts (finding-conditions finding) '(:error :warning)))))
 
 (defun compile-native-items (items)
   "(values functions problem findings): FUNCTIONS a vector of the items' compiled functions,
@@ -351,6 +360,7 @@ item (EXPANDED-MACROS . CONDITIONS), NIL for items the translation did not reach
                                    (c-call "DATA-C-DUMP" data-file)))))
                   (problem (or (first (condition-texts conditions '(:error :warning)))
                                (and (not (probe-file c-file)) "ECL's compiler wrote no C file.")
+                               (progn (name-argument-count-errors c-file) nil)
                                (run-c-compiler c-file shared-object))))
              (cond (problem (values nil problem findings))
                    (t

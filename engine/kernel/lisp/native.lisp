@@ -48,22 +48,29 @@ defines many at once, and one gcc run for all of them is ~30 times cheaper per d
   "Queues a definition the worker just made (the hooks of native-source.lisp)."
   (when (and (native-available-p) installed (bytecoded-definition-p function)
              (not (kernel-name-p name)))
-    (let ((entry (make-native-entry :kind kind :name name :function function
-                                    :installed installed :method method
-                                    :package *package* :readtable *readtable*
-                                    :policy *person-policy*
-                                    :macro-generation *macro-generation*
-                                    :special-generation *special-generation*
-                                    :job *running-job* :defined-at (%monotonic-us)
-                                    :since (%wall-clock-ms))))
-      (let ((key (native-entry-key entry)))
-        (ensure-native-thread)
-        (mp:with-lock (*native-lock*)
-          (setf (native-entry-serial entry) (incf *native-serial*)
-                (gethash key *native-records*) entry)
-          (push entry *native-queue*)
-          (mp:condition-variable-signal *native-wakeup*))
-        (push entry *job-native-queued*)))))
+    (queue-native-entry
+     (make-native-entry :kind kind :name name :function function
+                        :installed installed :method method
+                        :package *package* :readtable *readtable*
+                        :policy *person-policy*
+                        :generation *change-generation*
+                        :job *running-job* :defined-at (%monotonic-us)
+                        :since (%wall-clock-ms)
+                        ;; Said at once, in the reply of the job that defined it.
+                        :notes (let ((note (declared-types-note function))) (and note (list note)))))))
+
+(defun queue-native-entry (entry)
+  "Gives ENTRY its serial, makes it its definition's newest, and queues it for the compiler."
+  (let ((key (native-entry-key entry)))
+    (ensure-native-thread)
+    (mp:with-lock (*native-lock*)
+      (setf (native-entry-serial entry) (incf *native-serial*)
+            (gethash key *native-records*) entry)
+      (push entry *native-queue*)
+      (mp:condition-variable-signal *native-wakeup*))
+    (when (on-worker-p)
+      (push entry *job-native-queued*))
+    entry))
 
 ;;; What the host hears.
 
@@ -110,13 +117,21 @@ defines many at once, and one gcc run for all of them is ~30 times cheaper per d
         (native-entry-reason entry) reason
         (native-entry-since entry) (%wall-clock-ms))
   (when (eq state :native)
+    ;; The bytecode is kept: FUNCTION-LAMBDA-EXPRESSION answers with it, and a change of
+    ;; what the native version took in puts it back (native-meaning.lisp).
     (setf (native-entry-after-ms entry)
-          (round (- (%monotonic-us) (native-entry-defined-at entry)) 1000)
-          ;; The bytecode is no longer needed for anything.
-          (native-entry-function entry) nil))
+          (round (- (%monotonic-us) (native-entry-defined-at entry)) 1000)))
   entry)
 
 ;;; Swapping.
+
+(defun swap-function (old new name)
+  "Puts NEW in NAME's function cell (a symbol's, or a (SETF NAME)'s) if it still holds OLD;
+true when it did."
+  (if (symbolp name)
+      (%swap-function-cell name old new)
+      (let ((pair (si:setf-definition (second name) nil)))
+        (and (consp pair) (eq (mp:compare-and-swap-car pair old new) old)))))
 
 (defun lean-method-function (function)
   "The method function CLOS calls, (ARGUMENTS NEXT-METHODS), around FUNCTION, for a method that
@@ -156,10 +171,8 @@ two special bindings that made a one-method generic call 115 ns where this makes
     (ecase (native-entry-kind entry)
       ((:function :macro)
        (%adopt-identity native name (native-entry-function entry))
-       (if (symbolp name)
-           (%swap-function-cell name installed native)
-           (let ((pair (si:setf-definition (second name) nil)))
-             (and (consp pair) (eq (mp:compare-and-swap-car pair installed native) installed)))))
+       (setf (native-entry-native entry) native)
+       (swap-function installed native name))
       (:method
        (%adopt-identity native name (native-entry-function entry))
        (let* ((method (native-entry-method entry))
@@ -167,7 +180,8 @@ two special bindings that made a one-method generic call 115 ns where this makes
               (wrapper (if lean (lean-method-function native) (clos::wrapped-method-function native))))
          (when (eq (mp:compare-and-swap (slot-value method 'clos::the-function) installed wrapper)
                    installed)
-           (setf (native-entry-installed entry) wrapper
+           (setf (native-entry-original entry) installed
+                 (native-entry-installed entry) wrapper
                  (native-entry-native entry) native
                  (native-entry-lean entry) lean)
            ;; Every thread's dispatch cache forgets this function's effective methods.
@@ -254,7 +268,7 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
            (loop for entry in entries for i from 0
                  for finding = (svref findings i)
                  collect (list entry (svref functions i) nil
-                               (undefined-variable-notes (cdr finding)) (car finding))))
+                               (undefined-variable-notes (finding-conditions finding)) finding)))
           ((progn
              ;; gcc or the headers may have gone since the engine started.
              (let ((toolchain (native-toolchain-problem)))
@@ -280,13 +294,17 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
       (cond ((not (native-available-p))
              (push (finish-entry entry :interpreted (or *native-off-reason* *native-toolchain-problem*)) finished))
             ((not (and (current-entry-p entry) (entry-in-place-p entry)))
-             (push (finish-entry entry :superseded "A newer definition replaced it before its native version was ready.") finished))
+             (push (if (wrapped-entry-p entry)
+                       (finish-wrapped-entry entry)
+                       (finish-entry entry :superseded "A newer definition replaced it before its native version was ready."))
+                   finished))
             (t
              (multiple-value-bind (form problem) (native-lambda-form entry)
                (if problem
                    (push (finish-entry entry :interpreted problem) finished)
                    (progn
-                     (setf (native-entry-state entry) :compiling)
+                     (setf (native-entry-state entry) :compiling
+                           (native-entry-translated entry) *change-generation*)
                      (push entry entries)
                      (push (list form (native-entry-package entry) (native-entry-readtable entry)) items)))))))
     (setf entries (nreverse entries) items (nreverse items))
@@ -300,18 +318,8 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
                                   (format nil "Compiling it took more than ~D s (a macro or LOAD-TIME-VALUE in it may loop): it stays interpreted." *native-batch-time-limit*))
                     finished))
             (progn
-              (loop for (entry function reason notes expanded) in outcomes
-                    for changed-macro = (and function (macro-changed-since entry expanded))
-                    do (setf (native-entry-notes entry) notes)
-                       (push (cond ((null function)
-                                    (finish-entry entry :interpreted (or reason "It did not compile.")))
-                                   (changed-macro
-                                    (finish-entry entry :interpreted (macro-changed-reason changed-macro)))
-                                   ((swap-in entry function)
-                                    (finish-entry entry :native))
-                                   (t
-                                    (finish-entry entry :superseded "A newer definition replaced it while it compiled.")))
-                             finished))
+              (loop for (entry function reason notes finding) in outcomes
+                    do (push (settle-compiled-entry entry function reason notes finding) finished))
               ;; Generic functions whose methods became native may get a dispatcher of their
               ;; own (native-dispatch.lisp).
               (dolist (generic (remove-duplicates
@@ -406,29 +414,46 @@ serial is at least \"since_serial\"."
     states))
 
 (defun execution-fields (symbol kind)
-  "\"execution\" (native, interpreted or compiling), \"native_since_ms\" and \"native_reason\"
-of a function, macro or generic function's methods the session defined."
-  (flet ((state-of (function)
-           (cond ((null function) nil)
+  "\"execution\" (native, interpreted or compiling), \"native_since_ms\", \"native_reason\"
+and \"native_notes\" of a function, macro or generic function's methods the session defined."
+  (let* ((function (cond ((not (fboundp symbol)) nil)
+                         ((string= kind "macro") (macro-function symbol))
+                         ((string= kind "function") (fdefinition symbol))))
+         (record (cond ((string= kind "function") (native-record :function symbol))
+                       ((string= kind "macro") (native-record :macro symbol))))
+         (state (and record (native-entry-state record)))
+         ;; The record tells of the function in place only while it is the record's own.
+         (own (and record (or (eq function (native-entry-function record))
+                              (eq function (native-entry-native record)))))
+         (execution
+           (cond ((string= kind "generic-function") (generic-execution symbol))
+                 ((null function) nil)
+                 ((and own (member state '(:queued :compiling))) "compiling")
                  ((bytecoded-p function) "interpreted")
                  (t "native"))))
-    (let* ((function (cond ((not (fboundp symbol)) nil)
-                           ((string= kind "macro") (macro-function symbol))
-                           ((string= kind "function") (fdefinition symbol))))
-           (record (cond ((string= kind "function") (native-record :function symbol))
-                         ((string= kind "macro") (native-record :macro symbol))))
-           (execution
-             (cond ((string= kind "generic-function")
-                    (let ((states (method-states symbol)))
-                      (cond ((member :interpreted states) "interpreted")
-                            ((intersection '(:queued :compiling) states) "compiling")
-                            (t "native"))))
-                   ((and record (member (native-entry-state record) '(:queued :compiling))) "compiling")
-                   (t (state-of function)))))
-      (when execution
-        (list "execution" execution
-              "native_since_ms" (or (and record (eq (native-entry-state record) :native) (native-entry-since record)) :null)
-              "native_reason" (or (and record (eq (native-entry-state record) :interpreted) (native-entry-reason record)) :null))))))
+    (when execution
+      (list "execution" execution
+            "native_since_ms" (or (and own (eq state :native) (native-entry-since record)) :null)
+            "native_reason" (or (and own (eq state :interpreted) (native-entry-reason record))
+                                (and function (traced-wrapper-reason symbol function))
+                                :null)
+            "native_notes" (or (and own (native-entry-notes record)) '())))))
+
+(defun generic-execution (name)
+  "How the session's methods of the generic function NAME run: interpreted when one does."
+  (let ((states (method-states name)))
+    (cond ((or (member :interpreted states)
+               (and (fboundp name) (typep (fdefinition name) 'generic-function)
+                    (some (lambda (method) (gethash method *uncompiled-methods*))
+                          (clos:generic-function-methods (fdefinition name)))))
+           "interpreted")
+          ((intersection '(:queued :compiling) states) "compiling")
+          (t "native"))))
+
+(defun traced-wrapper-reason (name function)
+  (let ((record (find name si::*trace-list* :key #'first :test #'equal)))
+    (when (and record (eq (second record) function))
+      "It is traced: TRACE's wrapper runs interpreted around it; UNTRACE puts back what was there.")))
 
 (defun native-since-text (name)
   "\"this session's definition, native since 14:02:07\" when NAME's function is a definition

@@ -72,7 +72,10 @@ it never reaches the job's warnings."
                                        (let ((muffle (find-restart 'muffle-warning condition)))
                                          (when muffle (invoke-restart muffle))))))
                (compile-native-items
-                (list (list `(locally (declare (optimize ,@(native-policy *person-policy* nil)))
+                (list (list `(locally (declare (optimize ,@(native-policy *person-policy* nil))
+                                               ;; As for definitions (native-meaning.lisp).
+                                               ,@(let ((names (session-compiler-macro-names)))
+                                                   (and names `((notinline ,@names)))))
                                (function (lambda () ,form)))
                             *package* *readtable*))))
            (values (and functions (svref functions 0)) problem))
@@ -100,6 +103,9 @@ it never reaches the job's warnings."
            (timed-call (lambda () (eval form))))
           ((member (first form) *forms-timed-as-typed*)
            (timed-as-typed form (format nil "A top-level ~A ran as typed." (first form))))
+          ((or (eql 0 (second (assoc 'safety *person-policy*))) (safety-zero-p form))
+           ;; Native code at (SAFETY 0) checks nothing: a wrong call could end the session.
+           (timed-as-typed form "The code is at (SAFETY 0): it ran as typed (native code would check nothing)."))
           (t
            (multiple-value-bind (function problem) (compile-timed-form form)
              (if function
