@@ -152,7 +152,7 @@ answers with its definition (ECL answers NIL for compiled functions)."
         (consp head)
         (and (symbolp head)
              (not (member head '(ignore ignorable optimize special dynamic-extent inline notinline
-                                 declaration ftype values))
+                                 declaration ftype values)))
              (not (eq (symbol-package head) (load-time-value (find-package "SI"))))
              (ignore-errors (values (subtypep head t)))))))
 
