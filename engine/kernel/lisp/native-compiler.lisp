@@ -273,10 +273,11 @@ values of LOAD-TIME-VALUE forms, quiet."
                 (c-symbol "*PERMANENT-DATA*") (c-symbol "*SUPPRESS-COMPILER-MESSAGES*")
                 (c-symbol "*CMP-ENV-ROOT*"))
        (list t 'values t t (symbol-value (c-symbol "*CMP-ENV-ROOT*")))
-     (let ((*compile-print* nil) (*compile-verbose* nil) (*print-pretty* nil)
+     (let ((*compile-print* nil) (*compile-verbose* nil)
            (*standard-output* (make-broadcast-stream))
            (*error-output* (make-broadcast-stream)))
-       ,@body)))
+       ;; ECL's compiler writes constants into the C with the printer as it finds it.
+       (with-standard-printing ,@body))))
 
 (defvar *expanded-macros* '() "The macros (and symbol macros) the native compiler expanded for the item it translates.")
 (defvar *expanded-forms* '() "The forms it expanded them in (native-meaning.lisp reads the names in them).")

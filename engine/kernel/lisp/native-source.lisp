@@ -106,9 +106,10 @@ compiler again once it is (REPLAY-PROCLAMATIONS).")
       ;; What was there, when the new function may be a wrapper around it (native-meaning.lisp).
       (let ((previous (and (closure-with-environment-p definition) (ignore-errors (fdefinition name)))))
         (multiple-value-prog1 (apply *original-fset* name definition more)
-          (let ((macro (first more)))
-            (when macro (note-change :macro (list name)))
-            (note-function-installed (if macro :macro :function) name definition previous))))))
+          (kernel-bookkeeping
+            (let ((macro (first more)))
+              (when macro (note-change :macro (list name)))
+              (note-function-installed (if macro :macro :function) name definition previous)))))))
 
 (defvar *uncompiled-methods* (make-hash-table :test #'eq)
   "Methods the session defined while native compilation was off: they run interpreted.")
@@ -117,10 +118,11 @@ compiler again once it is (REPLAY-PROCLAMATIONS).")
   (let ((method (apply *original-install-method* name qualifiers specializers lambda-list
                        function options)))
     (when (noting-p)
-      (unless (note-native-definition :method name function
-                                      (ignore-errors (clos:method-function method)) method)
-        (when (bytecoded-definition-p function)
-          (setf (gethash method *uncompiled-methods*) t))))
+      (kernel-bookkeeping
+        (unless (note-native-definition :method name function
+                                        (ignore-errors (clos:method-function method)) method)
+          (when (bytecoded-definition-p function)
+            (setf (gethash method *uncompiled-methods*) t)))))
     method))
 
 (defun make-special-noting (symbol)

@@ -227,7 +227,10 @@ ended its thread)."
         (*debug-io* (make-two-way-stream *refusing-debugger-input* (make-broadcast-stream)))
         (*query-io* (make-two-way-stream *refusing-query-input* (make-broadcast-stream)))
         (*standard-input* *refusing-standard-input*))
-    (loop
+    (with-standard-printing (compile-batches))))
+
+(defun compile-batches ()
+  (loop
       (let ((batch (next-native-batch)))
         (unwind-protect
              (handler-case (compile-native-batch batch)
@@ -238,7 +241,7 @@ ended its thread)."
                     (loop for entry in batch
                           unless (member (native-entry-state entry) '(:native :interpreted :superseded))
                             collect (finish-entry entry :interpreted reason))))))
-          (mp:with-lock (*native-lock*) (setf *native-compiling* '())))))))
+          (mp:with-lock (*native-lock*) (setf *native-compiling* '()))))))
 
 (defun current-entry-p (entry)
   (eq entry (mp:with-lock (*native-lock*) (gethash (native-entry-key entry) *native-records*))))

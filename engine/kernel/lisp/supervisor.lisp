@@ -64,6 +64,13 @@ take that path at their first binding; those of the Lisp system and the kernel n
   ;; thread has *PACKAGE* bound (its evaluation binds it); this one, new, sets the global.
   (setf *package* *session-package*)
   (bind-every-special-once)
+  (if (eq queue :worker)
+      (serve-queue queue)
+      ;; The service thread runs no user code: the person's global printer settings and
+      ;; *BREAK-ON-SIGNALS* are not for it.
+      (with-standard-printing (serve-queue queue))))
+
+(defun serve-queue (queue)
   (let ((request nil)
         (*job-streams* nil))
     (unwind-protect
@@ -84,9 +91,45 @@ take that path at their first binding; those of the Lisp system and the kernel n
         (if (eq queue :worker) (setf *worker* next) (setf *service* next))))))
 
 ;;; Nothing may ever open ECL's interactive debugger on stdin: BREAK and errors outside our
-;;; handlers (for example in a thread the user started) come here.
+;;; handlers (for example in a thread the user started) come here, whatever the person set:
+;;; *INVOKE-DEBUGGER-HOOK* and *DEBUGGER-HOOK* of their own that return, *BREAK-ON-SIGNALS*.
+
+(defun break-on-signals-p (condition)
+  "True for the break SIGNAL makes because of *BREAK-ON-SIGNALS*."
+  (and (typep condition 'simple-condition)
+       (let ((control (simple-condition-format-control condition)))
+         (and (stringp control) (search "*BREAK-ON-SIGNALS*" control) t))))
+
+(defun go-on-from-break (condition setting)
+  "Returns from the break *BREAK-ON-SIGNALS* (SETTING) made, so that the signal goes on to its
+handlers (an evaluation without the debugger: nobody could answer it). The job says so, once."
+  (let ((note (format nil "*BREAK-ON-SIGNALS* (~A) stopped at a signal, but this evaluation has no debugger: it went on as if it were NIL."
+                      (let ((*package* *session-package*)) (brief setting)))))
+    (when (and *running-job* (not (member note *job-warnings* :test #'string=)))
+      (note-job-warning note)))
+  (let ((continue (find-restart 'continue condition)))
+    (if continue (invoke-restart continue) (continue))))
+
 (defun debugger-hook (condition hook)
   (declare (ignore hook))
+  (let* ((setting *break-on-signals*)
+         (*break-on-signals* nil))
+    (cond ((and (break-on-signals-p condition) (not *job-debug*))
+           (go-on-from-break condition setting))
+          (t (debugger-hook-1 condition)))))
+
+(defun default-debugger-refused (condition)
+  "ECL's terminal debugger (SI::DEFAULT-DEBUGGER), reached only when the person's own hooks
+returned: it would read /dev/null and print banners until the host killed the engine."
+  (debugger-hook condition nil))
+
+(defun install-debugger-guards ()
+  (setf ext:*invoke-debugger-hook* #'debugger-hook
+        *debugger-hook* #'debugger-hook)
+  (let ((si::*ignore-package-locks* t))
+    (setf (fdefinition 'si::default-debugger) #'default-debugger-refused)))
+
+(defun debugger-hook-1 (condition)
   (cond (*job-debug*
          ;; BREAK, INVOKE-DEBUGGER in a job that asked for the debugger (debugger.lisp).
          (park condition))
@@ -157,8 +200,7 @@ not yet run there. Cleared by the interrupt itself when it runs.")
 (define-operation "ping" :supervisor #'ping)
 
 (defun run-supervisor ()
-  (setf ext:*invoke-debugger-hook* #'debugger-hook
-        *debugger-hook* #'debugger-hook)
+  (install-debugger-guards)
   (init-native)
   (setf *worker* (mp:process-run-function "lisp-duet worker" #'job-loop :worker)
         *service* (mp:process-run-function "lisp-duet service" #'job-loop :service))
@@ -169,6 +211,9 @@ not yet run there. Cleared by the interrupt itself when it runs.")
               "pid" (%process-id)
               "native" (apply #'obj (native-status-fields)))
   (%start-reading)
+  (with-standard-printing (supervise)))
+
+(defun supervise ()
   (loop
     (let ((request (mp:without-interrupts (%next-request :supervisor))))
       (when (eq request :eof)
