@@ -23,9 +23,33 @@ outside every handler (tst_faults' interrupt storm, about one run in ten under l
 (defvar *interrupted-before-start* nil
   "Id of a job the host interrupted while it still waited in the worker's mailbox.")
 
+(defvar *unwound-job-fields* nil
+  "(ID . THUNK): what job ID would have to say should it end in an error or its thread end
+under it (run-tests: its output so far); THUNK gives the reply fields.")
+
+(defun unwound-fields (id)
+  (let ((unwound *unwound-job-fields*))
+    (and (eql (car unwound) id) (functionp (cdr unwound))
+         (ignore-errors (funcall (cdr unwound))))))
+
+(defmacro with-unwound-job-fields ((request) &body body)
+  "BODY returns a job's reply; an error reply gets the fields the job left for that case."
+  (let ((reply (gensym)))
+    `(let ((,reply (progn ,@body)))
+       (when (equal (loop for (k v) on (cdr ,reply) by #'cddr when (equal k "status") return v) "error")
+         (nconc ,reply (unwound-fields (getf ,request :id))))
+       (setf *unwound-job-fields* nil)
+       ,reply)))
+
+(defvar *job-began* nil
+  "The id of the last job whose user code this thread began to run (JOB-LOOP binds it): a
+thread ended before that is not the job's doing, and the job is handed to the next thread.")
+
 (defun begin-job (id)
   "Marks job ID as running, or throws to JOB-ABORT if it was interrupted while queued.
 With the lock, INTERRUPT-JOB either sees the job running or leaves the id for this check."
+  (setf *job-began* id)
+  (mp:without-interrupts (%forget-fault))
   (when (mp:with-lock (*interrupt-lock*)
           (setf *running-job* id)
           (eql *interrupted-before-start* id))
@@ -262,11 +286,15 @@ the person's editor asked for instead (editor.lisp)."
 ;;; operation runs under a watchdog that interrupts it after a few seconds.
 
 (defvar *watch-token* nil "Bound, on the watched thread, while its time limit applies.")
+(defvar *service-doing* nil
+  "What the watched question is doing now (a text), set as it goes: its time limit's message
+says it, instead of guessing.")
 
 (defun call-with-service-time-limit (request seconds thunk)
   (let* ((token (list :watch))
          (me mp:*current-process*)
          (done nil)
+         (*service-doing* nil)
          (result
            (catch token
              (let ((*watch-token* token))
@@ -284,7 +312,9 @@ the person's editor asked for instead (editor.lisp)."
                (unwind-protect (funcall thunk) (setf done t))))))
     (if (eq result :timed-out)
         (failed-reply (getf request :id) "SERVICE-TIMEOUT"
-                      (format nil "This question did not finish within ~D s: printing a value probably ran a PRINT-OBJECT method that does not return. Nothing was changed; the session is fine." seconds))
+                      (if *service-doing*
+                          (format nil "This question did not finish within ~D s: it was ~A. Nothing was changed; the session is fine." seconds *service-doing*)
+                          (format nil "This question did not finish within ~D s: printing a value probably ran a PRINT-OBJECT method that does not return. Nothing was changed; the session is fine." seconds)))
         result)))
 
 (defmacro with-service-time-limit ((request &optional (seconds 5)) &body body)

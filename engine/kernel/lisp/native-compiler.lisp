@@ -222,28 +222,67 @@ libraries are already in the engine: the dynamic loader finds their symbols ther
 (defconstant +c-compiler-niceness+ 10
   "gcc yields the processor to the worker and the host: it is background work.")
 
+(defvar *batch-phase* (list nil)
+  "Bound per batch: its CAR says what the batch is doing (:TRANSLATING, :GCC, :LOADING), so
+that a batch stopped at its time limit is given the true reason.")
+
+(defconstant +sigkill+ 9)
+
+(defun kill-process-group (pid)
+  "SIGKILL to every process of the group PID leads (gcc and the cc1, as and ld it runs):
+libc's kill(-PID, SIGKILL)."
+  (si:call-cfun (si:find-foreign-symbol "kill" :default :pointer-void 0)
+                :int '(:int :int) (list (- pid) +sigkill+)))
+
+(defun c-compiler-command (arguments)
+  "(program . arguments): gcc, niced, in a process group of its own (setsid, when there is one:
+util-linux, in every Debian), so that a gcc stopped at the time limit is stopped with every
+process it started."
+  (let ((nice (find-on-path "nice"))
+        (setsid (find-on-path "setsid"))
+        (command (cons (first (words *native-c-compiler*)) arguments)))
+    (when nice (setf command (list* nice "-n" (princ-to-string +c-compiler-niceness+) command)))
+    (when setsid (setf command (cons setsid command)))
+    command))
+
+(defun read-first-lines (file count)
+  (with-output-to-string (text)
+    (ignore-errors
+     (with-open-file (in file :external-format '(:utf-8 :replacement #\?))
+       (loop for line = (read-line in nil nil)
+             for n from 0
+             while (and line (< n count))
+             do (write-line line text))))))
+
 (defun run-c-compiler (c-file shared-object)
-  "NIL when gcc made SHARED-OBJECT, else what went wrong (its output, shortened)."
-  (multiple-value-bind (stream code process)
-      (let ((nice (find-on-path "nice"))
-            (program (first (words *native-c-compiler*)))
-            (arguments (c-compiler-arguments c-file shared-object)))
-        (if nice
-            (ext:run-program nice (list* "-n" (princ-to-string +c-compiler-niceness+) program arguments)
-                             :input nil :output :stream :error :output :wait nil)
-            (ext:run-program program arguments :input nil :output :stream :error :output :wait nil)))
-    (declare (ignore code))
-    (let ((output (with-output-to-string (text)
-                    (when stream
-                      (loop for line = (read-line stream nil nil)
-                            for count from 0
-                            while line
-                            when (< count 40) do (write-line line text))))))
-      (ignore-errors (close stream))
-      (multiple-value-bind (status exit-code) (ext:external-process-wait process t)
-        (if (and (eq status :exited) (eql exit-code 0) (probe-file shared-object))
-            nil
-            (format nil "gcc failed (~(~A~) ~A): ~A" status exit-code (one-line output)))))))
+  "NIL when gcc made SHARED-OBJECT, else what went wrong (its output, shortened). gcc writes
+into a file, never into a pipe it could fill; it is waited for by polling, so that the batch's
+time limit can stop it, and then its whole process group is killed before its files go."
+  (let* ((log (concatenate 'string shared-object ".log"))
+         (command (c-compiler-command (c-compiler-arguments c-file shared-object)))
+         (process (nth-value 2 (ext:run-program (first command) (rest command)
+                                                :input nil :output log :if-output-exists :supersede
+                                                :error :output :wait nil)))
+         (finished nil))
+    (setf (car *batch-phase*) :gcc)
+    (unwind-protect
+         (loop
+           (multiple-value-bind (status exit-code) (ext:external-process-wait process nil)
+             (unless (eq status :running)
+               (setf finished t
+                     (car *batch-phase*) :loading)
+               (return (if (and (eq status :exited) (eql exit-code 0) (probe-file shared-object))
+                           nil
+                           (format nil "gcc failed (~(~A~) ~A): ~A" status exit-code
+                                   (one-line (read-first-lines log 40)))))))
+           (sleep 0.02))
+      (unless finished
+        (let ((pid (ext:external-process-pid process)))
+          (when (and (integerp pid) (> pid 1) (find-on-path "setsid"))
+            (kill-process-group pid)))
+        (ignore-errors (ext:terminate-process process t))
+        (ignore-errors (ext:external-process-wait process t)))
+      (ignore-errors (when (probe-file log) (delete-file log))))))
 
 ;;; A batch.
 
@@ -304,6 +343,7 @@ function at index I. Each form is translated with its own package and readtable 
 item (EXPANDED-MACROS . CONDITIONS): what was expanded and signalled while it was
 translated, even when one of them ends the translation."
   (c-call "DATA-INIT")
+  (setf (car *batch-phase*) :translating)
   (loop for (form package readtable) in items
         for index from 0
         do (let ((*package* package) (*readtable* readtable)

@@ -18,7 +18,8 @@
 (defvar *native-lock* (mp:make-lock :name "lisp-duet native queue"))
 (defvar *native-wakeup* (mp:make-condition-variable))
 (defvar *native-queue* '() "Entries waiting, newest first.")
-(defvar *native-compiling* '() "The entries of the batch being compiled.")
+(defvar *native-compiling* '() "The entries of the batches being compiled.")
+(defvar *slow-batches* 0 "Batches that outlasted the compiler's patience and go on alone.")
 (defvar *native-records* (make-hash-table :test #'equal) "Definition key -> its newest entry.")
 (defvar *native-serial* 0)
 (defvar *native-thread* nil)
@@ -33,7 +34,13 @@ of 64 held it ~240 ms, of 16 ~60 ms.")
 defines many at once, and one gcc run for all of them is ~30 times cheaper per definition.")
 (defconstant +native-gather-limit-us+ 250000 "...but no later than this after the first.")
 (defparameter *native-batch-time-limit* 60
-  "Seconds a batch may take (a macro or LOAD-TIME-VALUE in a definition may loop).")
+  "Seconds a batch may take (a macro or LOAD-TIME-VALUE in a definition may loop, gcc may not
+end); LISP_DUET_NATIVE_TIME_LIMIT (seconds) sets another.")
+(defconstant +batch-patience-seconds+ 3
+  "How long the compiler waits for a batch before it takes the next one meanwhile: a batch
+whose gcc runs long (up to the time limit) goes on alone, and later definitions do not wait
+behind it.")
+(defconstant +slow-batches-limit+ 2 "Batches going on alone at most; then the compiler waits.")
 
 (defun native-available-p ()
   (and *native-enabled* (null *native-toolchain-problem*)))
@@ -215,10 +222,26 @@ ended its thread)."
     (let* ((oldest-first (reverse *native-queue*))
            (batch (subseq oldest-first 0 (min +native-batch-limit+ (length oldest-first)))))
       (setf *native-queue* (reverse (nthcdr (length batch) oldest-first))
-            *native-compiling* batch)
+            *native-compiling* (append batch *native-compiling*))
       batch)))
 
 (defun native-compiler-loop ()
+  (loop
+    (let* ((batch (next-native-batch))
+           (done (list nil))
+           (thread (mp:process-run-function "lisp-duet native batch" #'batch-thread batch done)))
+      (declare (ignore thread))
+      ;; A quick batch is waited for; a slow one (gcc running long) goes on alone, and the
+      ;; next definitions are compiled meanwhile.
+      (loop repeat (* 50 +batch-patience-seconds+) until (car done) do (sleep 0.02))
+      (unless (car done)
+        (mp:with-lock (*native-lock*) (incf *slow-batches*))
+        (setf (cdr done) :slow)
+        (loop while (>= (mp:with-lock (*native-lock*) *slow-batches*) +slow-batches-limit+)
+              do (sleep 0.05))))))
+
+(defun batch-thread (batch done)
+  "Compiles BATCH on a thread of its own; sets the CAR of DONE when it is over."
   ;; Not niced itself: it holds MP:+LOAD-COMPILE-LOCK+ while it translates, and the worker
   ;; may wait for that lock (a priority inversion made that wait 4x longer). gcc is niced.
   (bind-every-special-once) ; the batch watchdog interrupts this thread
@@ -226,29 +249,30 @@ ended its thread)."
         (*error-output* (make-broadcast-stream))
         (*debug-io* (make-two-way-stream *refusing-debugger-input* (make-broadcast-stream)))
         (*query-io* (make-two-way-stream *refusing-query-input* (make-broadcast-stream)))
-        (*standard-input* *refusing-standard-input*))
-    (with-standard-printing (compile-batches))))
-
-(defun compile-batches ()
-  (loop
-      (let ((batch (next-native-batch)))
-        (unwind-protect
-             (handler-case (compile-native-batch batch)
-               (serious-condition (c)
-                 (let ((reason (format nil "The background compiler failed: ~A: ~A"
-                                       (condition-type-name c) (one-line (condition-message c)))))
-                   (send-native-event
-                    (loop for entry in batch
-                          unless (member (native-entry-state entry) '(:native :interpreted :superseded))
-                            collect (finish-entry entry :interpreted reason))))))
-          (mp:with-lock (*native-lock*) (setf *native-compiling* '()))))))
+        (*standard-input* *refusing-standard-input*)
+        (*batch-phase* (list :translating)))
+    (unwind-protect
+         (with-standard-printing
+           (handler-case (compile-native-batch batch)
+             (serious-condition (c)
+               (let ((reason (format nil "The background compiler failed: ~A: ~A"
+                                     (condition-type-name c) (one-line (condition-message c)))))
+                 (send-native-event
+                  (loop for entry in batch
+                        unless (member (native-entry-state entry) '(:native :interpreted :superseded))
+                          collect (finish-entry entry :interpreted reason)))))))
+      (mp:with-lock (*native-lock*)
+        (setf *native-compiling* (remove-if (lambda (entry) (member entry batch)) *native-compiling*))
+        (when (eq (cdr done) :slow) (decf *slow-batches*))
+        (setf (car done) t)))))
 
 (defun current-entry-p (entry)
   (eq entry (mp:with-lock (*native-lock*) (gethash (native-entry-key entry) *native-records*))))
 
 (defun call-with-batch-time-limit (thunk)
   "THUNK's values, or :TIMED-OUT after *NATIVE-BATCH-TIME-LIMIT* seconds (the thread is
-interrupted there: a definition's macro or LOAD-TIME-VALUE looped)."
+interrupted there: a definition's macro or LOAD-TIME-VALUE looped, or gcc did not end;
+*BATCH-PHASE* says which)."
   (let* ((token (list :batch)) (me mp:*current-process*) (done nil)
          (result (catch token
                    (mp:process-run-function
@@ -260,6 +284,13 @@ interrupted there: a definition's macro or LOAD-TIME-VALUE looped)."
                          (mp:interrupt-process me (lambda () (unless done (throw token :timed-out))))))))
                    (unwind-protect (multiple-value-list (funcall thunk)) (setf done t)))))
     (if (eq result :timed-out) :timed-out (values-list result))))
+
+(defun batch-timed-out-reason (size)
+  (case (car *batch-phase*)
+    (:gcc (format nil "gcc did not finish compiling it~[~:;~:* and the ~D other definitions of its batch~] within ~D s: it was stopped (with every process it started) and its files removed. It stays interpreted; evaluating it again tries again."
+                  (1- size) *native-batch-time-limit*))
+    (:loading (format nil "Loading its native code took more than ~D s: it stays interpreted." *native-batch-time-limit*))
+    (t (format nil "Translating it took more than ~D s (a macro, or a LOAD-TIME-VALUE, that it uses may loop): it stays interpreted." *native-batch-time-limit*))))
 
 (defun compile-entries (entries items)
   "Compiles ITEMS (parallel to ENTRIES) in as few gcc runs as it can: one for all; when that
@@ -317,8 +348,7 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
       (let ((outcomes (call-with-batch-time-limit (lambda () (compile-entries entries items)))))
         (if (eq outcomes :timed-out)
             (dolist (entry entries)
-              (push (finish-entry entry :interpreted
-                                  (format nil "Compiling it took more than ~D s (a macro or LOAD-TIME-VALUE in it may loop): it stays interpreted." *native-batch-time-limit*))
+              (push (finish-entry entry :interpreted (batch-timed-out-reason (length entries)))
                     finished))
             (progn
               (loop for (entry function reason notes finding) in outcomes
@@ -331,7 +361,6 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
                                                 (eq (native-entry-state entry) :native))
                                         collect (clos:method-generic-function (native-entry-method entry)))))
                 (when generic (ignore-errors (plan-native-dispatch generic))))))))
-    (mp:with-lock (*native-lock*) (setf *native-compiling* '()))
     (if *native-toolchain-problem*
         (send-native-event (nreverse finished) "available" :false "reason" *native-toolchain-problem*)
         (send-native-event (nreverse finished)))))
@@ -481,6 +510,8 @@ the background compiler made native, else NIL."
 the hooks that note definitions. The compiler thread starts with the first definition."
   (let ((off (native-switched-off-reason)))
     (when off (setf *native-enabled* nil *native-off-reason* off)))
+  (let ((limit (ignore-errors (parse-integer (or (ext:getenv "LISP_DUET_NATIVE_TIME_LIMIT") "")))))
+    (when (and limit (plusp limit)) (setf *native-batch-time-limit* limit)))
   (setf *native-toolchain-problem* (native-toolchain-problem))
   (install-compiler-provider)
   (install-definition-hooks))
