@@ -514,4 +514,5 @@ the hooks that note definitions. The compiler thread starts with the first defin
     (when (and limit (plusp limit)) (setf *native-batch-time-limit* limit)))
   (setf *native-toolchain-problem* (native-toolchain-problem))
   (install-compiler-provider)
-  (install-definition-hooks))
+  (install-definition-hooks)
+  (install-gc-giving-memory-back))
