@@ -72,6 +72,12 @@ take that path at their first binding; those of the Lisp system and the kernel n
       ;; *BREAK-ON-SIGNALS* are not for it.
       (with-standard-printing (serve-queue queue handed-over))))
 
+(defconstant +large-request-characters+ 65536)
+
+(defun large-request-p (request)
+  (let ((code (getf request :code)))
+    (and (stringp code) (> (length code) +large-request-characters+))))
+
 (defun serve-queue (queue handed-over)
   "Serves QUEUE's requests, HANDED-OVER first (the request a thread ended before it ran)."
   (let ((request nil)
@@ -90,6 +96,10 @@ take that path at their first binding; those of the Lisp system and the kernel n
            ;; catch keeps the loop alive.
            (catch 'job-abort
              (run-operation request (operation-function request)))
+           (when (large-request-p request)
+             ;; Its frames left pointers to what it read where the next jobs' frames do not
+             ;; write: the collector would keep all of it (%SCRUB-STACK).
+             (%scrub-stack))
            (setf request nil))
       ;; Only a thread ended under it gets here (the loop never returns). A request whose
       ;; user code had not begun (the thread was killed while it waited: a kill is deferred
