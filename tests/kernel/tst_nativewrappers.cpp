@@ -238,6 +238,14 @@ private Q_SLOTS:
         QCOMPARE(stateOf(settledEntry(QStringLiteral("WR-MANY"))), QStringLiteral("native"));
         QVERIFY(eval(QStringLiteral("(wr-many 1)")).stderrText.isEmpty());
     }
+
+    // The host counts what is pending from the events: the last one says nothing is.
+    void theLastEventSaysNothingIsPending()
+    {
+        QVERIFY(eval(QStringLiteral("(defun wr-last (x) x)")).ok());
+        QVERIFY(settled().size() > 0);
+        QVERIFY(QTest::qWaitFor([this] { return !m_events.isEmpty() && m_events.last().value(QStringLiteral("pending")).toInt() == 0; }, 5000));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNativeWrappers)

@@ -261,10 +261,14 @@ ended its thread)."
                   (loop for entry in batch
                         unless (member (native-entry-state entry) '(:native :interpreted :superseded))
                           collect (finish-entry entry :interpreted reason)))))))
+      (forget-compiling batch)
       (mp:with-lock (*native-lock*)
-        (setf *native-compiling* (remove-if (lambda (entry) (member entry batch)) *native-compiling*))
         (when (eq (cdr done) :slow) (decf *slow-batches*))
         (setf (car done) t)))))
+
+(defun forget-compiling (batch)
+  (mp:with-lock (*native-lock*)
+    (setf *native-compiling* (remove-if (lambda (entry) (member entry batch)) *native-compiling*))))
 
 (defun current-entry-p (entry)
   (eq entry (mp:with-lock (*native-lock*) (gethash (native-entry-key entry) *native-records*))))
@@ -361,6 +365,8 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
                                                 (eq (native-entry-state entry) :native))
                                         collect (clos:method-generic-function (native-entry-method entry)))))
                 (when generic (ignore-errors (plan-native-dispatch generic))))))))
+    ;; The event's "pending" no longer counts this batch.
+    (forget-compiling batch)
     (if *native-toolchain-problem*
         (send-native-event (nreverse finished) "available" :false "reason" *native-toolchain-problem*)
         (send-native-event (nreverse finished)))))
