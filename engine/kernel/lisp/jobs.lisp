@@ -41,6 +41,43 @@ under it (run-tests: its output so far); THUNK gives the reply fields.")
        (setf *unwound-job-fields* nil)
        ,reply)))
 
+(defvar *recorded-expansions* nil
+  "On the worker, per job: a cell whose CAR is an EQ table from each macro form the job's
+code expanded (and each global symbol macro) to its expansion, made at the first one. The
+definitions the job makes keep it, and their native versions are compiled with those very
+expansions (native-meaning.lisp): what the bytecode compiled, even when a macro's expander
+depends on something that changed since (a type, a global variable).")
+
+(defun expansion-key (form)
+  "(values key tag) under which FORM's expansion is recorded. ECL's native compiler expands a
+call it rebuilt, (LIST* NAME ARGUMENTS), whose arguments are the very list of the source: the
+key is that list (or the name, when there are none), the tag the name; a global symbol
+macro's key is the symbol."
+  (if (consp form)
+      (values (if (consp (cdr form)) (cdr form) (car form)) (car form))
+      (values form :symbol-macro)))
+
+(defun recorded-expansion (table form)
+  "(values expansion found) from an expansions TABLE."
+  (multiple-value-bind (key tag) (expansion-key form)
+    (let ((pair (assoc tag (gethash key table) :test #'eq)))
+      (if pair (values (cdr pair) t) (values nil nil)))))
+
+(defun recording-expand-hook (expander form environment)
+  "The global *MACROEXPAND-HOOK*: expands, and records the expansion while a job records."
+  (let ((expansion (funcall expander form environment))
+        (cell *recorded-expansions*))
+    (when (and cell (or (and (consp form) (symbolp (car form)))
+                        (and (symbolp form) (eq expander (si:get-sysprop form 'si::symbol-macro)))))
+      (let ((table (or (car cell) (setf (car cell) (make-hash-table :test #'eq)))))
+        (multiple-value-bind (key tag) (expansion-key form)
+          (let* ((pairs (gethash key table))
+                 (pair (assoc tag pairs :test #'eq)))
+            (if pair
+                (setf (cdr pair) expansion)
+                (setf (gethash key table) (acons tag expansion pairs)))))))
+    expansion))
+
 (defvar *job-began* nil
   "The id of the last job whose user code this thread began to run (JOB-LOOP binds it): a
 thread ended before that is not the job's doing, and the job is handed to the next thread.")
@@ -207,6 +244,7 @@ the person's editor asked for instead (editor.lisp)."
            (start (%monotonic-us))
            (run-start (%run-time-us))
            (base (si::ihs-top))
+           (*recorded-expansions* (and (native-available-p) (list nil)))
            (outcome
              (macrolet ((guarded (serious-condition-handler)
                           `(let ((*abortable-job* id)

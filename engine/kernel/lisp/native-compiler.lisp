@@ -321,32 +321,51 @@ values of LOAD-TIME-VALUE forms, quiet."
 (defvar *expanded-macros* '() "The macros (and symbol macros) the native compiler expanded for the item it translates.")
 (defvar *expanded-forms* '() "The forms it expanded them in (native-meaning.lisp reads the names in them).")
 
+(defvar *replayed-expansions* nil
+  "While an item translates: the expansions its bytecode was compiled with (form -> expansion).")
+(defvar *item-form* nil "While an item translates: the form of ours that stores its function.")
+
 (defun expand-noting (expander form environment)
-  "ECL's compiler and MACROEXPAND-1 call *MACROEXPAND-HOOK* for every expansion. A macro of
-the session's own that expands into LOAD-TIME-VALUE stops the translation before ECL's
-compiler evaluates that form (COMPILE's way, again: its side effects would happen twice)."
-  (let ((expansion (funcall expander form environment)))
-    (when (and (symbolp form) form)
-      (pushnew form *expanded-macros* :test #'eq))
-    (when (and (consp form) (symbolp (first form)))
-      (pushnew (first form) *expanded-macros* :test #'eq)
-      (push form *expanded-forms*)
-      (when (and (symbol-package (first form)) (user-package-p (symbol-package (first form)))
-                 (tree-contains-p expansion '(load-time-value)))
-        (error "~A" *load-time-value-reason*)))
-    expansion))
+  "ECL's compiler and MACROEXPAND-1 call *MACROEXPAND-HOOK* for every expansion. A form the
+definition's bytecode expanded gets that very expansion again (native-meaning.lisp); others
+are expanded anew, and noted. A macro of the session's own that expands into LOAD-TIME-VALUE
+stops the translation before ECL's compiler evaluates that form (COMPILE's way, again: its
+side effects would happen twice)."
+  (multiple-value-bind (recorded found)
+      (if (and *replayed-expansions*
+               (or (consp form) (and (symbolp form) (eq expander (si:get-sysprop form 'si::symbol-macro)))))
+          (recorded-expansion *replayed-expansions* form)
+          (values nil nil))
+    (let ((expansion (if found recorded (funcall expander form environment))))
+      (unless found
+        (when (and (symbolp form) form)
+          (pushnew form *expanded-macros* :test #'eq))
+        (when (and (consp form) (symbolp (first form)) (not (eq form *item-form*)))
+          (pushnew (first form) *expanded-macros* :test #'eq)
+          (push form *expanded-forms*)))
+      (expand-checked form expansion))))
+
+(defun expand-checked (form expansion)
+  "EXPANSION, unless it is a session macro's that brings in LOAD-TIME-VALUE."
+  (when (and (consp form) (symbolp (first form)) (symbol-package (first form))
+             (user-package-p (symbol-package (first form)))
+             (tree-contains-p expansion '(load-time-value)))
+    (error "~A" *load-time-value-reason*))
+  expansion)
 
 (defun translate-items (items findings)
-  "Step 1 for ITEMS, each (FORM PACKAGE READTABLE): the top-level form of item I stores its
-function at index I. Each form is translated with its own package and readtable in force
-(macros that intern or read see what the definition saw). FINDINGS (a vector) receives per
-item (EXPANDED-MACROS . CONDITIONS): what was expanded and signalled while it was
-translated, even when one of them ends the translation."
+  "Step 1 for ITEMS, each (FORM PACKAGE READTABLE [EXPANSIONS]): the top-level form of item I
+stores its function at index I. Each form is translated with its own package and readtable in
+force (macros that intern or read see what the definition saw), and with the expansions its
+bytecode was compiled with. FINDINGS (a vector) receives per item (EXPANDED-MACROS
+CONDITIONS EXPANDED-FORMS): what was expanded anew and signalled while it was translated,
+even when one of them ends the translation."
   (c-call "DATA-INIT")
   (setf (car *batch-phase*) :translating)
-  (loop for (form package readtable) in items
+  (loop for (form package readtable expansions) in items
         for index from 0
         do (let ((*package* package) (*readtable* readtable)
+                 (*replayed-expansions* expansions)
                  (*compiling-session-code* t)
                  (*macroexpand-hook* #'expand-noting)
                  (*expanded-macros* '())
@@ -354,7 +373,8 @@ translated, even when one of them ends the translation."
                  (conditions '()))
              (unwind-protect
                   (handler-bind ((condition (lambda (c) (push c conditions))))
-                    (c-call "T1EXPR" `(setf (svref *native-batch-result* ,index) ,form)))
+                    (let ((*item-form* `(setf (svref *native-batch-result* ,index) ,form)))
+                      (c-call "T1EXPR" *item-form*)))
                (setf (svref findings index) (list *expanded-macros* conditions *expanded-forms*))))))
 
 (defun finding-expanded (finding) (first finding))

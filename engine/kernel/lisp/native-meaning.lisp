@@ -5,7 +5,12 @@
 ;;;; each call; native code expands everything when it is compiled (a moment later, in the
 ;;;; background) and also takes in types, constants, inline functions and compiler macros.
 ;;;; So:
+;;;; - the expansions the worker made while the job that defined it ran are recorded
+;;;;   (RECORDING-EXPAND-HOOK, jobs.lisp), and its native version is compiled with those very
+;;;;   expansions (EXPAND-NOTING, native-compiler.lisp): a macro changed since, or one whose
+;;;;   expander reads something that changed, makes no difference;
 ;;;; - a change of what the bytecode took in, made between a definition and its translation,
+;;;;   that the translation needs anew (a special declaration; an expansion not recorded)
 ;;;;   leaves the definition interpreted, with the reason (BAKED-CHANGE-REASON);
 ;;;; - a change of what native code took in and the bytecode looks up (a type, a constant, an
 ;;;;   inline function) sends the native versions that may have taken it in back to their
@@ -218,10 +223,12 @@ which the bytecode took in when the definition was made, changed before its tran
           ((safety-zero-p forms) (unsafe-reason entry))
           (t
            (loop for (kind . name) in changes
-                 when (if (member kind '(:macro :symbol-macro))
-                          (member name (finding-expanded finding) :test #'eq)
-                          (or (tree-contains-p lambda-expression (list name))
-                              (tree-contains-p forms (list name))))
+                 when (case kind
+                        ;; Expanded anew (not as the bytecode expanded it: replayed ones are).
+                        ((:macro :symbol-macro) (member name (finding-expanded finding) :test #'eq))
+                        (:setf-expander (tree-contains-p forms (list name)))
+                        (t (or (tree-contains-p lambda-expression (list name))
+                               (tree-contains-p forms (list name)))))
                    return (format nil "~A changed after this definition: compiled now, its native version would use the new one where the bytecode uses the old. It stays interpreted; evaluate the definition again to compile it."
                                   (capitalized (change-text kind name))))))))
 

@@ -183,6 +183,7 @@ with its own; then hands that compiler what the session proclaimed before it was
                ; functions: native-meaning.lisp)
   original     ; for a method, its function before the native one was swapped in
   wrapped      ; true when a wrapper (TRACE...) took its place before it was compiled
+  expansions   ; the cell of *RECORDED-EXPANSIONS* of the job that made it, until compiled
   job          ; the id of the job that made it
   defined-at   ; %MONOTONIC-US when it was made
   (state :queued) ; :queued, :compiling, :native, :interpreted, :superseded

@@ -61,6 +61,7 @@ behind it.")
                         :package *package* :readtable *readtable*
                         :policy *person-policy*
                         :generation *change-generation*
+                        :expansions *recorded-expansions*
                         :job *running-job* :defined-at (%monotonic-us)
                         :since (%wall-clock-ms)
                         ;; Said at once, in the reply of the job that defined it.
@@ -122,7 +123,9 @@ behind it.")
 (defun finish-entry (entry state &optional reason)
   (setf (native-entry-state entry) state
         (native-entry-reason entry) reason
-        (native-entry-since entry) (%wall-clock-ms))
+        (native-entry-since entry) (%wall-clock-ms)
+        ;; Its translation is over: what the bytecode expanded is no longer needed.
+        (native-entry-expansions entry) nil)
   (when (eq state :native)
     ;; The bytecode is kept: FUNCTION-LAMBDA-EXPRESSION answers with it, and a change of
     ;; what the native version took in puts it back (native-meaning.lisp).
@@ -344,7 +347,9 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
                      (setf (native-entry-state entry) :compiling
                            (native-entry-translated entry) *change-generation*)
                      (push entry entries)
-                     (push (list form (native-entry-package entry) (native-entry-readtable entry)) items)))))))
+                     (push (list form (native-entry-package entry) (native-entry-readtable entry)
+                                 (car (native-entry-expansions entry)))
+                           items)))))))
     (setf entries (nreverse entries) items (nreverse items))
     (when entries
       (send-native-event entries) ; "compiling"
@@ -521,4 +526,5 @@ the hooks that note definitions. The compiler thread starts with the first defin
   (setf *native-toolchain-problem* (native-toolchain-problem))
   (install-compiler-provider)
   (install-definition-hooks)
+  (setf *macroexpand-hook* #'recording-expand-hook)
   (install-gc-giving-memory-back))
