@@ -63,13 +63,29 @@ macro's key is the symbol."
     (let ((pair (assoc tag (gethash key table) :test #'eq)))
       (if pair (values (cdr pair) t) (values nil nil)))))
 
+(defconstant +recorded-expansions-limit+ 100000
+  "Expansions one job records at most (a job that generates and evaluates code in a loop
+would keep every expansion until it ends).")
+
+(defun recorded-macro-p (name)
+  "True for a macro whose expansion may depend on the session: not one of Common Lisp's or
+ECL's own (LOOP, WHEN, ECL's helpers expand the same way every time), except the SETF family,
+which reads the session's SETF expanders. (Recording every expansion cost LOOP-heavy
+evaluation a fifth of its time.)"
+  (let ((package (symbol-package name)))
+    (or (not (member package (load-time-value (mapcar #'find-package '("COMMON-LISP" "SI" "EXT" "CLOS" "MP" "FFI" "GRAY")))))
+        (member name '(setf psetf incf decf push pushnew pop remf rotatef shiftf)))))
+
 (defun recording-expand-hook (expander form environment)
   "The global *MACROEXPAND-HOOK*: expands, and records the expansion while a job records."
   (let ((expansion (funcall expander form environment))
         (cell *recorded-expansions*))
-    (when (and cell (or (and (consp form) (symbolp (car form)))
+    (when (and cell (or (and (consp form) (symbolp (car form)) (recorded-macro-p (car form)))
                         (and (symbolp form) (eq expander (si:get-sysprop form 'si::symbol-macro)))))
       (let ((table (or (car cell) (setf (car cell) (make-hash-table :test #'eq)))))
+        (when (>= (hash-table-count table) +recorded-expansions-limit+)
+          ;; A job that generates code in a loop: later definitions expand anew.
+          (return-from recording-expand-hook expansion))
         (multiple-value-bind (key tag) (expansion-key form)
           (let* ((pairs (gethash key table))
                  (pair (assoc tag pairs :test #'eq)))
