@@ -67,6 +67,15 @@ macro's key is the symbol."
   "Expansions one job records at most (a job that generates and evaluates code in a loop
 would keep every expansion until it ends).")
 
+(defvar *compiler-in-use-symbol* nil)
+
+(defun native-compiler-running-p ()
+  "True while ECL's native compiler runs in this thread (COMPILE-FILE of a library the job
+loads): its expansions are not the bytecode's, and are not recorded."
+  (let ((symbol (or *compiler-in-use-symbol*
+                    (setf *compiler-in-use-symbol* (find-symbol "*COMPILER-IN-USE*" "C")))))
+    (and symbol (boundp symbol) (symbol-value symbol))))
+
 (defun recorded-macro-p (name)
   "True for a macro whose expansion may depend on the session: not one of Common Lisp's or
 ECL's own (LOOP, WHEN, ECL's helpers expand the same way every time), except the SETF family,
@@ -80,7 +89,8 @@ evaluation a fifth of its time.)"
   "The global *MACROEXPAND-HOOK*: expands, and records the expansion while a job records."
   (let ((expansion (funcall expander form environment))
         (cell *recorded-expansions*))
-    (when (and cell (or (and (consp form) (symbolp (car form)) (recorded-macro-p (car form)))
+    (when (and cell (not (native-compiler-running-p))
+               (or (and (consp form) (symbolp (car form)) (recorded-macro-p (car form)))
                         (and (symbolp form) (eq expander (si:get-sysprop form 'si::symbol-macro)))))
       (let ((table (or (car cell) (setf (car cell) (make-hash-table :test #'eq)))))
         (when (>= (hash-table-count table) +recorded-expansions-limit+)
