@@ -23,28 +23,9 @@ using bench::Clock;
 using bench::microsSince;
 using bench::PipeServer;
 using bench::ServerFailure;
+using bench::jsonEscape;
+using bench::loadAverage;
 
-std::string loadAverage()
-{
-    std::ifstream in("/proc/loadavg");
-    std::string one, five, fifteen;
-    in >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
-}
-
-std::string jsonEscape(const std::string &text)
-{
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
 
 long residentKiB(pid_t pid)
 {
