@@ -116,6 +116,24 @@ private Q_SLOTS:
         QCOMPARE(text(evaluate(QStringLiteral("(lisp-duet.kernel::bytecoded-p #'native-tool-square)"))), QStringLiteral("=> NIL"));
     }
 
+    // Issue 41: native code checks the types a definition declares, the interpreter does not;
+    // the tools say so from the definition's first answer on, not 0.2 s later.
+    void aDefinitionThatDeclaresTypesSaysItsNativeVersionChecksThem()
+    {
+        evaluate(QStringLiteral("(defun native-tool-typed (x) (declare (fixnum x)) (1+ x))"));
+        const QString early = text(history(QStringLiteral("native-tool-typed")));
+        QVERIFY2(early.contains(QStringLiteral("Its native version checks the types it declares (FIXNUM)")), qPrintable(early));
+        QVERIFY(settle());
+        const QString later = text(history(QStringLiteral("native-tool-typed")));
+        QVERIFY2(later.contains(QStringLiteral("Runs native code since")) && later.contains(QStringLiteral("checks the types it declares")),
+                 qPrintable(later));
+        const QJsonObject listed = m_h->call(QStringLiteral("list-definitions"), {{QStringLiteral("pattern"), QStringLiteral("native-tool-typed")}});
+        QVERIFY2(text(listed).contains(QStringLiteral("- NATIVE-TOOL-TYPED (X)  (native: Its native version checks the types it declares")),
+                 qPrintable(text(listed)));
+        const QJsonObject entry = ToolHarness::structured(listed).value(QStringLiteral("definitions")).toArray().first().toObject();
+        QCOMPARE(entry.value(QStringLiteral("native_notes")).toArray().size(), 1);
+    }
+
     void aCompileFailureStaysInterpretedAndTheToolsSayWhy()
     {
         evaluate(QStringLiteral("(defun native-tool-stamp () (load-time-value (random 1000000)))"));
