@@ -26,14 +26,7 @@ private:
 
     JobResult eval(const QString &code) { return m_lisp->result(code); }
 
-    QJsonObject ask(const EngineProtocol::Query &query, int ms = 30000)
-    {
-        QJsonObject reply;
-        bool done = false;
-        m_lisp->session.query(query, [&](const QJsonObject &r) { reply = r; done = true; });
-        (void)QTest::qWaitFor([&] { return done; }, ms);
-        return reply;
-    }
+    QJsonObject ask(const EngineProtocol::Query &query, int ms = 30000) { return m_lisp->ask(query, ms); }
 
     // Kills THREAD (worker or service) from a thread of its own, once it is idle.
     void killIdle(const QString &thread)

@@ -67,14 +67,7 @@ private:
     }
     QJsonObject settle() { return settle(*m_lisp); }
 
-    QJsonObject ask(EngineHarness &lisp, const EngineProtocol::Query &query)
-    {
-        QJsonObject reply;
-        bool done = false;
-        lisp.session.query(query, [&](const QJsonObject &r) { reply = r; done = true; });
-        (void)QTest::qWaitFor([&] { return done; }, 30000);
-        return reply;
-    }
+    QJsonObject ask(EngineHarness &lisp, const EngineProtocol::Query &query) { return lisp.ask(query); }
 
     // The "execution" of NAME's definition of KIND as the definitions operation says it.
     QJsonObject definition(EngineHarness &lisp, const QString &name, const QString &kind)

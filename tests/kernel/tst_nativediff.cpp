@@ -144,10 +144,7 @@ private:
 
     QJsonObject definition(EngineHarness &lisp, const QString &name)
     {
-        QJsonObject reply;
-        bool done = false;
-        lisp.session.query(EngineProtocol::definitions(QString(), name), [&](const QJsonObject &r) { reply = r; done = true; });
-        (void)QTest::qWaitFor([&] { return done; }, 30000);
+        const QJsonObject reply = lisp.ask(EngineProtocol::definitions(QString(), name));
         for (const QJsonValue &v : reply.value(QStringLiteral("definitions")).toArray())
             if (v.toObject().value(QStringLiteral("name")).toString() == name)
                 return v.toObject();

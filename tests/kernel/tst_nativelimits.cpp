@@ -120,10 +120,7 @@ private Q_SLOTS:
         EngineHarness lisp;
         QVERIFY(lisp.waitReady());
         QVERIFY(lisp.result(QStringLiteral("(load \"%1\")").arg(file), QString(), 120000).ok());
-        QJsonObject reply;
-        bool answered = false;
-        lisp.session.query(EngineProtocol::definitions(), [&](const QJsonObject &r) { reply = r; answered = true; });
-        QVERIFY(QTest::qWaitFor([&] { return answered; }, 60000));
+        const QJsonObject reply = lisp.ask(EngineProtocol::definitions(), 60000);
         QVERIFY2(EngineProtocol::Reply(reply).ok(), qPrintable(QJsonDocument(reply).toJson().left(500)));
         const QJsonArray definitions = reply.value(QStringLiteral("definitions")).toArray();
         QCOMPARE(definitions.size(), 10000);

@@ -33,10 +33,7 @@ private:
     void verifyServing()
     {
         QCOMPARE(eval(QStringLiteral("(+ 1 2)")).values, QStringList{"3"});
-        bool answered = false;
-        QJsonObject reply;
-        m_lisp->session.query(EngineProtocol::definitions(), [&](const QJsonObject &r) { reply = r; answered = true; });
-        QVERIFY(QTest::qWaitFor([&] { return answered; }, 10000));
+        const QJsonObject reply = m_lisp->ask(EngineProtocol::definitions(), 10000);
         QVERIFY2(EngineProtocol::Reply(reply).ok(), qPrintable(QJsonDocument(reply).toJson()));
     }
 
