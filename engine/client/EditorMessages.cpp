@@ -71,4 +71,22 @@ QString InitFileReply::file() const { return text("file"); }
 bool InitFileReply::loaded() const { return flag("loaded"); }
 bool InitFileReply::timedOut() const { return flag("timed_out"); }
 
+bool InitFileReply::isDebuggerSetting(const QString &setting)
+{
+    return setting.startsWith(QLatin1String("*BREAK-ON-SIGNALS*")) || setting.startsWith(QLatin1String("*DEBUGGER-HOOK*"))
+        || setting.startsWith(QLatin1String("EXT:*INVOKE-DEBUGGER-HOOK*"));
+}
+
+QStringList InitFileReply::changedSettings() const
+{
+    QStringList debugger;
+    QStringList others;
+    for (const QJsonValue &v : array("changed_settings")) {
+        const QJsonObject setting = v.toObject();
+        const QString text = setting.value(QStringLiteral("name")).toString() + QStringLiteral(" = ") + setting.value(QStringLiteral("value")).toString();
+        (isDebuggerSetting(text) ? debugger : others) << text;
+    }
+    return debugger + others;
+}
+
 } // namespace EngineProtocol

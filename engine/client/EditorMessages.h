@@ -114,6 +114,10 @@ public:
     QString file() const;
     bool loaded() const;   // false: no such file, or it failed
     bool timedOut() const;
+    // The settings it changed for every later evaluation, "NAME = VALUE" ("*BREAK-ON-SIGNALS*
+    // = ERROR"), those of the debugger first (what may make later errors stop the engine).
+    QStringList changedSettings() const;
+    static bool isDebuggerSetting(const QString &setting);
 };
 
 } // namespace EngineProtocol

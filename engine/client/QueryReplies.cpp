@@ -28,6 +28,10 @@ int DefinitionsReply::Entry::line() const { return json.value(QStringLiteral("li
 QString DefinitionsReply::Entry::execution() const { return json.value(QStringLiteral("execution")).toString(); }
 qint64 DefinitionsReply::Entry::nativeSinceMs() const { return qint64(json.value(QStringLiteral("native_since_ms")).toDouble()); }
 QString DefinitionsReply::Entry::nativeReason() const { return json.value(QStringLiteral("native_reason")).toString(); }
+QStringList DefinitionsReply::Entry::nativeNotes() const
+{
+    return json.value(QStringLiteral("native_notes")).toVariant().toStringList();
+}
 
 QSet<QString> PackagesReply::features() const
 {

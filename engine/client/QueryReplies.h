@@ -64,6 +64,8 @@ public:
         QString execution() const;
         qint64 nativeSinceMs() const;
         QString nativeReason() const;
+        // What the engine says of its native version besides (it checks declared types...).
+        QStringList nativeNotes() const;
         QJsonObject json;
     };
 };

@@ -7,6 +7,7 @@
 #include "client/EngineProtocol.h"
 
 #include <QDir>
+#include <algorithm>
 #include <QFileInfo>
 #include <QStandardPaths>
 
@@ -41,11 +42,41 @@ InitFile::InitFile(Session *session, QObject *parent) : QObject(parent)
     // A reset is the person's choice, not the file's fault: a load it cuts short is no reason
     // to skip the file in the next engine.
     connect(session, &Session::sessionReset, this, [this] {
+        m_resetting = true;
         for (Status &status : m_status) {
             if (status.state == Status::State::Queued)
                 status.job = 0;
         }
     });
+    connect(session, &Session::finished, this, &InitFile::onJobFinished);
+}
+
+void InitFile::onJobFinished(const JobPtr &job)
+{
+    // An evaluation after the init files stopped the engine (it was killed at its time limit,
+    // or crashed): a file that changed how errors are handled is the likely cause, and the
+    // next engines would stop the same way at their first error.
+    if (job->result.status != JobResult::Status::EngineRestarted || job->request.purpose == JobPurpose::InitFile || m_resetting)
+        return;
+    bool named = false;
+    for (auto it = m_debuggerSettings.cbegin(); it != m_debuggerSettings.cend(); ++it) {
+        if (it.value().isEmpty() || !m_status.contains(it.key()) || m_status[it.key()].state != Status::State::Loaded)
+            continue;
+        const QString file = it.key();
+        Status &status = m_status[file];
+        status.state = Status::State::Stopped;
+        status.at = LocalClock::now();
+        status.error = QStringLiteral("set %1, and the Lisp engine stopped in an evaluation after it (job %2): it is the likely "
+                                      "cause; the next engines skip it until it changes.").arg(it.value().join(QStringLiteral(", ")))
+                           .arg(job->id);
+        m_stoppedAt.insert(file, modified(file));
+        m_stoppedWhy.insert(file, QStringLiteral("it set %1, and the Lisp engine stopped in an evaluation after it. Change it (or touch "
+                                                 "it) to have it loaded by the next engine.").arg(it.value().join(QStringLiteral(", "))));
+        named = true;
+    }
+    m_debuggerSettings.clear();
+    if (named)
+        Q_EMIT changed();
 }
 
 QString InitFile::defaultPath()
@@ -91,8 +122,13 @@ QString InitFile::problem(Reader reader) const
         case Status::State::Failed:
             sentences << QStringLiteral("%1 %2 failed: %3 The session runs without the rest of it.").arg(whose, file, status.error);
             break;
-        case Status::State::TimedOut:
         case Status::State::Stopped:
+            if (m_stoppedWhy.contains(status.file)) { // it loaded whole; an evaluation after it stopped the engine
+                sentences << QStringLiteral("%1 %2 %3").arg(whose, file, status.error);
+                break;
+            }
+            [[fallthrough]];
+        case Status::State::TimedOut:
             sentences << QStringLiteral("%1 %2 %3 The session runs without the rest of it.").arg(whose, file, status.error);
             break;
         case Status::State::Skipped:
@@ -110,6 +146,8 @@ QString InitFile::problem(Reader reader) const
 QList<EngineStartJob> InitFile::engineStarted(const EngineProtocol::ReadyEvent &)
 {
     QList<EngineStartJob> jobs;
+    m_resetting = false;
+    m_debuggerSettings.clear();
     for (const QString &file : std::as_const(m_files)) {
         Status &status = m_status[file];
         status = Status{file, Status::State::Missing, {}, LocalClock::now(), 0};
@@ -118,11 +156,12 @@ QList<EngineStartJob> InitFile::engineStarted(const EngineProtocol::ReadyEvent &
         const auto stopped = m_stoppedAt.constFind(file);
         if (stopped != m_stoppedAt.constEnd() && *stopped == modified(file)) {
             status.state = Status::State::Skipped;
-            status.error = QStringLiteral("it stopped the Lisp engine when it was loaded before, and it has not changed since. "
-                                          "Change it (or touch it) to have it loaded by the next engine.");
+            status.error = m_stoppedWhy.value(file, QStringLiteral("it stopped the Lisp engine when it was loaded before, and it has not "
+                                                                    "changed since. Change it (or touch it) to have it loaded by the next engine."));
             continue;
         }
         m_stoppedAt.remove(file);
+        m_stoppedWhy.remove(file);
         JobRequest request = EngineProtocol::initFileLoad(file, m_timeLimitMs);
         request.origin = Origin::system(QStringLiteral("init file"));
         request.purpose = JobPurpose::InitFile;
@@ -153,6 +192,11 @@ void InitFile::onLoaded(const JobPtr &job)
     if (result.ok()) {
         status.state = reply.loaded() ? Status::State::Loaded : Status::State::Missing;
         status.error.clear();
+        QStringList debugger = reply.changedSettings();
+        debugger.erase(std::remove_if(debugger.begin(), debugger.end(),
+                                      [](const QString &s) { return !EngineProtocol::InitFileReply::isDebuggerSetting(s); }),
+                       debugger.end());
+        m_debuggerSettings.insert(file, debugger);
     } else if (reply.timedOut() || result.status == JobResult::Status::TimedOut) {
         status.state = Status::State::TimedOut;
         status.error = QStringLiteral("did not finish within %1 and was interrupted.").arg(limit);

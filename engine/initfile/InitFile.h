@@ -18,7 +18,9 @@ class Session;
 // (refused) leaves the session serving without it, and says why (problem(): the window, the
 // agents' project-info). One that stopped the engine (a crash, or a loop that ignored the
 // interrupt until the engine was killed) is skipped by the next engines until it changes:
-// loading it again would only stop them too. Made by the composition root (AppServices) and
+// loading it again would only stop them too. So is one that changed the debugger's settings
+// (*BREAK-ON-SIGNALS*, the debugger hooks) when an evaluation after it stopped the engine:
+// named as the likely cause, after the first such restart, not every one. Made by the composition root (AppServices) and
 // given the Session, in whose engine-start list it comes before Swank (an init file may set up
 // what the editor uses); it loads nothing until setFiles names the files.
 class InitFile : public QObject, public EngineStartWork
@@ -79,9 +81,13 @@ Q_SIGNALS:
 
 private:
     void onLoaded(const JobPtr &job);
+    void onJobFinished(const JobPtr &job);
 
     QStringList m_files;
     int m_timeLimitMs = DefaultTimeLimitMs;
     QHash<QString, Status> m_status;       // by file
     QHash<QString, QDateTime> m_stoppedAt; // file -> its modification time when it stopped an engine
+    QHash<QString, QString> m_stoppedWhy;  // file -> why the next engines skip it, when not its own load
+    QHash<QString, QStringList> m_debuggerSettings; // file -> the debugger settings its load changed in this engine
+    bool m_resetting = false;              // a reset ends this engine: not the file's fault
 };

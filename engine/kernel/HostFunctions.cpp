@@ -1,5 +1,7 @@
 #include "HostFunctions.h"
 
+#include <cstring>
+
 #include "EditorSupport.h"
 #include "InterruptsDisabled.h"
 #include "JsonWriter.h"
@@ -53,14 +55,39 @@ cl_object sendReply(cl_object reply)
 // (%next-request queue): the next request for this thread as a plist, or :EOF. Called
 // inside MP:WITHOUT-INTERRUPTS: an interrupt that arrives while the thread waits (a stray
 // one for a job that just ended) is queued and runs when the thread is back in Lisp.
+// The request each queue's thread was last handed, until it comes back for the next one. An
+// interrupt queued while the thread waited can still run before the request reaches Lisp (in
+// an allocation of the plist): a thread killed there (MP:PROCESS-KILL from an editor's thread
+// list) took the request with it, and the question was never answered. The thread's cleanup
+// takes it from here (%LOST-REQUEST) for the next thread. Each slot belongs to its queue's
+// one thread: no lock.
+std::optional<QJsonObject> &handedRequest(RequestRouter::Queue queue)
+{
+    static std::optional<QJsonObject> slots[3];
+    return slots[int(queue)];
+}
+
 cl_object nextRequest(cl_object queue)
 {
+    handedRequest(queueNamed(queue)).reset(); // the one before was served
     const RequestRouter::Request request = RequestRouter::next(queueNamed(queue));
+    handedRequest(queueNamed(queue)) = request.object;
     if (queueNamed(queue) == RequestRouter::Queue::Worker)
         StageClock::begin(request.object ? request.object->value(QLatin1String(Protocol::id)).toInteger(-1) : -1,
                           request.lineRead, request.routed);
     const cl_object result = request.object ? Marshal::toLisp(*request.object) : ecl_make_keyword("EOF");
     ecl_return1(ecl_process_env(), result);
+}
+
+// (%lost-request queue): the request this queue's thread was handed and may not have received
+// (see handedRequest), as a plist, or NIL; called once, by the dying thread's cleanup, inside
+// MP:WITHOUT-INTERRUPTS.
+cl_object lostRequest(cl_object queue)
+{
+    std::optional<QJsonObject> &slot = handedRequest(queueNamed(queue));
+    const std::optional<QJsonObject> lost = slot;
+    slot.reset();
+    ecl_return1(ecl_process_env(), lost ? Marshal::toLisp(*lost) : ECL_NIL);
 }
 
 // (%stage n): marks StageClock stage N (JOB-BEGUN, EVALUATED, PRINTED) of this request.
@@ -189,6 +216,42 @@ cl_object adoptIdentity(cl_object native, cl_object name, cl_object original)
     ecl_return0(ecl_process_env());
 }
 
+// (%forget-fault): ECL keeps the address of the last memory fault of a thread and, when the
+// next fault is at the same address (a second (mem-ref (null-pointer)), minutes later),
+// takes it for a fault inside the handling of the first and ends the thread. A job that
+// begins is not inside any fault: the worker forgets it. Called inside MP:WITHOUT-INTERRUPTS
+// and without InterruptsDisabled: while ECL's C-level flag is set, a pending interrupt makes
+// the environment read-only, and this very write would then be taken for an error.
+cl_object forgetFault()
+{
+    const cl_env_ptr env = ecl_process_env();
+    env->fault_address = env; // what ECL starts a thread with: never a faulting address
+    ecl_return0(env);
+}
+
+// (%scrub-stack): zeroes the stack below the caller (256 KiB). The Boehm collector scans
+// stacks conservatively: a job's frames left pointers into what it read (an 18 MB form, its
+// list of 2.4 million numbers) in stack slots the next jobs' frames never overwrite, and the
+// person's (si:gc t) freed none of it. The worker calls this between jobs after a large
+// request. Allocates nothing.
+__attribute__((noinline)) void zeroBelow(int chunks)
+{
+    volatile char buffer[16384];
+    std::memset(const_cast<char *>(buffer), 0, sizeof buffer);
+    if (chunks > 1)
+        zeroBelow(chunks - 1);
+    __asm__ volatile("" : : "r"(buffer) : "memory"); // keeps the buffer and the call
+}
+
+cl_object scrubStack()
+{
+    {
+        InterruptsDisabled guard;
+        zeroBelow(16);
+    }
+    ecl_return0(ecl_process_env());
+}
+
 // (%make-private-directory prefix): a new directory PREFIXXXXXXX, mode 0700, made atomically
 // (mkdtemp), or NIL. The background compiler writes C files there and loads the shared
 // objects gcc makes: nobody else may plant files in it. Called inside MP:WITHOUT-INTERRUPTS
@@ -216,6 +279,7 @@ void define()
 {
     defineFunction("%SEND", sendReply, 1);
     defineFunction("%NEXT-REQUEST", nextRequest, 1);
+    defineFunction("%LOST-REQUEST", lostRequest, 1);
     defineFunction("%STAGE", markStage, 1);
     defineFunction("%ROUTE-OPERATION", routeOperation, 2);
     defineFunction("%START-READING", startReading, 0);
@@ -231,6 +295,8 @@ void define()
     defineFunction("%SWAP-FUNCTION-CELL", swapFunctionCell, 3);
     defineFunction("%ADOPT-IDENTITY", adoptIdentity, 3);
     defineFunction("%MAKE-PRIVATE-DIRECTORY", makePrivateDirectory, 1);
+    defineFunction("%FORGET-FAULT", forgetFault, 0);
+    defineFunction("%SCRUB-STACK", scrubStack, 0);
     EditorSupport::define();
 }
 

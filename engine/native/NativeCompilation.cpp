@@ -56,6 +56,15 @@ QString NativeCompilation::Definition::execution() const
 
 QString NativeCompilation::Definition::sentence() const
 {
+    // What the engine says of its native version besides (issue 41: "Its native version
+    // checks the types it declares...", "Compiled again: the type X changed..."): the person
+    // and the agents read it where they read how it runs.
+    const QString said = state == State::Interpreted || notes.isEmpty() ? QString() : u' ' + notes.join(u' ');
+    return runningSentence() + said;
+}
+
+QString NativeCompilation::Definition::runningSentence() const
+{
     const QString at = since.isValid() ? since.toString(QStringLiteral("HH:mm:ss")) : QStringLiteral("?");
     const QString why = reason.isEmpty() || reason.endsWith(u'.') || reason.endsWith(u')') ? reason : reason + u'.';
     switch (state) {
@@ -318,6 +327,7 @@ std::optional<NativeCompilation::Definition> NativeCompilation::runs(const Defin
         said.kind = kind;
         said.package = key.package;
         said.name = key.name;
+        said.notes = listed->notes;
         if (listed->execution == QStringLiteral("native")) {
             said.state = State::Native;
             said.since = listed->sinceMs > 0 ? QDateTime::fromMSecsSinceEpoch(listed->sinceMs) : QDateTime();

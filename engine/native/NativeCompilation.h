@@ -52,8 +52,12 @@ public:
         QString execution() const;
         // For people and agents: "Runs native code since 12:00:05 (0.14 s after it was
         // defined).", "Runs interpreted: REASON", "Runs interpreted while it is compiled to
-        // native code (queued at 12:00:05)."; without a time, "Runs native code (compiled)."
+        // native code (queued at 12:00:05)."; without a time, "Runs native code (compiled).";
+        // then the engine's notes on its native version (the types it checks), if any.
         QString sentence() const;
+
+    private:
+        QString runningSentence() const;
     };
 
     // What the engine's "definitions" list says of how one of its entries runs (its
@@ -64,6 +68,7 @@ public:
         QString execution; // native, interpreted, compiling; empty: not a function
         qint64 sinceMs = 0;
         QString reason;
+        QStringList notes; // what the engine says of its native version besides
     };
     // How a definition runs now: the one answer for every view of it (the Definitions panel,
     // definition-history). The background compiler's word when it saw the definition (a generic

@@ -13,6 +13,16 @@ inline QString shortened(const QString &text, qsizetype limit)
     return text.size() <= limit ? text : text.left(limit - 1) + QChar(0x2026);
 }
 
+// text cut to its first `limit` characters, saying how many more there were: what an answer
+// that lists many jobs shows of one whose code is huge (one 16 MiB form made every
+// session-transcript answer 16 MiB, which HTTP clients were cut off for).
+inline QString excerpt(const QString &text, qsizetype limit)
+{
+    if (text.size() <= limit)
+        return text;
+    return text.left(limit) + QStringLiteral("\n… [%1 more characters]").arg(text.size() - limit);
+}
+
 // text on one line (runs of whitespace made one space), then shortened.
 inline QString oneLine(const QString &text, qsizetype limit)
 {

@@ -7,6 +7,7 @@
 #include "session/JobOutcome.h"
 #include "session/JobSummary.h"
 #include "session/Session.h"
+#include "session/TextLines.h"
 #include "toolapi/ToolRegistry.h"
 
 #include <QJsonArray>
@@ -14,6 +15,10 @@
 
 namespace {
 constexpr auto SymbolUriPrefix = "lisp-duet://symbol/";
+// Of each evaluation's code, the transcript resource shows this much; a huge form (16 MiB) is
+// cut and says how much more it had, and is not read for the definitions resources.
+constexpr qsizetype TranscriptCodeShown = 4000;
+constexpr qsizetype DefinitionsCodeLimit = 1024 * 1024;
 
 QString firstLines(const QString &text, int lines)
 {
@@ -172,7 +177,8 @@ QString ResourceProvider::transcriptText() const
         QString entry = QStringLiteral(";; #%1 %2 (%3) at %4 in %5\n%6\n%7")
                             .arg(e.sequence)
                             .arg(e.request.origin.name, e.request.origin.kindName(), e.finishedAt.toString(Qt::ISODate), e.result.package.isEmpty() ? e.request.package : e.result.package,
-                                 JobSummary::subject(e.request).trimmed(), firstLines(JobOutcome::text(e.result), 20));
+                                 TextLines::excerpt(JobSummary::subject(e.request).trimmed(), TranscriptCodeShown),
+                                 firstLines(JobOutcome::text(e.result), 20));
         if (!e.result.stdoutText.isEmpty())
             entry += QStringLiteral("\n;; output:\n") + firstLines(e.result.stdoutText.trimmed(), 20);
         parts << entry;
@@ -201,7 +207,8 @@ QList<ResourceProvider::Definition> ResourceProvider::definitions() const
     QList<Definition> list;
     QHash<QString, qsizetype> index;
     for (const JobPtr &e : m_session->transcript()) {
-        if (!e->result.ok() || e->request.kind != EngineJob::Kind::Evaluate)
+        // A huge evaluation (a 16 MiB form) is not read for definitions on every listing.
+        if (!e->result.ok() || e->request.kind != EngineJob::Kind::Evaluate || e->request.code.size() > DefinitionsCodeLimit)
             continue;
         for (const auto &[key, form] : definingForms(e->request.code)) {
             const qsizetype space = key.indexOf(QLatin1Char(' '));

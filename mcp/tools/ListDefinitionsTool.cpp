@@ -45,6 +45,9 @@ QString entryLine(const Session *session, const EngineProtocol::DefinitionsReply
     // are being compiled, or native compilation is off: structuredContent's "execution").
     if (entry.execution() == QStringLiteral("interpreted") && !entry.nativeReason().isEmpty())
         line += QStringLiteral("  (interpreted: %1)").arg(entry.nativeReason());
+    // Issue 41: what its native version does that the interpreter does not (checks declared types).
+    else if (!entry.nativeNotes().isEmpty())
+        line += QStringLiteral("  (%1: %2)").arg(entry.execution(), entry.nativeNotes().join(u' '));
     return line;
 }
 
@@ -65,7 +68,8 @@ QJsonObject outputProperties()
                             {QStringLiteral("execution"), stringEnum(QStringLiteral("Functions, macros and generic functions: how they run now"),
                                                                      {QStringLiteral("native"), QStringLiteral("interpreted"), QStringLiteral("compiling")})},
                             {QStringLiteral("native_since_ms"), nullableInteger(QStringLiteral("Since when it runs native code (Unix ms), when the session compiled it; else null"))},
-                            {QStringLiteral("native_reason"), nullableString(QStringLiteral("Why its native version is not in place (a compile that failed); else null"))}};
+                            {QStringLiteral("native_reason"), nullableString(QStringLiteral("Why its native version is not in place (a compile that failed); else null"))},
+                            {QStringLiteral("native_notes"), stringArray(QStringLiteral("What its native version does that the interpreter does not (it checks the types it declares), or why it was compiled again"))}};
     return {{QStringLiteral("definitions"), objectArray(QStringLiteral("One entry per symbol and kind, sorted by name"), entry,
                                                         {QStringLiteral("name"), QStringLiteral("package"), QStringLiteral("kind")})},
             {QStringLiteral("count"), integer(QStringLiteral("Number of entries"), 0, 2147483647)},

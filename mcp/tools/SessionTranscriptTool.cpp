@@ -9,6 +9,10 @@
 #include <QJsonArray>
 
 namespace {
+// Characters of one entry's code in the structured answer: a huge form is cut (the answer says
+// how much), so that the answer stays one a client reads.
+constexpr qsizetype CodeShown = 4000;
+
 const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("How many (default 20)"), 1, 1000);
 const auto ByOrigin = Arg::string(QStringLiteral("origin"),
                                 QStringLiteral("Only \"person\", \"agent\", \"system\" or a client's name"));
@@ -20,7 +24,8 @@ QJsonObject outputProperties()
                             {QStringLiteral("who"), string(QStringLiteral("Who ran it: \"You\" for the person, or the client's name"))},
                             {QStringLiteral("kind"), string(QStringLiteral("person, agent or system"))},
                             {QStringLiteral("operation"), string(QStringLiteral("eval, time, compile, load-system, macroexpand..."))},
-                            {QStringLiteral("code"), string(QStringLiteral("The code (or system name) it ran"))},
+                            {QStringLiteral("code"), string(QStringLiteral("The code (or system name) it ran; its first 4,000 characters when longer"))},
+                            {QStringLiteral("code_chars"), integer(QStringLiteral("The code's whole length, when it was cut"), 0, 2147483647)},
                             {QStringLiteral("description"), string(QStringLiteral("The reason the agent gave, if any"))},
                             {QStringLiteral("status"), string(QStringLiteral("ok, error, interrupted, timed-out, engine-restarted, cancelled or failed"))},
                             {QStringLiteral("result"), string(QStringLiteral("The first value or the error, in one line"))},
@@ -45,19 +50,22 @@ ToolResult transcript(const QList<JobPtr> &all, int limit, const QString &origin
     for (const JobPtr &job : shown) {
         const JobRequest &request = job->request;
         const QString summary = ActivityDigest::summaryOf(*job);
+        const QString subject = JobSummary::subject(request);
         QJsonObject entry{{QStringLiteral("sequence"), double(job->sequence)},
                           {QStringLiteral("who"), request.origin.name},
                           {QStringLiteral("kind"), request.origin.kindName()},
                           {QStringLiteral("operation"), JobSummary::operation(request)},
-                          {QStringLiteral("code"), JobSummary::subject(request)},
+                          {QStringLiteral("code"), TextLines::excerpt(subject, CodeShown)},
                           {QStringLiteral("status"), JobResult::statusName(job->result.status)},
                           {QStringLiteral("result"), summary},
                           {QStringLiteral("time"), job->finishedAt.toString(Qt::ISODateWithMs)},
                           {QStringLiteral("elapsed_ms"), double(job->elapsedMs())}};
+        if (subject.size() > CodeShown)
+            entry.insert(QStringLiteral("code_chars"), double(subject.size()));
         if (!request.description.isEmpty())
             entry.insert(QStringLiteral("description"), request.description);
         entries.append(entry);
-        const QString code = JobSummary::subject(request).simplified();
+        const QString code = subject.left(CodeShown).simplified();
         lines << QStringLiteral("- %1 %2 [%3]: %4\n  %5")
                      .arg(job->finishedAt.toString(QStringLiteral("HH:mm:ss")), request.origin.name,
                           JobSummary::operation(request), TextLines::shortened(code, 300), summary);

@@ -30,6 +30,8 @@ using bench::Clock;
 using bench::microsSince;
 using bench::PipeServer;
 using bench::ServerFailure;
+using bench::jsonEscape;
+using bench::loadAverage;
 
 // The kernels of issue 30's table, as forms any Common Lisp runs.
 const char *const Definitions = R"LISP(
@@ -94,27 +96,6 @@ std::string peerCommand()
     return access(command.c_str(), X_OK) == 0 ? command : std::string();
 }
 
-std::string loadAverage()
-{
-    std::ifstream in("/proc/loadavg");
-    std::string one, five, fifteen;
-    in >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
-}
-
-std::string jsonEscape(const std::string &text)
-{
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
 
 double median(std::vector<double> samples)
 {

@@ -90,6 +90,37 @@ inline std::string pingRequest(long id)
 {
     return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"ping"})";
 }
+// TEXT escaped for a JSON string (quotes, backslashes, newlines: what Lisp code holds).
+inline std::string jsonEscape(const std::string &text)
+{
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+// The 1, 5 and 15 minute load averages, printed beside every figure.
+inline std::string loadAverage()
+{
+    char text[128] = {0};
+    FILE *file = std::fopen("/proc/loadavg", "r");
+    if (!file)
+        return "?";
+    const size_t n = std::fread(text, 1, sizeof text - 1, file);
+    std::fclose(file);
+    std::string line(text, n);
+    size_t spaces = 0, end = 0;
+    for (; end < line.size() && spaces < 3; ++end)
+        spaces += line[end] == ' ';
+    return line.substr(0, spaces == 3 ? end - 1 : line.size());
+}
+
 // A tools/call; `code` must already be escaped for a JSON string, `extraArguments` is either
 // empty or starts with a comma (`,"timeout_seconds":1`).
 inline std::string toolCall(long id, const std::string &tool, const std::string &code, const std::string &extraArguments = {})

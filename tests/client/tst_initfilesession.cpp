@@ -175,6 +175,40 @@ private Q_SLOTS:
         QCOMPARE(resetThenRun(QStringLiteral("*fixed*"))->result.values, QStringList{QStringLiteral(":YES")});
         QCOMPARE(initFile()->statuses().value(0).state, InitFile::Status::State::Loaded);
     }
+
+    // Issue 41: an init file that makes errors stop the engine (here a debugger hook that
+    // ignores interrupts; *BREAK-ON-SIGNALS* no longer does) is named as the cause after the
+    // first such restart, and the next engines start without it.
+    void oneWhoseSettingsStopTheEngineAtAnErrorIsNamedAndSkipped()
+    {
+        start("(setf ext:*invoke-debugger-hook* (lambda (c h) (declare (ignore c h)) (mp:without-interrupts (loop))))\n");
+        m_lisp->session.setInterruptGraceMs(500);
+        QCOMPARE(waitEnded(), InitFile::Status::State::Loaded);
+        JobRequest breaks = EngineProtocol::evaluation(QStringLiteral("(break)"));
+        breaks.timeoutMs = 1000;
+        const JobPtr stopped = m_lisp->run(breaks, 60000);
+        QVERIFY(stopped);
+        QCOMPARE(stopped->result.status, JobResult::Status::EngineRestarted);
+        QVERIFY(QTest::qWaitFor([this] { return initFile()->statuses().value(0).state == InitFile::Status::State::Skipped; }, 30000));
+        const QString problem = initFile()->problem();
+        QVERIFY2(problem.contains(QLatin1String("EXT:*INVOKE-DEBUGGER-HOOK*")) && problem.contains(QLatin1String("stopped in an evaluation after it")),
+                 qPrintable(problem));
+        // The next engine answers errors as usual, without it.
+        QCOMPARE(m_lisp->result(QStringLiteral("(break)"), {}, 30000).error.type, QStringLiteral("LISP-DUET:DEBUGGER-UNAVAILABLE"));
+        QCOMPARE(initJobs().size(), 1);
+    }
+
+    // *BREAK-ON-SIGNALS* in the init file: every error still answers at once (issue 41, 5).
+    void breakOnSignalsInTheInitFileLeavesErrorsAnswered()
+    {
+        start("(setf *break-on-signals* 'error)\n");
+        QCOMPARE(waitEnded(), InitFile::Status::State::Loaded);
+        const JobPtr failed = m_lisp->run(EngineProtocol::evaluation(QStringLiteral("(car 5)")), 20000);
+        QVERIFY(failed);
+        QCOMPARE(failed->result.status, JobResult::Status::Error);
+        QCOMPARE(failed->result.error.type, QStringLiteral("SIMPLE-TYPE-ERROR"));
+        QCOMPARE(initFile()->statuses().value(0).state, InitFile::Status::State::Loaded);
+    }
 };
 
 QTEST_MAIN(TestInitFileSession)

@@ -107,6 +107,24 @@ private Q_SLOTS:
         QCOMPARE(changed.size(), 3);
     }
 
+    // Issue 41: the engine's word that a native version checks the declared types (the
+    // interpreter does not) is said wherever it says how the definition runs.
+    void theEnginesNotesAreSaidWithHowItRuns()
+    {
+        QJsonObject queued = entry(1, "TDECL", "queued");
+        const QString note = QStringLiteral("Its native version checks the types it declares (FIXNUM): the interpreter ignores declarations, so a call with a value of another type that answers now signals TYPE-ERROR once it runs native.");
+        queued.insert("notes", QJsonArray{note});
+        Q_EMIT m_engine->reply(7, reply({queued}));
+        QVERIFY(native()->find("function", "COMMON-LISP-USER", "TDECL")->sentence().endsWith(QStringLiteral("(queued at %1). ").arg(
+                    native()->find("function", "COMMON-LISP-USER", "TDECL")->since.toString(QStringLiteral("HH:mm:ss"))) + note));
+        QJsonObject done = entry(1, "TDECL", "native");
+        done.insert("notes", QJsonArray{note});
+        Q_EMIT m_engine->otherEvent(newsEvent({done}));
+        const NativeCompilation::Definition *tdecl = native()->find("function", "COMMON-LISP-USER", "TDECL");
+        QCOMPARE(tdecl->sentence(), QStringLiteral("Runs native code since %1 (0.14 s after it was defined). ")
+                                        .arg(tdecl->since.toString(QStringLiteral("HH:mm:ss"))) + note);
+    }
+
     void anEventThatOvertakesTheReplyIsNotUndoneByIt()
     {
         // A long job: its definition became native while it still ran; its reply, built at

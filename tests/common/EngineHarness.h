@@ -44,6 +44,17 @@ struct EngineHarness
 
     JobPtr run(const JobRequest &request, int ms = 30000) { return waitFor(session.submit(request), ms); }
 
+    // The engine's reply to a question (definitions, describe, project-root...); empty if it
+    // did not come within `ms`.
+    QJsonObject ask(const EngineProtocol::Query &query, int ms = 30000)
+    {
+        QJsonObject reply;
+        bool done = false;
+        session.query(query, [&](const QJsonObject &r) { reply = r; done = true; });
+        (void)QTest::qWaitFor([&] { return done; }, ms);
+        return reply;
+    }
+
     // Waits until job `id` parked for the `count`th time; its debugger then, or null.
     DebuggerPtr waitParked(quint64 id, int count = 1, int ms = 30000)
     {

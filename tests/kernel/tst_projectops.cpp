@@ -27,14 +27,7 @@ private:
     QTemporaryDir m_root;
     std::unique_ptr<EngineHarness> m_lisp;
 
-    QJsonObject ask(const EngineProtocol::Query &query, int ms = 30000)
-    {
-        QJsonObject reply;
-        bool done = false;
-        m_lisp->session.query(query, [&](const QJsonObject &r) { reply = r; done = true; });
-        (void)QTest::qWaitFor([&] { return done; }, ms);
-        return reply;
-    }
+    QJsonObject ask(const EngineProtocol::Query &query, int ms = 30000) { return m_lisp->ask(query, ms); }
 
     JobPtr runTests(const QString &system, const QString &test = {}, int timeoutMs = TestRunMs)
     {

@@ -116,6 +116,49 @@ private Q_SLOTS:
         QCOMPARE(text(evaluate(QStringLiteral("(lisp-duet.kernel::bytecoded-p #'native-tool-square)"))), QStringLiteral("=> NIL"));
     }
 
+    // Issue 41: native code checks the types a definition declares, the interpreter does not;
+    // the tools say so from the definition's first answer on, not 0.2 s later.
+    void aDefinitionThatDeclaresTypesSaysItsNativeVersionChecksThem()
+    {
+        evaluate(QStringLiteral("(defun native-tool-typed (x) (declare (fixnum x)) (1+ x))"));
+        const QString early = text(history(QStringLiteral("native-tool-typed")));
+        QVERIFY2(early.contains(QStringLiteral("Its native version checks the types it declares (FIXNUM)")), qPrintable(early));
+        QVERIFY(settle());
+        const QString later = text(history(QStringLiteral("native-tool-typed")));
+        QVERIFY2(later.contains(QStringLiteral("Runs native code since")) && later.contains(QStringLiteral("checks the types it declares")),
+                 qPrintable(later));
+        const QJsonObject listed = m_h->call(QStringLiteral("list-definitions"), {{QStringLiteral("pattern"), QStringLiteral("native-tool-typed")}});
+        QVERIFY2(text(listed).contains(QStringLiteral("- NATIVE-TOOL-TYPED (X)  (native: Its native version checks the types it declares")),
+                 qPrintable(text(listed)));
+        const QJsonObject entry = ToolHarness::structured(listed).value(QStringLiteral("definitions")).toArray().first().toObject();
+        QCOMPARE(entry.value(QStringLiteral("native_notes")).toArray().size(), 1);
+    }
+
+    // Issue 40: a trace is not a version of the definition. Before, the background compiler
+    // compiled TRACE's wrapper as a new definition: definition-history's "native since" became
+    // the trace time, and UNTRACE left the wrapper in place.
+    void aTraceIsNotAVersionAndUntraceGivesTheNativeFunctionBack()
+    {
+        evaluate(QStringLiteral("(defun native-tool-traced (x) (* x 3))"));
+        QVERIFY(settle());
+        const QString before = text(history(QStringLiteral("native-tool-traced")));
+        static const QRegularExpression since(QStringLiteral("Runs native code since (\\d\\d:\\d\\d:\\d\\d)"));
+        const QString nativeSince = since.match(before).captured(1);
+        QVERIFY2(!nativeSince.isEmpty(), qPrintable(before));
+        QTest::qWait(1100); // a later second, should a trace become "native since" again
+        evaluate(QStringLiteral("(trace native-tool-traced)"));
+        QVERIFY(settle());
+        const QString traced = text(history(QStringLiteral("native-tool-traced")));
+        QVERIFY2(traced.contains(QStringLiteral("the session has version 1.")), qPrintable(traced));
+        QCOMPARE(since.match(traced).captured(1), nativeSince);
+        evaluate(QStringLiteral("(untrace native-tool-traced)"));
+        QVERIFY(settle());
+        QCOMPARE(text(evaluate(QStringLiteral("(lisp-duet.kernel::bytecoded-p #'native-tool-traced)"))), QStringLiteral("=> NIL"));
+        const QJsonObject call = m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), QStringLiteral("(native-tool-traced 2)")}});
+        QVERIFY2(!text(call).contains(QStringLiteral("NATIVE-TOOL-TRACED 2)")), qPrintable(text(call))); // no trace output
+        QCOMPARE(since.match(text(history(QStringLiteral("native-tool-traced")))).captured(1), nativeSince);
+    }
+
     void aCompileFailureStaysInterpretedAndTheToolsSayWhy()
     {
         evaluate(QStringLiteral("(defun native-tool-stamp () (load-time-value (random 1000000)))"));

@@ -269,6 +269,28 @@ private Q_SLOTS:
         QCOMPARE(ToolHarness::text(m_h->call(QStringLiteral("session-transcript"), {{QStringLiteral("origin"), QStringLiteral("nobody-at-all")}})),
                  QStringLiteral("No transcript entries by \"nobody-at-all\"."));
     }
+
+    // Issue 41: after the editor (here, the person) evaluated one 16 MiB form, every
+    // session-transcript answer was 16 MiB, and HTTP clients were cut off for not reading it.
+    void aHugeFormIsCutInTheTranscriptAndSaysHowMuch()
+    {
+        JobRequest huge;
+        huge.code = QStringLiteral("(length \"") + QString(16 * 1024 * 1024, QLatin1Char('x')) + QStringLiteral("\")");
+        const quint64 id = m_h->m_session.submit(huge);
+        QVERIFY(QTest::qWaitFor([&] { return !m_h->m_session.job(id); }, 120000));
+        const QJsonObject answer = m_h->call(QStringLiteral("session-transcript"), {{QStringLiteral("limit"), 3}});
+        const QJsonArray entries = ToolHarness::structured(answer).value(QStringLiteral("entries")).toArray();
+        QJsonObject entry;
+        for (const QJsonValue &v : entries)
+            if (v.toObject().value(QStringLiteral("code_chars")).toDouble() > 0)
+                entry = v.toObject();
+        QCOMPARE(entry.value(QStringLiteral("code_chars")).toInteger(), huge.code.size());
+        QVERIFY(entry.value(QStringLiteral("code")).toString().size() < 4100);
+        QVERIFY2(entry.value(QStringLiteral("code")).toString().endsWith(QStringLiteral("more characters]")),
+                 qPrintable(entry.value(QStringLiteral("code")).toString().right(80)));
+        QCOMPARE(entry.value(QStringLiteral("result")).toString(), QStringLiteral("=> 16777216"));
+        QVERIFY(QJsonDocument(answer).toJson(QJsonDocument::Compact).size() < 64 * 1024);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestToolsSession)

@@ -124,7 +124,7 @@ void DefinitionsModel::setEngineReply(const QJsonObject &json)
             d.documentation = nullableText(entry.documentation());
             d.file = nullableText(entry.file());
             d.line = entry.line();
-            d.listed = {entry.execution(), entry.nativeSinceMs(), entry.nativeReason()};
+            d.listed = {entry.execution(), entry.nativeSinceMs(), entry.nativeReason(), entry.nativeNotes()};
             if (d.name.isEmpty() || d.package.isEmpty())
                 continue;
             m_engine.append(d);

@@ -9,6 +9,35 @@
          (*print-readably* nil) (*print-base* 10) (*print-radix* nil) (*print-escape* t))
      ,@body))
 
+(defmacro with-standard-printing (&body body)
+  "BODY with the printer and reader variables at their standard values (*PACKAGE* and
+*READTABLE* aside): for the kernel's own threads and ECL's compiler, whatever the person set
+globally (*PRINT-BASE* 7 made the compiler write the constant 15 as 21 into the C of a
+definition, and the native version answered 21)."
+  `(let ((*print-array* t) (*print-base* 10) (*print-case* :upcase) (*print-circle* nil)
+         (*print-escape* t) (*print-gensym* t) (*print-length* nil) (*print-level* nil)
+         (*print-lines* nil) (*print-miser-width* nil) (*print-pretty* nil)
+         (*print-radix* nil) (*print-readably* nil) (*print-right-margin* nil)
+         (*read-base* 10) (*read-default-float-format* 'single-float) (*read-eval* t)
+         (*read-suppress* nil) (*break-on-signals* nil))
+     ,@body))
+
+(defmacro kernel-bookkeeping (&body body)
+  "The kernel's own work inside a job (noting definitions...): the person's
+*BREAK-ON-SIGNALS* is for their code, not for the conditions the kernel signals and handles."
+  `(let ((*break-on-signals* nil)) ,@body))
+
+(defmacro with-sane-printing (&body body)
+  "BODY with the person's printer settings, except values no printer can use (a *PRINT-BASE*
+of 37, a negative *PRINT-LINES*...), which are put back to the standard ones: the answer is
+printed rather than lost."
+  `(let ((*print-base* (if (typep *print-base* '(integer 2 36)) *print-base* 10))
+         (*print-case* (if (member *print-case* '(:upcase :downcase :capitalize)) *print-case* :upcase))
+         (*print-lines* (if (typep *print-lines* '(or null (integer 1))) *print-lines* nil))
+         (*print-right-margin* (if (typep *print-right-margin* '(or null (integer 1))) *print-right-margin* nil))
+         (*print-miser-width* (if (typep *print-miser-width* '(or null (integer 0))) *print-miser-width* nil)))
+     ,@body))
+
 (defun brief (object)
   (with-brief-printing
     (handler-case (print-limited (lambda (s) (prin1 object s)) 300)

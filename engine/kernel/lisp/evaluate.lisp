@@ -5,13 +5,14 @@
 (in-package "LISP-DUET.KERNEL")
 
 (defun print-value (value print-length print-level limit)
-  (let ((*print-length* print-length) (*print-level* print-level)
-        (*print-circle* t) (*print-pretty* t) (*print-readably* nil) (*print-escape* t))
+  (with-sane-printing
+   (let ((*print-length* print-length) (*print-level* print-level)
+         (*print-circle* t) (*print-pretty* t) (*print-readably* nil) (*print-escape* t))
     (handler-case (print-limited (lambda (s) (prin1 value s)) limit)
       (serious-condition (c)
         (format nil "#<error printing a ~A: ~A: ~A>"
                 (brief (type-of value)) (condition-type-name c)
-                (one-line (condition-message c)))))))
+                (one-line (condition-message c))))))))
 
 ;;; ECL's reader recurses on the C stack without checking it: about 25,000 nested parentheses
 ;;; end the whole engine with SIGSEGV. Code nested deeper than this is refused before reading.
@@ -142,16 +143,17 @@ define nothing for the session's records."
       (loop for start = (file-position in)
             for form = (read-next-form in code in)
             until (eq form in)
-            do (dolist (w (form-style-warnings form)) (note-job-warning w))
+            do (dolist (w (kernel-bookkeeping (form-style-warnings form))) (note-job-warning w))
                (if in-frame
                    (setf results (multiple-value-list (eval (in-frame-form form environment))))
-                   (let ((before (definition-before form))
+                   (let ((before (kernel-bookkeeping (definition-before form)))
                          (*top-level-form* form))
                      (setf results (if debug
                                        (evaluate-retryably form debug)
                                        (evaluate-form form)))
-                     (note-definition form id)
-                     (note-ledger-definition form start (file-position in) before)))))
+                     (kernel-bookkeeping
+                       (note-definition form id)
+                       (note-ledger-definition form start (file-position in) before))))))
     (%stage +stage-evaluated+)
     (when *editor-request*
       ;; The editor prints them itself, as Swank would have (editor.lisp).

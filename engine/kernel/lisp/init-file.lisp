@@ -25,6 +25,21 @@ interrupts the job (INTERRUPT-JOB, as the host's interrupt does)."
          (interrupt-job (list :target id)))))
     (unwind-protect (funcall thunk) (setf done t))))
 
+(defparameter *watched-settings*
+  '(*break-on-signals* *debugger-hook* ext:*invoke-debugger-hook* *print-base* *print-length*
+    *print-level* *print-lines* *print-circle* *print-case* *print-readably* *read-base*
+    *read-eval* *read-default-float-format*)
+  "Settings an init file may change for every later evaluation, some of them in ways that
+make errors hard to see (*BREAK-ON-SIGNALS*): the reply names those it changed, so the host
+can point at the init file.")
+
+(defun changed-settings (before)
+  (let ((*package* *session-package*))
+    (loop for symbol in *watched-settings*
+          for old in before
+          unless (eq old (symbol-value symbol))
+            collect (obj "name" (session-print symbol) "value" (session-print (symbol-value symbol))))))
+
 (defun reply-field (reply key)
   (loop for (k v) on (cdr reply) by #'cddr when (equal k key) return v))
 
@@ -59,13 +74,15 @@ neither group nor others may write it; a link is judged by the file it leads to)
                   (list "file" file "loaded" :false "timed_out" :false)))
           (t
            ;; The debugger is off: nobody is there to answer it while the session starts.
-           (let ((reply (run-job (list* :debug nil request)
+           (let* ((before (mapcar #'symbol-value *watched-settings*))
+                  (reply (run-job (list* :debug nil request)
                                  (lambda ()
                                    (call-with-job-time-limit
                                     id limit timed-out (lambda () (load file :verbose nil :print nil)))
                                    (list "values" '())))))
              (nconc reply (list "file" file
                                 "loaded" (if (equal (reply-field reply "status") "ok") t :false)
-                                "timed_out" (if (car timed-out) t :false))))))))
+                                "timed_out" (if (car timed-out) t :false)
+                                "changed_settings" (changed-settings before))))))))
 
 (define-operation "load-init" :worker #'load-init)

@@ -14,8 +14,19 @@
       (multiple-value-bind (symbol status) (find-symbol name package)
         (and status symbol)))))
 
+(defun lambda-list-source (symbol)
+  "What to ask ECL SYMBOL's lambda list of. A traced function's is its own, not that of
+TRACE's wrapper, (&REST SI::ARGS); a native version's is its definition's (ECL reads a
+compiled function's from a record by name, which TRACE's own DEFUN overwrote)."
+  (let ((traced (si::traced-old-definition symbol)))
+    (cond (traced (or (bytecode-of-native traced) traced))
+          ((and (fboundp symbol) (not (macro-function symbol)) (not (special-operator-p symbol)))
+           (or (bytecode-of-native (fdefinition symbol)) symbol))
+          (t symbol))))
+
 (defun lambda-list-text (symbol)
-  (multiple-value-bind (lambda-list found) (ignore-errors (ext:function-lambda-list symbol))
+  (multiple-value-bind (lambda-list found)
+      (ignore-errors (ext:function-lambda-list (lambda-list-source symbol)))
     (when found
       (let ((*package* *session-package*) (*print-case* :upcase) (*print-pretty* nil))
         (if lambda-list (prin1-to-string lambda-list) "()")))))

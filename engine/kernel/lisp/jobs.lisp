@@ -23,9 +23,96 @@ outside every handler (tst_faults' interrupt storm, about one run in ten under l
 (defvar *interrupted-before-start* nil
   "Id of a job the host interrupted while it still waited in the worker's mailbox.")
 
+(defvar *unwound-job-fields* nil
+  "(ID . THUNK): what job ID would have to say should it end in an error or its thread end
+under it (run-tests: its output so far); THUNK gives the reply fields.")
+
+(defun unwound-fields (id)
+  (let ((unwound *unwound-job-fields*))
+    (and (eql (car unwound) id) (functionp (cdr unwound))
+         (ignore-errors (funcall (cdr unwound))))))
+
+(defmacro with-unwound-job-fields ((request) &body body)
+  "BODY returns a job's reply; an error reply gets the fields the job left for that case."
+  (let ((reply (gensym)))
+    `(let ((,reply (progn ,@body)))
+       (when (equal (loop for (k v) on (cdr ,reply) by #'cddr when (equal k "status") return v) "error")
+         (nconc ,reply (unwound-fields (getf ,request :id))))
+       (setf *unwound-job-fields* nil)
+       ,reply)))
+
+(defvar *recorded-expansions* nil
+  "On the worker, per job: a cell whose CAR is an EQ table from each macro form the job's
+code expanded (and each global symbol macro) to its expansion, made at the first one. The
+definitions the job makes keep it, and their native versions are compiled with those very
+expansions (native-meaning.lisp): what the bytecode compiled, even when a macro's expander
+depends on something that changed since (a type, a global variable).")
+
+(defun expansion-key (form)
+  "(values key tag) under which FORM's expansion is recorded. ECL's native compiler expands a
+call it rebuilt, (LIST* NAME ARGUMENTS), whose arguments are the very list of the source: the
+key is that list (or the name, when there are none), the tag the name; a global symbol
+macro's key is the symbol."
+  (if (consp form)
+      (values (if (consp (cdr form)) (cdr form) (car form)) (car form))
+      (values form :symbol-macro)))
+
+(defun recorded-expansion (table form)
+  "(values expansion found) from an expansions TABLE."
+  (multiple-value-bind (key tag) (expansion-key form)
+    (let ((pair (assoc tag (gethash key table) :test #'eq)))
+      (if pair (values (cdr pair) t) (values nil nil)))))
+
+(defconstant +recorded-expansions-limit+ 100000
+  "Expansions one job records at most (a job that generates and evaluates code in a loop
+would keep every expansion until it ends).")
+
+(defvar *compiler-in-use-symbol* nil)
+
+(defun native-compiler-running-p ()
+  "True while ECL's native compiler runs in this thread (COMPILE-FILE of a library the job
+loads): its expansions are not the bytecode's, and are not recorded."
+  (let ((symbol (or *compiler-in-use-symbol*
+                    (setf *compiler-in-use-symbol* (find-symbol "*COMPILER-IN-USE*" "C")))))
+    (and symbol (boundp symbol) (symbol-value symbol))))
+
+(defun recorded-macro-p (name)
+  "True for a macro whose expansion may depend on the session: not one of Common Lisp's or
+ECL's own (LOOP, WHEN, ECL's helpers expand the same way every time), except the SETF family,
+which reads the session's SETF expanders. (Recording every expansion cost LOOP-heavy
+evaluation a fifth of its time.)"
+  (let ((package (symbol-package name)))
+    (or (not (member package (load-time-value (mapcar #'find-package '("COMMON-LISP" "SI" "EXT" "CLOS" "MP" "FFI" "GRAY")))))
+        (member name '(setf psetf incf decf push pushnew pop remf rotatef shiftf)))))
+
+(defun recording-expand-hook (expander form environment)
+  "The global *MACROEXPAND-HOOK*: expands, and records the expansion while a job records."
+  (let ((expansion (funcall expander form environment))
+        (cell *recorded-expansions*))
+    (when (and cell (not (native-compiler-running-p))
+               (or (and (consp form) (symbolp (car form)) (recorded-macro-p (car form)))
+                        (and (symbolp form) (eq expander (si:get-sysprop form 'si::symbol-macro)))))
+      (let ((table (or (car cell) (setf (car cell) (make-hash-table :test #'eq)))))
+        (when (>= (hash-table-count table) +recorded-expansions-limit+)
+          ;; A job that generates code in a loop: later definitions expand anew.
+          (return-from recording-expand-hook expansion))
+        (multiple-value-bind (key tag) (expansion-key form)
+          (let* ((pairs (gethash key table))
+                 (pair (assoc tag pairs :test #'eq)))
+            (if pair
+                (setf (cdr pair) expansion)
+                (setf (gethash key table) (acons tag expansion pairs)))))))
+    expansion))
+
+(defvar *job-began* nil
+  "The id of the last job whose user code this thread began to run (JOB-LOOP binds it): a
+thread ended before that is not the job's doing, and the job is handed to the next thread.")
+
 (defun begin-job (id)
   "Marks job ID as running, or throws to JOB-ABORT if it was interrupted while queued.
 With the lock, INTERRUPT-JOB either sees the job running or leaves the id for this check."
+  (setf *job-began* id)
+  (mp:without-interrupts (%forget-fault))
   (when (mp:with-lock (*interrupt-lock*)
           (setf *running-job* id)
           (eql *interrupted-before-start* id))
@@ -184,6 +271,7 @@ the person's editor asked for instead (editor.lisp)."
            (start (%monotonic-us))
            (run-start (%run-time-us))
            (base (si::ihs-top))
+           (*recorded-expansions* (and (native-available-p) (list nil)))
            (outcome
              (macrolet ((guarded (serious-condition-handler)
                           `(let ((*abortable-job* id)
@@ -264,11 +352,15 @@ the person's editor asked for instead (editor.lisp)."
 ;;; operation runs under a watchdog that interrupts it after a few seconds.
 
 (defvar *watch-token* nil "Bound, on the watched thread, while its time limit applies.")
+(defvar *service-doing* nil
+  "What the watched question is doing now (a text), set as it goes: its time limit's message
+says it, instead of guessing.")
 
 (defun call-with-service-time-limit (request seconds thunk)
   (let* ((token (list :watch))
          (me mp:*current-process*)
          (done nil)
+         (*service-doing* nil)
          (result
            (catch token
              (let ((*watch-token* token))
@@ -286,7 +378,9 @@ the person's editor asked for instead (editor.lisp)."
                (unwind-protect (funcall thunk) (setf done t))))))
     (if (eq result :timed-out)
         (failed-reply (getf request :id) "SERVICE-TIMEOUT"
-                      (format nil "This question did not finish within ~D s: printing a value probably ran a PRINT-OBJECT method that does not return. Nothing was changed; the session is fine." seconds))
+                      (if *service-doing*
+                          (format nil "This question did not finish within ~D s: it was ~A. Nothing was changed; the session is fine." seconds *service-doing*)
+                          (format nil "This question did not finish within ~D s: printing a value probably ran a PRINT-OBJECT method that does not return. Nothing was changed; the session is fine." seconds)))
         result)))
 
 (defmacro with-service-time-limit ((request &optional (seconds 5)) &body body)

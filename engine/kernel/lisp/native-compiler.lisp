@@ -231,28 +231,67 @@ libraries are already in the engine: the dynamic loader finds their symbols ther
 (defconstant +c-compiler-niceness+ 10
   "gcc yields the processor to the worker and the host: it is background work.")
 
+(defvar *batch-phase* (list nil)
+  "Bound per batch: its CAR says what the batch is doing (:TRANSLATING, :GCC, :LOADING), so
+that a batch stopped at its time limit is given the true reason.")
+
+(defconstant +sigkill+ 9)
+
+(defun kill-process-group (pid)
+  "SIGKILL to every process of the group PID leads (gcc and the cc1, as and ld it runs):
+libc's kill(-PID, SIGKILL)."
+  (si:call-cfun (si:find-foreign-symbol "kill" :default :pointer-void 0)
+                :int '(:int :int) (list (- pid) +sigkill+)))
+
+(defun c-compiler-command (arguments)
+  "(program . arguments): gcc, niced, in a process group of its own (setsid, when there is one:
+util-linux, in every Debian), so that a gcc stopped at the time limit is stopped with every
+process it started."
+  (let ((nice (find-on-path "nice"))
+        (setsid (find-on-path "setsid"))
+        (command (cons (first (words *native-c-compiler*)) arguments)))
+    (when nice (setf command (list* nice "-n" (princ-to-string +c-compiler-niceness+) command)))
+    (when setsid (setf command (cons setsid command)))
+    command))
+
+(defun read-first-lines (file count)
+  (with-output-to-string (text)
+    (ignore-errors
+     (with-open-file (in file :external-format '(:utf-8 :replacement #\?))
+       (loop for line = (read-line in nil nil)
+             for n from 0
+             while (and line (< n count))
+             do (write-line line text))))))
+
 (defun run-c-compiler (c-file shared-object)
-  "NIL when gcc made SHARED-OBJECT, else what went wrong (its output, shortened)."
-  (multiple-value-bind (stream code process)
-      (let ((nice (find-on-path "nice"))
-            (program (first (words *native-c-compiler*)))
-            (arguments (c-compiler-arguments c-file shared-object)))
-        (if nice
-            (ext:run-program nice (list* "-n" (princ-to-string +c-compiler-niceness+) program arguments)
-                             :input nil :output :stream :error :output :wait nil)
-            (ext:run-program program arguments :input nil :output :stream :error :output :wait nil)))
-    (declare (ignore code))
-    (let ((output (with-output-to-string (text)
-                    (when stream
-                      (loop for line = (read-line stream nil nil)
-                            for count from 0
-                            while line
-                            when (< count 40) do (write-line line text))))))
-      (ignore-errors (close stream))
-      (multiple-value-bind (status exit-code) (ext:external-process-wait process t)
-        (if (and (eq status :exited) (eql exit-code 0) (probe-file shared-object))
-            nil
-            (format nil "gcc failed (~(~A~) ~A): ~A" status exit-code (one-line output)))))))
+  "NIL when gcc made SHARED-OBJECT, else what went wrong (its output, shortened). gcc writes
+into a file, never into a pipe it could fill; it is waited for by polling, so that the batch's
+time limit can stop it, and then its whole process group is killed before its files go."
+  (let* ((log (concatenate 'string shared-object ".log"))
+         (command (c-compiler-command (c-compiler-arguments c-file shared-object)))
+         (process (nth-value 2 (ext:run-program (first command) (rest command)
+                                                :input nil :output log :if-output-exists :supersede
+                                                :error :output :wait nil)))
+         (finished nil))
+    (setf (car *batch-phase*) :gcc)
+    (unwind-protect
+         (loop
+           (multiple-value-bind (status exit-code) (ext:external-process-wait process nil)
+             (unless (eq status :running)
+               (setf finished t
+                     (car *batch-phase*) :loading)
+               (return (if (and (eq status :exited) (eql exit-code 0) (probe-file shared-object))
+                           nil
+                           (format nil "gcc failed (~(~A~) ~A): ~A" status exit-code
+                                   (one-line (read-first-lines log 40)))))))
+           (sleep 0.02))
+      (unless finished
+        (let ((pid (ext:external-process-pid process)))
+          (when (and (integerp pid) (> pid 1) (find-on-path "setsid"))
+            (kill-process-group pid)))
+        (ignore-errors (ext:terminate-process process t))
+        (ignore-errors (ext:external-process-wait process t)))
+      (ignore-errors (when (probe-file log) (delete-file log))))))
 
 ;;; A batch.
 
@@ -282,43 +321,74 @@ values of LOAD-TIME-VALUE forms, quiet."
                 (c-symbol "*PERMANENT-DATA*") (c-symbol "*SUPPRESS-COMPILER-MESSAGES*")
                 (c-symbol "*CMP-ENV-ROOT*"))
        (list t 'values t t (symbol-value (c-symbol "*CMP-ENV-ROOT*")))
-     (let ((*compile-print* nil) (*compile-verbose* nil) (*print-pretty* nil)
+     (let ((*compile-print* nil) (*compile-verbose* nil)
            (*standard-output* (make-broadcast-stream))
            (*error-output* (make-broadcast-stream)))
-       ,@body)))
+       ;; ECL's compiler writes constants into the C with the printer as it finds it.
+       (with-standard-printing ,@body))))
 
-(defvar *expanded-macros* '() "The macros the native compiler expanded for the item it translates.")
+(defvar *expanded-macros* '() "The macros (and symbol macros) the native compiler expanded for the item it translates.")
+(defvar *expanded-forms* '() "The forms it expanded them in (native-meaning.lisp reads the names in them).")
+
+(defvar *replayed-expansions* nil
+  "While an item translates: the expansions its bytecode was compiled with (form -> expansion).")
+(defvar *item-form* nil "While an item translates: the form of ours that stores its function.")
 
 (defun expand-noting (expander form environment)
-  "ECL's compiler and MACROEXPAND-1 call *MACROEXPAND-HOOK* for every expansion. A macro of
-the session's own that expands into LOAD-TIME-VALUE stops the translation before ECL's
-compiler evaluates that form (COMPILE's way, again: its side effects would happen twice)."
-  (let ((expansion (funcall expander form environment)))
-    (when (and (consp form) (symbolp (first form)))
-      (pushnew (first form) *expanded-macros* :test #'eq)
-      (when (and (symbol-package (first form)) (user-package-p (symbol-package (first form)))
-                 (tree-contains-p expansion '(load-time-value)))
-        (error "~A" *load-time-value-reason*)))
-    expansion))
+  "ECL's compiler and MACROEXPAND-1 call *MACROEXPAND-HOOK* for every expansion. A form the
+definition's bytecode expanded gets that very expansion again (native-meaning.lisp); others
+are expanded anew, and noted. A macro of the session's own that expands into LOAD-TIME-VALUE
+stops the translation before ECL's compiler evaluates that form (COMPILE's way, again: its
+side effects would happen twice)."
+  (multiple-value-bind (recorded found)
+      (if (and *replayed-expansions*
+               (or (consp form) (and (symbolp form) (eq expander (si:get-sysprop form 'si::symbol-macro)))))
+          (recorded-expansion *replayed-expansions* form)
+          (values nil nil))
+    (let ((expansion (if found recorded (funcall expander form environment))))
+      (unless found
+        (when (and (symbolp form) form)
+          (pushnew form *expanded-macros* :test #'eq))
+        (when (and (consp form) (symbolp (first form)) (not (eq form *item-form*)))
+          (pushnew (first form) *expanded-macros* :test #'eq)
+          (push form *expanded-forms*)))
+      (expand-checked form expansion))))
+
+(defun expand-checked (form expansion)
+  "EXPANSION, unless it is a session macro's that brings in LOAD-TIME-VALUE."
+  (when (and (consp form) (symbolp (first form)) (symbol-package (first form))
+             (user-package-p (symbol-package (first form)))
+             (tree-contains-p expansion '(load-time-value)))
+    (error "~A" *load-time-value-reason*))
+  expansion)
 
 (defun translate-items (items findings)
-  "Step 1 for ITEMS, each (FORM PACKAGE READTABLE): the top-level form of item I stores its
-function at index I. Each form is translated with its own package and readtable in force
-(macros that intern or read see what the definition saw). FINDINGS (a vector) receives per
-item (EXPANDED-MACROS . CONDITIONS): what was expanded and signalled while it was
-translated, even when one of them ends the translation."
+  "Step 1 for ITEMS, each (FORM PACKAGE READTABLE [EXPANSIONS]): the top-level form of item I
+stores its function at index I. Each form is translated with its own package and readtable in
+force (macros that intern or read see what the definition saw), and with the expansions its
+bytecode was compiled with. FINDINGS (a vector) receives per item (EXPANDED-MACROS
+CONDITIONS EXPANDED-FORMS): what was expanded anew and signalled while it was translated,
+even when one of them ends the translation."
   (c-call "DATA-INIT")
-  (loop for (form package readtable) in items
+  (setf (car *batch-phase*) :translating)
+  (loop for (form package readtable expansions) in items
         for index from 0
         do (let ((*package* package) (*readtable* readtable)
+                 (*replayed-expansions* expansions)
                  (*compiling-session-code* t)
                  (*macroexpand-hook* #'expand-noting)
                  (*expanded-macros* '())
+                 (*expanded-forms* '())
                  (conditions '()))
              (unwind-protect
                   (handler-bind ((condition (lambda (c) (push c conditions))))
-                    (c-call "T1EXPR" `(setf (svref *native-batch-result* ,index) ,form)))
-               (setf (svref findings index) (cons *expanded-macros* conditions))))))
+                    (let ((*item-form* `(setf (svref *native-batch-result* ,index) ,form)))
+                      (c-call "T1EXPR" *item-form*)))
+               (setf (svref findings index) (list *expanded-macros* conditions *expanded-forms*))))))
+
+(defun finding-expanded (finding) (first finding))
+(defun finding-conditions (finding) (second finding))
+(defun finding-forms (finding) (third finding))
 
 (defun undefined-variable-notes (conditions)
   "What the session may want to know although it compiled: free variables it never declared."
@@ -328,7 +398,7 @@ translated, even when one of them ends the translation."
 
 (defun finding-problem (finding)
   "Why the item of FINDING does not compile, from what its translation signalled, or NIL."
-  (and finding (first (condition-texts (cdr finding) '(:error :warning)))))
+  (and finding (first (condition-texts (finding-conditions finding) '(:error :warning)))))
 
 (defun compile-native-items (items)
   "(values functions problem findings): FUNCTIONS a vector of the items' compiled functions,
@@ -360,6 +430,7 @@ item (EXPANDED-MACROS . CONDITIONS), NIL for items the translation did not reach
                                    (c-call "DATA-C-DUMP" data-file)))))
                   (problem (or (first (condition-texts conditions '(:error :warning)))
                                (and (not (probe-file c-file)) "ECL's compiler wrote no C file.")
+                               (progn (name-argument-count-errors c-file) nil)
                                (run-c-compiler c-file shared-object))))
              (cond (problem (values nil problem findings))
                    (t

@@ -82,6 +82,15 @@ whose function the background compiler installed as a lean wrapper (no next meth
                                     (funcall ',(native-entry-native (native-method-record method)) ,@parameters)))
                   (t (funcall ',(dispatch-miss generic) ,@parameters)))))))))
 
+(defun forget-native-dispatch (generic)
+  "GENERIC goes back to ECL's dispatch (one of its methods went back to its bytecode), and a
+dispatcher made for it meanwhile is not installed."
+  (mp:with-lock (*dispatch-lock*)
+    (when (member generic *dispatching*)
+      (clos::set-generic-function-dispatch generic)
+      (setf *dispatching* (remove generic *dispatching*)))
+    (setf *pending-dispatchers* (remove generic *pending-dispatchers* :key #'first))))
+
 (defun dispatch-miss (generic)
   "What a dispatcher calls for a class it does not know: GENERIC goes back to ECL's dispatch
 for good, and is called."

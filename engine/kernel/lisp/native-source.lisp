@@ -21,39 +21,46 @@
 
 (in-package "LISP-DUET.KERNEL")
 
-;;; What the session changes that the bytecodes compiler has already taken into account when
-;;; a definition is made, and the native compiler would see anew: macros and special
-;;; declarations. A definition made before such a change is left interpreted rather than
-;;; compiled against the new state: a variable declared special since is looked for in its
-;;; source (STALE-DEFINITION-REASON), a macro (re)defined since among the macros the native
-;;; compiler expanded for it, directly or not (MACRO-CHANGED-SINCE).
+;;; What a definition's meaning depends on beyond its own text, as the session changes it
+;;; (native-meaning.lisp says what each change does to the definitions it concerns):
+;;; - what the bytecodes compiler used when it made the definition and the native compiler
+;;;   would see anew (:MACRO, :SYMBOL-MACRO, :SETF-EXPANDER, :SPECIAL): a definition made
+;;;   before such a change is left interpreted rather than compiled against the new state;
+;;; - what the bytecode looks up at each call and native code takes in when it is compiled
+;;;   (:TYPE, :CONSTANT, :INLINE): a native version made before such a change goes back to
+;;;   its bytecode at once, and is compiled again.
+;;; One record of changes, numbered by generation; each definition keeps the generation it
+;;; was made at.
 
-(defvar *macro-generation* 0 "Counts the macros the session (re)defined.")
-(defvar *macro-definitions* '() "(GENERATION . NAME) of each macro (re)defined, newest first.")
-(defvar *special-generation* 0 "Counts the variables the session declared special.")
-(defvar *made-special* '() "(GENERATION . SYMBOL) of each variable declared special, newest first.")
+(defvar *change-generation* 0 "Counts the changes the session made to what definitions mean.")
+(defvar *changes* '() "(GENERATION KIND . NAMES) of each change, newest first.")
+(defvar *changes-count* 0)
+(defvar *changes-lock* (mp:make-lock :name "lisp-duet meaning changes"))
 (defconstant +changes-kept+ 1000)
 
-(defun note-macro-definition (name)
-  (incf *macro-generation*)
-  (push (cons *macro-generation* name) *macro-definitions*)
-  (when (> (length *macro-definitions*) +changes-kept+)
-    (setf *macro-definitions* (subseq *macro-definitions* 0 +changes-kept+))))
+(defun note-change (kind names)
+  "Records that NAMES changed in KIND; the change's generation."
+  (mp:with-lock (*changes-lock*)
+    (let ((generation (incf *change-generation*)))
+      (push (list* generation kind names) *changes*)
+      (when (> (incf *changes-count*) (* 2 +changes-kept+))
+        (setf *changes* (subseq *changes* 0 +changes-kept+)
+              *changes-count* +changes-kept+))
+      generation)))
 
-(defun changed-since (changes generation names)
-  "The first of NAMES changed after GENERATION according to CHANGES ((GENERATION . NAME),
-newest first); :UNKNOWN when the record no longer reaches back that far."
-  (when names
-    (or (loop for (changed . name) in changes
-              while (> changed generation)
-              when (member name names :test #'eq) return name)
-        (let ((oldest (car (car (last changes)))))
-          (and oldest (= (length changes) +changes-kept+) (> oldest (1+ generation)) :unknown)))))
-
-(defun macro-changed-since (entry expanded)
-  "A macro among EXPANDED (the names the native compiler expanded for ENTRY) that the
-session (re)defined after ENTRY's definition, or NIL."
-  (changed-since *macro-definitions* (native-entry-macro-generation entry) expanded))
+(defun changes-since (generation kinds)
+  "The changes of KINDS made after GENERATION, as ((KIND . NAME) ...), newest first; :UNKNOWN
+when the record no longer reaches back that far."
+  (mp:with-lock (*changes-lock*)
+    (let ((found '()) (oldest nil))
+      (loop for (changed kind . names) in *changes*
+            while (> changed generation)
+            do (setf oldest changed)
+               (when (member kind kinds)
+                 (dolist (name names) (push (cons kind name) found))))
+      (if (or (= generation *change-generation*) (and oldest (<= oldest (1+ generation))))
+          (nreverse found)
+          :unknown))))
 
 (defvar *person-policy* '()
   "The OPTIMIZE qualities the session proclaimed, as ((QUALITY LEVEL) ...), newest first per
@@ -62,12 +69,6 @@ quality. Each definition keeps the list in force when it was made.")
   "Every other proclamation the session made (INLINE, FTYPE, TYPE...), oldest first: ECL's
 PROCLAIM drops all but SPECIAL until the native compiler is loaded, so they are given to the
 compiler again once it is (REPLAY-PROCLAMATIONS).")
-
-(defun note-special (symbol)
-  (incf *special-generation*)
-  (push (cons *special-generation* symbol) *made-special*)
-  (when (> (length *made-special*) +changes-kept+)
-    (setf *made-special* (subseq *made-special* 0 +changes-kept+))))
 
 (defun note-proclamation (specification)
   "Called with each proclamation the worker makes while a session job runs."
@@ -81,7 +82,7 @@ compiler again once it is (REPLAY-PROCLAMATIONS).")
                    (cons entry (remove (first entry) *person-policy* :key #'first)))))))
       (special
        (dolist (symbol (rest specification))
-         (when (symbolp symbol) (note-special symbol))))
+         (when (symbolp symbol) (note-change :special (list symbol)))))
       (t
        (setf *session-proclamations*
              (append *session-proclamations* (list (copy-tree specification))))))))
@@ -100,27 +101,37 @@ compiler again once it is (REPLAY-PROCLAMATIONS).")
   (and *noting-definitions* (on-worker-p)))
 
 (defun fset-noting (name definition &rest more)
-  (multiple-value-prog1 (apply *original-fset* name definition more)
-    (when (noting-p)
-      (let ((macro (first more)))
-        (when macro (note-macro-definition name))
-        ;; While COMPILE-FILE runs (the editor's C-c C-k, or the person's), ECL defines the
-        ;; file's macros for its own use as it goes: not a definition to compile (it has no
-        ;; lambda expression of its own); the fasl's load defines the native one.
-        (unless *compile-file-truename*
-          (note-native-definition (if macro :macro :function) name definition definition nil))))))
+  (if (not (noting-p))
+      (apply *original-fset* name definition more)
+      ;; What was there, when the new function may be a wrapper around it (native-meaning.lisp).
+      (let ((previous (and (closure-with-environment-p definition) (ignore-errors (fdefinition name)))))
+        (multiple-value-prog1 (apply *original-fset* name definition more)
+          (kernel-bookkeeping
+            (let ((macro (first more)))
+              (when macro (note-change :macro (list name)))
+              ;; While COMPILE-FILE runs (the editor's C-c C-k, or the person's), ECL defines the
+              ;; file's macros for its own use as it goes: not a definition to compile (it has no
+              ;; lambda expression of its own); the fasl's load defines the native one.
+              (unless *compile-file-truename*
+                (note-function-installed (if macro :macro :function) name definition previous))))))))
+
+(defvar *uncompiled-methods* (make-hash-table :test #'eq)
+  "Methods the session defined while native compilation was off: they run interpreted.")
 
 (defun install-method-noting (name qualifiers specializers lambda-list function &rest options)
   (let ((method (apply *original-install-method* name qualifiers specializers lambda-list
                        function options)))
     (when (noting-p)
-      (note-native-definition :method name function
-                              (ignore-errors (clos:method-function method)) method))
+      (kernel-bookkeeping
+        (unless (note-native-definition :method name function
+                                        (ignore-errors (clos:method-function method)) method)
+          (when (bytecoded-definition-p function)
+            (setf (gethash method *uncompiled-methods*) t)))))
     method))
 
 (defun make-special-noting (symbol)
   (multiple-value-prog1 (funcall *original-make-special* symbol)
-    (when (noting-p) (note-special symbol))))
+    (when (noting-p) (note-change :special (list symbol)))))
 
 (defun proclaim-noting (specification)
   (multiple-value-prog1 (funcall *original-proclaim* specification)
@@ -155,7 +166,8 @@ with its own; then hands that compiler what the session proclaimed before it was
       (setf (fdefinition 'clos::install-method) #'install-method-noting))
     (unless *original-make-special*
       (setf *original-make-special* (fdefinition 'si::*make-special))
-      (setf (fdefinition 'si::*make-special) #'make-special-noting)))
+      (setf (fdefinition 'si::*make-special) #'make-special-noting))
+    (install-meaning-hooks))
   (wrap-proclaim))
 
 ;;; A definition on its way to native code.
@@ -169,7 +181,13 @@ with its own; then hands that compiler what the session proclaimed before it was
                ; method function CLOS wrapped around it
   method       ; the method, for methods
   package readtable policy ; *PACKAGE*, *READTABLE* and *PERSON-POLICY* when it was made
-  macro-generation special-generation
+  generation   ; *CHANGE-GENERATION* when it was made
+  translated   ; *CHANGE-GENERATION* when its translation to C began
+  dependencies ; the symbols its native version may have taken in (types, constants, inline
+               ; functions: native-meaning.lisp)
+  original     ; for a method, its function before the native one was swapped in
+  wrapped      ; true when a wrapper (TRACE...) took its place before it was compiled
+  expansions   ; the cell of *RECORDED-EXPANSIONS* of the job that made it, until compiled
   job          ; the id of the job that made it
   defined-at   ; %MONOTONIC-US when it was made
   (state :queued) ; :queued, :compiling, :native, :interpreted, :superseded
@@ -177,7 +195,7 @@ with its own; then hands that compiler what the session proclaimed before it was
   notes        ; what the compiler remarked although it compiled
   since        ; %WALL-CLOCK-MS of its latest state
   after-ms     ; from the definition to its native version
-  native       ; the native function, for a method (its generic function's dispatcher calls it)
+  native       ; the native function (a method's: its generic function's dispatcher calls it)
   lean)        ; true when a method's native version needs no next methods
 
 (defun bytecoded-definition-p (function)
@@ -191,22 +209,6 @@ with its own; then hands that compiler what the session proclaimed before it was
                    ((consp x) (or (walk (car x)) (walk (cdr x))))
                    (t nil))))
     (walk tree)))
-
-(defun stale-definition-reason (entry lambda-expression)
-  "Why compiling ENTRY now could differ from what the session runs: one of its variables
-declared special after it was defined. NIL when none was."
-  (when (/= (native-entry-special-generation entry) *special-generation*)
-    (let ((new (loop for (generation . symbol) in *made-special*
-                     while (> generation (native-entry-special-generation entry))
-                     collect symbol)))
-      (when (or (tree-contains-p lambda-expression new)
-                (and (= (length *made-special*) +changes-kept+)
-                     (> (car (car (last *made-special*))) (1+ (native-entry-special-generation entry)))))
-        "One of its variables was declared special after this definition: compiled now, it would bind it dynamically, where the bytecode binds it lexically. It stays interpreted; evaluate the definition again to compile it."))))
-
-(defun macro-changed-reason (macro)
-  (format nil "~:[A macro~;The macro ~:*~S~] it uses was (re)defined after this definition: compiled now, it would expand the new one where the bytecode runs the old. It stays interpreted; evaluate the definition again to compile it."
-          (and (symbolp macro) (not (eq macro :unknown)) macro)))
 
 ;;; The form to compile: the lambda expression inside its translated environment and the
 ;;; policy of the definition.
@@ -239,8 +241,11 @@ list whose last element is where the inner form goes."
             ((eq (car record) 'si::macro)
              (let ((name (cddr record)) (expander (cadr record)))
                (if (and (symbolp name) (functionp expander))
-                   (push `(macrolet ((,name (&whole form &environment environment)
-                                       (funcall ',expander form environment))))
+                   ;; (FUNCALL 'OBJECT ...) would be read by ECL's compiler as a call of
+                   ;; a function named OBJECT ("FUNCTION: Not a valid argument").
+                   (push `(macrolet ((,name (&whole form &environment environment &rest arguments)
+                                       (declare (ignore arguments))
+                                       (funcall (car ',(list expander)) form environment))))
                          wrappers)
                    (return (values nil "It closes over a local macro ECL's record of which is not readable.")))))
             ((eq (car record) 'si::symbol-macro)
@@ -314,7 +319,7 @@ is none."
            (t
             (let ((stale (if (tree-contains-p lambda-expression '(load-time-value))
                              *load-time-value-reason*
-                             (stale-definition-reason entry lambda-expression))))
+                             (unsafe-policy-reason entry lambda-expression))))
               (if stale
                   (values nil stale)
                   (multiple-value-bind (wrappers problem) (environment-forms environment lambda-expression)
@@ -326,7 +331,11 @@ is none."
                                         `(function ,lambda-expression))))
                           (dolist (wrapper (reverse wrappers))
                             (setf form (append wrapper (list form))))
-                          (values `(locally (declare (optimize ,@(native-policy (native-entry-policy entry) (and wrappers t))))
+                          (values `(locally (declare (optimize ,@(native-policy (native-entry-policy entry) (and wrappers t)))
+                                                     ;; The session's compiler macros: the
+                                                     ;; bytecode never applies them (native-meaning.lisp).
+                                                     ,@(let ((names (session-compiler-macro-names)))
+                                                         (and names `((notinline ,@names)))))
                                      ,form)
                                   nil))))))))))
 

@@ -18,7 +18,8 @@
 (defvar *native-lock* (mp:make-lock :name "lisp-duet native queue"))
 (defvar *native-wakeup* (mp:make-condition-variable))
 (defvar *native-queue* '() "Entries waiting, newest first.")
-(defvar *native-compiling* '() "The entries of the batch being compiled.")
+(defvar *native-compiling* '() "The entries of the batches being compiled.")
+(defvar *slow-batches* 0 "Batches that outlasted the compiler's patience and go on alone.")
 (defvar *native-records* (make-hash-table :test #'equal) "Definition key -> its newest entry.")
 (defvar *native-serial* 0)
 (defvar *native-thread* nil)
@@ -33,7 +34,13 @@ of 64 held it ~240 ms, of 16 ~60 ms.")
 defines many at once, and one gcc run for all of them is ~30 times cheaper per definition.")
 (defconstant +native-gather-limit-us+ 250000 "...but no later than this after the first.")
 (defparameter *native-batch-time-limit* 60
-  "Seconds a batch may take (a macro or LOAD-TIME-VALUE in a definition may loop).")
+  "Seconds a batch may take (a macro or LOAD-TIME-VALUE in a definition may loop, gcc may not
+end); LISP_DUET_NATIVE_TIME_LIMIT (seconds) sets another.")
+(defconstant +batch-patience-seconds+ 3
+  "How long the compiler waits for a batch before it takes the next one meanwhile: a batch
+whose gcc runs long (up to the time limit) goes on alone, and later definitions do not wait
+behind it.")
+(defconstant +slow-batches-limit+ 2 "Batches going on alone at most; then the compiler waits.")
 
 (defun native-available-p ()
   (and *native-enabled* (null *native-toolchain-problem*)))
@@ -48,22 +55,30 @@ defines many at once, and one gcc run for all of them is ~30 times cheaper per d
   "Queues a definition the worker just made (the hooks of native-source.lisp)."
   (when (and (native-available-p) installed (bytecoded-definition-p function)
              (not (kernel-name-p name)))
-    (let ((entry (make-native-entry :kind kind :name name :function function
-                                    :installed installed :method method
-                                    :package *package* :readtable *readtable*
-                                    :policy *person-policy*
-                                    :macro-generation *macro-generation*
-                                    :special-generation *special-generation*
-                                    :job *running-job* :defined-at (%monotonic-us)
-                                    :since (%wall-clock-ms))))
-      (let ((key (native-entry-key entry)))
-        (ensure-native-thread)
-        (mp:with-lock (*native-lock*)
-          (setf (native-entry-serial entry) (incf *native-serial*)
-                (gethash key *native-records*) entry)
-          (push entry *native-queue*)
-          (mp:condition-variable-signal *native-wakeup*))
-        (push entry *job-native-queued*)))))
+    (queue-native-entry
+     (make-native-entry :kind kind :name name :function function
+                        :installed installed :method method
+                        :package *package* :readtable *readtable*
+                        :policy *person-policy*
+                        :generation *change-generation*
+                        :expansions *recorded-expansions*
+                        :job *running-job* :defined-at (%monotonic-us)
+                        :since (%wall-clock-ms)
+                        ;; Said at once, in the reply of the job that defined it.
+                        :notes (let ((note (declared-types-note function))) (and note (list note)))))))
+
+(defun queue-native-entry (entry)
+  "Gives ENTRY its serial, makes it its definition's newest, and queues it for the compiler."
+  (let ((key (native-entry-key entry)))
+    (ensure-native-thread)
+    (mp:with-lock (*native-lock*)
+      (setf (native-entry-serial entry) (incf *native-serial*)
+            (gethash key *native-records*) entry)
+      (push entry *native-queue*)
+      (mp:condition-variable-signal *native-wakeup*))
+    (when (on-worker-p)
+      (push entry *job-native-queued*))
+    entry))
 
 ;;; What the host hears.
 
@@ -108,15 +123,25 @@ defines many at once, and one gcc run for all of them is ~30 times cheaper per d
 (defun finish-entry (entry state &optional reason)
   (setf (native-entry-state entry) state
         (native-entry-reason entry) reason
-        (native-entry-since entry) (%wall-clock-ms))
+        (native-entry-since entry) (%wall-clock-ms)
+        ;; Its translation is over: what the bytecode expanded is no longer needed.
+        (native-entry-expansions entry) nil)
   (when (eq state :native)
+    ;; The bytecode is kept: FUNCTION-LAMBDA-EXPRESSION answers with it, and a change of
+    ;; what the native version took in puts it back (native-meaning.lisp).
     (setf (native-entry-after-ms entry)
-          (round (- (%monotonic-us) (native-entry-defined-at entry)) 1000)
-          ;; The bytecode is no longer needed for anything.
-          (native-entry-function entry) nil))
+          (round (- (%monotonic-us) (native-entry-defined-at entry)) 1000)))
   entry)
 
 ;;; Swapping.
+
+(defun swap-function (old new name)
+  "Puts NEW in NAME's function cell (a symbol's, or a (SETF NAME)'s) if it still holds OLD;
+true when it did."
+  (if (symbolp name)
+      (%swap-function-cell name old new)
+      (let ((pair (si:setf-definition (second name) nil)))
+        (and (consp pair) (eq (mp:compare-and-swap-car pair old new) old)))))
 
 (defun lean-method-function (function)
   "The method function CLOS calls, (ARGUMENTS NEXT-METHODS), around FUNCTION, for a method that
@@ -156,10 +181,8 @@ two special bindings that made a one-method generic call 115 ns where this makes
     (ecase (native-entry-kind entry)
       ((:function :macro)
        (%adopt-identity native name (native-entry-function entry))
-       (if (symbolp name)
-           (%swap-function-cell name installed native)
-           (let ((pair (si:setf-definition (second name) nil)))
-             (and (consp pair) (eq (mp:compare-and-swap-car pair installed native) installed)))))
+       (setf (native-entry-native entry) native)
+       (swap-function installed native name))
       (:method
        (%adopt-identity native name (native-entry-function entry))
        (let* ((method (native-entry-method entry))
@@ -167,7 +190,8 @@ two special bindings that made a one-method generic call 115 ns where this makes
               (wrapper (if lean (lean-method-function native) (clos::wrapped-method-function native))))
          (when (eq (mp:compare-and-swap (slot-value method 'clos::the-function) installed wrapper)
                    installed)
-           (setf (native-entry-installed entry) wrapper
+           (setf (native-entry-original entry) installed
+                 (native-entry-installed entry) wrapper
                  (native-entry-native entry) native
                  (native-entry-lean entry) lean)
            ;; Every thread's dispatch cache forgets this function's effective methods.
@@ -201,10 +225,26 @@ ended its thread)."
     (let* ((oldest-first (reverse *native-queue*))
            (batch (subseq oldest-first 0 (min +native-batch-limit+ (length oldest-first)))))
       (setf *native-queue* (reverse (nthcdr (length batch) oldest-first))
-            *native-compiling* batch)
+            *native-compiling* (append batch *native-compiling*))
       batch)))
 
 (defun native-compiler-loop ()
+  (loop
+    (let* ((batch (next-native-batch))
+           (done (list nil))
+           (thread (mp:process-run-function "lisp-duet native batch" #'batch-thread batch done)))
+      (declare (ignore thread))
+      ;; A quick batch is waited for; a slow one (gcc running long) goes on alone, and the
+      ;; next definitions are compiled meanwhile.
+      (loop repeat (* 50 +batch-patience-seconds+) until (car done) do (sleep 0.02))
+      (unless (car done)
+        (mp:with-lock (*native-lock*) (incf *slow-batches*))
+        (setf (cdr done) :slow)
+        (loop while (>= (mp:with-lock (*native-lock*) *slow-batches*) +slow-batches-limit+)
+              do (sleep 0.05))))))
+
+(defun batch-thread (batch done)
+  "Compiles BATCH on a thread of its own; sets the CAR of DONE when it is over."
   ;; Not niced itself: it holds MP:+LOAD-COMPILE-LOCK+ while it translates, and the worker
   ;; may wait for that lock (a priority inversion made that wait 4x longer). gcc is niced.
   (bind-every-special-once) ; the batch watchdog interrupts this thread
@@ -212,26 +252,34 @@ ended its thread)."
         (*error-output* (make-broadcast-stream))
         (*debug-io* (make-two-way-stream *refusing-debugger-input* (make-broadcast-stream)))
         (*query-io* (make-two-way-stream *refusing-query-input* (make-broadcast-stream)))
-        (*standard-input* *refusing-standard-input*))
-    (loop
-      (let ((batch (next-native-batch)))
-        (unwind-protect
-             (handler-case (compile-native-batch batch)
-               (serious-condition (c)
-                 (let ((reason (format nil "The background compiler failed: ~A: ~A"
-                                       (condition-type-name c) (one-line (condition-message c)))))
-                   (send-native-event
-                    (loop for entry in batch
-                          unless (member (native-entry-state entry) '(:native :interpreted :superseded))
-                            collect (finish-entry entry :interpreted reason))))))
-          (mp:with-lock (*native-lock*) (setf *native-compiling* '())))))))
+        (*standard-input* *refusing-standard-input*)
+        (*batch-phase* (list :translating)))
+    (unwind-protect
+         (with-standard-printing
+           (handler-case (compile-native-batch batch)
+             (serious-condition (c)
+               (let ((reason (format nil "The background compiler failed: ~A: ~A"
+                                     (condition-type-name c) (one-line (condition-message c)))))
+                 (send-native-event
+                  (loop for entry in batch
+                        unless (member (native-entry-state entry) '(:native :interpreted :superseded))
+                          collect (finish-entry entry :interpreted reason)))))))
+      (forget-compiling batch)
+      (mp:with-lock (*native-lock*)
+        (when (eq (cdr done) :slow) (decf *slow-batches*))
+        (setf (car done) t)))))
+
+(defun forget-compiling (batch)
+  (mp:with-lock (*native-lock*)
+    (setf *native-compiling* (remove-if (lambda (entry) (member entry batch)) *native-compiling*))))
 
 (defun current-entry-p (entry)
   (eq entry (mp:with-lock (*native-lock*) (gethash (native-entry-key entry) *native-records*))))
 
 (defun call-with-batch-time-limit (thunk)
   "THUNK's values, or :TIMED-OUT after *NATIVE-BATCH-TIME-LIMIT* seconds (the thread is
-interrupted there: a definition's macro or LOAD-TIME-VALUE looped)."
+interrupted there: a definition's macro or LOAD-TIME-VALUE looped, or gcc did not end;
+*BATCH-PHASE* says which)."
   (let* ((token (list :batch)) (me mp:*current-process*) (done nil)
          (result (catch token
                    (mp:process-run-function
@@ -244,6 +292,13 @@ interrupted there: a definition's macro or LOAD-TIME-VALUE looped)."
                    (unwind-protect (multiple-value-list (funcall thunk)) (setf done t)))))
     (if (eq result :timed-out) :timed-out (values-list result))))
 
+(defun batch-timed-out-reason (size)
+  (case (car *batch-phase*)
+    (:gcc (format nil "gcc did not finish compiling it~[~:;~:* and the ~D other definitions of its batch~] within ~D s: it was stopped (with every process it started) and its files removed. It stays interpreted; evaluating it again tries again."
+                  (1- size) *native-batch-time-limit*))
+    (:loading (format nil "Loading its native code took more than ~D s: it stays interpreted." *native-batch-time-limit*))
+    (t (format nil "Translating it took more than ~D s (a macro, or a LOAD-TIME-VALUE, that it uses may loop): it stays interpreted." *native-batch-time-limit*))))
+
 (defun compile-entries (entries items)
   "Compiles ITEMS (parallel to ENTRIES) in as few gcc runs as it can: one for all; when that
 fails, the definitions at fault (what their translation signalled) are set apart and the
@@ -254,7 +309,7 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
            (loop for entry in entries for i from 0
                  for finding = (svref findings i)
                  collect (list entry (svref functions i) nil
-                               (undefined-variable-notes (cdr finding)) (car finding))))
+                               (undefined-variable-notes (finding-conditions finding)) finding)))
           ((progn
              ;; gcc or the headers may have gone since the engine started.
              (let ((toolchain (native-toolchain-problem)))
@@ -280,15 +335,21 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
       (cond ((not (native-available-p))
              (push (finish-entry entry :interpreted (or *native-off-reason* *native-toolchain-problem*)) finished))
             ((not (and (current-entry-p entry) (entry-in-place-p entry)))
-             (push (finish-entry entry :superseded "A newer definition replaced it before its native version was ready.") finished))
+             (push (if (wrapped-entry-p entry)
+                       (finish-wrapped-entry entry)
+                       (finish-entry entry :superseded "A newer definition replaced it before its native version was ready."))
+                   finished))
             (t
              (multiple-value-bind (form problem) (native-lambda-form entry)
                (if problem
                    (push (finish-entry entry :interpreted problem) finished)
                    (progn
-                     (setf (native-entry-state entry) :compiling)
+                     (setf (native-entry-state entry) :compiling
+                           (native-entry-translated entry) *change-generation*)
                      (push entry entries)
-                     (push (list form (native-entry-package entry) (native-entry-readtable entry)) items)))))))
+                     (push (list form (native-entry-package entry) (native-entry-readtable entry)
+                                 (car (native-entry-expansions entry)))
+                           items)))))))
     (setf entries (nreverse entries) items (nreverse items))
     (when entries
       (send-native-event entries) ; "compiling"
@@ -296,22 +357,11 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
       (let ((outcomes (call-with-batch-time-limit (lambda () (compile-entries entries items)))))
         (if (eq outcomes :timed-out)
             (dolist (entry entries)
-              (push (finish-entry entry :interpreted
-                                  (format nil "Compiling it took more than ~D s (a macro or LOAD-TIME-VALUE in it may loop): it stays interpreted." *native-batch-time-limit*))
+              (push (finish-entry entry :interpreted (batch-timed-out-reason (length entries)))
                     finished))
             (progn
-              (loop for (entry function reason notes expanded) in outcomes
-                    for changed-macro = (and function (macro-changed-since entry expanded))
-                    do (setf (native-entry-notes entry) notes)
-                       (push (cond ((null function)
-                                    (finish-entry entry :interpreted (or reason "It did not compile.")))
-                                   (changed-macro
-                                    (finish-entry entry :interpreted (macro-changed-reason changed-macro)))
-                                   ((swap-in entry function)
-                                    (finish-entry entry :native))
-                                   (t
-                                    (finish-entry entry :superseded "A newer definition replaced it while it compiled.")))
-                             finished))
+              (loop for (entry function reason notes finding) in outcomes
+                    do (push (settle-compiled-entry entry function reason notes finding) finished))
               ;; Generic functions whose methods became native may get a dispatcher of their
               ;; own (native-dispatch.lisp).
               (dolist (generic (remove-duplicates
@@ -320,7 +370,8 @@ others compiled again; a failure gcc alone reports is narrowed by halves. Return
                                                 (eq (native-entry-state entry) :native))
                                         collect (clos:method-generic-function (native-entry-method entry)))))
                 (when generic (ignore-errors (plan-native-dispatch generic))))))))
-    (mp:with-lock (*native-lock*) (setf *native-compiling* '()))
+    ;; The event's "pending" no longer counts this batch.
+    (forget-compiling batch)
     (if *native-toolchain-problem*
         (send-native-event (nreverse finished) "available" :false "reason" *native-toolchain-problem*)
         (send-native-event (nreverse finished)))))
@@ -406,29 +457,46 @@ serial is at least \"since_serial\"."
     states))
 
 (defun execution-fields (symbol kind)
-  "\"execution\" (native, interpreted or compiling), \"native_since_ms\" and \"native_reason\"
-of a function, macro or generic function's methods the session defined."
-  (flet ((state-of (function)
-           (cond ((null function) nil)
+  "\"execution\" (native, interpreted or compiling), \"native_since_ms\", \"native_reason\"
+and \"native_notes\" of a function, macro or generic function's methods the session defined."
+  (let* ((function (cond ((not (fboundp symbol)) nil)
+                         ((string= kind "macro") (macro-function symbol))
+                         ((string= kind "function") (fdefinition symbol))))
+         (record (cond ((string= kind "function") (native-record :function symbol))
+                       ((string= kind "macro") (native-record :macro symbol))))
+         (state (and record (native-entry-state record)))
+         ;; The record tells of the function in place only while it is the record's own.
+         (own (and record (or (eq function (native-entry-function record))
+                              (eq function (native-entry-native record)))))
+         (execution
+           (cond ((string= kind "generic-function") (generic-execution symbol))
+                 ((null function) nil)
+                 ((and own (member state '(:queued :compiling))) "compiling")
                  ((bytecoded-p function) "interpreted")
                  (t "native"))))
-    (let* ((function (cond ((not (fboundp symbol)) nil)
-                           ((string= kind "macro") (macro-function symbol))
-                           ((string= kind "function") (fdefinition symbol))))
-           (record (cond ((string= kind "function") (native-record :function symbol))
-                         ((string= kind "macro") (native-record :macro symbol))))
-           (execution
-             (cond ((string= kind "generic-function")
-                    (let ((states (method-states symbol)))
-                      (cond ((member :interpreted states) "interpreted")
-                            ((intersection '(:queued :compiling) states) "compiling")
-                            (t "native"))))
-                   ((and record (member (native-entry-state record) '(:queued :compiling))) "compiling")
-                   (t (state-of function)))))
-      (when execution
-        (list "execution" execution
-              "native_since_ms" (or (and record (eq (native-entry-state record) :native) (native-entry-since record)) :null)
-              "native_reason" (or (and record (eq (native-entry-state record) :interpreted) (native-entry-reason record)) :null))))))
+    (when execution
+      (list "execution" execution
+            "native_since_ms" (or (and own (eq state :native) (native-entry-since record)) :null)
+            "native_reason" (or (and own (eq state :interpreted) (native-entry-reason record))
+                                (and function (traced-wrapper-reason symbol function))
+                                :null)
+            "native_notes" (or (and own (native-entry-notes record)) '())))))
+
+(defun generic-execution (name)
+  "How the session's methods of the generic function NAME run: interpreted when one does."
+  (let ((states (method-states name)))
+    (cond ((or (member :interpreted states)
+               (and (fboundp name) (typep (fdefinition name) 'generic-function)
+                    (some (lambda (method) (gethash method *uncompiled-methods*))
+                          (clos:generic-function-methods (fdefinition name)))))
+           "interpreted")
+          ((intersection '(:queued :compiling) states) "compiling")
+          (t "native"))))
+
+(defun traced-wrapper-reason (name function)
+  (let ((record (find name si::*trace-list* :key #'first :test #'equal)))
+    (when (and record (eq (second record) function))
+      "It is traced: TRACE's wrapper runs interpreted around it; UNTRACE puts back what was there.")))
 
 (defun native-since-text (name)
   "\"this session's definition, native since 14:02:07\" when NAME's function is a definition
@@ -453,6 +521,10 @@ the background compiler made native, else NIL."
 the hooks that note definitions. The compiler thread starts with the first definition."
   (let ((off (native-switched-off-reason)))
     (when off (setf *native-enabled* nil *native-off-reason* off)))
+  (let ((limit (ignore-errors (parse-integer (or (ext:getenv "LISP_DUET_NATIVE_TIME_LIMIT") "")))))
+    (when (and limit (plusp limit)) (setf *native-batch-time-limit* limit)))
   (setf *native-toolchain-problem* (native-toolchain-problem))
   (install-compiler-provider)
-  (install-definition-hooks))
+  (install-definition-hooks)
+  (setf *macroexpand-hook* #'recording-expand-hook)
+  (install-gc-giving-memory-back))

@@ -39,10 +39,12 @@ FUNCTION returns NIL: an interrupt is answered by the job it stops)."
     (if entry (cdr entry) #'unknown-operation)))
 
 (defun thread-ended-reply (request)
-  (job-reply (getf request :id) "error" :package (package-name *session-package*)
-             :error (error-object "LISP-DUET:THREAD-ENDED"
-                                  "The code ended the thread that ran it (MP:EXIT-PROCESS or MP:PROCESS-KILL). A new thread took its place; definitions made before remain."
-                                  "eval")))
+  (let ((id (getf request :id)))
+    (nconc (job-reply id "error" :package (package-name *session-package*)
+                      :error (error-object "LISP-DUET:THREAD-ENDED"
+                                           "The thread that ran this evaluation was ended while it ran (MP:EXIT-PROCESS or MP:PROCESS-KILL, by the code itself or from another thread, such as an editor's thread list). A new thread took its place; definitions made before remain."
+                                           "eval"))
+           (unwound-fields id))))
 
 (defun bind-every-special-once ()
   "Binds every special variable of the image once in this thread, before any interrupt can
@@ -58,35 +60,104 @@ take that path at their first binding; those of the Lisp system and the kernel n
     (progv bound (mapcar #'symbol-value bound)
       (progv unbound '() nil))))
 
-(defun job-loop (queue)
+(defun job-loop (queue &optional handed-over)
   ;; The global package is what threads outside our jobs see (those user code starts, and
   ;; Swank's): the session's, not the kernel's, which loading the kernel left there. The boot
   ;; thread has *PACKAGE* bound (its evaluation binds it); this one, new, sets the global.
   (setf *package* *session-package*)
   (bind-every-special-once)
+  (if (eq queue :worker)
+      (serve-queue queue handed-over)
+      ;; The service thread runs no user code: the person's global printer settings and
+      ;; *BREAK-ON-SIGNALS* are not for it.
+      (with-standard-printing (serve-queue queue handed-over))))
+
+(defconstant +large-request-characters+ 65536)
+
+(defun large-request-p (request)
+  (let ((code (getf request :code)))
+    (and (stringp code) (> (length code) +large-request-characters+))))
+
+(defun serve-queue (queue handed-over)
+  "Serves QUEUE's requests, HANDED-OVER first (the request a thread ended before it ran)."
   (let ((request nil)
+        (retried nil)
+        (*job-began* nil)
         (*job-streams* nil))
     (unwind-protect
          (loop
            ;; Waiting in C++ with interrupts deferred; taken inside, so that the request is
            ;; answered even if an interrupt ends this thread right after.
-           (mp:without-interrupts (setf request (%next-request queue)))
+           (mp:without-interrupts
+             (setf request (if handed-over (car handed-over) (%next-request queue))
+                   retried (and handed-over t)
+                   handed-over nil))
            ;; A stray interrupt that arrives between jobs finds no JOB-ABORT catch; the outer
            ;; catch keeps the loop alive.
            (catch 'job-abort
              (run-operation request (operation-function request)))
+           (when (large-request-p request)
+             ;; Its frames left pointers to what it read where the next jobs' frames do not
+             ;; write: the collector would keep all of it (%SCRUB-STACK).
+             (%scrub-stack))
            (setf request nil))
-      ;; Only user code that ends this very thread gets here (the loop never returns): answer
-      ;; its job and put a fresh thread in its place, or every later request would go unread.
-      (when request
-        (ignore-errors (send (thread-ended-reply request))))
-      (let ((next (mp:process-run-function (mp:process-name mp:*current-process*) #'job-loop queue)))
-        (if (eq queue :worker) (setf *worker* next) (setf *service* next))))))
+      ;; Only a thread ended under it gets here (the loop never returns). A request whose
+      ;; user code had not begun (the thread was killed while it waited: a kill is deferred
+      ;; until a request arrives) is run by the next thread; one that had begun is answered.
+      (unless request
+        ;; Killed after the request left the queue but before it reached this loop.
+        (setf request (ignore-errors (mp:without-interrupts (%lost-request queue)))
+              retried nil))
+      (let ((pass (and request (not retried)
+                       (not (and (eq queue :worker) (eql *job-began* (getf request :id))))
+                       (list request))))
+        (when (and request (not pass))
+          (when (job-streams-p *job-streams*)
+            (ignore-errors (flush-job-streams *job-streams*)))
+          (ignore-errors (send (thread-ended-reply request))))
+        (let ((next (mp:process-run-function (mp:process-name mp:*current-process*) #'job-loop queue pass)))
+          (if (eq queue :worker) (setf *worker* next) (setf *service* next)))))))
 
 ;;; Nothing may ever open ECL's interactive debugger on stdin: BREAK and errors outside our
-;;; handlers (for example in a thread the user started) come here.
+;;; handlers (for example in a thread the user started) come here, whatever the person set:
+;;; *INVOKE-DEBUGGER-HOOK* and *DEBUGGER-HOOK* of their own that return, *BREAK-ON-SIGNALS*.
+
+(defun break-on-signals-p (condition)
+  "True for the break SIGNAL makes because of *BREAK-ON-SIGNALS*."
+  (and (typep condition 'simple-condition)
+       (let ((control (simple-condition-format-control condition)))
+         (and (stringp control) (search "*BREAK-ON-SIGNALS*" control) t))))
+
+(defun go-on-from-break (condition setting)
+  "Returns from the break *BREAK-ON-SIGNALS* (SETTING) made, so that the signal goes on to its
+handlers (an evaluation without the debugger: nobody could answer it). The job says so, once."
+  (let ((note (format nil "*BREAK-ON-SIGNALS* (~A) stopped at a signal, but this evaluation has no debugger: it went on as if it were NIL."
+                      (let ((*package* *session-package*)) (brief setting)))))
+    (when (and *running-job* (not (member note *job-warnings* :test #'string=)))
+      (note-job-warning note)))
+  (let ((continue (find-restart 'continue condition)))
+    (if continue (invoke-restart continue) (continue))))
+
 (defun debugger-hook (condition hook)
   (declare (ignore hook))
+  (let* ((setting *break-on-signals*)
+         (*break-on-signals* nil))
+    (cond ((and (break-on-signals-p condition) (not *job-debug*))
+           (go-on-from-break condition setting))
+          (t (debugger-hook-1 condition)))))
+
+(defun default-debugger-refused (condition)
+  "ECL's terminal debugger (SI::DEFAULT-DEBUGGER), reached only when the person's own hooks
+returned: it would read /dev/null and print banners until the host killed the engine."
+  (debugger-hook condition nil))
+
+(defun install-debugger-guards ()
+  (setf ext:*invoke-debugger-hook* #'debugger-hook
+        *debugger-hook* #'debugger-hook)
+  (let ((si::*ignore-package-locks* t))
+    (setf (fdefinition 'si::default-debugger) #'default-debugger-refused)))
+
+(defun debugger-hook-1 (condition)
   (cond (*job-debug*
          ;; BREAK, INVOKE-DEBUGGER in a job that asked for the debugger (debugger.lisp).
          (park condition))
@@ -157,8 +228,7 @@ not yet run there. Cleared by the interrupt itself when it runs.")
 (define-operation "ping" :supervisor #'ping)
 
 (defun run-supervisor ()
-  (setf ext:*invoke-debugger-hook* #'debugger-hook
-        *debugger-hook* #'debugger-hook)
+  (install-debugger-guards)
   (init-native)
   (setf *worker* (mp:process-run-function "lisp-duet worker" #'job-loop :worker)
         *service* (mp:process-run-function "lisp-duet service" #'job-loop :service))
@@ -169,6 +239,9 @@ not yet run there. Cleared by the interrupt itself when it runs.")
               "pid" (%process-id)
               "native" (apply #'obj (native-status-fields)))
   (%start-reading)
+  (with-standard-printing (supervise)))
+
+(defun supervise ()
   (loop
     (let ((request (mp:without-interrupts (%next-request :supervisor))))
       (when (eq request :eof)

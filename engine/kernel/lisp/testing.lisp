@@ -279,7 +279,8 @@ ASDF gives SYSTEM's compiled files, so that a library's files stay out of the pr
       (return-from run-tests-op
         (failed-reply (getf request :id) "BAD-REQUEST"
                       "run-tests needs the name of an ASDF system in \"system\", e.g. \"shapes\".")))
-    (run-job request
+    (with-unwound-job-fields (request)
+     (run-job request
              (lambda ()
                (ensure-asdf)
                (let* ((system (find-system-anew name))
@@ -301,6 +302,9 @@ ASDF gives SYSTEM's compiled files, so that a library's files stay out of the pr
                         (*fiveam-ran* nil)
                         (*failure-values* '())
                         (rt-set-aside 0))
+                   ;; Should the run end in an error, or end its thread, what it printed
+                   ;; so far goes into that reply (the last test's output tells which).
+                   (setf *unwound-job-fields* (list* (getf request :id) (lambda () (list "output" (capped-output-string capture)))))
                    ;; With the debugger, FiveAM lets the first error or failed check through
                    ;; to the job's handler, which parks it in its frame (debugger.lisp).
                    (progv (fiveam-debug-variables) '(:debug :debug)
@@ -331,6 +335,6 @@ ASDF gives SYSTEM's compiled files, so that a library's files stay out of the pr
                                                    (t "passed"))
                                    "test_op_defined" (if (or test (test-op-defined-p system)) t :false)
                                    "rt_tests_set_aside" rt-set-aside)
-                             fields))))))))
+                             fields)))))))))
 
 (define-operation "run-tests" :worker #'run-tests-op)
