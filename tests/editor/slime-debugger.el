@@ -4,6 +4,7 @@
 ;; Lisp Duet's lisp-duet.el loaded (DUET_LISP_DUET_EL): what a SLIME user does in the debugger
 ;; (issue 40). C-c C-k a file, an error in a function it compiled: SLDB shows the function's
 ;; frame with its locals, v opens the file at the definition; C-c C-w c lists the callers;
+;; trace and untrace of a native function (native again, silent, after);
 ;; the inspector's evaluate; an interrupt of a request waiting inside SLDB leaves the SLDB
 ;; open; an agent's parked evaluation opened with M-x lisp-duet-debuggers and answered there;
 ;; ,quit answered without losing the connection. One "DUET STEP text" line per step.
@@ -102,6 +103,17 @@
                                                      (and (string-match-p "DESCRIBE-AREA" (buffer-string))
                                                           (duet-flat (buffer-substring-no-properties (point-min) (point-max))))))))
                                    30))
+  ;; trace, the native swap, untrace (SLIME's C-c M-t, twice): the trace prints while it is on;
+  ;; afterwards nothing prints and the function is native again, as it was before the trace.
+  (duet-eval "(defun duet-squared (x) (* x x))")
+  (let ((native-p (lambda () (equal (ignore-errors (duet-eval "(lisp-duet.kernel::bytecoded-p #'duet-squared)")) "=> NIL")))
+        (traced-output "(with-output-to-string (*trace-output*) (duet-squared 3))"))
+    (duet-say "NATIVE-BEFORE-TRACE" "%s" (and (duet-wait native-p 120) t))
+    (duet-say "TRACE" "%s" (slime-eval '(swank:swank-toggle-trace "duet-squared")))
+    (duet-say "TRACED-OUTPUT" "%s" (duet-flat (duet-eval traced-output)))
+    (duet-say "UNTRACE" "%s" (slime-eval '(swank:swank-toggle-trace "duet-squared")))
+    (duet-say "UNTRACED-OUTPUT" "%s" (duet-eval traced-output))
+    (duet-say "NATIVE-AFTER-UNTRACE" "%s" (and (duet-wait native-p 60) t)))
   ;; The inspector: C-c I, then its e.
   (slime-inspect "(list 1 2 3)")
   (duet-wait (lambda () (get-buffer (slime-buffer-name :inspector))) 30)

@@ -170,6 +170,12 @@ private Q_SLOTS:
         QCOMPARE(emacs.step(QStringLiteral("SOURCE")), QStringLiteral("shapes.lisp:3"));
         QCOMPARE(emacs.step(QStringLiteral("SLDB-AFTER-INTERRUPT")), QStringLiteral("t"));
         QVERIFY2(emacs.step(QStringLiteral("XREF")).contains(QLatin1String("(DEFUN DESCRIBE-AREA)")), qPrintable(emacs.step(QStringLiteral("XREF"))));
+        QCOMPARE(emacs.step(QStringLiteral("NATIVE-BEFORE-TRACE")), QStringLiteral("t"));
+        QCOMPARE(emacs.step(QStringLiteral("TRACE")), QStringLiteral("DUET-SQUARED is now traced."));
+        QVERIFY2(emacs.step(QStringLiteral("TRACED-OUTPUT")).contains(QLatin1String("DUET-SQUARED")), qPrintable(emacs.output));
+        QCOMPARE(emacs.step(QStringLiteral("UNTRACE")), QStringLiteral("DUET-SQUARED is now untraced."));
+        QCOMPARE(emacs.step(QStringLiteral("UNTRACED-OUTPUT")), QStringLiteral("=> \"\""));
+        QCOMPARE(emacs.step(QStringLiteral("NATIVE-AFTER-UNTRACE")), QStringLiteral("t"));
         QCOMPARE(emacs.step(QStringLiteral("INSPECTOR-EVAL")), QStringLiteral("3"));
         QVERIFY2(emacs.step(QStringLiteral("AGENT-SLDB")).contains(QLatin1String("the agent is stuck")), qPrintable(emacs.output));
         QCOMPARE(emacs.step(QStringLiteral("AGENT-SLDB-CLOSED")), QStringLiteral("t"));
