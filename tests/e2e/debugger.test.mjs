@@ -110,8 +110,10 @@ describe('the shared debugger through the SDK client', { timeout: 540000 }, () =
 
   test('check-type offers STORE-VALUE, and the value given is used', async () => {
     const parked = await parks("(let ((x 'a)) (check-type x integer) (* x 2))");
-    assert.equal(first(parked), '[ERROR] SIMPLE-TYPE-ERROR\nThe value of X is A, which is not of type INTEGER.');
+    // The form's own frame, with its local X (issue 40: a REPL form shows its own frame).
+    assert.equal(first(parked), "[ERROR] SIMPLE-TYPE-ERROR\nThe value of X is A, which is not of type INTEGER.\n\n[Backtrace]\n0: (LET ((X 'A)) (CHECK-TYPE X INTEGER) (* X 2))");
     const d = parked.structuredContent.debugger;
+    assert.deepEqual(d.frames, [{ index: 0, text: "(LET ((X 'A)) (CHECK-TYPE X INTEGER) (* X 2))", locals_available: true }]);
     assert.equal(d.restarts[0].name, 'STORE-VALUE');
     const refused = await call('invoke-restart', { debugger_id: d.id, restart: 'STORE-VALUE' }, { expectError: true });
     assert.match(first(refused), /exactly one value/);

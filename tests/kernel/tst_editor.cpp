@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <unistd.h>
@@ -137,13 +138,20 @@ private Q_SLOTS:
         QVERIFY(sameLength.waitClosed());
         QVERIFY(bare.messages.isEmpty() && wrong.messages.isEmpty() && sameLength.messages.isEmpty());
         QStringList reasons;
+        QStringList peers;
         QVERIFY(QTest::qWaitFor([&] {
             reasons.clear();
+            peers.clear();
             for (const QJsonObject &event : std::as_const(m_host->events))
-                if (event.value(QStringLiteral("event")).toString() == QLatin1String("editor-refused"))
+                if (event.value(QStringLiteral("event")).toString() == QLatin1String("editor-refused")) {
                     reasons << event.value(QStringLiteral("reason")).toString();
+                    peers << event.value(QStringLiteral("peer")).toString();
+                }
             return reasons.size() == 3;
         }, 15000));
+        // Each is named by its address, read before its socket was closed.
+        for (const QString &peer : std::as_const(peers))
+            QVERIFY2(QRegularExpression(QStringLiteral("^127\\.0\\.0\\.1:\\d+$")).match(peer).hasMatch(), qPrintable(peer));
         QCOMPARE(reasons.count(QStringLiteral("It sent a wrong secret (not the first line of ~/.slime-secret).")), 1);
         QCOMPARE(reasons.filter(QStringLiteral("is not the secret: SLIME sends ~/.slime-secret first")).size(), 2);
         QVERIFY(m_host->waitEvent(QStringLiteral("editor-connected"), {}, 500).isEmpty());

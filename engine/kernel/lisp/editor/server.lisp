@@ -177,25 +177,27 @@ judged from its header before it is read (engine/swankwire)."
                              (* 1000 +handshake-seconds+))))))
 
 (defun handshake-editor (server client style)
-  (multiple-value-bind (accepted reason)
-      (unwind-protect (handler-case (authenticate-editor client)
-                        (serious-condition (c) (values nil (one-line (condition-message c)))))
-        (mp:with-lock (*editors-lock*) (decf *handshakes*)))
-    (if (not accepted)
-        (progn
-          (ignore-errors (sb-bsd-sockets:socket-close client))
-          (refuse-editor (peer-address client) reason))
-        (let ((peer (peer-of client (nth-value 1 (sb-bsd-sockets:socket-name server))))
-              (stream nil))
-          (handler-case
-              (progn
-                (setf stream (sb-bsd-sockets:socket-make-stream client :input t :output t :buffering :full
-                                                                       :element-type '(unsigned-byte 8)))
-                (let ((*handshake-peer* peer))
-                  (swank::serve-requests (swank::make-connection server stream style))))
-            (serious-condition (c)
-              (ignore-errors (if stream (close stream :abort t) (sb-bsd-sockets:socket-close client)))
-              (refuse-editor (first peer) (one-line (condition-message c)))))))))
+  ;; The address is read first: once the handshake refuses a client its socket is closed.
+  (let ((address (peer-address client)))
+    (multiple-value-bind (accepted reason)
+        (unwind-protect (handler-case (authenticate-editor client)
+                          (serious-condition (c) (values nil (one-line (condition-message c)))))
+          (mp:with-lock (*editors-lock*) (decf *handshakes*)))
+      (if (not accepted)
+          (progn
+            (ignore-errors (sb-bsd-sockets:socket-close client))
+            (refuse-editor address reason))
+          (let ((peer (peer-of client (nth-value 1 (sb-bsd-sockets:socket-name server))))
+                (stream nil))
+            (handler-case
+                (progn
+                  (setf stream (sb-bsd-sockets:socket-make-stream client :input t :output t :buffering :full
+                                                                         :element-type '(unsigned-byte 8)))
+                  (let ((*handshake-peer* peer))
+                    (swank::serve-requests (swank::make-connection server stream style))))
+              (serious-condition (c)
+                (ignore-errors (if stream (close stream :abort t) (sb-bsd-sockets:socket-close client)))
+                (refuse-editor (first peer) (one-line (condition-message c))))))))))
 
 (defun unguessable-secret ()
   "What SWANK::SLIME-SECRET answers without a usable secret file: NIL there would let any
