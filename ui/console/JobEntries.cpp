@@ -126,9 +126,12 @@ void JobEntries::showPast(const QList<JournalEntry> &entries)
     int jobs = 0;
     for (auto it = entries.crbegin(); it != entries.crend() && jobs < MaxPastEvaluations; ++it) {
         const bool restart = it->event == QStringLiteral("engine-restarted") || it->event == QStringLiteral("session-reset");
-        if (it->isJob() || restart)
+        // A hosted agent's chat (issue 38) in order with the evaluations: its prompts, answers,
+        // tool calls and turn ends (thoughts stay in the journal and the export).
+        const bool chat = it->isChat() && it->chat.kind != ChatRecord::Kind::Thought;
+        if (it->isJob() || restart || chat)
             shown.prepend(&*it);
-        jobs += it->isJob();
+        jobs += it->isJob() || chat;
     }
     if (jobs == 0)
         return;
@@ -143,10 +146,14 @@ void JobEntries::showPast(const QList<JournalEntry> &entries)
     t->appendText(tr("\u2014 previous session, %1 \u2014\n").arg(QLocale().toString(when, QLocale::ShortFormat)), Style::Note, 0);
     int total = 0;
     for (const JournalEntry &entry : entries)
-        total += entry.isJob();
+        total += entry.isJob() || (entry.isChat() && entry.chat.kind != ChatRecord::Kind::Thought);
     if (total > jobs)
-        t->appendText(tr("(%1 earlier evaluations are in the journal, not shown)\n").arg(total - jobs), Style::Note, 0);
+        t->appendText(tr("(%1 earlier entries are in the journal, not shown)\n").arg(total - jobs), Style::Note, 0);
     for (const JournalEntry *entry : shown) {
+        if (entry->isChat()) {
+            t->appendText(entry->chat.summary(entry->chat.kind == ChatRecord::Kind::Answer ? 2000 : 300) + QLatin1Char('\n'), Style::Note, 0);
+            continue;
+        }
         if (!entry->isJob()) {
             t->appendText(QStringLiteral("; ") + entry->message + QLatin1Char('\n'), Style::Note, 0);
             continue;
