@@ -20,6 +20,13 @@
 //   --mcp-call                calls evaluate-lisp on the first of session/new's mcpServers (the
 //                             official MCP SDK client, http or stdio) with
 //                             _meta["claudecode/toolUseId"] = the tool call's id
+//   --ask-mcp-call            the same as Claude Code does it in its mode `default`: a row titled
+//                             mcp__SERVER__evaluate-lisp (kind other, the code in rawInput), a
+//                             permission request first (allow-once, allow-with-updates: always,
+//                             reject); the call only when allowed. After "always" it no longer
+//                             asks in that session. "eval CODE" in the prompt chooses the code.
+//   --think MS                says nothing for MS milliseconds before the turn's work (a model
+//                             that does not answer)
 //   --unknown-method          requests methods the client does not offer; reports the codes
 //   --crash-on-prompt         writes to stderr and exits 3 in the middle of the turn
 // Start and session flags:
@@ -126,7 +133,7 @@ const configOptions = session => has('--modes') ? [
   { id: 'thinking', name: 'Think harder', type: 'boolean', currentValue: session.thinking ?? false }] : undefined;
 
 const PROMPT_FLAGS = ['--stream', '--updates-all', '--unknown-update', '--permission', '--cancel-during-permission',
-                      '--foreign-permission', '--mcp-call', '--unknown-method', '--crash-on-prompt'];
+                      '--foreign-permission', '--mcp-call', '--ask-mcp-call', '--unknown-method', '--crash-on-prompt'];
 const app = acp.agent({ name: 'mock-agent' });
 
 app.onRequest('initialize', async ({ params }) => {
@@ -255,6 +262,13 @@ app.onRequest('session/prompt', async ({ params, client }) => {
   let toolCalls = 0;
   const toolCallId = () => `call-${session.id}-${++toolCalls}`;
 
+  if (has('--think')) {
+    const until = Date.now() + value('--think', 1000);
+    while (Date.now() < until && !session.cancelled)
+      await sleep(50);
+    if (session.cancelled)
+      return { stopReason: 'cancelled' };
+  }
   if (has('--crash-on-prompt')) {
     await say('Starting to work on it');
     process.stderr.write('mock-agent: fatal: lost my train of thought (--crash-on-prompt)\n');
@@ -304,6 +318,11 @@ app.onRequest('session/prompt', async ({ params, client }) => {
   }
   if (has('--mcp-call'))
     await mcpCall(session, update, toolCallId(), text);
+  if (has('--ask-mcp-call')) {
+    const outcome = await askedMcpCall(client, session, update, toolCallId(), text);
+    if (outcome === 'cancelled')
+      return { stopReason: 'cancelled' };
+  }
   if (has('--unknown-method')) {
     for (const method of ['fs/read_text_file', 'lispduet/no_such_method']) {
       const outcome = await client.request(method, { sessionId: session.id, path: '/etc/hostname' })
@@ -391,12 +410,50 @@ async function askPermission(client, update, session, id) {
   });
 }
 
+// Claude Code in its mode `default`: the row of an MCP tool, a permission request for it (unless
+// "always" was chosen before in this session), and the call only when allowed.
+async function askedMcpCall(client, session, update, id, text) {
+  const server = session.mcpServers[0];
+  const title = `mcp__${server?.name ?? 'lisp-duet'}__evaluate-lisp`;
+  const code = text.match(/^eval (.*)$/s)?.[1] ?? '(+ 1 2)';
+  const meta = { claudeCode: { toolName: title } };
+  await update({ sessionUpdate: 'tool_call', toolCallId: id, title, kind: 'other', status: 'pending',
+                 rawInput: { code }, _meta: meta });
+  if (!session.alwaysAllowed?.has(title)) {
+    const answer = await client.request('session/request_permission', {
+      sessionId: session.id,
+      toolCall: { toolCallId: id, title, kind: 'other', rawInput: { code }, _meta: meta },
+      options: [
+        { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
+        { optionId: 'allow-with-updates', name: "Yes, and don't ask again for Evaluate-Lisp commands", kind: 'allow_always' },
+        { optionId: 'reject', name: 'No', kind: 'reject_once' }],
+    });
+    event('permission-answer', { toolCallId: id, outcome: answer.outcome });
+    const chosen = answer.outcome?.outcome === 'selected' ? answer.outcome.optionId : 'cancelled';
+    if (chosen === 'cancelled' || chosen === 'reject') {
+      await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed',
+                     content: [{ type: 'content', content: { type: 'text', text: 'The user rejected this tool use.' } }] });
+      if (chosen === 'cancelled')
+        return 'cancelled';
+      await say(session, update, 'You rejected the evaluation; I will wait for you.');
+      return 'rejected';
+    }
+    if (chosen === 'allow-with-updates')
+      (session.alwaysAllowed ??= new Set()).add(title);
+  }
+  await mcpCall(session, update, id, text, { announced: true, meta });
+  await say(session, update, 'The evaluation is done.');
+  return 'done';
+}
+const say = (session, update, text) => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+
 // The mock as Claude Code does it: the MCP call carries the ACP tool call's id in its _meta.
-async function mcpCall(session, update, id, text) {
+async function mcpCall(session, update, id, text, { announced = false, meta } = {}) {
   const server = session.mcpServers[0];
   const code = text.match(/^eval (.*)$/s)?.[1] ?? '(+ 1 2)';
-  await update({ sessionUpdate: 'tool_call', toolCallId: id, title: `evaluate-lisp ${code}`, kind: 'execute',
-                 status: 'pending', rawInput: { code } });
+  if (!announced)
+    await update({ sessionUpdate: 'tool_call', toolCallId: id, title: `evaluate-lisp ${code}`, kind: 'execute',
+                   status: 'pending', rawInput: { code } });
   if (!server) {
     await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed',
                    content: [{ type: 'content', content: { type: 'text', text: 'No MCP server was given.' } }] });
@@ -418,7 +475,7 @@ async function mcpCall(session, update, id, text) {
     await update({ sessionUpdate: 'tool_call_update', toolCallId: id,
                    status: result.isError ? 'failed' : 'completed',
                    content: result.content.map(block => ({ type: 'content', content: block })),
-                   _meta: { claudeCode: { toolName: `mcp__${server.name}__evaluate-lisp` } } });
+                   _meta: meta ?? { claudeCode: { toolName: `mcp__${server.name}__evaluate-lisp` } } });
   } catch (error) {
     event('mcp-call-failed', { toolCallId: id, message: String(error?.message ?? error) });
     await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed',
