@@ -137,7 +137,8 @@ QString ChatRecord::turnEndText() const
     QStringList parts;
     parts << (stopReason.isEmpty() ? QStringLiteral("failed: %1").arg(error) : stopReason);
     if (inputTokens >= 0 || outputTokens >= 0) {
-        const QLocale c = QLocale::c();
+        QLocale c = QLocale::c();
+        c.setNumberOptions(QLocale::DefaultNumberOptions); // 1,234: the C locale's separator, shown
         parts << QStringLiteral("%1 tokens in, %2 out").arg(c.toString(qMax<qint64>(0, inputTokens)), c.toString(qMax<qint64>(0, outputTokens)));
     }
     if (cost)
