@@ -1,6 +1,7 @@
 #include "AgentPanel.h"
 
 #include "AgentChatView.h"
+#include "AgentControls.h"
 #include "AgentPromptEdit.h"
 #include "ChatDocument.h"
 #include "ContextChips.h"
@@ -8,15 +9,11 @@
 #include "acp/AgentSession.h"
 #include "acp/PermissionRequest.h"
 
-#include <QApplication>
-#include <QClipboard>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDesktopServices>
-#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QPlainTextEdit>
@@ -29,15 +26,6 @@
 
 namespace {
 using Severity = ChatDocument::Severity;
-
-QFrame *banner(QWidget *parent, const QString &name)
-{
-    auto *frame = new QFrame(parent);
-    frame->setObjectName(name);
-    frame->setFrameShape(QFrame::StyledPanel);
-    frame->setVisible(false);
-    return frame;
-}
 
 QString tokens(qint64 count)
 {
@@ -71,13 +59,14 @@ QString permissionOutcome(const PermissionRequest &request)
 } // namespace
 
 AgentPanel::AgentPanel(QWidget *parent)
-    : QWidget(parent), m_chatView(new AgentChatView(this)), m_chips(new ContextChips(this)), m_prompt(new AgentPromptEdit(this))
+    : QWidget(parent), m_controls(new AgentControls(this)), m_chatView(new AgentChatView(this)), m_chips(new ContextChips(this)),
+      m_prompt(new AgentPromptEdit(this))
 {
     setObjectName(QStringLiteral("agentPanel"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(4);
-    buildHeader(layout);
+    layout->addWidget(m_controls);
     layout->addWidget(m_chatView, 1);
     buildFooter(layout);
 
@@ -92,6 +81,11 @@ AgentPanel::AgentPanel(QWidget *parent)
     connect(m_prompt, &AgentPromptEdit::escapePressed, this, &AgentPanel::stopTurn);
     connect(m_chatView, &AgentChatView::linkActivated, this, &AgentPanel::onLink);
     connect(chat(), &ChatDocument::ignored, this, &AgentPanel::log);
+    connect(m_controls, &AgentControls::startRequested, this, &AgentPanel::startRequested);
+    connect(m_controls, &AgentControls::stopRequested, this, &AgentPanel::stopRequested);
+    connect(m_controls, &AgentControls::restartRequested, this, &AgentPanel::restartRequested);
+    connect(m_controls, &AgentControls::loginRequested, this, &AgentPanel::loginRequested);
+    connect(m_controls, &AgentControls::done, this, &AgentPanel::focusPrompt);
     setFocusProxy(m_prompt);
     applyTheme();
     setClient(nullptr);
@@ -102,76 +96,6 @@ AgentPanel::~AgentPanel()
     // No signal of the agent or its session may reach a half-destroyed panel.
     for (const QMetaObject::Connection &connection : std::as_const(m_sessionConnections) + std::as_const(m_clientConnections))
         disconnect(connection);
-}
-
-void AgentPanel::buildHeader(QLayout *layout)
-{
-    auto *row = new QHBoxLayout;
-    row->setSpacing(4);
-    auto *label = new QLabel(tr("&Agent:"), this);
-    m_agents = new QComboBox(this);
-    m_agents->setObjectName(QStringLiteral("agentChooser"));
-    m_agents->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    label->setBuddy(m_agents);
-    m_start = new QPushButton(tr("&Start"), this);
-    m_stop = new QPushButton(tr("Stop a&gent"), this);
-    m_restart = new QPushButton(tr("&Restart"), this);
-    m_start->setToolTip(tr("Start the chosen agent in this window's session"));
-    m_stop->setToolTip(tr("End the agent's process (and every process it started)"));
-    m_restart->setToolTip(tr("End the agent and start it again"));
-    row->addWidget(label);
-    row->addWidget(m_agents, 1);
-    row->addWidget(m_start);
-    row->addWidget(m_stop);
-    row->addWidget(m_restart);
-    layout->addItem(row);
-    connect(m_start, &QPushButton::clicked, this, [this] {
-        Q_EMIT startRequested(currentAgent());
-        focusPrompt();
-    });
-    connect(m_stop, &QPushButton::clicked, this, [this] {
-        Q_EMIT stopRequested();
-        focusPrompt();
-    });
-    connect(m_restart, &QPushButton::clicked, this, [this] {
-        Q_EMIT restartRequested();
-        focusPrompt();
-    });
-
-    m_state = new QLabel(this);
-    m_state->setObjectName(QStringLiteral("agentState"));
-    m_state->setWordWrap(true);
-    m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_state);
-
-    m_missing = banner(this, QStringLiteral("agentMissing"));
-    auto *missing = new QVBoxLayout(m_missing);
-    missing->setContentsMargins(8, 6, 8, 6);
-    m_missingText = new QLabel(m_missing);
-    m_missingText->setWordWrap(true);
-    auto *commandRow = new QHBoxLayout;
-    m_missingCommand = new QLineEdit(m_missing);
-    m_missingCommand->setReadOnly(true);
-    m_missingCommand->setFont(QFont(QStringLiteral("DejaVu Sans Mono")));
-    auto *copy = new QPushButton(tr("&Copy"), m_missing);
-    copy->setToolTip(tr("Copy the command: run it in a terminal, then Start again"));
-    connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_missingCommand->text()); });
-    commandRow->addWidget(m_missingCommand, 1);
-    commandRow->addWidget(copy);
-    missing->addWidget(m_missingText);
-    missing->addLayout(commandRow);
-    layout->addWidget(m_missing);
-
-    m_login = banner(this, QStringLiteral("agentLogin"));
-    auto *login = new QVBoxLayout(m_login);
-    login->setContentsMargins(8, 6, 8, 6);
-    m_loginText = new QLabel(m_login);
-    m_loginText->setWordWrap(true);
-    m_loginButtons = new QHBoxLayout;
-    m_loginButtons->addStretch(1);
-    login->addWidget(m_loginText);
-    login->addLayout(m_loginButtons);
-    layout->addWidget(m_login);
 }
 
 void AgentPanel::buildFooter(QLayout *layout)
@@ -261,23 +185,12 @@ void AgentPanel::buildFooter(QLayout *layout)
 
 void AgentPanel::setAgents(const QList<AgentCommand> &agents, const QString &current)
 {
-    m_agentList = agents;
-    m_agents->clear();
-    for (const AgentCommand &agent : agents) {
-        const bool found = !agent.resolvedProgram().isEmpty();
-        m_agents->addItem(found ? agent.name : tr("%1 (not installed)").arg(agent.name));
-        m_agents->setItemData(m_agents->count() - 1, agent.commandLine(), Qt::ToolTipRole);
-    }
-    for (int i = 0; i < agents.size(); ++i) {
-        if (agents.at(i).name == current)
-            m_agents->setCurrentIndex(i);
-    }
-    updateButtons();
+    m_controls->setAgents(agents, current);
 }
 
 AgentCommand AgentPanel::currentAgent() const
 {
-    return m_agentList.value(m_agents->currentIndex());
+    return m_controls->currentAgent();
 }
 
 void AgentPanel::setClient(AcpClient *client)
@@ -286,14 +199,14 @@ void AgentPanel::setClient(AcpClient *client)
         disconnect(connection);
     m_clientConnections.clear();
     m_client = client;
-    m_exitText.clear();
+    m_controls->setClient(client);
     if (client) {
         m_clientConnections << connect(client, &AcpClient::stateChanged, this, &AgentPanel::updateState)
                             << connect(client, &AcpClient::failed, this, [this](const QString &message) {
                                    notice(message, int(Severity::Error));
                                    log(message);
                                })
-                            << connect(client, &AcpClient::exited, this, &AgentPanel::onExited)
+                            << connect(client, &AcpClient::exited, this, [this](int code, bool crashed) { onExited(code, crashed); })
                             << connect(client, &AcpClient::logLine, this, &AgentPanel::log)
                             << connect(client, &QObject::destroyed, this, [this] { setClient(nullptr); });
         log(tr("starting %1").arg(client->command().commandLine()));
@@ -336,32 +249,12 @@ void AgentPanel::setSession(AgentSession *session)
 
 void AgentPanel::setMissing(const QString &whatIsMissing, const QString &commandThatFixesIt)
 {
-    m_missingText->setText(whatIsMissing);
-    m_missingCommand->setText(commandThatFixesIt);
-    m_missingCommand->setVisible(!commandThatFixesIt.isEmpty());
-    m_missing->setVisible(!whatIsMissing.isEmpty());
+    m_controls->setMissing(whatIsMissing, commandThatFixesIt);
 }
 
 void AgentPanel::setAuthMethods(const QList<Acp::AuthMethod> &methods)
 {
-    while (m_loginButtons->count() > 1) {
-        QLayoutItem *item = m_loginButtons->takeAt(0);
-        delete item->widget();
-        delete item;
-    }
-    const QString name = m_client ? m_client->command().name : tr("The agent");
-    m_loginText->setText(tr("%1 needs you to log in. Choose how:").arg(name));
-    for (const Acp::AuthMethod &method : methods) {
-        auto *button = new QPushButton(method.isTerminal() ? tr("%1 (in a terminal)").arg(method.name) : method.name, m_login);
-        button->setObjectName(QStringLiteral("loginButton"));
-        QString tip = method.description;
-        if (method.isTerminal() && m_client)
-            tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) + tr("Runs: %1").arg(m_client->command().forLogin(method).commandLine());
-        button->setToolTip(tip);
-        connect(button, &QPushButton::clicked, this, [this, method] { Q_EMIT loginRequested(method); });
-        m_loginButtons->insertWidget(m_loginButtons->count() - 1, button);
-    }
-    m_login->setVisible(!methods.isEmpty());
+    m_controls->setAuthMethods(methods);
 }
 
 void AgentPanel::setSessions(const QList<Acp::SessionInfo> &earlier)
@@ -402,12 +295,12 @@ void AgentPanel::addContext(const Acp::ContentBlock &resource, const QString &la
 bool AgentPanel::sendPrompt(const QString &text)
 {
     if (!m_session) {
-        m_state->setText(m_client ? tr("%1 has no conversation open yet: wait a moment, then send again.").arg(m_client->command().name)
+        m_controls->say(m_client ? tr("%1 has no conversation open yet: wait a moment, then send again.").arg(m_client->command().name)
                                   : tr("No agent is running: choose one and press Start, then send."));
         return false;
     }
     if (m_session->isPrompting()) {
-        m_state->setText(tr("The agent is still answering: wait, or Stop it (Esc), then send."));
+        m_controls->say(tr("The agent is still answering: wait, or Stop it (Esc), then send."));
         return false;
     }
     QList<Acp::ContentBlock> prompt{Acp::ContentBlock::fromText(text)};
@@ -427,7 +320,7 @@ void AgentPanel::stopTurn()
 {
     if (m_session && m_session->isPrompting()) {
         m_session->cancel();
-        m_state->setText(tr("Stopping: the agent was asked to end its turn."));
+        m_controls->say(tr("Stopping: the agent was asked to end its turn."));
     }
     focusPrompt();
 }
@@ -484,11 +377,8 @@ void AgentPanel::onPermission(PermissionRequest *request)
     });
 }
 
-void AgentPanel::onExited(int exitCode, bool crashed, const QStringList &lastStderr)
+void AgentPanel::onExited(int exitCode, bool crashed)
 {
-    m_exitText = crashed ? tr("was killed") : tr("exited with status %1").arg(exitCode);
-    if (!lastStderr.isEmpty())
-        m_exitText += QStringLiteral(": ") + lastStderr.mid(qMax(0, int(lastStderr.size()) - 3)).join(QStringLiteral(" / "));
     chat()->interruptUnfinished(tr("The agent ended before this call finished."));
     if (m_client && m_client->state() == AcpClient::State::Exited)
         notice(m_client->failure(), int(crashed || exitCode != 0 ? Severity::Error : Severity::Info));
@@ -517,49 +407,10 @@ void AgentPanel::log(const QString &line)
 
 void AgentPanel::updateState()
 {
-    QString text;
-    const QString name = m_client ? m_client->command().name : QString();
-    switch (m_client ? m_client->state() : AcpClient::State::Idle) {
-    case AcpClient::State::Idle:
-        text = m_client ? tr("%1 is not started.").arg(name) : tr("No agent is running. Choose one and press Start.");
-        break;
-    case AcpClient::State::Starting:
-    case AcpClient::State::Initializing:
-        text = tr("Starting %1\u2026").arg(name);
-        break;
-    case AcpClient::State::Ready: {
-        const Acp::AgentInfo &info = m_client->capabilities().info;
-        const QString who = info.title.isEmpty() ? name : info.version.isEmpty() ? info.title : info.title + QLatin1Char(' ') + info.version;
-        text = !m_session ? tr("%1 is ready; opening a conversation\u2026").arg(who)
-               : m_session->isPrompting() ? tr("%1 is answering\u2026 (Esc stops it)").arg(who)
-                                          : tr("%1 is ready.").arg(who);
-        break;
-    }
-    case AcpClient::State::Failed:
-        text = m_client->failure();
-        break;
-    case AcpClient::State::Exited:
-        text = tr("%1 %2. Restart starts it again.").arg(name, m_exitText.isEmpty() ? tr("ended") : m_exitText);
-        break;
-    }
-    m_state->setText(text);
-    updateButtons();
-}
-
-void AgentPanel::updateButtons()
-{
-    const AcpClient::State state = m_client ? m_client->state() : AcpClient::State::Idle;
-    const bool running = state == AcpClient::State::Starting || state == AcpClient::State::Initializing || state == AcpClient::State::Ready;
-    const bool hadFocus = m_start->hasFocus() || m_stop->hasFocus() || m_restart->hasFocus();
-    m_start->setEnabled(!running && m_agents->count() > 0);
-    m_stop->setEnabled(running);
-    m_restart->setEnabled(m_client != nullptr);
-    m_agents->setEnabled(!running);
+    m_controls->setSession(m_session);
     const bool prompting = m_session && m_session->isPrompting();
     m_send->setText(prompting ? tr("Stop") : tr("Send"));
     m_send->setToolTip(prompting ? tr("Stop the agent's answer (Esc)") : tr("Send the prompt (Enter)"));
-    if (hadFocus && !QApplication::focusWidget())
-        focusPrompt(); // a button that went disabled does not leave the keyboard nowhere
 }
 
 void AgentPanel::updatePlan()
@@ -648,20 +499,15 @@ void AgentPanel::setZoom(double factor)
 // --- for the window and tests ------------------------------------------------------------------
 
 ChatDocument *AgentPanel::chat() const { return m_chatView->chat(); }
-QString AgentPanel::stateText() const { return m_state->text(); }
-QString AgentPanel::missingText() const { return m_missing->isVisible() ? m_missingText->text() + QLatin1Char('\n') + m_missingCommand->text() : QString(); }
+QString AgentPanel::stateText() const { return m_controls->stateText(); }
+QString AgentPanel::missingText() const { return m_controls->missingText(); }
 QString AgentPanel::usageText() const { return m_usage->text(); }
 QString AgentPanel::planText() const { return m_plan->isVisible() ? QTextDocumentFragment::fromHtml(m_plan->text()).toPlainText() : QString(); }
 QString AgentPanel::logText() const { return m_log->toPlainText(); }
 
 QStringList AgentPanel::loginButtons() const
 {
-    QStringList texts;
-    if (!m_login->isVisibleTo(this))
-        return texts;
-    for (const QPushButton *button : m_login->findChildren<QPushButton *>(QStringLiteral("loginButton")))
-        texts << button->text();
-    return texts;
+    return m_controls->loginButtons();
 }
 
 QStringList AgentPanel::earlierConversations() const
@@ -684,3 +530,8 @@ QString AgentPanel::currentModeName() const
 {
     return m_modes->currentText();
 }
+
+QComboBox *AgentPanel::agentBox() const { return m_controls->agentBox(); }
+QPushButton *AgentPanel::startButton() const { return m_controls->startButton(); }
+QPushButton *AgentPanel::stopButton() const { return m_controls->stopButton(); }
+QPushButton *AgentPanel::restartButton() const { return m_controls->restartButton(); }

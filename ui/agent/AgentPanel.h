@@ -8,16 +8,14 @@
 #include <QWidget>
 
 class AgentChatView;
+class AgentControls;
 class AgentPromptEdit;
 class AgentSession;
 class ChatDocument;
 class ContextChips;
 class PermissionRequest;
 class QComboBox;
-class QFrame;
-class QHBoxLayout;
 class QLabel;
-class QLineEdit;
 class QMenu;
 class QPlainTextEdit;
 class QPushButton;
@@ -84,10 +82,11 @@ public:
     AgentPromptEdit *promptBox() const { return m_prompt; }
     ContextChips *chips() const { return m_chips; }
     QComboBox *modeBox() const { return m_modes; }
-    QComboBox *agentBox() const { return m_agents; }
-    QPushButton *startButton() const { return m_start; }
-    QPushButton *stopButton() const { return m_stop; }
-    QPushButton *restartButton() const { return m_restart; }
+    AgentControls *controls() const { return m_controls; }
+    QComboBox *agentBox() const;
+    QPushButton *startButton() const;
+    QPushButton *stopButton() const;
+    QPushButton *restartButton() const;
     QPushButton *sendButton() const { return m_send; }
     QToolButton *logButton() const { return m_logButton; }
     QToolButton *earlierButton() const { return m_earlier; }
@@ -110,16 +109,14 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
-    void buildHeader(QLayout *layout);
     void buildFooter(QLayout *layout);
     void updateState();
-    void updateButtons();
     void updatePlan();
     void updateModes();
     void updateUsage();
     void onTurnEnded(const QString &stopReason, const Acp::Error &error);
     void onPermission(PermissionRequest *request);
-    void onExited(int exitCode, bool crashed, const QStringList &lastStderr);
+    void onExited(int exitCode, bool crashed);
     void onLink(const QString &href);
     void log(const QString &line);
     void notice(const QString &text, int severity);
@@ -130,22 +127,11 @@ private:
     QList<QMetaObject::Connection> m_clientConnections;
     QList<QMetaObject::Connection> m_sessionConnections;
     QList<AgentCommand> m_agentList;
-    QString m_exitText;      // "exited with status 3: ..."
     QString m_lastNotice;    // said once, whichever signal comes first
     double m_zoom = 1.0;
     double m_basePointSize = 0;
 
-    QComboBox *m_agents;
-    QPushButton *m_start;
-    QPushButton *m_stop;
-    QPushButton *m_restart;
-    QLabel *m_state;
-    QFrame *m_missing;
-    QLabel *m_missingText;
-    QLineEdit *m_missingCommand;
-    QFrame *m_login;
-    QLabel *m_loginText;
-    QHBoxLayout *m_loginButtons;
+    AgentControls *m_controls;
     AgentChatView *m_chatView;
     QLabel *m_plan;
     QComboBox *m_modes;

@@ -2,11 +2,9 @@
 
 #include "AgentContext.h"
 #include "ChatMarkdown.h"
-#include "ToolCallText.h"
+#include "ToolCallRow.h"
 
 #include "acp/Conversation.h"
-#include "highlight/DiffFormats.h"
-#include "project/UnifiedDiff.h"
 #include "toolapi/RequestTrace.h"
 
 #include <QRegularExpression>
@@ -15,19 +13,8 @@
 #include <QTextDocumentFragment>
 #include <QTextFrame>
 
+using ChatMarkdown::coloured;
 using EntryKind = Conversation::Entry::Kind;
-
-// What the request Lisp Duet served looked like when last told (the trace may go first).
-struct TraceShown
-{
-    bool known = false;
-    bool over = false;
-    QString state;
-    QString result;
-    ToolCallText::Parked parked;
-    QString follow;
-    qint64 ms = 0;
-};
 
 struct ChatDocument::Item
 {
@@ -50,71 +37,15 @@ struct ChatDocument::Item
     bool permissionPending = false;
     QPointer<RequestTrace> trace;
     QMetaObject::Connection traceConnection;
-    TraceShown traced;
+    ToolCallRow::Traced traced;
     QString interrupted;
 };
 
 namespace {
-QTextCharFormat coloured(const QColor &colour, bool bold = false, bool italic = false)
-{
-    QTextCharFormat format;
-    format.setForeground(colour);
-    if (bold)
-        format.setFontWeight(QFont::Bold);
-    if (italic)
-        format.setFontItalic(true);
-    return format;
-}
-
-QTextCharFormat linkFormat(const ChatTheme &theme, const QString &href)
-{
-    QTextCharFormat format = coloured(theme.link);
-    format.setAnchor(true);
-    format.setAnchorHref(href);
-    format.setFontUnderline(true);
-    return format;
-}
-
 int wordCount(const QString &text)
 {
     static const QRegularExpression spaces(QStringLiteral("\\s+"));
     return int(text.split(spaces, Qt::SkipEmptyParts).size());
-}
-
-// A REPL result's lines in the transcript's colours: values, errors, notes.
-void insertResult(QTextCursor &cursor, const QString &text, const ChatTheme &theme, int maxLines, const QString &moreHref, bool expanded)
-{
-    const QTextCharFormat base = ChatMarkdown::codeFormat(theme);
-    QStringList lines = text.split(u'\n');
-    while (!lines.isEmpty() && lines.constLast().trimmed().isEmpty())
-        lines.removeLast();
-    const qsizetype total = lines.size();
-    if (!expanded && total > maxLines)
-        lines = lines.mid(0, maxLines);
-    for (const QString &line : std::as_const(lines)) {
-        QTextCharFormat format = base;
-        if (line.startsWith(QLatin1String("=> ")))
-            format.setForeground(theme.value);
-        else if (line.startsWith(QLatin1String("[ERROR]")) || line.startsWith(QLatin1String("[TIMED-OUT]"))
-                 || line.startsWith(QLatin1String("[INTERRUPTED]")))
-            format.setForeground(theme.failed);
-        else if (line.startsWith(u';') || line.startsWith(QLatin1String("[stdout]")) || line.startsWith(QLatin1String("[stderr]")))
-            format.setForeground(theme.muted);
-        ChatMarkdown::startBlock(cursor, QTextBlockFormat(), base);
-        cursor.insertText(line, format);
-    }
-    if (total > maxLines && !moreHref.isEmpty()) {
-        ChatMarkdown::startBlock(cursor);
-        cursor.insertText(expanded ? QObject::tr("[-] Show the first %1 lines").arg(maxLines)
-                                   : QObject::tr("[+] Show all %1 lines").arg(total),
-                          linkFormat(theme, moreHref));
-    }
-}
-
-QString beforeDebuggerBlock(const QString &text)
-{
-    const qsizetype at = text.indexOf(QLatin1String("[Debugger]"));
-    return at < 0 ? text : text.left(at).trimmed();
 }
 } // namespace
 
@@ -393,7 +324,7 @@ void ChatDocument::drawThought(Item &item, QTextCursor &cursor)
     const QString text = m_conversation->entry(item.entry).text();
     const QString fold = QStringLiteral("fold:%1").arg(item.id);
     const int words = wordCount(text);
-    QTextCharFormat link = linkFormat(m_theme, fold);
+    QTextCharFormat link = ChatMarkdown::link(m_theme, fold);
     link.setFontUnderline(false);
     link.setForeground(m_theme.muted);
     cursor.insertText(item.expanded ? tr("\u25be Thought")
@@ -411,104 +342,14 @@ void ChatDocument::drawToolCall(Item &item, QTextCursor &cursor)
     const Acp::ToolCall *call = m_conversation->toolCall(item.toolCallId);
     if (!call)
         return;
-    const ToolCallText::Shown shown = ToolCallText::describe(*call);
-    const QString fold = QStringLiteral("fold:%1").arg(item.id);
-    cursor.insertText(ToolCallText::kindLabel(call->kind) + QStringLiteral("  "), coloured(m_theme.muted));
-    cursor.insertText(shown.name, QTextCharFormat([] {
-                          QTextCharFormat bold;
-                          bold.setFontWeight(QFont::Bold);
-                          return bold;
-                      }()));
-    if (!shown.input.isEmpty()) {
-        QTextCharFormat input = ChatMarkdown::codeFormat(m_theme);
-        input.setForeground(m_theme.muted);
-        cursor.insertText(QStringLiteral("  ") + shown.input, input);
-    }
-    cursor.insertText(QStringLiteral("  \u00b7 ") + ToolCallText::statusLabel(call->status), coloured(m_theme.statusColour(call->status), true));
-    if (item.permissionPending)
-        cursor.insertText(QStringLiteral("  \u00b7 ") + item.permission, coloured(m_theme.attention, true));
-    else if (!item.permission.isEmpty())
-        cursor.insertText(QStringLiteral("  \u00b7 ") + item.permission, coloured(m_theme.muted));
-    if (!shown.code.isEmpty())
-        ChatMarkdown::insertCode(cursor, shown.code, m_theme, true);
-    else if (shown.input.isEmpty() && !call->locations.isEmpty()) {
-        QStringList where;
-        for (const Acp::ToolCallLocation &location : call->locations)
-            where << (location.line > 0 ? QStringLiteral("%1:%2").arg(location.path).arg(location.line) : location.path);
-        ChatMarkdown::startBlock(cursor);
-        cursor.insertText(where.join(QStringLiteral(", ")), coloured(m_theme.muted));
-    }
-    if (item.traced.known)
-        drawTrace(item, cursor);
-    for (const Acp::ToolCallContent &content : call->content) {
-        switch (content.type) {
-        case Acp::ToolCallContent::Type::Content: {
-            if (item.traced.known && !shown.code.isEmpty())
-                break; // the served request's result says it, as the transcript would
-            if (content.content.type != QLatin1String("text")) {
-                ChatMarkdown::startBlock(cursor);
-                cursor.insertText(content.content.uri.isEmpty() ? tr("[%1]").arg(content.content.type) : content.content.uri,
-                                  coloured(m_theme.muted));
-                break;
-            }
-            const QString repl = ToolCallText::replResultFromJson(content.content.text);
-            insertResult(cursor, repl.isEmpty() ? content.content.text : repl, m_theme, OutputLinesShown, fold, item.expanded);
-            break;
-        }
-        case Acp::ToolCallContent::Type::Diff: {
-            const FileDiff diff = UnifiedDiff::between(content.path, content.oldText.value_or(QString()), content.newText);
-            const QTextCharFormat base = ChatMarkdown::codeFormat(m_theme);
-            const qsizetype shownLines = item.expanded ? diff.lines.size() : qMin<qsizetype>(diff.lines.size(), DiffLinesShown);
-            for (qsizetype i = 0; i < shownLines; ++i) {
-                QTextCharFormat format = base;
-                format.merge(DiffFormats::format(diff.lines.at(i).kind, m_theme.dark));
-                ChatMarkdown::startBlock(cursor, QTextBlockFormat(), base);
-                cursor.insertText(DiffFormats::lineText(diff.lines.at(i)), format);
-            }
-            if (diff.lines.size() > DiffLinesShown) {
-                ChatMarkdown::startBlock(cursor);
-                cursor.insertText(item.expanded ? tr("[-] Show the first %1 lines").arg(DiffLinesShown)
-                                                : tr("[+] Show all %1 lines").arg(diff.lines.size()),
-                                  linkFormat(m_theme, fold));
-            }
-            break;
-        }
-        case Acp::ToolCallContent::Type::Terminal:
-            ChatMarkdown::startBlock(cursor);
-            cursor.insertText(tr("Terminal %1: Lisp Duet offers agents no terminals, so its output is not shown here.").arg(content.terminalId),
-                              coloured(m_theme.muted));
-            break;
-        case Acp::ToolCallContent::Type::Unknown:
-            break;
-        }
-    }
-    if (!item.interrupted.isEmpty() && !call->isFinished()) {
-        ChatMarkdown::startBlock(cursor);
-        cursor.insertText(item.interrupted, coloured(m_theme.failed));
-    }
-}
-
-void ChatDocument::drawTrace(Item &item, QTextCursor &cursor)
-{
-    const TraceShown &t = item.traced;
-    const QColor colour = t.parked.debuggerId > 0 ? m_theme.attention : t.over ? m_theme.muted : m_theme.running;
-    ChatMarkdown::startBlock(cursor);
-    QString state = tr("In the session: %1").arg(t.state);
-    if (t.over && t.ms >= 0)
-        state += QStringLiteral(" \u00b7 %1 ms").arg(t.ms);
-    cursor.insertText(state, coloured(colour));
-    if (!t.result.isEmpty())
-        insertResult(cursor, t.result, m_theme, OutputLinesShown, QStringLiteral("fold:%1").arg(item.id), item.expanded);
-    if (t.parked.debuggerId > 0) {
-        ChatMarkdown::startBlock(cursor);
-        cursor.insertText(tr("Parked in debugger %1: %2 \u2014 %3  ").arg(t.parked.debuggerId).arg(t.parked.condition, t.parked.message),
-                          coloured(m_theme.attention, true));
-        cursor.insertText(tr("Answer it in the Debugger"), linkFormat(m_theme, QStringLiteral("debugger:%1").arg(t.parked.debuggerId)));
-    }
-    if (!t.follow.isEmpty()) {
-        ChatMarkdown::startBlock(cursor);
-        cursor.insertText(t.follow, coloured(m_theme.muted));
-    }
+    ToolCallRow::State state;
+    state.expanded = item.expanded;
+    state.foldHref = QStringLiteral("fold:%1").arg(item.id);
+    state.permission = item.permission;
+    state.permissionPending = item.permissionPending;
+    state.traced = item.traced;
+    state.interrupted = item.interrupted;
+    ToolCallRow::draw(cursor, *call, state, m_theme);
 }
 
 void ChatDocument::drawNotice(const Item &item, QTextCursor &cursor)
@@ -524,7 +365,7 @@ void ChatDocument::drawEarlier(QTextCursor &cursor)
     m_earlierFrame = cursor.insertFrame(format);
     const int more = qMin(m_hiddenTurns, DefaultMaxTurnsShown);
     cursor.insertText(more == 1 ? tr("[+] Show the earlier turn") : tr("[+] Show %1 earlier turns").arg(more),
-                      linkFormat(m_theme, QStringLiteral("earlier")));
+                      ChatMarkdown::link(m_theme, QStringLiteral("earlier")));
     if (m_hiddenTurns > more)
         cursor.insertText(tr("  (%1 turns are not shown)").arg(m_hiddenTurns), coloured(m_theme.muted));
 }
@@ -606,17 +447,7 @@ void ChatDocument::setTrace(const QString &toolCallId, RequestTrace *trace)
     const auto take = [this, item] {
         if (!item->trace)
             return;
-        const RequestTrace &t = *item->trace;
-        item->traced.known = true;
-        item->traced.over = t.isOver();
-        item->traced.state = ToolCallText::traceStateLabel(t.state());
-        item->traced.result = t.isOver() ? beforeDebuggerBlock(ToolCallText::traceResultText(t)) : QString();
-        item->traced.parked = t.state() == RequestTrace::State::Parked || t.followState() == RequestTrace::State::Parked
-                                  ? ToolCallText::parkedIn(t) : ToolCallText::Parked();
-        if (t.isFollowed() && t.followState() != RequestTrace::State::Parked)
-            item->traced.parked = {};
-        item->traced.follow = t.followText();
-        item->traced.ms = t.ranMs();
+        item->traced = ToolCallRow::Traced::read(*item->trace);
         onText(item->entry, {});
     };
     if (trace)

@@ -31,8 +31,6 @@ class ChatDocument : public QObject
 public:
     enum class Severity { Info, Warning, Error };
     static constexpr int DefaultMaxTurnsShown = 50;
-    static constexpr int OutputLinesShown = 12; // a tool's output beyond: behind "[+] Show all"
-    static constexpr int DiffLinesShown = 20;
 
     explicit ChatDocument(QTextDocument *document, QObject *parent = nullptr);
     ~ChatDocument() override;
@@ -88,7 +86,6 @@ private:
     void drawUser(Item &item, QTextCursor &cursor);
     void drawThought(Item &item, QTextCursor &cursor);
     void drawToolCall(Item &item, QTextCursor &cursor);
-    void drawTrace(Item &item, QTextCursor &cursor);
     void drawNotice(const Item &item, QTextCursor &cursor);
     void drawEarlier(QTextCursor &cursor);
     void capTurns();

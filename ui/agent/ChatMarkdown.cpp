@@ -128,6 +128,26 @@ QTextCharFormat codeFormat(const ChatTheme &theme)
     return format;
 }
 
+QTextCharFormat coloured(const QColor &colour, bool bold, bool italic)
+{
+    QTextCharFormat format;
+    format.setForeground(colour);
+    if (bold)
+        format.setFontWeight(QFont::Bold);
+    if (italic)
+        format.setFontItalic(true);
+    return format;
+}
+
+QTextCharFormat link(const ChatTheme &theme, const QString &href)
+{
+    QTextCharFormat format = coloured(theme.link);
+    format.setAnchor(true);
+    format.setAnchorHref(href);
+    format.setFontUnderline(true);
+    return format;
+}
+
 QTextFrameFormat codeFrameFormat(const ChatTheme &theme)
 {
     QTextFrameFormat format;
@@ -235,13 +255,11 @@ void MessageRenderer::drawPiece(QTextCursor &cursor, const MarkdownStream::Piece
         m_codeFrame = nullptr;
         const QString href = m_codeLisp && m_codeLink ? m_codeLink(m_code) : QString();
         if (!href.isEmpty()) {
-            QTextCharFormat link;
-            link.setAnchor(true);
-            link.setAnchorHref(href);
-            link.setForeground(m_theme.link);
-            link.setFontPointSize(m_frame->document()->defaultFont().pointSizeF() * 0.85);
+            QTextCharFormat format = ChatMarkdown::link(m_theme, href);
+            format.setFontUnderline(false);
+            format.setFontPointSize(m_frame->document()->defaultFont().pointSizeF() * 0.85);
             ChatMarkdown::startBlock(cursor);
-            cursor.insertText(QObject::tr("Copy to the REPL input"), link);
+            cursor.insertText(QObject::tr("Copy to the REPL input"), format);
             cursor.insertText(QStringLiteral(" "), QTextCharFormat());
         }
         return;

@@ -22,6 +22,8 @@ void insertPlain(QTextCursor &cursor, const QString &text, const QTextCharFormat
 // Lines of Lisp in a shaded frame, coloured; the cursor ends after the frame.
 void insertCode(QTextCursor &cursor, const QString &code, const ChatTheme &theme, bool lisp = true);
 QTextCharFormat codeFormat(const ChatTheme &theme);
+QTextCharFormat coloured(const QColor &colour, bool bold = false, bool italic = false);
+QTextCharFormat link(const ChatTheme &theme, const QString &href);
 QTextFrameFormat codeFrameFormat(const ChatTheme &theme);
 
 } // namespace ChatMarkdown
