@@ -146,6 +146,48 @@ private Q_SLOTS:
         QCOMPARE(copied.first().first().toString(), QStringLiteral("(defun square (x)\n  (* x x))"));
     }
 
+    void aThemeSwitchRecoloursTheChatAtOnce()
+    {
+        AgentSession *session = start({QStringLiteral("--stream"), QStringLiteral("7")});
+        QVERIFY(session);
+        QVERIFY(m_panel->sendPrompt(QStringLiteral("Show me squares")));
+        QVERIFY(waitForTurnEnd(session));
+        QVERIFY(waitForChat(QStringLiteral("(defun square (x)")));
+        const QColor light = HighlightTheme::light().format(LispTokenKind::DefiningForm).foreground().color();
+        const QColor dark = HighlightTheme::dark().format(LispTokenKind::DefiningForm).foreground().color();
+        QCOMPARE(formatOf(QStringLiteral("defun")).foreground().color(), light);
+        const QPalette before = QApplication::palette();
+        QPalette night = before;
+        night.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        night.setColor(QPalette::Text, QColor(0xdc, 0xdc, 0xdc));
+        night.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        QApplication::setPalette(night); // what File > Settings' theme does (AppTheme)
+        const auto restore = qScopeGuard([&] { QApplication::setPalette(before); });
+        QTRY_COMPARE(formatOf(QStringLiteral("defun")).foreground().color(), dark);
+        QVERIFY(chatText().contains(QStringLiteral("it gives 144"))); // the same chat, drawn again
+        QCOMPARE(chatText().count(QStringLiteral("(defun square (x)")), 1);
+    }
+
+    void aLongChatKeepsItsNewestTurnsDrawnAndTheRestBehindALink()
+    {
+        AgentSession *session = start({});
+        QVERIFY(session);
+        m_panel->chat()->setMaxTurnsShown(3);
+        for (const char *word : {"one", "two", "three", "four", "five"}) {
+            QVERIFY(m_panel->sendPrompt(QString::fromLatin1(word)));
+            QVERIFY(waitForTurnEnd(session));
+        }
+        QVERIFY(waitForChat(QStringLiteral("You said: five")));
+        QVERIFY2(!chatText().contains(QStringLiteral("You said: one")) && !chatText().contains(QStringLiteral("You said: two")), qPrintable(chatText()));
+        QVERIFY(chatText().contains(QStringLiteral("You said: three")));
+        QVERIFY2(chatText().trimmed().startsWith(QStringLiteral("[+] Show 2 earlier turns")), qPrintable(chatText()));
+        QCOMPARE(m_panel->chat()->hiddenTurns(), 2);
+        const QTextCursor link = m_panel->chat()->document()->find(QStringLiteral("[+] Show 2 earlier turns"));
+        Q_EMIT m_panel->chatView()->anchorClicked(QUrl(link.charFormat().anchorHref()));
+        QVERIFY(chatText().contains(QStringLiteral("You said: one")));
+        QCOMPARE(m_panel->chat()->hiddenTurns(), 0);
+    }
+
     void everyUpdateKindIsShownAndAnUnknownOneLoggedNotShown()
     {
         AgentSession *session = start({QStringLiteral("--updates-all"), QStringLiteral("--unknown-update")});

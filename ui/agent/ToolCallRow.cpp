@@ -86,7 +86,8 @@ Traced Traced::read(const RequestTrace &t)
     Traced traced;
     traced.known = true;
     traced.over = t.isOver();
-    traced.state = ToolCallText::traceStateLabel(t.state());
+    // After its answer, what became of the job it left going (resumed, ended) is the state.
+    traced.state = ToolCallText::traceStateLabel(t.isFollowed() ? t.followState() : t.state());
     traced.result = t.isOver() ? beforeDebuggerBlock(ToolCallText::traceResultText(t)) : QString();
     // Parked, unless what followed its answer says it went on.
     const bool parked = t.isFollowed() ? t.followState() == RequestTrace::State::Parked : t.state() == RequestTrace::State::Parked;
