@@ -31,7 +31,9 @@
 #include <QDockWidget>
 #include <QMenu>
 #include <QSortFilterProxyModel>
+#include <QScopeGuard>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QTextBlock>
 
 class tst_AgentWindow : public QObject
@@ -226,13 +228,14 @@ private Q_SLOTS:
         panel()->setSession(agentSession);
         // What agent-host does: the MCP request that carries the chat row's id is shown in it.
         QList<RequestTracePtr> traces;
-        connect(&m_live->server, &McpServer::requestTraced, panel(), [&](const RequestTracePtr &trace) {
+        const auto tying = connect(&m_live->server, &McpServer::requestTraced, panel(), [&](const RequestTracePtr &trace) {
             const QString id = trace->request().value("params").toObject().value("_meta").toObject().value("claudecode/toolUseId").toString();
             if (!id.isEmpty()) {
                 traces << trace;
                 panel()->showToolCallTrace(id, trace.data());
             }
         });
+        const auto untie = qScopeGuard([&] { disconnect(tying); });
 
         QVERIFY(panel()->sendPrompt(QStringLiteral("eval (* 6 7)")));
         QTRY_VERIFY_WITH_TIMEOUT(!agentSession->isPrompting(), 30000);
@@ -271,6 +274,82 @@ private Q_SLOTS:
         QTRY_VERIFY2(panel()->chat()->entryText(parkedRow).contains(QStringLiteral("ended: SIMPLE-ERROR")), qPrintable(panel()->chat()->entryText(parkedRow)));
         QVERIFY(!panel()->chat()->entryText(parkedRow).contains(QStringLiteral("Answer it in the Debugger")));
         QVERIFY(!panel()->chat()->entryText(parkedRow).contains(QStringLiteral("parked in the debugger")));
+
+        panel()->setSession(nullptr);
+        panel()->setClient(nullptr);
+        client.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(groupMembers(group).isEmpty(), 10000);
+    }
+
+    // A turn as Claude Code plays one (the mock's --demo): a folded thought, the plan, two
+    // evaluate-lisp rows with the session's results, the streamed answer with a Lisp block, the
+    // usage; the same evaluations in the transcript. The README's pictures, light and dark.
+    void aRealisticConversationReadsWellInLightAndDark()
+    {
+        SKIP_UNLESS_MOCK_RUNS();
+        MockAgent mock;
+        AcpClient client;
+        AgentCommand command = mock.command({QStringLiteral("--demo"), QStringLiteral("--modes"), QStringLiteral("--chunk-delay"), QStringLiteral("10")});
+        panel()->setAgents({command}, command.name);
+        panel()->setClient(&client);
+        QVERIFY(startReady(client, command));
+        const qint64 group = client.process()->processGroup();
+        Acp::McpServer server;
+        server.transport = Acp::McpServer::Transport::Http;
+        server.name = QStringLiteral("lisp-duet");
+        server.url = m_http->url();
+        AgentSession *agentSession = openSession(client, {server});
+        QVERIFY(agentSession);
+        panel()->setSession(agentSession);
+        QList<RequestTracePtr> traces;
+        const auto tying = connect(&m_live->server, &McpServer::requestTraced, panel(), [&](const RequestTracePtr &trace) {
+            const QString id = trace->request().value("params").toObject().value("_meta").toObject().value("claudecode/toolUseId").toString();
+            if (!id.isEmpty()) {
+                traces << trace;
+                panel()->showToolCallTrace(id, trace.data());
+            }
+        });
+        const auto untie = qScopeGuard([&] { disconnect(tying); });
+        m_window->agentDock()->showPanel();
+        m_window->resizeDocks({m_window->agentDock()}, {600}, Qt::Horizontal);
+        QTest::keyClicks(panel()->promptBox(), QStringLiteral("Write a function that squares a number, and try it on 12."));
+        QTest::keyClick(panel()->promptBox(), Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(agentSession->conversation()->turn() == 1 && !agentSession->isPrompting(), 30000);
+        panel()->chat()->flush();
+        const QString chat = panel()->chat()->document()->toPlainText();
+        QVERIFY2(chat.contains(QStringLiteral("\u25b8 Thought \u00b7 27 words")), qPrintable(chat));
+        QVERIFY(chat.contains(QStringLiteral("evaluate-lisp  \u00b7 done")));
+        QVERIFY(chat.contains(QStringLiteral("=> SQUARE")) && chat.contains(QStringLiteral("=> 144")));
+        QVERIFY(!chat.contains(QStringLiteral("\"status\"")));
+        QVERIFY(chat.contains(QStringLiteral("(square 1/2) ; => 1/4")));
+        QCOMPARE(panel()->planText().section(u'\n', 0, 0), QStringLiteral("Plan \u00b7 3 of 3 done"));
+        QCOMPARE(panel()->usageText(), QStringLiteral("18.4k of 200k tokens \u00b7 $0.0421 \u00b7 last turn 18.1k in, 330 out"));
+        QCOMPARE(panel()->currentModeName(), QStringLiteral("Always ask"));
+        QVERIFY(transcript().contains(QStringLiteral("=> 144")));
+        QVERIFY(saveScreenshotIfAsked(m_window.get(), QStringLiteral("agent-panel.png"), [this] { m_window->console()->transcript()->flushNow(); }));
+
+        // Dark, as File > Settings' theme makes it (app/settings/AppTheme): Fusion and a dark
+        // palette; the transcript and the input follow as WindowSetup has them follow.
+        QStyle *styleBefore = QApplication::style();
+        const QString styleName = styleBefore->name();
+        const QPalette before = QApplication::palette();
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QPalette dark;
+        const QColor window(0x2b, 0x2b, 0x2b), base(0x1e, 0x1e, 0x1e), text(0xdc, 0xdc, 0xdc);
+        for (auto [role, colour] : {std::pair{QPalette::Window, window}, {QPalette::WindowText, text}, {QPalette::Base, base},
+                                    {QPalette::AlternateBase, window}, {QPalette::Text, text}, {QPalette::Button, window},
+                                    {QPalette::ButtonText, text}, {QPalette::PlaceholderText, QColor(0x80, 0x80, 0x80)},
+                                    {QPalette::Highlight, QColor(0x2f, 0x65, 0xca)}, {QPalette::Link, QColor(0x6c, 0xa8, 0xff)}})
+            dark.setColor(role, colour);
+        QApplication::setPalette(dark);
+        m_window->console()->transcript()->setTheme(HighlightTheme::dark());
+        const auto restore = qScopeGuard([&] {
+            QApplication::setStyle(styleName);
+            QApplication::setPalette(before);
+            m_window->console()->transcript()->setTheme(HighlightTheme::light());
+        });
+        QTRY_VERIFY(panel()->chat()->theme().dark);
+        QVERIFY(saveScreenshotIfAsked(m_window.get(), QStringLiteral("agent-panel-dark.png"), [this] { m_window->console()->transcript()->flushNow(); }));
 
         panel()->setSession(nullptr);
         panel()->setClient(nullptr);

@@ -159,10 +159,19 @@ QTextFrameFormat codeFrameFormat(const ChatTheme &theme)
     return format;
 }
 
+QTextFrame *insertFrame(QTextCursor &cursor, const QTextFrameFormat &format)
+{
+    // At the end of the block before it: an empty block there would stand as a blank line.
+    const QTextBlock previous = cursor.block().previous();
+    if (cursor.block().text().isEmpty() && previous.isValid() && QTextCursor(previous).currentFrame() == cursor.currentFrame()
+        && !previous.textList() && !QTextCursor(previous).currentTable() && !cursor.block().textList())
+        cursor.deletePreviousChar();
+    return cursor.insertFrame(format);
+}
+
 void insertCode(QTextCursor &cursor, const QString &code, const ChatTheme &theme, bool lisp)
 {
-    startBlock(cursor);
-    QTextFrame *frame = cursor.insertFrame(codeFrameFormat(theme));
+    QTextFrame *frame = insertFrame(cursor, codeFrameFormat(theme));
     const QTextCharFormat base = codeFormat(theme);
     LexState state;
     const QStringList lines = code.split(u'\n');
@@ -235,8 +244,7 @@ void MessageRenderer::drawPiece(QTextCursor &cursor, const MarkdownStream::Piece
         ChatMarkdown::insertMarkdown(cursor, piece.text, m_theme);
         return;
     case Kind::CodeOpen:
-        ChatMarkdown::startBlock(cursor);
-        m_codeFrame = cursor.insertFrame(ChatMarkdown::codeFrameFormat(m_theme));
+        m_codeFrame = ChatMarkdown::insertFrame(cursor, ChatMarkdown::codeFrameFormat(m_theme));
         m_codeStarted = false;
         m_codeState = LexState();
         m_code.clear();

@@ -19,6 +19,8 @@ void startBlock(QTextCursor &cursor, const QTextBlockFormat &format = {}, const 
 void insertMarkdown(QTextCursor &cursor, const QString &markdown, const ChatTheme &theme);
 // Text as it is: one block per line, in `format`.
 void insertPlain(QTextCursor &cursor, const QString &text, const QTextCharFormat &format);
+// A frame (a code block) after what stands, without a blank line before it; the cursor goes in.
+QTextFrame *insertFrame(QTextCursor &cursor, const QTextFrameFormat &format);
 // Lines of Lisp in a shaded frame, coloured; the cursor ends after the frame.
 void insertCode(QTextCursor &cursor, const QString &code, const ChatTheme &theme, bool lisp = true);
 QTextCharFormat codeFormat(const ChatTheme &theme);
