@@ -6,12 +6,13 @@
 
 #include "agenthost/AgentHost.h"
 #include "project/ProjectFiles.h"
+#include "window/AgentDock.h"
 #include "window/MainWindow.h"
 
 #include <QSettings>
 
 AgentSetup::AgentSetup(MainWindow *window, AppServices *services, const LispDuetServer &server, QObject *parent)
-    : QObject(parent), m_host(new AgentHost(services->access(), services->server(), services->tools(), this))
+    : QObject(parent), m_window(window), m_host(new AgentHost(services->access(), services->server(), services->tools(), this))
 {
     m_host->setJournal(services->journal());
     m_host->setServer(server);
@@ -26,7 +27,7 @@ AgentSetup::AgentSetup(MainWindow *window, AppServices *services, const LispDuet
     });
     connect(m_host, &AgentHost::modeChosen, this, [](const QString &agent, const QString &modeId) { AgentSettings::rememberMode(agent, modeId); });
     apply(Preferences::load());
-    m_panelJoined = wirePanelOf(window, m_host);
+    wireAgentPanel(window->agentPanel(), m_host);
 }
 
 AgentSetup::~AgentSetup()
@@ -49,6 +50,8 @@ QString AgentSetup::startFromCommandLine(const QString &agent, const QString &pr
     const AgentCommand command = AgentSettings::resolve(Preferences::load().agents, agent, &error);
     if (command.isEmpty())
         return QStringLiteral("--agent %1: %2").arg(agent, error);
+    // The window opens with the conversation in view (and what is missing, when it cannot start).
+    m_window->agentDock()->showPanel();
     if (!prompt.isEmpty())
         m_host->promptWhenReady(prompt);
     m_host->start(command);

@@ -22,14 +22,13 @@ public:
     ~AgentSetup() override;
 
     AgentHost *host() const { return m_host; }
-    bool panelJoined() const { return m_panelJoined; }
     // The configured agents again (File ▸ Settings applied).
     void apply(const Preferences &preferences);
-    // --agent NAME [--prompt TEXT]: starts that agent, and sends the prompt once its
+    // --agent NAME [--prompt TEXT]: shows the Agent panel, starts that agent, and sends the prompt once its
     // conversation is open. Returns why not, when NAME is neither an agent nor a command line.
     QString startFromCommandLine(const QString &agent, const QString &prompt = {});
 
 private:
+    MainWindow *m_window;
     AgentHost *m_host;
-    bool m_panelJoined = false;
 };

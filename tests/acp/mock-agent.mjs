@@ -29,6 +29,10 @@
 //                             that does not answer)
 //   --unknown-method          requests methods the client does not offer; reports the codes
 //   --crash-on-prompt         writes to stderr and exits 3 in the middle of the turn
+//   --demo                    a whole turn as Claude Code plays one (the panel's screenshots):
+//                             a thought, a plan, two mcp__SERVER__evaluate-lisp calls served by
+//                             the first MCP server (the answer's structuredContent as content),
+//                             a streamed answer with a Lisp block, usage with its cost
 // Start and session flags:
 //   --crash-at-start          writes to stderr and exits 2 before reading anything
 //   --garbage                 writes non-JSON lines and one 64 MB line before answering initialize
@@ -133,7 +137,8 @@ const configOptions = session => has('--modes') ? [
   { id: 'thinking', name: 'Think harder', type: 'boolean', currentValue: session.thinking ?? false }] : undefined;
 
 const PROMPT_FLAGS = ['--stream', '--updates-all', '--unknown-update', '--permission', '--cancel-during-permission',
-                      '--foreign-permission', '--mcp-call', '--ask-mcp-call', '--unknown-method', '--crash-on-prompt'];
+                      '--foreign-permission', '--mcp-call', '--ask-mcp-call', '--unknown-method', '--crash-on-prompt',
+                      '--demo'];
 const app = acp.agent({ name: 'mock-agent' });
 
 app.onRequest('initialize', async ({ params }) => {
@@ -323,6 +328,8 @@ app.onRequest('session/prompt', async ({ params, client }) => {
     if (outcome === 'cancelled')
       return { stopReason: 'cancelled' };
   }
+  if (has('--demo'))
+    return demoTurn(session, update, toolCallId);
   if (has('--unknown-method')) {
     for (const method of ['fs/read_text_file', 'lispduet/no_such_method']) {
       const outcome = await client.request(method, { sessionId: session.id, path: '/etc/hostname' })
@@ -447,6 +454,66 @@ async function askedMcpCall(client, session, update, id, text) {
 }
 const say = (session, update, text) => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
+function mcpTransport(server) {
+  return server.type === 'http'
+    ? new StreamableHTTPClientTransport(new URL(server.url), { requestInit: {
+        headers: Object.fromEntries((server.headers ?? []).map(h => [h.name, h.value])) } })
+    : new StdioClientTransport({ command: server.command, args: server.args ?? [],
+        env: { ...Object.fromEntries((server.env ?? []).map(e => [e.name, e.value])),
+               PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stderr: 'pipe' });
+}
+
+// A turn as Claude Code plays one, its tool calls named and answered as Claude Code does.
+async function demoTurn(session, update, toolCallId) {
+  const server = session.mcpServers[0];
+  const pause = () => sleep(value('--chunk-delay', 0));
+  const think = ['The person wants a function that squares a number. ',
+                 'I will define it in the shared session, try it on 12, ', 'and show how to use it.'];
+  for (const text of think) {
+    await update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } });
+    await pause();
+  }
+  const plan = done => update({ sessionUpdate: 'plan', entries: [
+    { content: 'Define SQUARE in the session', priority: 'high', status: done > 0 ? 'completed' : 'in_progress' },
+    { content: 'Try it on 12', priority: 'medium', status: done > 1 ? 'completed' : done === 1 ? 'in_progress' : 'pending' },
+    { content: 'Explain the result', priority: 'low', status: done > 2 ? 'completed' : done === 2 ? 'in_progress' : 'pending' }] });
+  await plan(0);
+  const mcp = server ? new Client({ name: 'mock-agent', version: '1.0.0' }) : null;
+  if (mcp)
+    await mcp.connect(mcpTransport(server));
+  const tool = `mcp__${server?.name ?? 'lisp-duet'}__evaluate-lisp`;
+  const evaluate = async code => {
+    const id = toolCallId();
+    const meta = { claudeCode: { toolName: tool } };
+    await update({ sessionUpdate: 'tool_call', toolCallId: id, title: tool, kind: 'other', status: 'pending',
+                   rawInput: {}, content: [], _meta: meta });
+    await update({ sessionUpdate: 'tool_call_update', toolCallId: id, rawInput: { code }, _meta: meta });
+    const result = mcp ? await mcp.callTool({ name: 'evaluate-lisp', arguments: { code },
+                                              _meta: { 'claudecode/toolUseId': id } })
+                       : { structuredContent: { status: 'ok', values: ['?'] } };
+    const text = JSON.stringify(result.structuredContent ?? {});
+    await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: result.isError ? 'failed' : 'completed',
+                   rawOutput: text, content: [{ type: 'content', content: { type: 'text', text } }], _meta: meta });
+  };
+  await evaluate('(defun square (x)\n  "The square of X."\n  (* x x))');
+  await plan(1);
+  await evaluate('(square 12)');
+  await plan(2);
+  if (mcp)
+    await mcp.close().catch(() => {});
+  const answer = ['I defined `square` in the shared session ', 'and tried it:\n\n', '```lisp\n', '(square 12)  ; => 144\n',
+                  '(square 1/2) ; => 1/4\n', '```\n\n', 'It multiplies its argument by itself, so it works for ',
+                  'any number: integers, **ratios** and complex numbers alike. ', 'You can call it from the REPL now.\n'];
+  for (const text of answer) {
+    await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    await pause();
+  }
+  await plan(3);
+  await update({ sessionUpdate: 'usage_update', used: 18432, size: 200000, cost: { amount: 0.0421, currency: 'USD' } });
+  session.history.push({ role: 'agent', text: 'demo' });
+  return { stopReason: 'end_turn', usage: { inputTokens: 18102, outputTokens: 330, totalTokens: 18432 } };
+}
+
 // The mock as Claude Code does it: the MCP call carries the ACP tool call's id in its _meta.
 async function mcpCall(session, update, id, text, { announced = false, meta } = {}) {
   const server = session.mcpServers[0];
@@ -460,14 +527,8 @@ async function mcpCall(session, update, id, text, { announced = false, meta } = 
     return;
   }
   const mcp = new Client({ name: 'mock-agent', version: '1.0.0' });
-  const transport = server.type === 'http'
-    ? new StreamableHTTPClientTransport(new URL(server.url), { requestInit: {
-        headers: Object.fromEntries((server.headers ?? []).map(h => [h.name, h.value])) } })
-    : new StdioClientTransport({ command: server.command, args: server.args ?? [],
-        env: { ...Object.fromEntries((server.env ?? []).map(e => [e.name, e.value])),
-               PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stderr: 'pipe' });
   try {
-    await mcp.connect(transport);
+    await mcp.connect(mcpTransport(server));
     await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' });
     const result = await mcp.callTool({ name: 'evaluate-lisp', arguments: { code },
                                         _meta: { 'claudecode/toolUseId': id } });

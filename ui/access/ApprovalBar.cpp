@@ -88,6 +88,11 @@ QString ApprovalBar::summary() const
     return m_summary->text();
 }
 
+QString ApprovalBar::codeText() const
+{
+    return m_code->isHidden() ? QString() : m_code->toPlainText();
+}
+
 QString ApprovalBar::diffText() const
 {
     return m_diff->isHidden() ? QString() : m_diff->toPlainText();

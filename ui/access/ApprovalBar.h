@@ -32,6 +32,8 @@ public:
     QLineEdit *reasonEdit() const { return m_reason; }
     QString headline() const;
     QString summary() const;
+    // The code shown for a call (empty when none is shown).
+    QString codeText() const;
     // The diff shown for a file change (empty for a call).
     QString diffText() const;
     bool showsDiff() const;

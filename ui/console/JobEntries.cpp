@@ -76,6 +76,7 @@ void JobEntries::showHeader(const JobPtr &job)
     const int lane = m_entries->laneFor(request.origin);
     m_shown.insert(job->id, lane);
     m_entries->startEntry();
+    t->markEntry(job->id);
     const QString package = shortPackageName(request.package.isEmpty() ? m_packageAtStart.value(job->id, m_session->currentPackage())
                                                                        : request.package.toUpper());
     if (!request.origin.isPerson()) {
@@ -179,6 +180,7 @@ void JobEntries::showResult(const JobPtr &job, int lane)
     using Style = TranscriptView::Style;
     const JobResult &result = job->result;
     TranscriptView *t = m_entries->view();
+    t->markEntry(job->id); // a debugger's episode may stand between its header and its result
     t->newLine(lane);
     if (result.outputDropped > 0)
         t->appendText(tr("; %1 more characters of output were dropped (over the output cap)\n").arg(result.outputDropped), Style::Note, lane);

@@ -4,8 +4,11 @@
 // change; the person's choice (and reason) reaching the agent, as its log shows; an MCP tool's
 // code in the bar, its evaluation in the transcript and the Tool calls panel saying it came from
 // the chat; a Read-only refusal's line in the transcript; File ▸ Settings ▸ Agents; and the
-// panel's wiring, with a stand-in for ui/agent/AgentPanel (its own branch) that has the
-// contract's setters and signals. Skipped until `cd tests && npm ci`.
+// window's own Agent panel joined to the host (app/core/AgentPanelWiring): a prompt typed in the
+// panel, the streamed answer in its chat, the permission in the approval bar, the evaluation in
+// the shared session shown in the REPL, the Tool calls panel and its chat row; Stop during a
+// permission; the agent's crash told with its last stderr lines, and Restart. Skipped until
+// `cd tests && npm ci`.
 //
 // With DUET_SCREENSHOT_DIR set (under Xvfb) it saves agent-approval-*.png there, in the dark
 // theme when DUET_SCREENSHOT_THEME=dark.
@@ -15,7 +18,9 @@
 #include "access/AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "acp/AgentSession.h"
-#include "AgentPanelWiring.h"
+#include "agent/AgentPanel.h"
+#include "agent/AgentPromptEdit.h"
+#include "agent/ChatDocument.h"
 #include "AgentSetup.h"
 #include "AgentsPage.h"
 #include "ClientConfig.h"
@@ -24,9 +29,11 @@
 #include "Preferences.h"
 #include "SettingsDialog.h"
 #include "toolcalls/ToolCallLog.h"
+#include "window/AgentDock.h"
 #include "window/MainWindow.h"
 #include "WindowSetup.h"
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -51,39 +58,7 @@ QPushButton *optionNamed(ApprovalBar *bar, const QString &name)
 }
 } // namespace
 
-// What ui/agent/AgentPanel offers the wiring (the contract in AgentPanelWiring.h), recorded.
-class StandInPanel : public QObject
-{
-    Q_OBJECT
-public:
-    QList<AgentCommand> agents;
-    QString current;
-    QPointer<AcpClient> client;
-    QPointer<AgentSession> session;
-    QString missing, fix;
-    QList<Acp::AuthMethod> authMethods;
-    QList<Acp::SessionInfo> sessions;
-    QStringList traced;
-
-    void setAgents(const QList<AgentCommand> &list, const QString &chosen) { agents = list, current = chosen; }
-    void setClient(AcpClient *c) { client = c; }
-    void setSession(AgentSession *s) { session = s; }
-    void setMissing(const QString &what, const QString &command) { missing = what, fix = command; }
-    void setAuthMethods(const QList<Acp::AuthMethod> &methods) { authMethods = methods; }
-    void setSessions(const QList<Acp::SessionInfo> &earlier) { sessions = earlier; }
-    void showToolCallTrace(const QString &toolCallId, RequestTrace *trace) { traced << toolCallId + (trace ? QString() : QStringLiteral("?")); }
-
-Q_SIGNALS:
-    void startRequested(const AgentCommand &command);
-    void stopRequested();
-    void restartRequested();
-    void loginRequested(const Acp::AuthMethod &method);
-    void listSessionsRequested();
-    void resumeRequested(const QString &sessionId);
-    void modeChosen(const QString &modeId);
-};
-
-class TestAgentWindow : public QObject
+class TestAgentInWindow : public QObject
 {
     Q_OBJECT
 
@@ -95,6 +70,33 @@ class TestAgentWindow : public QObject
     qint64 m_group = 0;
 
     AgentHost *host() const { return m_agents->host(); }
+    AgentPanel *panel() const { return m_window->agentPanel(); }
+    QString chatText() const
+    {
+        panel()->chat()->flush();
+        return panel()->chat()->document()->toPlainText();
+    }
+    // The mock with `flags` made the agent the panel's chooser offers, started with its Start button.
+    bool startFromPanel(const QStringList &flags)
+    {
+        const AgentCommand mock = m_mock->command(flags);
+        QList<AgentCommand> agents = host()->agents();
+        agents << mock;
+        host()->setAgents(agents, mock.name);
+        m_window->agentDock()->showPanel();
+        if (panel()->currentAgent().name != mock.name || !panel()->startButton()->isEnabled()) {
+            qWarning() << "the panel offers" << panel()->currentAgent().name << "start enabled:" << panel()->startButton()->isEnabled() << panel()->stateText() << panel()->client() << int(host()->state());
+            return false;
+        }
+        QTest::mouseClick(panel()->startButton(), Qt::LeftButton);
+        m_group = groupOf(*host());
+        return settles(*host()) && host()->state() == AgentHost::State::Ready && panel()->session() == host()->session();
+    }
+    void typePrompt(const QString &text)
+    {
+        QTest::keyClicks(panel()->promptBox(), text);
+        QTest::keyClick(panel()->promptBox(), Qt::Key_Return);
+    }
     ApprovalBar *bar() const { return m_window->console()->approvalBar(); }
     QString transcript() const
     {
@@ -145,6 +147,7 @@ private Q_SLOTS:
         m_window->resize(1200, 800);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window->activateWindow();
     }
     void init()
     {
@@ -155,6 +158,8 @@ private Q_SLOTS:
     {
         host()->stop();
         expectGroupGone(m_group);
+        // The client hears of its end a moment after its processes are gone.
+        QTRY_VERIFY(host()->state() != AgentHost::State::Ready && host()->state() != AgentHost::State::Starting);
         QTRY_VERIFY(bar()->isHidden());
     }
     void cleanupTestCase()
@@ -277,33 +282,113 @@ private Q_SLOTS:
         QTRY_COMPARE(AgentSettings::modeOf(Preferences::load().agents, QStringLiteral("Mock")), QStringLiteral("plan"));
     }
 
-    void thePanelIsWiredToTheHost()
+    // The whole path through the window: typed in the panel, answered in its chat as it streams,
+    // approved once in the approval bar, evaluated in the shared session (the REPL shows it, the
+    // Tool calls panel says it came from the chat) and the result shown in the chat's row, which
+    // the host tied to Lisp Duet's own MCP call by claudecode/toolUseId.
+    void aPromptTypedInThePanelIsAnsweredApprovedOnceAndEvaluatedInTheSharedSession()
     {
-        StandInPanel panel;
-        wireAgentPanel(&panel, host());
-        QCOMPARE(panel.agents.size(), host()->agents().size());
-        Q_EMIT panel.startRequested(m_mock->command({"--mcp-call", "--list-sessions"}));
-        m_group = groupOf(*host());
-        QVERIFY(panel.client);
-        QTRY_VERIFY(panel.session);
-        QCOMPARE(panel.session.data(), host()->session());
-        QCOMPARE(panel.current, QStringLiteral("mock-agent"));
-        m_app.services->access()->setMode(AccessMode::Allow);
-        QVERIFY(panel.session->prompt({Acp::ContentBlock::fromText(QStringLiteral("eval (+ 3 4)"))}));
-        QTRY_COMPARE(panel.traced.size(), 1);
-        QVERIFY(panel.session->conversation()->toolCall(panel.traced.first()));
-        Q_EMIT panel.listSessionsRequested();
-        QTRY_VERIFY(!panel.sessions.isEmpty());
+        QVERIFY(startFromPanel({"--stream", "7", "--chunk-delay", "5", "--ask-mcp-call"}));
+        QCOMPARE(panel()->client(), host()->client());
+        typePrompt(QStringLiteral("eval (expt 3 4)"));
+        QTRY_COMPARE(m_mock->received("session/prompt").size(), 1);
+        QTRY_VERIFY2(chatText().contains(QStringLiteral("Try (square 12): it gives 144.")), qPrintable(chatText()));
+        QVERIFY(chatText().contains(QStringLiteral("(defun square (x)")));
+        QTRY_VERIFY(bar()->isVisible());
+        QVERIFY2(bar()->headline().contains(QStringLiteral("mcp__lisp-duet__evaluate-lisp")), qPrintable(bar()->headline()));
+        QVERIFY(bar()->codeText().contains(QStringLiteral("(expt 3 4)")));
+        const QString id = QStringLiteral("call-%1-1").arg(host()->session()->id());
+        const int row = host()->session()->conversation()->indexOfToolCall(id);
+        QVERIFY(row >= 0);
+        QTRY_VERIFY2(panel()->chat()->entryText(row).contains(QStringLiteral("awaiting your approval")), qPrintable(panel()->chat()->entryText(row)));
+        saveScreenshot(QStringLiteral("conversation-approval"));
+        QTest::mouseClick(optionNamed(bar(), QStringLiteral("Yes")), Qt::LeftButton);
         QVERIFY(turnEnded());
-        Q_EMIT panel.stopRequested();
+        QTRY_VERIFY(bar()->isHidden());
+        QCOMPARE(m_mock->events("permission-answer").first().value("outcome").toObject().value("optionId").toString(), QStringLiteral("allow-once"));
+        // The shared session ran it, in the agent's lane.
+        QTRY_VERIFY2(transcript().contains(QStringLiteral("(expt 3 4)")), qPrintable(transcript().right(400)));
+        QVERIFY(transcript().contains(QStringLiteral("=> 81")));
+        QCOMPARE(m_app.jobsOf(QStringLiteral("(expt 3 4)")).size(), 1);
+        // Its chat row shows what the session answered, tied by the MCP call's toolUseId.
+        QTRY_VERIFY2(panel()->chat()->entryText(row).contains(QStringLiteral("In the session: done")), qPrintable(panel()->chat()->entryText(row)));
+        QVERIFY(panel()->chat()->entryText(row).contains(QStringLiteral("=> 81")));
+        QVERIFY(chatText().contains(QStringLiteral("The evaluation is done.")));
+        ToolCallLog *log = m_window->toolCallLog();
+        bool fromChat = false;
+        for (int i = 0; i < log->rowCount(); ++i) {
+            if (log->entry(i).arguments().value("code").toString() == QLatin1String("(expt 3 4)"))
+                fromChat = log->data(log->index(i, ToolCallLog::ClientColumn)).toString() == QStringLiteral("mock-agent \u00b7 chat");
+        }
+        QVERIFY(fromChat);
+        saveScreenshot(QStringLiteral("conversation"));
+        QCOMPARE(panel()->chat()->entryText(row).count(QStringLiteral("=> 81")), 1);
+    }
+
+    // Stop (the Send button during a turn) while the approval bar asks: the permission is answered
+    // `cancelled`, the bar drops it, the chat says the turn was stopped; the agent keeps running.
+    void stopDuringAPermissionCancelsItAndTheBarDropsIt()
+    {
+        QVERIFY(startFromPanel({"--ask-mcp-call"}));
+        typePrompt(QStringLiteral("eval (sleep 1)"));
+        QTRY_VERIFY(bar()->isVisible());
+        QCOMPARE(panel()->sendButton()->text(), QStringLiteral("Stop"));
+        QTest::mouseClick(panel()->sendButton(), Qt::LeftButton);
+        QVERIFY(turnEnded());
+        QTRY_VERIFY(bar()->isHidden());
+        QTRY_COMPARE(m_mock->events("permission-answer").size(), 1);
+        QCOMPARE(m_mock->events("permission-answer").first().value("outcome").toObject().value("outcome").toString(), QStringLiteral("cancelled"));
+        QVERIFY(m_app.jobsOf(QStringLiteral("(sleep 1)")).isEmpty());
+        QTRY_VERIFY2(chatText().contains(QStringLiteral("Stopped: the agent ended its turn when asked.")), qPrintable(chatText()));
+        QCOMPARE(host()->state(), AgentHost::State::Ready);
+        QTRY_COMPARE(m_window->focusWidget(), panel()->promptBox()); // where the keyboard goes in the window
+    }
+
+    // The agent crashes mid-turn: the chat says so with its last stderr lines, nothing the REPL
+    // needs waits, no process is left; Restart (the panel's) brings a new conversation.
+    void anAgentsCrashIsToldInThePanelAndRestartBringsItBack()
+    {
+        QVERIFY(startFromPanel({"--crash-on-prompt"}));
+        typePrompt(QStringLiteral("think hard"));
+        QTRY_VERIFY_WITH_TIMEOUT(host()->state() == AgentHost::State::Failed, 15000);
+        expectGroupGone(m_group);
+        QTRY_VERIFY2(chatText().contains(QStringLiteral("lost my train of thought")), qPrintable(chatText()));
+        QVERIFY2(chatText().contains(QStringLiteral("status 3")), qPrintable(chatText()));
+        QVERIFY2(panel()->stateText().contains(QStringLiteral("3")), qPrintable(panel()->stateText()));
+        QVERIFY(panel()->restartButton()->isEnabled());
+        m_window->console()->evaluate(QStringLiteral("(+ 40 2)"));
+        QTRY_VERIFY(transcript().contains(QStringLiteral("=> 42")));
+        QTest::mouseClick(panel()->restartButton(), Qt::LeftButton);
+        m_group = groupOf(*host());
+        QVERIFY(settles(*host()));
+        QCOMPARE(host()->state(), AgentHost::State::Ready);
+        QCOMPARE(panel()->session(), host()->session());
+    }
+
+    // The panel's other requests reach the host: earlier conversations listed, a mode chosen
+    // (kept for the agent), Stop ending the agent and its process group.
+    void thePanelsRequestsReachTheHost()
+    {
+        QVERIFY(startFromPanel({"--modes", "--list-sessions"}));
+        Q_EMIT panel()->listSessionsRequested();
+        QTRY_VERIFY(!panel()->earlierConversations().isEmpty());
+        const int plan = panel()->modeBox()->findText(QStringLiteral("Plan"), Qt::MatchStartsWith);
+        QVERIFY2(plan >= 0, qPrintable(panel()->modeNames().join(u',')));
+        QSignalSpy kept(host(), &AgentHost::modeChosen);
+        panel()->modeBox()->setCurrentIndex(plan);
+        Q_EMIT panel()->modeBox()->activated(plan);
+        QTRY_COMPARE(host()->session()->conversation()->currentModeId(), QStringLiteral("plan"));
+        QCOMPARE(kept.size(), 1);
+        QCOMPARE(kept.first().at(1).toString(), QStringLiteral("plan"));
+        QTest::mouseClick(panel()->stopButton(), Qt::LeftButton);
         QTRY_COMPARE(host()->state(), AgentHost::State::Stopped);
         expectGroupGone(m_group);
-        Q_EMIT panel.restartRequested();
-        m_group = groupOf(*host());
-        QTRY_VERIFY(panel.session);
-        QCOMPARE(panel.current, QStringLiteral("mock-agent"));
+        // The conversation stays in view; Start and Restart are offered again.
+        QTRY_VERIFY(panel()->startButton()->isEnabled());
+        QVERIFY(panel()->restartButton()->isEnabled());
+        QVERIFY2(panel()->stateText().contains(QStringLiteral("Restart starts it again")), qPrintable(panel()->stateText()));
     }
 };
 
-QTEST_MAIN(TestAgentWindow)
-#include "tst_agentwindow.moc"
+QTEST_MAIN(TestAgentInWindow)
+#include "tst_agentinwindow.moc"
