@@ -16,6 +16,8 @@
 #include "acp/AgentSession.h"
 #include "AgentSettings.h"
 #include "AgentSetup.h"
+#include "agent/AgentPanel.h"
+#include "agent/ChatDocument.h"
 #include "ClientConfig.h"
 #include "console/LispConsole.h"
 #include "toolcalls/ToolCallLog.h"
@@ -146,6 +148,14 @@ private Q_SLOTS:
         for (int i = 0; i < log->rowCount(); ++i)
             fromChat = fromChat || (log->entry(i).tool() == QLatin1String("evaluate-lisp") && log->entry(i).chatToolCallId() == id);
         QVERIFY(fromChat);
+        // The window's Agent panel shows that row with what the session answered, as the REPL does.
+        AgentPanel *panel = m_window->agentPanel();
+        QCOMPARE(panel->session(), session);
+        panel->chat()->flush();
+        const QString shown = panel->chat()->entryText(session->conversation()->indexOfToolCall(id));
+        QVERIFY2(shown.contains(QStringLiteral("evaluate-lisp")) && shown.contains(QStringLiteral("In the session: done"))
+                     && shown.contains(QStringLiteral("=> 42")) && !shown.contains(QStringLiteral("\"values\"")),
+                 qPrintable(shown));
         // The journal: prompt, the evaluation, the tool call, the answer, the turn's end.
         QStringList order;
         for (const JournalEntry &entry : m_app.journal().mid(before)) {
