@@ -36,6 +36,7 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QTableWidget>
 #include <QtTest>
@@ -218,7 +219,7 @@ private Q_SLOTS:
         QVERIFY(open({"--ask-mcp-call"}));
         QVERIFY(send(QStringLiteral("eval (expt 2 10)")));
         QTRY_VERIFY(bar()->isVisible());
-        QVERIFY2(bar()->headline().contains(QStringLiteral("mcp__lisp-duet__evaluate-lisp")), qPrintable(bar()->headline()));
+        QVERIFY2(bar()->headline().contains(QStringLiteral("asks to run Lisp Duet's <b>evaluate-lisp</b>")), qPrintable(bar()->headline()));
         saveScreenshot(QStringLiteral("code"));
         QTest::mouseClick(optionNamed(bar(), QStringLiteral("Yes")), Qt::LeftButton);
         QVERIFY(turnEnded());
@@ -295,7 +296,7 @@ private Q_SLOTS:
         QTRY_VERIFY2(chatText().contains(QStringLiteral("Try (square 12): it gives 144.")), qPrintable(chatText()));
         QVERIFY(chatText().contains(QStringLiteral("(defun square (x)")));
         QTRY_VERIFY(bar()->isVisible());
-        QVERIFY2(bar()->headline().contains(QStringLiteral("mcp__lisp-duet__evaluate-lisp")), qPrintable(bar()->headline()));
+        QVERIFY2(bar()->headline().contains(QStringLiteral("asks to run Lisp Duet's <b>evaluate-lisp</b>")), qPrintable(bar()->headline()));
         QVERIFY(bar()->codeText().contains(QStringLiteral("(expt 3 4)")));
         const QString id = QStringLiteral("call-%1-1").arg(host()->session()->id());
         const int row = host()->session()->conversation()->indexOfToolCall(id);
@@ -313,6 +314,7 @@ private Q_SLOTS:
         // Its chat row shows what the session answered, tied by the MCP call's toolUseId.
         QTRY_VERIFY2(panel()->chat()->entryText(row).contains(QStringLiteral("In the session: done")), qPrintable(panel()->chat()->entryText(row)));
         QVERIFY(panel()->chat()->entryText(row).contains(QStringLiteral("=> 81")));
+        QVERIFY(!panel()->chat()->entryText(row).contains(QStringLiteral("Session activity"))); // the agent's digest, not the person's
         QVERIFY(chatText().contains(QStringLiteral("The evaluation is done.")));
         ToolCallLog *log = m_window->toolCallLog();
         bool fromChat = false;
@@ -363,6 +365,31 @@ private Q_SLOTS:
         QVERIFY(settles(*host()));
         QCOMPARE(host()->state(), AgentHost::State::Ready);
         QCOMPARE(panel()->session(), host()->session());
+    }
+
+    // Claude Code chosen in the panel while it is not installed: the panel says so and shows the
+    // command that installs it; nothing starts.
+    void anAgentNotInstalledIsToldInThePanelWithTheCommandThatFixesIt()
+    {
+        qputenv("LISP_DUET_AGENTS_DIR", QDir::temp().filePath(QStringLiteral("no-agents-here")).toUtf8());
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", "/nonexistent");
+        const auto restore = qScopeGuard([&] {
+            qputenv("PATH", path);
+            qunsetenv("LISP_DUET_AGENTS_DIR");
+        });
+        m_agents->apply(Preferences::load());
+        m_window->agentDock()->showPanel();
+        QCOMPARE(panel()->currentAgent().name, QStringLiteral("Claude Code"));
+        QVERIFY2(panel()->agentBox()->currentText().contains(QStringLiteral("not installed")), qPrintable(panel()->agentBox()->currentText()));
+        QTest::mouseClick(panel()->startButton(), Qt::LeftButton);
+        QCOMPARE(host()->state(), AgentHost::State::Missing);
+        QVERIFY(!host()->client());
+        QVERIFY2(panel()->missingText().contains(QStringLiteral("Claude Code is not installed")), qPrintable(panel()->missingText()));
+        QVERIFY(panel()->missingText().endsWith(QStringLiteral("installer/agents.sh claude")));
+        QCOMPARE(panel()->stateText(), QStringLiteral("Claude Code cannot start yet: what it needs is below."));
+        saveScreenshot(QStringLiteral("missing"));
+        m_agents->apply(Preferences::load());
     }
 
     // The panel's other requests reach the host: earlier conversations listed, a mode chosen

@@ -121,7 +121,7 @@ private Q_SLOTS:
         QSignalSpy traced(host(), &AgentHost::toolCallTraced);
         QVERIFY(session->prompt({Acp::ContentBlock::fromText(QStringLiteral("eval: (* 6 7)"))}));
         QTRY_VERIFY_WITH_TIMEOUT(bar()->isVisible(), 60000);
-        QVERIFY2(bar()->headline().contains(QStringLiteral("mcp__lisp-duet__evaluate-lisp")), qPrintable(bar()->headline()));
+        QVERIFY2(bar()->headline().contains(QStringLiteral("asks to run Lisp Duet's <b>evaluate-lisp</b>")), qPrintable(bar()->headline()));
         QPushButton *yes = nullptr;
         for (QPushButton *button : bar()->optionButtons())
             yes = button->property("optionKind").toString() == QLatin1String("allow_once") ? button : yes;

@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QVBoxLayout>
@@ -52,9 +53,11 @@ ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     top->addSpacing(8);
     top->addWidget(m_approve);
     top->addWidget(m_deny);
+    // An agent's options (long ones, as Claude Code's "Yes, and don't ask again for ...") get a
+    // row of their own under what they answer, so the headline and the reason keep the bar's width.
     m_options = new QHBoxLayout;
     m_options->setSpacing(6);
-    top->addLayout(m_options);
+    m_options->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 8, 10, 8);
     layout->setSpacing(6);
@@ -62,6 +65,7 @@ ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_code);
     layout->addWidget(m_diff);
+    layout->addLayout(m_options);
     layout->addWidget(m_reason);
 
     connect(m_approve, &QPushButton::clicked, access, &AccessGate::approve);
@@ -195,10 +199,25 @@ void ApprovalBar::setOptions(const QList<AccessGate::AgentPermission::Option> &o
     m_deny->setVisible(options.isEmpty());
 }
 
+namespace {
+// Claude Code names an MCP tool mcp__SERVER__TOOL: the person reads the tool and whose it is.
+QString toolTitle(const QString &title)
+{
+    static const QRegularExpression mcpTool(QStringLiteral("^mcp__(.+?)__(.+)$"));
+    const QRegularExpressionMatch match = mcpTool.match(title);
+    if (!match.hasMatch())
+        return QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
+    const QString tool = match.captured(2).toHtmlEscaped();
+    const QString server = match.captured(1);
+    return server == QLatin1String("lisp-duet") ? ApprovalBar::tr("Lisp Duet's <b>%1</b>").arg(tool)
+                                                : ApprovalBar::tr("<b>%1</b> of %2").arg(tool, server.toHtmlEscaped());
+}
+} // namespace
+
 void ApprovalBar::showPermission(const AccessGate::Pending &pending)
 {
     const AccessGate::AgentPermission &permission = pending.permission;
-    QString title = tr("<b>%1</b> asks to run <b>%2</b>").arg(permission.origin.name.toHtmlEscaped(), permission.title.toHtmlEscaped());
+    QString title = tr("<b>%1</b> asks to run %2").arg(permission.origin.name.toHtmlEscaped(), toolTitle(permission.title));
     if (!permission.toolKind.isEmpty() && permission.toolKind != QLatin1String("other"))
         title += tr(" (%1)").arg(permission.toolKind.toHtmlEscaped());
     m_title->setText(title);

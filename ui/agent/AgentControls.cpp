@@ -149,6 +149,7 @@ void AgentControls::setMissing(const QString &whatIsMissing, const QString &comm
     m_missingCommand->setText(commandThatFixesIt);
     m_missingCommand->setVisible(!commandThatFixesIt.isEmpty());
     m_missing->setVisible(!whatIsMissing.isEmpty());
+    refresh();
 }
 
 void AgentControls::setAuthMethods(const QList<Acp::AuthMethod> &methods)
@@ -185,7 +186,9 @@ void AgentControls::refresh()
     const AcpClient::State state = m_client ? m_client->state() : AcpClient::State::Idle;
     switch (state) {
     case AcpClient::State::Idle:
-        text = m_client ? tr("%1 is not started.").arg(name) : tr("No agent is running. Choose one and press Start.");
+        text = m_client                         ? tr("%1 is not started.").arg(name)
+               : !m_missingText->text().isEmpty() ? tr("%1 cannot start yet: what it needs is below.").arg(currentAgent().name)
+                                                  : tr("No agent is running. Choose one and press Start.");
         break;
     case AcpClient::State::Starting:
     case AcpClient::State::Initializing:

@@ -1,5 +1,7 @@
 #include "ToolCallText.h"
 
+#include "digest/ActivityDigest.h"
+
 #include "session/JobOutcome.h"
 
 #include <QJsonArray>
@@ -101,8 +103,14 @@ QString traceResultText(const RequestTrace &trace)
     QStringList texts;
     for (const QJsonValue &block : result.value(QStringLiteral("content")).toArray()) {
         const QJsonObject object = block.toObject();
-        if (object.value(QStringLiteral("type")).toString() == QLatin1String("text"))
-            texts << object.value(QStringLiteral("text")).toString();
+        if (object.value(QStringLiteral("type")).toString() != QLatin1String("text"))
+            continue;
+        // The digest of others' activity is for the agent; the person saw it happen.
+        QString text = object.value(QStringLiteral("text")).toString();
+        if (const qsizetype digest = text.indexOf(ActivityDigest::Heading); digest >= 0)
+            text = text.left(digest).trimmed();
+        if (!text.isEmpty())
+            texts << text;
     }
     if (texts.isEmpty()) {
         const QJsonObject error = trace.response().value(QStringLiteral("error")).toObject();
