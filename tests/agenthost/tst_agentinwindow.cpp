@@ -351,8 +351,11 @@ private Q_SLOTS:
     void anAgentsCrashIsToldInThePanelAndRestartBringsItBack()
     {
         QVERIFY(startFromPanel({"--crash-on-prompt"}));
+        QSignalSpy states(host(), &AgentHost::stateChanged);
         typePrompt(QStringLiteral("think hard"));
         QTRY_VERIFY_WITH_TIMEOUT(host()->state() == AgentHost::State::Failed, 15000);
+        QCOMPARE(states.size(), 1);
+        QCOMPARE(states.first().at(0).value<AgentHost::State>(), AgentHost::State::Failed);
         expectGroupGone(m_group);
         QTRY_VERIFY2(chatText().contains(QStringLiteral("lost my train of thought")), qPrintable(chatText()));
         QVERIFY2(chatText().contains(QStringLiteral("status 3")), qPrintable(chatText()));

@@ -357,6 +357,7 @@ private Q_SLOTS:
         AgentSession *session = start({});
         QVERIFY(session);
         const QString form = QStringLiteral("(defun square (x) (* x x))");
+        QSignalSpy chipsChanged(m_panel->chips(), &ContextChips::changed);
         m_panel->addContext(Acp::ContentBlock::fromResource(QStringLiteral("lisp-duet://definition/CL-USER::SQUARE"), form,
                                                             QStringLiteral("text/x-common-lisp")),
                             QStringLiteral("function SQUARE"));
@@ -365,6 +366,7 @@ private Q_SLOTS:
         QVERIFY(m_panel->sendPrompt(QStringLiteral("Explain this")));
         QVERIFY(waitForTurnEnd(session));
         QCOMPARE(m_panel->chips()->count(), 0);
+        QCOMPARE(chipsChanged.size(), 2); // added, then sent and cleared
         const QJsonArray prompt = m_mock->received(QStringLiteral("session/prompt")).last().value(QStringLiteral("params")).toObject().value(QStringLiteral("prompt")).toArray();
         QCOMPARE(prompt.size(), 2);
         const QJsonObject resource = prompt.at(1).toObject();
