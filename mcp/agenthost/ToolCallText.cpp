@@ -1,5 +1,7 @@
 #include "ToolCallText.h"
 
+#include "acp/McpToolName.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -16,8 +18,8 @@ QString json(const QJsonValue &value)
 // "mcp__lisp-duet__evaluate-lisp" -> "evaluate-lisp" when SERVER is ours.
 QString toolOf(const QString &qualified, const QString &serverName)
 {
-    const QString prefix = QStringLiteral("mcp__%1__").arg(serverName);
-    return qualified.startsWith(prefix) ? qualified.mid(prefix.size()) : QString();
+    const McpToolName name = McpToolName::parse(qualified);
+    return name.server == serverName ? name.tool : QString();
 }
 } // namespace
 

@@ -1,6 +1,7 @@
 #include "ApprovalBar.h"
 
 #include "access/AccessGate.h"
+#include "acp/McpToolName.h"
 #include "highlight/DiffFormats.h"
 #include "highlight/LispHighlighter.h"
 
@@ -9,7 +10,6 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QVBoxLayout>
@@ -203,12 +203,11 @@ namespace {
 // Claude Code names an MCP tool mcp__SERVER__TOOL: the person reads the tool and whose it is.
 QString toolTitle(const QString &title)
 {
-    static const QRegularExpression mcpTool(QStringLiteral("^mcp__(.+?)__(.+)$"));
-    const QRegularExpressionMatch match = mcpTool.match(title);
-    if (!match.hasMatch())
+    const McpToolName name = McpToolName::parse(title);
+    if (!name.isValid())
         return QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
-    const QString tool = match.captured(2).toHtmlEscaped();
-    const QString server = match.captured(1);
+    const QString tool = name.tool.toHtmlEscaped();
+    const QString server = name.server;
     return server == QLatin1String("lisp-duet") ? ApprovalBar::tr("Lisp Duet's <b>%1</b>").arg(tool)
                                                 : ApprovalBar::tr("<b>%1</b> of %2").arg(tool, server.toHtmlEscaped());
 }

@@ -1,5 +1,6 @@
 #include "ToolCallText.h"
 
+#include "acp/McpToolName.h"
 #include "digest/ActivityDigest.h"
 
 #include "session/JobOutcome.h"
@@ -15,13 +16,11 @@ Shown describe(const Acp::ToolCall &call)
     Shown shown;
     QString name = call.title.isEmpty() ? call.name : call.title;
     const QString metaName = call.meta.value(QStringLiteral("claudeCode")).toObject().value(QStringLiteral("toolName")).toString();
-    static const QRegularExpression mcpName(QStringLiteral("^mcp__(.+?)__(.+)$"));
     for (const QString &candidate : {name, call.name, metaName}) {
-        const QRegularExpressionMatch match = mcpName.match(candidate);
-        if (match.hasMatch()) {
-            shown.server = match.captured(1);
+        if (const McpToolName mcp = McpToolName::parse(candidate); mcp.isValid()) {
+            shown.server = mcp.server;
             if (candidate == name)
-                name = match.captured(2);
+                name = mcp.tool;
             break;
         }
     }
