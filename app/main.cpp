@@ -2,7 +2,9 @@
 // MCP server on stdin/stdout.
 
 #include "access/AccessGate.h"
+#include "agenthost/AgentHost.h"
 #include "AccessToken.h"
+#include "AgentSetup.h"
 #include "AppServices.h"
 #include "ClientConfigCommand.h"
 #include "CommandLine.h"
@@ -38,6 +40,22 @@ namespace {
 AppOptions appOptions(const CommandLine &options)
 {
     return {!options.noJournal, options.journalFile, options.accessMode, options.noNative, options.swankPort, options.noInit};
+}
+
+// The agent hosted in the window (issue 38): the endpoints it is handed, and --agent/--prompt.
+// What it lacks is said on stderr too, for the scripts that start it.
+bool startCommandLineAgent(AgentSetup &agents, const CommandLine &options)
+{
+    QObject::connect(agents.host(), &AgentHost::missingChanged, &agents, [](const QString &what, const QString &fix) {
+        if (!what.isEmpty())
+            std::fprintf(stderr, "lisp-duet: %s%s\n", qPrintable(what), fix.isEmpty() ? "" : qPrintable(QStringLiteral(" (%1)").arg(fix)));
+    });
+    if (options.agent.isEmpty())
+        return true;
+    const QString error = agents.startFromCommandLine(options.agent, options.prompt);
+    if (!error.isEmpty())
+        std::fprintf(stderr, "lisp-duet: %s\n", qPrintable(error));
+    return error.isEmpty();
 }
 
 bool openCommandLineProject(AppServices &services, const CommandLine &options)
@@ -154,6 +172,10 @@ int runWindow(int argc, char **argv, const CommandLine &options)
 {
     QApplication app(argc, argv);
     QApplication::setDesktopFileName(QStringLiteral("lisp-duet"));
+    // SIGTERM and SIGINT close the window as the person would: a hosted agent's turn is
+    // journaled and its process group ended, never left behind.
+    HeadlessSignals signals_;
+    QObject::connect(&signals_, &HeadlessSignals::stopRequested, &app, &QCoreApplication::quit);
     const bool firstRun = FirstRun::ensureConfig();
     AppServices services(appOptions(options));
     const EditorReport editorReport(services.editors(), services.initFile());
@@ -189,8 +211,17 @@ int runWindow(int argc, char **argv, const CommandLine &options)
     }
     if (firstRun)
         setup.showWelcome();
+    LispDuetServer agentServer;
+    agentServer.httpUrl = endpoints.httpUrl();
+    agentServer.token = endpoints.token();
+    agentServer.bridgePath = target.bridgePath;
+    agentServer.socketPath = endpoints.socketPath();
+    AgentSetup agents(&window, &services, agentServer);
+    setup.setAgentSetup(&agents);
     services.start();
     window.show();
+    if (!startCommandLineAgent(agents, options))
+        return 2;
     if (options.tray && window.trayIcon())
         app.setQuitOnLastWindowClosed(false);
     return app.exec();

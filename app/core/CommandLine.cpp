@@ -79,6 +79,16 @@ CommandLine CommandLine::parse(const QStringList &arguments)
                                           QStringLiteral("Where --export-journal writes (default: standard output)."), QStringLiteral("OUT"));
     parser.addOptions({journalOption, noJournalOption, exportOption, formatOption, outputOption});
 
+    const QCommandLineOption agentOption(QStringLiteral("agent"),
+                                         QStringLiteral("Open the window with this agent in its panel and start it: a configured agent's "
+                                                        "name (claude, gemini, codex, or one added in Settings) or a whole command "
+                                                        "line (\"gemini --acp\")."),
+                                         QStringLiteral("NAME"));
+    const QCommandLineOption promptOption(QStringLiteral("prompt"),
+                                          QStringLiteral("With --agent: send TEXT as your first prompt once the agent's conversation is open."),
+                                          QStringLiteral("TEXT"));
+    parser.addOptions({agentOption, promptOption});
+
     const QCommandLineOption clientConfigOption(QStringLiteral("client-config"),
                                                 QStringLiteral("Print how to connect CLIENT to this Lisp Duet and exit: claude-code, claude-desktop, cursor or vscode."),
                                                 QStringLiteral("CLIENT"));
@@ -147,6 +157,20 @@ CommandLine CommandLine::parse(const QStringList &arguments)
     }
     if ((parser.isSet(formatOption) || parser.isSet(outputOption)) && result.exportJournal.isEmpty()) {
         result.error = QStringLiteral("--format and -o go with --export-journal FILE.");
+        return result;
+    }
+    result.agent = parser.value(agentOption).trimmed();
+    result.prompt = parser.value(promptOption);
+    if (parser.isSet(agentOption) && result.agent.isEmpty()) {
+        result.error = QStringLiteral("--agent needs an agent's name or a command line (--agent claude, --agent \"gemini --acp\").");
+        return result;
+    }
+    if (parser.isSet(promptOption) && result.agent.isEmpty()) {
+        result.error = QStringLiteral("--prompt goes with --agent NAME: it is the agent's first prompt.");
+        return result;
+    }
+    if (!result.agent.isEmpty() && result.headless) {
+        result.error = QStringLiteral("--agent hosts the agent in the window; it does not go with --headless.");
         return result;
     }
     if (!parser.positionalArguments().isEmpty())

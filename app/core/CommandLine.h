@@ -31,6 +31,8 @@ struct CommandLine
     bool noNative = false;    // --no-native: no native code for the session's definitions this run
     std::optional<int> swankPort; // --swank PORT: Swank for the person's editor (0: any free port)
     bool noInit = false;          // --no-init: load no init file
+    QString agent;  // --agent NAME: the window opens with this agent started (a configured name or a command line)
+    QString prompt; // --prompt TEXT: with --agent, the first prompt once its conversation is open
     QString error;    // a sentence for stderr when the arguments make no sense
     QString helpText;
 

@@ -1,6 +1,7 @@
 
 #include "WindowSetup.h"
 
+#include "AgentSetup.h"
 #include "AppServices.h"
 #include "AppTheme.h"
 #include "console/ConsoleWidget.h"
@@ -36,7 +37,8 @@ QMenu *menuTitled(MainWindow *window, const QString &title)
 
 WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const ClientConfig::Target &target, bool keepInTray, QObject *parent)
     : QObject(parent), m_window(window), m_services(services), m_target(target), m_keepInTray(keepInTray),
-      m_connect(new QAction(tr("&Connect an agent\u2026"), this)), m_settings(new QAction(tr("&Settings\u2026"), this))
+      m_connect(new QAction(tr("&Connect an agent\u2026"), this)), m_settings(new QAction(tr("&Settings\u2026"), this)),
+      m_agentSettings(new QAction(tr("Agents in the &window\u2026"), this))
 {
     m_connect->setObjectName(QStringLiteral("connectAction"));
     m_connect->setToolTip(tr("How to connect Claude Code, Claude Desktop, Cursor or VS Code, and who is connected now"));
@@ -48,6 +50,10 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
     QMenu *agents = menuTitled(window, tr("Agents"));
     agents->addSeparator();
     agents->addAction(m_connect);
+    m_agentSettings->setObjectName(QStringLiteral("agentSettingsAction"));
+    m_agentSettings->setToolTip(tr("The coding agents the Agent panel can start: add one, change its command or environment"));
+    connect(m_agentSettings, &QAction::triggered, this, [this] { openSettings()->showAgentsPage(); });
+    agents->addAction(m_agentSettings);
     QMenu *file = menuTitled(window, tr("File"));
     // Above the separator before Quit, where a settings entry is expected.
     QAction *before = nullptr;
@@ -133,7 +139,14 @@ void WindowSetup::apply(const Preferences &p)
     SyntaxHighlighting::attach(console->input()->document(), dark ? SyntaxHighlighting::Theme::Dark : SyntaxHighlighting::Theme::Light);
     m_window->setKeepInTray(m_keepInTray || p.closeToTray);
     m_services->applyToolGroups(p);
+    if (m_agents)
+        m_agents->apply(p);
     // The access mode is only the one each start begins with: AppServices set it.
+}
+
+void WindowSetup::setAgentSetup(AgentSetup *agents)
+{
+    m_agents = agents;
 }
 
 QString WindowSetup::openStartProject(const QString &commandLineRoot)

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QPointer>
 
+class AgentSetup;
 class AppServices;
 class MainWindow;
 class QAction;
@@ -39,7 +40,12 @@ public:
     // "Your editor": how Emacs (SLIME) or Vim (slimv) joins through Swank, as it listens now.
     ConnectDialog::Client editorClient() const;
 
+    // The hosted agent (issue 38): the settings' agents reach it when they change, and
+    // Agents ▸ Agent settings… opens their page.
+    void setAgentSetup(AgentSetup *agents);
+
     QAction *connectAction() const { return m_connect; }
+    QAction *agentSettingsAction() const { return m_agentSettings; }
     QAction *settingsAction() const { return m_settings; }
     ConnectDialog *openConnect();
     SettingsDialog *openSettings();
@@ -51,6 +57,8 @@ private:
     bool m_keepInTray;
     QAction *m_connect;
     QAction *m_settings;
+    QAction *m_agentSettings;
+    AgentSetup *m_agents = nullptr;
     QPointer<ConnectDialog> m_connectDialog;
     QPointer<SettingsDialog> m_settingsDialog;
 };

@@ -71,6 +71,7 @@ Preferences Preferences::load(const QSettings &settings)
         p.fontSize = size;
     p.theme = themeFromKey(settings.value(ThemeKey).toString());
     p.projectRoot = settings.value(ProjectRootKey).toString();
+    p.agents = AgentSettings::load(settings);
     return p;
 }
 
@@ -90,6 +91,8 @@ void Preferences::save(QSettings &settings) const
     settings.setValue(FontFamilyKey, fontFamily);
     settings.setValue(FontSizeKey, fontSize);
     settings.setValue(ThemeKey, themeKey(theme));
+    if (!agents.isEmpty())
+        AgentSettings::save(settings, agents);
     settings.sync();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "access/AccessMode.h"
+#include "AgentSettings.h"
 
 #include "client/EngineProtocol.h"
 #include "history/Journal.h"
@@ -54,6 +55,10 @@ struct Preferences
     // --project names another. Written by rememberProjectRoot(), not by save(): the Settings
     // dialog does not edit it, so saving settings never forgets it.
     QString projectRoot;
+    // The coding agents the window hosts (issue 38): the built-in ones and the person's own,
+    // each with the mode its conversations start in (AgentSettings). Empty only in a Preferences
+    // not read from the settings, whose save() then leaves the stored table alone.
+    QList<ConfiguredAgent> agents;
 
     static Preferences load();
     static Preferences load(const QSettings &settings);

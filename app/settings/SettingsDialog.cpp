@@ -1,5 +1,6 @@
 #include "SettingsDialog.h"
 
+#include "AgentsPage.h"
 #include "EditorSettings.h"
 
 #include <QCheckBox>
@@ -11,6 +12,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace {
@@ -36,7 +38,7 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
       m_projectTools(new QCheckBox(tr("Project files (read, edit, search)"), this)),
       m_debuggerTools(new QCheckBox(tr("Debugger (look into and continue parked evaluations)"), this)),
       m_handoffTools(new QCheckBox(tr("Hand-offs (stage forms for you, definition history, revert)"), this)), m_restart(new QLabel(this)),
-      m_editor(new EditorSettings(this))
+      m_editor(new EditorSettings(this)), m_agents(new AgentsPage(this)), m_pages(new QTabWidget(this))
 {
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
@@ -113,10 +115,16 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
     connect(buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, &SettingsDialog::apply);
     connect(m_port, &QSpinBox::valueChanged, this, &SettingsDialog::updateRestartNote);
 
+    auto *general = new QWidget(m_pages);
+    auto *generalLayout = new QVBoxLayout(general);
+    generalLayout->addLayout(form);
+    generalLayout->addWidget(note);
+    generalLayout->addWidget(m_restart);
+    m_pages->setObjectName(QStringLiteral("settingsPages"));
+    m_pages->addTab(general, tr("&General"));
+    m_pages->addTab(m_agents, tr("A&gents"));
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(note);
-    layout->addWidget(m_restart);
+    layout->addWidget(m_pages);
     layout->addWidget(buttons);
     setPreferences(current);
 }
@@ -142,6 +150,7 @@ Preferences SettingsDialog::preferences() const
     p.handoffTools = m_handoffTools->isChecked();
     p.nativeCompilation = m_nativeCompilation->isChecked();
     m_editor->read(p);
+    p.agents = m_agents->agents();
     return p;
 }
 
@@ -166,6 +175,7 @@ void SettingsDialog::setPreferences(const Preferences &p)
     m_handoffTools->setChecked(p.handoffTools);
     m_nativeCompilation->setChecked(p.nativeCompilation);
     m_editor->show(p);
+    m_agents->setAgents(p.agents.isEmpty() ? AgentSettings::builtIns() : p.agents);
     updateRestartNote();
 }
 
@@ -200,4 +210,9 @@ void SettingsDialog::updateRestartNote()
     else
         m_restart->clear();
     m_restart->setVisible(!m_restart->text().isEmpty());
+}
+
+void SettingsDialog::showAgentsPage()
+{
+    m_pages->setCurrentWidget(m_agents);
 }

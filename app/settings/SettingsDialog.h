@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class AgentsPage;
 class EditorSettings;
 class QCheckBox;
 class QComboBox;
@@ -12,7 +13,7 @@ class QFontComboBox;
 class QLabel;
 class QSpinBox;
 
-// File ▸ Settings: the Preferences in a form. OK and Apply store them with QSettings and emit
+// File ▸ Settings: the Preferences in a form (General), and the agents the window hosts (Agents). OK and Apply store them with QSettings and emit
 // applied(); whoever owns the window makes them take effect. The port only takes effect at the
 // next start, and the dialog says so when it was changed, or when this run listens on another
 // port (--port).
@@ -29,6 +30,8 @@ public:
     // says so beside the saved port it edits.
     void setPortInUse(int port);
     void apply();                    // store and emit applied()
+    AgentsPage *agentsPage() const { return m_agents; }
+    void showAgentsPage();
 
 Q_SIGNALS:
     void applied(const Preferences &preferences);
@@ -57,4 +60,6 @@ private:
     QLabel *m_restart;
     QCheckBox *m_nativeCompilation = nullptr; // issue 30
     EditorSettings *m_editor; // Swank and the init files (issue 31)
+    AgentsPage *m_agents;     // the hosted agents (issue 38)
+    class QTabWidget *m_pages;
 };

@@ -90,6 +90,11 @@ qint64 capped(const QString &text, QString *kept)
 
 QJsonObject JournalEntry::toJson() const
 {
+    if (kind == Kind::Chat) {
+        QJsonObject json = chat.toJson();
+        json.insert(QStringLiteral("type"), QStringLiteral("chat"));
+        return json;
+    }
     if (kind == Kind::FileChange) {
         QJsonObject json{{QStringLiteral("type"), QStringLiteral("file-change")},
                          {QStringLiteral("id"), double(file.id)},
@@ -198,6 +203,13 @@ bool JournalEntry::fromJson(const QJsonObject &json, JournalEntry *entry)
     const QString type = json.value(QStringLiteral("type")).toString();
     JournalEntry result;
     result.past = true;
+    if (type == QStringLiteral("chat")) {
+        result.kind = Kind::Chat;
+        if (!ChatRecord::fromJson(json, &result.chat))
+            return false;
+        *entry = result;
+        return true;
+    }
     if (type == QStringLiteral("event")) {
         result.kind = Kind::Event;
         result.event = json.value(QStringLiteral("event")).toString();
@@ -318,6 +330,14 @@ JournalEntry JournalEntry::fromJob(const Job &job, const QString &packageInEffec
     return entry;
 }
 
+JournalEntry JournalEntry::fromChat(const ChatRecord &record)
+{
+    JournalEntry entry;
+    entry.kind = Kind::Chat;
+    entry.chat = record;
+    return entry;
+}
+
 JournalEntry JournalEntry::makeEvent(const QString &event, const QString &message, const Origin &by)
 {
     JournalEntry entry;
@@ -408,7 +428,8 @@ QString Journal::latest(const QString &exclude)
             continue;
         // Cheaper than parsing: records are written compactly, so the key reads exactly so.
         while (!file.atEnd()) {
-            if (file.readLine().contains("\"type\":\"evaluation\""))
+            const QByteArray line = file.readLine();
+            if (line.contains("\"type\":\"evaluation\"") || line.contains("\"type\":\"chat\""))
                 return path;
         }
     }

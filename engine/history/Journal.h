@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ChatRecord.h"
 #include "DefinitionVersion.h"
 #include "project/FileChange.h"
 #include "session/Job.h"
@@ -17,11 +18,12 @@ class ProjectFiles;
 class Session;
 
 // One record of a journal: a finished evaluation, a change to a project file, a version of a
-// definition the ledger recorded, or something that happened to the session (the app started
-// or closed, the engine started or was restarted, somebody reset the session).
+// definition the ledger recorded, a piece of a conversation with an agent hosted in the window
+// (ChatRecord), or something that happened to the session (the app started or closed, the
+// engine started or was restarted, somebody reset the session).
 struct JournalEntry
 {
-    enum class Kind { Job, Event, FileChange, Definition };
+    enum class Kind { Job, Event, FileChange, Definition, Chat };
 
     Kind kind = Kind::Job;
     bool past = false; // read from a journal file, not recorded by this run of the app
@@ -40,6 +42,10 @@ struct JournalEntry
     // at DefinitionVersion::SourceCap), the file and line it was loaded from.
     DefinitionVersion definition;
 
+    // Kind::Chat: the person's prompt, the hosted agent's answer, thought or tool call, a turn's
+    // end, in order with the evaluations they led to.
+    ChatRecord chat;
+
     // Kind::Event: "app-started", "app-closed", "engine-started", "engine-restarted",
     // "engine-failed", "session-reset".
     QString event;
@@ -50,10 +56,12 @@ struct JournalEntry
     bool isJob() const { return kind == Kind::Job; }
     bool isFileChange() const { return kind == Kind::FileChange; }
     bool isDefinition() const { return kind == Kind::Definition; }
-    // When it happened: the evaluation's end, the change, the definition, or the event's time.
+    bool isChat() const { return kind == Kind::Chat; }
+    // When it happened: the evaluation's end, the change, the definition, the chat's piece, or
+    // the event's time.
     QDateTime time() const
     {
-        return isJob() ? job.finishedAt : isFileChange() ? file.at : isDefinition() ? definition.at : at;
+        return isJob() ? job.finishedAt : isFileChange() ? file.at : isDefinition() ? definition.at : isChat() ? chat.at : at;
     }
 
     QJsonObject toJson() const;
@@ -63,6 +71,7 @@ struct JournalEntry
     static JournalEntry makeEvent(const QString &event, const QString &message, const Origin &by = {});
     static JournalEntry fromFileChange(const ::FileChange &change);
     static JournalEntry fromDefinition(const DefinitionVersion &version);
+    static JournalEntry fromChat(const ChatRecord &record);
     static constexpr int DiffCap = 64 * 1024;
 };
 
@@ -95,7 +104,7 @@ public:
     static QString directory();
     // A new file name in directory() for a session starting now (not created yet).
     static QString newPath();
-    // The newest journal in directory() that holds at least one evaluation, other than
+    // The newest journal in directory() that holds at least one evaluation or chat, other than
     // `exclude`; empty when there is none.
     static QString latest(const QString &exclude = QString());
     static JournalContents read(const QString &path);

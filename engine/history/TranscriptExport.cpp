@@ -103,6 +103,118 @@ QString htmlDiff(const QString &diff)
     return h;
 }
 
+// A hosted agent's conversation (issue 38): the person's prompt, the agent's answer (its own
+// Markdown, kept as it is), thoughts, tool calls with their input and result, the turn's end.
+// What the piece is, after who said it: "to Claude Code", "answered", "tool call X — completed".
+QString chatAction(const ChatRecord &c)
+{
+    switch (c.kind) {
+    case ChatRecord::Kind::Prompt: return QStringLiteral("to %1").arg(c.agent);
+    case ChatRecord::Kind::Answer: return QStringLiteral("answered");
+    case ChatRecord::Kind::Thought: return QStringLiteral("thought");
+    case ChatRecord::Kind::ToolCall:
+        return QStringLiteral("tool call %1 \u2014 %2").arg(c.title, c.status.isEmpty() ? QStringLiteral("pending") : c.status);
+    case ChatRecord::Kind::TurnEnd: return QStringLiteral("turn ended: %1").arg(c.turnEndText());
+    case ChatRecord::Kind::Notice: return c.text;
+    }
+    return {};
+}
+
+QString chatHeading(const ChatRecord &c)
+{
+    if (c.kind == ChatRecord::Kind::Prompt)
+        return QStringLiteral("The person (person) %1").arg(chatAction(c));
+    if (c.kind == ChatRecord::Kind::TurnEnd)
+        return QStringLiteral("%1's %2").arg(c.agent, chatAction(c));
+    if (c.kind == ChatRecord::Kind::Notice)
+        return QStringLiteral("%1: %2").arg(c.agent, chatAction(c));
+    return QStringLiteral("%1 (agent) %2").arg(c.agent, chatAction(c));
+}
+
+QString partialNote(const ChatRecord &c)
+{
+    return c.partial ? QStringLiteral("(cut short: the agent or the window ended during the turn)") : QString();
+}
+
+QString chatMarkdown(const ChatRecord &c)
+{
+    if (c.kind == ChatRecord::Kind::TurnEnd || c.kind == ChatRecord::Kind::Notice)
+        return QStringLiteral("*%1 \u2014 %2*\n\n").arg(timeOf(c.at), chatHeading(c));
+    QString md = QStringLiteral("### %1 \u00b7 %2\n\n").arg(timeOf(c.at), chatHeading(c));
+    switch (c.kind) {
+    case ChatRecord::Kind::Prompt:
+        for (const QString &line : c.text.split(QLatin1Char('\n')))
+            md += QStringLiteral("> %1\n").arg(line);
+        md += QLatin1Char('\n');
+        if (!c.context.isEmpty())
+            md += QStringLiteral("_Context: %1_\n\n").arg(c.context.join(QStringLiteral(", ")));
+        break;
+    case ChatRecord::Kind::Answer:
+        md += c.text.trimmed() + QStringLiteral("\n\n");
+        break;
+    case ChatRecord::Kind::Thought:
+        for (const QString &line : c.text.trimmed().split(QLatin1Char('\n')))
+            md += QStringLiteral("> _%1_\n").arg(line);
+        md += QLatin1Char('\n');
+        break;
+    case ChatRecord::Kind::ToolCall:
+        if (!c.decision.isEmpty())
+            md += QStringLiteral("The person: %1.\n\n").arg(c.decision);
+        if (!c.input.isEmpty())
+            md += codeBlock(c.input, c.title.contains(QStringLiteral("lisp")) ? QStringLiteral("lisp") : QString()) + QLatin1Char('\n');
+        if (!c.result.isEmpty())
+            md += QStringLiteral("Result:\n\n") + codeBlock(c.result) + QLatin1Char('\n');
+        break;
+    case ChatRecord::Kind::TurnEnd:
+    case ChatRecord::Kind::Notice:
+        break;
+    }
+    if (c.partial)
+        md += QStringLiteral("_%1_\n\n").arg(partialNote(c));
+    return md;
+}
+
+QString chatHtml(const ChatRecord &c)
+{
+    if (c.kind == ChatRecord::Kind::TurnEnd || c.kind == ChatRecord::Kind::Notice)
+        return QStringLiteral("<div class=\"event chat\">%1 \u2014 %2</div>\n").arg(escape(timeOf(c.at)), escape(chatHeading(c)));
+    const bool person = c.kind == ChatRecord::Kind::Prompt;
+    QString h = QStringLiteral("<section class=\"entry %1 chat\">\n<div class=\"head\"><span class=\"who\">%2</span>"
+                               "<span class=\"badge\">chat</span> %3 at %4</div>\n")
+                    .arg(person ? QStringLiteral("person") : QStringLiteral("agent"),
+                         escape(person ? QStringLiteral("The person") : c.agent),
+                         escape(chatAction(c)),
+                         escape(timeOf(c.at)));
+    switch (c.kind) {
+    case ChatRecord::Kind::Prompt:
+        h += QStringLiteral("<div class=\"said\">%1</div>\n").arg(escape(c.text));
+        if (!c.context.isEmpty())
+            h += QStringLiteral("<div class=\"note\">Context: %1</div>\n").arg(escape(c.context.join(QStringLiteral(", "))));
+        break;
+    case ChatRecord::Kind::Answer:
+        h += QStringLiteral("<div class=\"said\">%1</div>\n").arg(escape(c.text.trimmed()));
+        break;
+    case ChatRecord::Kind::Thought:
+        h += QStringLiteral("<details><summary>thought</summary><div class=\"said why\">%1</div></details>\n").arg(escape(c.text.trimmed()));
+        break;
+    case ChatRecord::Kind::ToolCall:
+        if (!c.decision.isEmpty())
+            h += QStringLiteral("<div class=\"why\">The person: %1.</div>\n").arg(escape(c.decision));
+        if (!c.input.isEmpty())
+            h += QStringLiteral("<pre class=\"code\">%1</pre>\n").arg(escape(c.input));
+        if (!c.result.isEmpty())
+            h += QStringLiteral("<div class=\"label\">result</div><pre class=\"%1\">%2</pre>\n")
+                     .arg(c.status == QStringLiteral("failed") ? QStringLiteral("err-out") : QStringLiteral("values"), escape(c.result));
+        break;
+    case ChatRecord::Kind::TurnEnd:
+    case ChatRecord::Kind::Notice:
+        break;
+    }
+    if (c.partial)
+        h += QStringLiteral("<div class=\"note\">%1</div>\n").arg(escape(partialNote(c)));
+    return h + QStringLiteral("</section>\n");
+}
+
 const char *Css = R"css(
 body { font-family: -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; max-width: 60rem;
        margin: 2rem auto; padding: 0 1rem; color: #1d1d1f; background: #fbfbfa; line-height: 1.45; }
@@ -137,6 +249,8 @@ pre.diff { background: #f7f7f7; }
 .ddel { color: #b00020; background: #ffebe9; display: inline-block; width: 100%; }
 .dhunk { color: #6f42c1; }
 .dh { color: #555; font-weight: 600; }
+.said { white-space: pre-wrap; margin: .3rem 0; }
+.event.chat { border-top: none; font-size: .9rem; }
 )css";
 } // namespace
 
@@ -172,6 +286,10 @@ QString markdown(const QList<JournalEntry> &entries, const QString &title)
     for (const JournalEntry &entry : entries) {
         if (entry.isDefinition())
             continue; // the evaluation or file load that made it is shown already
+        if (entry.isChat()) {
+            md += chatMarkdown(entry.chat);
+            continue;
+        }
         if (entry.isFileChange()) {
             const FileChange &f = entry.file;
             md += QStringLiteral("### %1 · %2 (%3) %4\n\n").arg(timeOf(f.at), who(f.origin), kindLabel(f.origin), changeLine(f));
@@ -232,6 +350,10 @@ QString html(const QList<JournalEntry> &entries, const QString &title)
     for (const JournalEntry &entry : entries) {
         if (entry.isDefinition())
             continue; // the evaluation or file load that made it is shown already
+        if (entry.isChat()) {
+            h += chatHtml(entry.chat);
+            continue;
+        }
         if (entry.isFileChange()) {
             const FileChange &f = entry.file;
             h += QStringLiteral("<section class=\"entry %1\">\n<div class=\"head\"><span class=\"who\">%2</span>"

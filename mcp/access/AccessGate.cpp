@@ -151,7 +151,10 @@ void AccessGate::decideChange(Pending pending)
 void AccessGate::gate(McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::function<void(const QString &)> proceed)
 {
     const AccessDecision decision = AccessModes::decide(m_mode, tool->isReadOnly(), tool->name(), tool->changesFiles(), tool->personDecides());
-    if (decision.verdict == AccessDecision::Verdict::Run) {
+    // One decision: the person allowed this very call where the hosted agent asked for it.
+    const bool allowedAlready = decision.verdict == AccessDecision::Verdict::AskThePerson && m_approvedElsewhere
+        && !m_approvedElsewhere(*call).isEmpty();
+    if (decision.verdict == AccessDecision::Verdict::Run || allowedAlready) {
         proceed(QString());
         return;
     }
@@ -221,15 +224,26 @@ void AccessGate::setMode(AccessMode mode)
         return;
     m_mode = mode;
     // Calls and changes already waiting follow the new rule, so nothing stays stuck behind a
-    // mode change; changes held while paused are decided when access resumes.
+    // mode change; changes held while paused are decided when access resumes. An agent's
+    // permission request stays before the person unless the new mode decides it.
     QList<Pending> waiting;
-    if (mode != AccessMode::Ask)
-        waiting = std::exchange(m_pending, {});
+    if (mode != AccessMode::Ask) {
+        QList<Pending> kept;
+        for (Pending &pending : std::exchange(m_pending, {})) {
+            const bool stays = pending.isPermission
+                && (mode == AccessMode::Allow || (mode == AccessMode::ReadOnly && !pending.permission.changesSomething));
+            (stays ? kept : waiting).append(std::move(pending));
+        }
+        m_pending = kept;
+    }
     if (mode != AccessMode::Paused)
         waiting += std::exchange(m_held, {});
     bool queueChanged = false;
     for (Pending &pending : waiting) {
-        if (pending.isChange) {
+        if (pending.isPermission) {
+            queueChanged = true;
+            decidePermission(std::move(pending));
+        } else if (pending.isChange) {
             queueChanged = queueChanged || mode != AccessMode::Ask;
             decideChange(std::move(pending));
         } else { // only tools that are not read-only wait
@@ -260,6 +274,12 @@ void AccessGate::decide(bool approved, const QString &reason)
     dropFinished();
     if (m_pending.isEmpty())
         return;
+    if (m_pending.first().isPermission) {
+        const AgentPermission &permission = m_pending.first().permission;
+        const AgentPermission::Option *option = permission.firstOf(approved);
+        choose(option ? option->id : QString(), reason);
+        return;
+    }
     const Pending pending = m_pending.takeFirst();
     Q_EMIT pendingChanged();
     if (pending.isChange) {
@@ -296,5 +316,90 @@ void AccessGate::dropFinished()
                                    [](const Pending &p) { return p.call && (p.call->isFinished() || p.call->isCancelled()); }),
                     m_pending.end());
     if (m_pending.size() != before)
+        Q_EMIT pendingChanged();
+}
+
+const AccessGate::AgentPermission::Option *AccessGate::AgentPermission::firstOf(bool allows) const
+{
+    for (const Option &option : options) {
+        if (option.allows() == allows)
+            return &option;
+    }
+    return nullptr;
+}
+
+quint64 AccessGate::askPermission(AgentPermission permission)
+{
+    Pending pending;
+    pending.isPermission = true;
+    pending.permissionId = m_nextPermission++;
+    pending.clientName = permission.origin.name;
+    pending.toolName = permission.toolName.isEmpty() ? permission.title : permission.toolName;
+    pending.code = permission.code;
+    pending.intent = permission.title;
+    pending.permission = std::move(permission);
+    const quint64 id = pending.permissionId;
+    decidePermission(std::move(pending));
+    return id;
+}
+
+// A permission request follows the mode in force, as a file change does: Read-only answers one
+// that changes something at once, Paused holds it, Allow and Ask put it before the person.
+void AccessGate::decidePermission(Pending pending)
+{
+    if (m_mode == AccessMode::ReadOnly && pending.permission.changesSomething) {
+        const AgentPermission::Option *reject = pending.permission.firstOf(false);
+        answerPermission(pending, reject ? reject->id : QString(), AccessModes::permissionReadOnlyMessage(pending.permission.title), false);
+        return;
+    }
+    if (m_mode == AccessMode::Paused) {
+        m_held.append(std::move(pending));
+        return;
+    }
+    m_pending.append(std::move(pending));
+    Q_EMIT pendingChanged();
+}
+
+void AccessGate::choose(const QString &optionId, const QString &reason)
+{
+    dropFinished();
+    if (m_pending.isEmpty() || !m_pending.first().isPermission)
+        return;
+    const Pending pending = m_pending.takeFirst();
+    Q_EMIT pendingChanged();
+    answerPermission(pending, optionId, reason, true);
+}
+
+void AccessGate::answerPermission(const Pending &pending, const QString &optionId, const QString &reason, bool byThePerson)
+{
+    const AgentPermission &permission = pending.permission;
+    const auto chosen = std::find_if(permission.options.cbegin(), permission.options.cend(),
+                                     [&](const AgentPermission::Option &option) { return option.id == optionId; });
+    const bool allowed = chosen != permission.options.cend() && chosen->allows();
+    // What the agent is to be told of a rejection beyond the option itself: the mode's reason,
+    // or the person's words (a rejection without words says all there is).
+    QString told;
+    if (!allowed) {
+        const QString sentence = byThePerson ? AccessModes::permissionDeniedMessage(permission.title, reason) : reason;
+        if (!byThePerson || !reason.trimmed().isEmpty())
+            told = sentence;
+        Refusal refusal;
+        refusal.origin = permission.origin;
+        refusal.tool = pending.toolName;
+        refusal.what = permission.code.isEmpty() ? permission.title : permission.code;
+        refusal.sentence = sentence;
+        refusal.denied = byThePerson;
+        refusal.reason = byThePerson ? reason.trimmed() : QString();
+        Q_EMIT refused(refusal);
+    }
+    if (permission.answer)
+        permission.answer(optionId, told);
+}
+
+void AccessGate::withdrawPermission(quint64 id)
+{
+    const auto withdrawn = [id](const Pending &pending) { return pending.isPermission && pending.permissionId == id; };
+    m_held.removeIf(withdrawn);
+    if (m_pending.removeIf(withdrawn) > 0)
         Q_EMIT pendingChanged();
 }

@@ -32,12 +32,47 @@ public:
         InTheWindow,      // a window observes pending() and decides
     };
 
-    // A call, or a proposed file change (isChange), held until the person decides.
+    // An agent hosted in the window asks before one of its tool calls (ACP's
+    // session/request_permission, issue 38): what the call would do and the options the agent
+    // offers. Plain data: the gate knows nothing of ACP (mcp/agenthost makes these).
+    struct AgentPermission
+    {
+        struct Option
+        {
+            QString id;
+            QString name; // the agent's words: "Yes, and don't ask again for Evaluate-Lisp commands"
+            QString kind; // allow_once, allow_always, reject_once, reject_always
+            bool allows() const { return kind.startsWith(QLatin1String("allow")); }
+        };
+        Origin origin;     // the agent, as the transcript names it
+        QString title;     // the tool call's title
+        QString toolKind;  // read, edit, delete, move, execute, other...
+        QString toolName;  // the Lisp Duet tool it would call (evaluate-lisp), when it is one
+        QString code;      // the code, the command or the arguments, to show
+        QList<FileChange> changes; // the files it would change, each with its diff
+        QList<Option> options;
+        // Read-only rejects it at once: an edit, delete, move or execute, or a Lisp Duet tool
+        // that is not read-only.
+        bool changesSomething = false;
+        // The answer, once: the option chosen (by the person, or the reject option the mode
+        // chose; an empty id when no option fits: the agent is to be told `cancelled`), and with
+        // a rejection the sentence the agent is to read (the mode's reason, or the person's
+        // words in AccessModes::permissionDeniedMessage; empty when they gave none).
+        std::function<void(const QString &optionId, const QString &reason)> answer;
+
+        const Option *firstOf(bool allows) const;
+    };
+
+    // A call, a proposed file change (isChange) or an agent's permission request (isPermission),
+    // held until the person decides.
     struct Pending
     {
-        ToolCallPtr call; // null for a file change
+        ToolCallPtr call; // null for a file change and a permission
         bool isChange = false;
         FileChange change;
+        bool isPermission = false;
+        quint64 permissionId = 0;
+        AgentPermission permission;
         QString clientName;
         QString toolName;
         QString description; // the agent's reason, if it gave one
@@ -62,11 +97,33 @@ public:
     void setAsking(Asking asking) { m_asking = asking; }
 
     const QList<Pending> &pending() const { return m_pending; }
-    // File changes held while access is paused; the next mode decides them.
+    // File changes and agents' permission requests held while access is paused; the next mode
+    // decides them.
     int heldCount() const { return int(m_held.size()); }
     // Decide the oldest pending call. A denial may carry the person's reason: the agent reads it.
+    // For a permission request, approve() chooses its first allowing option and deny() its first
+    // rejecting one.
     void approve();
     void deny(const QString &reason = {});
+
+    // An agent's permission request follows the mode: Read-only rejects one that changes
+    // something at once (with its reject option, the reason refused() shows and the agent is
+    // told); Paused holds it until access resumes; Allow and Ask put it before the person
+    // (the agent's own mode chose to ask). Returns its id, for withdrawPermission.
+    quint64 askPermission(AgentPermission permission);
+    // The person's choice of one of its options, for the oldest pending item when it is a
+    // permission request; a rejection may carry their reason.
+    void choose(const QString &optionId, const QString &reason = {});
+    // The agent no longer waits (Stop answered it `cancelled`, it exited): it leaves the queue
+    // unanswered.
+    void withdrawPermission(quint64 id);
+
+    // Ask mode: a call the person already allowed where the agent asked (a hosted agent's
+    // permission for the very tool call this MCP request belongs to) runs without a second
+    // question. The function says how it was allowed, in words, or nothing. Read-only and
+    // Paused still refuse it.
+    using ApprovedElsewhere = std::function<QString(const ToolCall &call)>;
+    void setApprovedElsewhere(ApprovedElsewhere check) { m_approvedElsewhere = std::move(check); }
 
     // A call the gate refused: by the mode (Read-only, Paused) or by the person's denial.
     // The window's transcript shows each, where the agent's calls appear.
@@ -95,6 +152,8 @@ Q_SIGNALS:
 
 private:
     void decide(bool approved, const QString &reason = {});
+    void decidePermission(Pending pending);
+    void answerPermission(const Pending &pending, const QString &optionId, const QString &reason, bool byThePerson);
     void tellRefused(const Pending &pending, const ToolCallPtr &call, const QString &sentence, bool denied, const QString &reason = {});
     void dropFinished();
     void decideChange(Pending pending);
@@ -104,5 +163,7 @@ private:
     AccessMode m_mode = AccessMode::Allow;
     Asking m_asking = Asking::ThroughTheClient;
     QList<Pending> m_pending;
-    QList<Pending> m_held; // file changes proposed while paused
+    QList<Pending> m_held; // file changes and permission requests that came while paused
+    quint64 m_nextPermission = 1;
+    ApprovedElsewhere m_approvedElsewhere;
 };

@@ -167,6 +167,19 @@ inline QString unansweredMessage(const QString &what, const QString &problem)
               "Try again when they are there.").arg(problem, what);
 }
 
+// An agent hosted in the window asked to run `title` (a tool call that changes something),
+// and access is read-only: its permission request is rejected at once with this reason.
+inline QString permissionReadOnlyMessage(const QString &title)
+{
+    return readOnlyRefusal(translate("%1, which would change something, so Lisp Duet rejected it").arg(title));
+}
+
+// The person rejected the permission request of an agent hosted in the window.
+inline QString permissionDeniedMessage(const QString &title, const QString &reason = {})
+{
+    return deniedBy(translate("rejected your tool call %1, so it did not run").arg(title), translate("call")) + theirReason(reason);
+}
+
 inline QString pausedMessage()
 {
     return translate("The person has paused agent access to this Lisp session: no tool call runs until they resume it. "

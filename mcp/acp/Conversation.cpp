@@ -185,3 +185,13 @@ void Conversation::setTurnUsage(const Usage &usage)
     m_usage.turnOutputTokens = usage.turnOutputTokens;
     Q_EMIT usageChanged();
 }
+
+void Conversation::addNotice(const QString &severity, const QString &title, const QString &description)
+{
+    Entry entry;
+    entry.kind = Entry::Kind::Notice;
+    entry.severity = severity;
+    entry.title = title;
+    entry.description = description;
+    addEntry(std::move(entry));
+}

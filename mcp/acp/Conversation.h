@@ -55,6 +55,9 @@ public:
 
     // Ours: the person's prompt starts a turn.
     void addPrompt(const QList<Acp::ContentBlock> &prompt);
+    // Ours too: a notice of the host's, shown as the agent's are ("still waiting for its model",
+    // "exited during the turn"). severity: info, warning, error.
+    void addNotice(const QString &severity, const QString &title, const QString &description);
     // The agent's: one session/update.
     void apply(const AcpWire::SessionUpdate &update);
     // A tool call's fields from anywhere (session/update, a permission request's toolCall).

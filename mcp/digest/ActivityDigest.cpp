@@ -114,7 +114,7 @@ QString text(const QList<JobPtr> &activity, EntryCache *cache, const QList<Sessi
 {
     if (activity.isEmpty() && notices.isEmpty())
         return {};
-    QStringList lines{QStringLiteral("[Session activity since your last call]")};
+    QStringList lines{QString(Heading)};
     if (activity.size() > MaxEntries)
         lines << QStringLiteral("(%1 earlier entries not shown; the session-transcript tool lists them)").arg(activity.size() - MaxEntries);
     for (const JobPtr &job : recent(activity))

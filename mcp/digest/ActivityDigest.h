@@ -13,6 +13,8 @@ class JsonTextWriter;
 namespace ActivityDigest {
 
 constexpr int MaxEntries = 20;
+// The digest's first line: what tells it apart from the result it follows.
+constexpr QLatin1StringView Heading("[Session activity since your last call]");
 
 QString summaryOf(const Job &job);
 

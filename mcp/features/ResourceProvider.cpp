@@ -172,20 +172,24 @@ QString ResourceProvider::transcriptText() const
 {
     const QList<JobPtr> &all = m_session->transcript();
     QStringList parts;
-    for (qsizetype i = qMax<qsizetype>(0, all.size() - TranscriptEntries); i < all.size(); ++i) {
-        const Job &e = *all.at(i);
-        QString entry = QStringLiteral(";; #%1 %2 (%3) at %4 in %5\n%6\n%7")
-                            .arg(e.sequence)
-                            .arg(e.request.origin.name, e.request.origin.kindName(), e.finishedAt.toString(Qt::ISODate), e.result.package.isEmpty() ? e.request.package : e.result.package,
-                                 TextLines::excerpt(JobSummary::subject(e.request).trimmed(), TranscriptCodeShown),
-                                 firstLines(JobOutcome::text(e.result), 20));
-        if (!e.result.stdoutText.isEmpty())
-            entry += QStringLiteral("\n;; output:\n") + firstLines(e.result.stdoutText.trimmed(), 20);
-        parts << entry;
-    }
+    for (qsizetype i = qMax<qsizetype>(0, all.size() - TranscriptEntries); i < all.size(); ++i)
+        parts << entryText(*all.at(i));
     if (parts.isEmpty())
         return QStringLiteral(";; Nothing has been evaluated in this session yet.\n");
     return parts.join(QStringLiteral("\n\n")) + QLatin1Char('\n');
+}
+
+QString ResourceProvider::entryText(const Job &e, int maxLines)
+{
+    QString entry = QStringLiteral(";; #%1 %2 (%3) at %4 in %5\n%6\n%7")
+                        .arg(e.sequence)
+                        .arg(e.request.origin.name, e.request.origin.kindName(), e.finishedAt.toString(Qt::ISODate),
+                             e.result.package.isEmpty() ? e.request.package : e.result.package,
+                             TextLines::excerpt(JobSummary::subject(e.request).trimmed(), TranscriptCodeShown),
+                             firstLines(JobOutcome::text(e.result), maxLines));
+    if (!e.result.stdoutText.isEmpty())
+        entry += QStringLiteral("\n;; output:\n") + firstLines(e.result.stdoutText.trimmed(), maxLines);
+    return entry;
 }
 
 QList<QPair<QString, QString>> ResourceProvider::definingForms(const QString &code)

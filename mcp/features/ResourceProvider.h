@@ -25,6 +25,10 @@ public:
     static constexpr int TranscriptEntries = 200; // the newest ones: a resource an agent can read
     // The URI of a symbol's resource (each part percent-encoded), and the parts of one.
     static QString symbolUri(const QString &package, const QString &name);
+    // One finished evaluation as the transcript resource shows it: who, when, where, its code,
+    // its outcome and its output, each cut after `maxLines` lines. The Agent panel sends a REPL
+    // entry to an agent in the same words.
+    static QString entryText(const Job &job, int maxLines = 20);
     static bool parseSymbolUri(const QString &uri, QString *package, QString *name);
 
     ResourceProvider(McpServer *server, Session *session, QObject *parent = nullptr);

@@ -157,3 +157,17 @@ void RequestTrace::follow(State state, const QString &text)
     m_followText = text;
     Q_EMIT changed();
 }
+
+QString RequestTrace::toolUseId(const QJsonObject &request)
+{
+    return request.value(QStringLiteral("params")).toObject().value(QStringLiteral("_meta")).toObject()
+        .value(QStringLiteral("claudecode/toolUseId")).toString();
+}
+
+void RequestTrace::tieToChat(const QString &agent, const QString &toolCallId, const QString &approval)
+{
+    m_chatAgent = agent;
+    m_chatToolCallId = toolCallId;
+    m_chatApproval = approval;
+    Q_EMIT changed();
+}

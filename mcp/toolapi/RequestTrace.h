@@ -71,6 +71,17 @@ public:
     State followState() const { return m_followState; }
     const QString &followText() const { return m_followText; }
 
+    // Issue 38: the tool call of an agent hosted in the window that this request serves (Claude
+    // Code's `params._meta["claudecode/toolUseId"]` is that call's ACP id), the agent's name,
+    // and how the person allowed it in the chat ("allowed once in the chat"; empty when the
+    // agent did not ask). The Tool calls panel says it came from the chat.
+    static QString toolUseId(const QJsonObject &request);
+    void tieToChat(const QString &agent, const QString &toolCallId, const QString &approval = {});
+    bool isFromChat() const { return !m_chatToolCallId.isEmpty(); }
+    const QString &chatAgent() const { return m_chatAgent; }
+    const QString &chatToolCallId() const { return m_chatToolCallId; }
+    const QString &chatApproval() const { return m_chatApproval; }
+
 Q_SIGNALS:
     void changed();
 
@@ -88,6 +99,9 @@ private:
     FileChange m_change;
     State m_followState = State::Queued;
     QString m_followText;
+    QString m_chatAgent;
+    QString m_chatToolCallId;
+    QString m_chatApproval;
     QDateTime m_receivedAt;
     QElapsedTimer m_clock;
     qint64 m_endedMs = -1;      // m_clock's reading when it ended

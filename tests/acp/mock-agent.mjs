@@ -20,8 +20,19 @@
 //   --mcp-call                calls evaluate-lisp on the first of session/new's mcpServers (the
 //                             official MCP SDK client, http or stdio) with
 //                             _meta["claudecode/toolUseId"] = the tool call's id
+//   --ask-mcp-call            the same as Claude Code does it in its mode `default`: a row titled
+//                             mcp__SERVER__evaluate-lisp (kind other, the code in rawInput), a
+//                             permission request first (allow-once, allow-with-updates: always,
+//                             reject); the call only when allowed. After "always" it no longer
+//                             asks in that session. "eval CODE" in the prompt chooses the code.
+//   --think MS                says nothing for MS milliseconds before the turn's work (a model
+//                             that does not answer)
 //   --unknown-method          requests methods the client does not offer; reports the codes
 //   --crash-on-prompt         writes to stderr and exits 3 in the middle of the turn
+//   --demo                    a whole turn as Claude Code plays one (the panel's screenshots):
+//                             a thought, a plan, two mcp__SERVER__evaluate-lisp calls served by
+//                             the first MCP server (the answer's structuredContent as content),
+//                             a streamed answer with a Lisp block, usage with its cost
 // Start and session flags:
 //   --crash-at-start          writes to stderr and exits 2 before reading anything
 //   --garbage                 writes non-JSON lines and one 64 MB line before answering initialize
@@ -126,7 +137,8 @@ const configOptions = session => has('--modes') ? [
   { id: 'thinking', name: 'Think harder', type: 'boolean', currentValue: session.thinking ?? false }] : undefined;
 
 const PROMPT_FLAGS = ['--stream', '--updates-all', '--unknown-update', '--permission', '--cancel-during-permission',
-                      '--foreign-permission', '--mcp-call', '--unknown-method', '--crash-on-prompt'];
+                      '--foreign-permission', '--mcp-call', '--ask-mcp-call', '--unknown-method', '--crash-on-prompt',
+                      '--demo'];
 const app = acp.agent({ name: 'mock-agent' });
 
 app.onRequest('initialize', async ({ params }) => {
@@ -255,6 +267,13 @@ app.onRequest('session/prompt', async ({ params, client }) => {
   let toolCalls = 0;
   const toolCallId = () => `call-${session.id}-${++toolCalls}`;
 
+  if (has('--think')) {
+    const until = Date.now() + value('--think', 1000);
+    while (Date.now() < until && !session.cancelled)
+      await sleep(50);
+    if (session.cancelled)
+      return { stopReason: 'cancelled' };
+  }
   if (has('--crash-on-prompt')) {
     await say('Starting to work on it');
     process.stderr.write('mock-agent: fatal: lost my train of thought (--crash-on-prompt)\n');
@@ -304,6 +323,13 @@ app.onRequest('session/prompt', async ({ params, client }) => {
   }
   if (has('--mcp-call'))
     await mcpCall(session, update, toolCallId(), text);
+  if (has('--ask-mcp-call')) {
+    const outcome = await askedMcpCall(client, session, update, toolCallId(), text);
+    if (outcome === 'cancelled')
+      return { stopReason: 'cancelled' };
+  }
+  if (has('--demo'))
+    return demoTurn(session, update, toolCallId);
   if (has('--unknown-method')) {
     for (const method of ['fs/read_text_file', 'lispduet/no_such_method']) {
       const outcome = await client.request(method, { sessionId: session.id, path: '/etc/hostname' })
@@ -391,26 +417,118 @@ async function askPermission(client, update, session, id) {
   });
 }
 
+// Claude Code in its mode `default`: the row of an MCP tool, a permission request for it (unless
+// "always" was chosen before in this session), and the call only when allowed.
+async function askedMcpCall(client, session, update, id, text) {
+  const server = session.mcpServers[0];
+  const title = `mcp__${server?.name ?? 'lisp-duet'}__evaluate-lisp`;
+  const code = text.match(/^eval (.*)$/s)?.[1] ?? '(+ 1 2)';
+  const meta = { claudeCode: { toolName: title } };
+  await update({ sessionUpdate: 'tool_call', toolCallId: id, title, kind: 'other', status: 'pending',
+                 rawInput: { code }, _meta: meta });
+  if (!session.alwaysAllowed?.has(title)) {
+    const answer = await client.request('session/request_permission', {
+      sessionId: session.id,
+      toolCall: { toolCallId: id, title, kind: 'other', rawInput: { code }, _meta: meta },
+      options: [
+        { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
+        { optionId: 'allow-with-updates', name: "Yes, and don't ask again for Evaluate-Lisp commands", kind: 'allow_always' },
+        { optionId: 'reject', name: 'No', kind: 'reject_once' }],
+    });
+    event('permission-answer', { toolCallId: id, outcome: answer.outcome });
+    const chosen = answer.outcome?.outcome === 'selected' ? answer.outcome.optionId : 'cancelled';
+    if (chosen === 'cancelled' || chosen === 'reject') {
+      await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed',
+                     content: [{ type: 'content', content: { type: 'text', text: 'The user rejected this tool use.' } }] });
+      if (chosen === 'cancelled')
+        return 'cancelled';
+      await say(session, update, 'You rejected the evaluation; I will wait for you.');
+      return 'rejected';
+    }
+    if (chosen === 'allow-with-updates')
+      (session.alwaysAllowed ??= new Set()).add(title);
+  }
+  await mcpCall(session, update, id, text, { announced: true, meta });
+  await say(session, update, 'The evaluation is done.');
+  return 'done';
+}
+const say = (session, update, text) => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+
+function mcpTransport(server) {
+  return server.type === 'http'
+    ? new StreamableHTTPClientTransport(new URL(server.url), { requestInit: {
+        headers: Object.fromEntries((server.headers ?? []).map(h => [h.name, h.value])) } })
+    : new StdioClientTransport({ command: server.command, args: server.args ?? [],
+        env: { ...Object.fromEntries((server.env ?? []).map(e => [e.name, e.value])),
+               PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stderr: 'pipe' });
+}
+
+// A turn as Claude Code plays one, its tool calls named and answered as Claude Code does.
+async function demoTurn(session, update, toolCallId) {
+  const server = session.mcpServers[0];
+  const pause = () => sleep(value('--chunk-delay', 0));
+  const think = ['The person wants a function that squares a number. ',
+                 'I will define it in the shared session, try it on 12, ', 'and show how to use it.'];
+  for (const text of think) {
+    await update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } });
+    await pause();
+  }
+  const plan = done => update({ sessionUpdate: 'plan', entries: [
+    { content: 'Define SQUARE in the session', priority: 'high', status: done > 0 ? 'completed' : 'in_progress' },
+    { content: 'Try it on 12', priority: 'medium', status: done > 1 ? 'completed' : done === 1 ? 'in_progress' : 'pending' },
+    { content: 'Explain the result', priority: 'low', status: done > 2 ? 'completed' : done === 2 ? 'in_progress' : 'pending' }] });
+  await plan(0);
+  const mcp = server ? new Client({ name: 'mock-agent', version: '1.0.0' }) : null;
+  if (mcp)
+    await mcp.connect(mcpTransport(server));
+  const tool = `mcp__${server?.name ?? 'lisp-duet'}__evaluate-lisp`;
+  const evaluate = async code => {
+    const id = toolCallId();
+    const meta = { claudeCode: { toolName: tool } };
+    await update({ sessionUpdate: 'tool_call', toolCallId: id, title: tool, kind: 'other', status: 'pending',
+                   rawInput: {}, content: [], _meta: meta });
+    await update({ sessionUpdate: 'tool_call_update', toolCallId: id, rawInput: { code }, _meta: meta });
+    const result = mcp ? await mcp.callTool({ name: 'evaluate-lisp', arguments: { code },
+                                              _meta: { 'claudecode/toolUseId': id } })
+                       : { structuredContent: { status: 'ok', values: ['?'] } };
+    const text = JSON.stringify(result.structuredContent ?? {});
+    await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: result.isError ? 'failed' : 'completed',
+                   rawOutput: text, content: [{ type: 'content', content: { type: 'text', text } }], _meta: meta });
+  };
+  await evaluate('(defun square (x)\n  "The square of X."\n  (* x x))');
+  await plan(1);
+  await evaluate('(square 12)');
+  await plan(2);
+  if (mcp)
+    await mcp.close().catch(() => {});
+  const answer = ['I defined `square` in the shared session ', 'and tried it:\n\n', '```lisp\n', '(square 12)  ; => 144\n',
+                  '(square 1/2) ; => 1/4\n', '```\n\n', 'It multiplies its argument by itself, so it works for ',
+                  'any number: integers, **ratios** and complex numbers alike. ', 'You can call it from the REPL now.\n'];
+  for (const text of answer) {
+    await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    await pause();
+  }
+  await plan(3);
+  await update({ sessionUpdate: 'usage_update', used: 18432, size: 200000, cost: { amount: 0.0421, currency: 'USD' } });
+  session.history.push({ role: 'agent', text: 'demo' });
+  return { stopReason: 'end_turn', usage: { inputTokens: 18102, outputTokens: 330, totalTokens: 18432 } };
+}
+
 // The mock as Claude Code does it: the MCP call carries the ACP tool call's id in its _meta.
-async function mcpCall(session, update, id, text) {
+async function mcpCall(session, update, id, text, { announced = false, meta } = {}) {
   const server = session.mcpServers[0];
   const code = text.match(/^eval (.*)$/s)?.[1] ?? '(+ 1 2)';
-  await update({ sessionUpdate: 'tool_call', toolCallId: id, title: `evaluate-lisp ${code}`, kind: 'execute',
-                 status: 'pending', rawInput: { code } });
+  if (!announced)
+    await update({ sessionUpdate: 'tool_call', toolCallId: id, title: `evaluate-lisp ${code}`, kind: 'execute',
+                   status: 'pending', rawInput: { code } });
   if (!server) {
     await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed',
                    content: [{ type: 'content', content: { type: 'text', text: 'No MCP server was given.' } }] });
     return;
   }
   const mcp = new Client({ name: 'mock-agent', version: '1.0.0' });
-  const transport = server.type === 'http'
-    ? new StreamableHTTPClientTransport(new URL(server.url), { requestInit: {
-        headers: Object.fromEntries((server.headers ?? []).map(h => [h.name, h.value])) } })
-    : new StdioClientTransport({ command: server.command, args: server.args ?? [],
-        env: { ...Object.fromEntries((server.env ?? []).map(e => [e.name, e.value])),
-               PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stderr: 'pipe' });
   try {
-    await mcp.connect(transport);
+    await mcp.connect(mcpTransport(server));
     await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' });
     const result = await mcp.callTool({ name: 'evaluate-lisp', arguments: { code },
                                         _meta: { 'claudecode/toolUseId': id } });
@@ -418,7 +536,7 @@ async function mcpCall(session, update, id, text) {
     await update({ sessionUpdate: 'tool_call_update', toolCallId: id,
                    status: result.isError ? 'failed' : 'completed',
                    content: result.content.map(block => ({ type: 'content', content: block })),
-                   _meta: { claudeCode: { toolName: `mcp__${server.name}__evaluate-lisp` } } });
+                   _meta: meta ?? { claudeCode: { toolName: `mcp__${server.name}__evaluate-lisp` } } });
   } catch (error) {
     event('mcp-call-failed', { toolCallId: id, message: String(error?.message ?? error) });
     await update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed',

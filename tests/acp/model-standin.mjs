@@ -4,7 +4,8 @@
 //   node model-standin.mjs [SCRIPT.json]     prints {"port": N} on its first line of stdout
 //   STANDIN_DUMP=DIR     each request's whole body as DIR/NNN_path.json
 //   STANDIN_LOG=FILE     every request as a JSON line: {t, method, path, model, stream,
-//                        tools (names), last (the last message's blocks, abridged), answer}
+//                        tools (names), last (the last message's blocks, abridged), answer},
+//                        and once answered {timing: true, at (epoch ms), ms, path, loop}
 //
 // What it answers, decided by the request, not by a count (the adapter's side requests come and
 // go between versions):
@@ -124,12 +125,19 @@ async function stream(response, message) {
 }
 
 const server = createServer(async (request, response) => {
+  // Its own time per request, for benchmarks that count the time beyond it (bench_agent_host):
+  // from the request's arrival to its answer's end; `loop` for the agent loop's requests (with
+  // tools), which the turn waits for one after the other.
+  const arrived = Date.now();
+  response.on('finish', () => log({ timing: true, at: arrived, ms: Date.now() - arrived, path: request.url, loop: !!timedLoop }));
+  let timedLoop = false;
   let raw = '';
   for await (const chunk of request)
     raw += chunk;
   const path = request.url.split('?')[0];
   let body = {};
   try { body = raw ? JSON.parse(raw) : {}; } catch { /* logged below as unparsed */ }
+  timedLoop = Array.isArray(body.tools) && body.tools.length > 0;
   const entry = { method: request.method, path, model: body.model, stream: body.stream,
                   tools: body.tools?.map(tool => tool.name), last: abridged(body.messages?.at(-1)),
                   system: typeof body.system === 'string' ? body.system.slice(0, 120)

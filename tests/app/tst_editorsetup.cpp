@@ -79,6 +79,7 @@ private Q_SLOTS:
         changed.initFileEnabled = false;
         changed.eclrcEnabled = true;
         changed.initTimeLimitSeconds = 90;
+        changed.agents = AgentSettings::builtIns(); // what load() reads where no agents were saved
         changed.save();
         QCOMPARE(Preferences::load(), changed);
         QSettings settings;

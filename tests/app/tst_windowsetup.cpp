@@ -204,6 +204,7 @@ private Q_SLOTS:
         QCOMPARE(applied.size(), 1);
 
         changed.fontFamily = dialog.preferences().fontFamily; // the font box offers installed fonts only
+        changed.agents = AgentSettings::builtIns(); // the Agents page shows and applies them
         const Preferences stored = Preferences::load();
         QVERIFY(stored == changed);
         QSettings settings;

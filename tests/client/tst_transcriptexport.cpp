@@ -37,6 +37,76 @@ class TestTranscriptExport : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Issue 38: a conversation with a hosted agent, in order with the evaluations, read back
+    // from the journal's lines.
+    void aHostedAgentsChatRoundTripsAndIsExported()
+    {
+        const auto at = [](int second) { return QDateTime(QDate(2026, 11, 22), QTime(10, 3, second)); };
+        ChatRecord prompt;
+        prompt.kind = ChatRecord::Kind::Prompt;
+        prompt.agent = QStringLiteral("Claude Code");
+        prompt.sessionId = QStringLiteral("s-1");
+        prompt.turn = 1;
+        prompt.at = at(0);
+        prompt.text = QStringLiteral("Why does <area> fail?");
+        prompt.context = {QStringLiteral("lisp-duet://definition/area")};
+        ChatRecord call = prompt;
+        call.kind = ChatRecord::Kind::ToolCall;
+        call.at = at(1);
+        call.text.clear();
+        call.context.clear();
+        call.toolCallId = QStringLiteral("toolu_1");
+        call.title = QStringLiteral("mcp__lisp-duet__evaluate-lisp");
+        call.toolKind = QStringLiteral("other");
+        call.status = QStringLiteral("completed");
+        call.input = QStringLiteral("(area 2)");
+        call.result = QStringLiteral("{\"values\":[\"4\"]}");
+        call.decision = QStringLiteral("allowed once");
+        ChatRecord answer = prompt;
+        answer.kind = ChatRecord::Kind::Answer;
+        answer.at = at(2);
+        answer.context.clear();
+        answer.text = QStringLiteral("It squares **r** & forgets pi.");
+        answer.partial = true;
+        ChatRecord end = prompt;
+        end.kind = ChatRecord::Kind::TurnEnd;
+        end.at = at(3);
+        end.text.clear();
+        end.context.clear();
+        end.stopReason = QStringLiteral("end_turn");
+        end.inputTokens = 1234;
+        end.outputTokens = 56;
+        end.cost = 0.0123;
+        end.currency = QStringLiteral("USD");
+        QList<JournalEntry> entries;
+        for (const ChatRecord &record : {prompt, call, answer, end}) {
+            JournalEntry read;
+            QVERIFY(JournalEntry::fromJson(JournalEntry::fromChat(record).toJson(), &read));
+            QVERIFY(read.isChat());
+            QCOMPARE(read.chat.toJson(), record.toJson());
+            QCOMPARE(read.time(), record.at);
+            entries << read;
+        }
+        QCOMPARE(entries.at(0).chat.context, prompt.context);
+        QCOMPARE(entries.at(3).chat.cost, std::optional<double>(0.0123));
+        const QString md = TranscriptExport::markdown(entries);
+        QVERIFY2(md.contains(QStringLiteral("### 2026-11-22 10:03:00 \u00b7 The person (person) to Claude Code\n\n> Why does <area> fail?\n")), qPrintable(md));
+        QVERIFY(md.contains(QStringLiteral("_Context: lisp-duet://definition/area_")));
+        QVERIFY(md.contains(QStringLiteral("Claude Code (agent) tool call mcp__lisp-duet__evaluate-lisp \u2014 completed")));
+        QVERIFY(md.contains(QStringLiteral("The person: allowed once.")));
+        QVERIFY(md.contains(QStringLiteral("```lisp\n(area 2)\n```")));
+        QVERIFY(md.contains(QStringLiteral("It squares **r** & forgets pi.\n\n_(cut short")));
+        QVERIFY(md.contains(QStringLiteral("*2026-11-22 10:03:03 \u2014 Claude Code's turn ended: end_turn \u00b7 1,234 tokens in, 56 out \u00b7 0.0123 USD*")));
+        const QString html = TranscriptExport::html(entries);
+        QVERIFY(html.contains(QStringLiteral("Why does &lt;area&gt; fail?")));
+        QVERIFY(html.contains(QStringLiteral("It squares **r** &amp; forgets pi.")));
+        QVERIFY(html.contains(QStringLiteral("<section class=\"entry person chat\">")));
+        QVERIFY(html.contains(QStringLiteral("<pre class=\"values\">{&quot;values&quot;:[&quot;4&quot;]}</pre>")));
+        // Unknown chat kinds of a later version are skipped, not misread.
+        JournalEntry later;
+        QVERIFY(!JournalEntry::fromJson({{"type", "chat"}, {"chat", "hologram"}}, &later));
+    }
+
     void fileChangesAreExportedWithTheirDiff()
     {
         FileChange change;

@@ -397,6 +397,127 @@ private Q_SLOTS:
         QCOMPARE(AccessModes::decide(AccessMode::Paused, false, tool, true).refusal, AccessModes::pausedMessage());
     }
 
+    // Issue 38: an agent hosted in the window asks before a tool call; its request is an item
+    // of the gate, answered with one of its options.
+    static AccessGate::AgentPermission permission(bool changes, QList<QPair<QString, QString>> *answers)
+    {
+        AccessGate::AgentPermission p;
+        p.origin = Origin::agent(QStringLiteral("Claude Code"), QStringLiteral("acp:Claude Code"));
+        p.title = QStringLiteral("Edit square.lisp");
+        p.toolKind = changes ? QStringLiteral("edit") : QStringLiteral("read");
+        p.changesSomething = changes;
+        p.options = {{"allow-once", "Yes", "allow_once"}, {"always", "Always", "allow_always"}, {"reject", "No", "reject_once"}};
+        p.answer = [answers](const QString &option, const QString &told) { answers->append({option, told}); };
+        return p;
+    }
+
+    void anAgentsPermissionWaitsForThePersonsOptionInAllowAndAsk_data()
+    {
+        QTest::addColumn<AccessMode>("mode");
+        QTest::newRow("allow") << AccessMode::Allow;
+        QTest::newRow("ask") << AccessMode::Ask;
+    }
+    void anAgentsPermissionWaitsForThePersonsOptionInAllowAndAsk()
+    {
+        QFETCH(AccessMode, mode);
+        Rig rig;
+        rig.access.setMode(mode);
+        QList<QPair<QString, QString>> answers;
+        rig.access.askPermission(permission(true, &answers));
+        QCOMPARE(rig.access.pending().size(), 1);
+        QVERIFY(rig.access.pending().first().isPermission);
+        QVERIFY(answers.isEmpty());
+        rig.access.choose(QStringLiteral("always"));
+        QCOMPARE(answers, (QList<QPair<QString, QString>>{{"always", {}}}));
+        QVERIFY(rig.access.pending().isEmpty());
+    }
+
+    void approveAndDenyPickTheFirstAllowingAndRejectingOption()
+    {
+        Rig rig;
+        QList<QPair<QString, QString>> answers;
+        rig.access.askPermission(permission(true, &answers));
+        rig.access.askPermission(permission(true, &answers));
+        QSignalSpy refused(&rig.access, &AccessGate::refused);
+        rig.access.approve();
+        rig.access.deny(QStringLiteral("not that file"));
+        QCOMPARE(answers.size(), 2);
+        QCOMPARE(answers.at(0).first, QStringLiteral("allow-once"));
+        QCOMPARE(answers.at(1).first, QStringLiteral("reject"));
+        QVERIFY2(answers.at(1).second.endsWith(QStringLiteral("They said: \u201cnot that file\u201d.")), qPrintable(answers.at(1).second));
+        QCOMPARE(refused.size(), 1);
+        QVERIFY(refused.first().at(0).value<AccessGate::Refusal>().denied);
+        // Without words, the rejection itself says all: nothing more for the agent to read.
+        rig.access.askPermission(permission(true, &answers));
+        rig.access.deny();
+        QCOMPARE(answers.at(2), (QPair<QString, QString>{"reject", {}}));
+    }
+
+    void readOnlyRejectsAChangingPermissionAtOnceAndLetsALookWait()
+    {
+        Rig rig;
+        rig.access.setMode(AccessMode::ReadOnly);
+        QList<QPair<QString, QString>> answers;
+        QSignalSpy refused(&rig.access, &AccessGate::refused);
+        rig.access.askPermission(permission(true, &answers));
+        QCOMPARE(answers.size(), 1);
+        QCOMPARE(answers.first().first, QStringLiteral("reject"));
+        QCOMPARE(answers.first().second, AccessModes::permissionReadOnlyMessage(QStringLiteral("Edit square.lisp")));
+        QCOMPARE(refused.size(), 1);
+        QVERIFY(!refused.first().at(0).value<AccessGate::Refusal>().denied);
+        QVERIFY(rig.access.pending().isEmpty());
+        rig.access.askPermission(permission(false, &answers));
+        QCOMPARE(rig.access.pending().size(), 1);
+    }
+
+    void pausedHoldsAPermissionAndTheNextModeDecidesIt()
+    {
+        Rig rig;
+        rig.access.setMode(AccessMode::Paused);
+        QList<QPair<QString, QString>> answers;
+        rig.access.askPermission(permission(true, &answers));
+        QCOMPARE(rig.access.heldCount(), 1);
+        QVERIFY(rig.access.pending().isEmpty());
+        rig.access.setMode(AccessMode::Allow);
+        QCOMPARE(rig.access.heldCount(), 0);
+        QCOMPARE(rig.access.pending().size(), 1); // before the person now
+        rig.access.setMode(AccessMode::ReadOnly); // which rejects it
+        QVERIFY(rig.access.pending().isEmpty());
+        QCOMPARE(answers.size(), 1);
+        QCOMPARE(answers.first().first, QStringLiteral("reject"));
+    }
+
+    void aWithdrawnPermissionLeavesTheQueueUnanswered()
+    {
+        Rig rig;
+        QList<QPair<QString, QString>> answers;
+        const quint64 id = rig.access.askPermission(permission(true, &answers));
+        QSignalSpy changed(&rig.access, &AccessGate::pendingChanged);
+        rig.access.withdrawPermission(id);
+        QVERIFY(rig.access.pending().isEmpty());
+        QCOMPARE(changed.size(), 1);
+        QVERIFY(answers.isEmpty());
+    }
+
+    void aCallAllowedInTheChatPassesAskWithoutASecondQuestion()
+    {
+        Rig rig;
+        rig.access.setMode(AccessMode::Ask);
+        rig.access.setApprovedElsewhere([](const ToolCall &call) {
+            return call.arguments().value("code").toString() == QLatin1String("(allowed)") ? QStringLiteral("allowed once in the chat") : QString();
+        });
+        QCOMPARE(Rig::text(rig.response(rig.call("evaluate-lisp", "(allowed)"))), QStringLiteral("echo: (allowed)"));
+        QVERIFY(rig.access.pending().isEmpty());
+        rig.call("evaluate-lisp", "(other)");
+        QCOMPARE(rig.access.pending().size(), 1); // anything else still asks
+        rig.access.approve();
+        // Read-only and Paused still rule.
+        rig.access.setMode(AccessMode::ReadOnly);
+        QVERIFY(rig.response(rig.call("evaluate-lisp", "(allowed)")).value("isError").toBool());
+        rig.access.setMode(AccessMode::Paused);
+        QVERIFY(rig.response(rig.call("evaluate-lisp", "(allowed)")).value("isError").toBool());
+    }
+
     void aModeIsStoredByItsKey()
     {
         QStringList keys;

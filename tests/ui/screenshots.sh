@@ -6,7 +6,8 @@
 # of an agent's job running on after its call answered (running-job.png), of the debugger
 # (debugger.png, kept in docs/ for the README), of native code (native-definitions.png,
 # docs/native.png; native-progress.png), and of the person's Emacs beside an agent
-# (editor-window.png, kept in docs/ too; needs emacs-nox and slime),
+# (editor-window.png, kept in docs/ too; needs emacs-nox and slime), of the Agent panel
+# (agent-panel.png, agent-panel-dark.png, kept in docs/),
 # taken under Xvfb with the real xcb platform and saved as PNGs into $1 (default:
 # BUILD_DIR/screenshots).
 # Run from the source tree after building tst_windowstates and tst_projectchanges:
@@ -52,6 +53,13 @@ fi
 if [ -x "$build/bin/tst_editorwindow" ]; then
   DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
     xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_editorwindow"
+fi
+if [ -x "$build/bin/tst_agentwindow" ]; then
+  # agent-panel.png, agent-panel-dark.png: the Agent panel with a whole turn (thought, plan,
+  # evaluate-lisp rows with the session's results, a Lisp block, usage), light and dark
+  DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
+    xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_agentwindow" \
+    aRealisticConversationReadsWellInLightAndDark
 fi
 ls -l "$out"/*.png
 if [ "$out" = "$here/docs" ]; then

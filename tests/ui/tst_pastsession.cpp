@@ -81,7 +81,7 @@ private Q_SLOTS:
         console.showPast(entries);
         console.transcript()->flushNow();
         const QString text = console.transcript()->toPlainText();
-        QVERIFY(text.contains(QStringLiteral("(50 earlier evaluations are in the journal, not shown)")));
+        QVERIFY(text.contains(QStringLiteral("(50 earlier entries are in the journal, not shown)")));
         QVERIFY(!text.contains(QStringLiteral("(list 49)")));
         QVERIFY(text.contains(QStringLiteral("(list 50)")));
         QVERIFY(text.contains(QStringLiteral("(list 249)")));

@@ -1,6 +1,7 @@
 #include "ApprovalBar.h"
 
 #include "access/AccessGate.h"
+#include "acp/McpToolName.h"
 #include "highlight/DiffFormats.h"
 #include "highlight/LispHighlighter.h"
 
@@ -52,6 +53,11 @@ ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     top->addSpacing(8);
     top->addWidget(m_approve);
     top->addWidget(m_deny);
+    // An agent's options (long ones, as Claude Code's "Yes, and don't ask again for ...") get a
+    // row of their own under what they answer, so the headline and the reason keep the bar's width.
+    m_options = new QHBoxLayout;
+    m_options->setSpacing(6);
+    m_options->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 8, 10, 8);
     layout->setSpacing(6);
@@ -59,6 +65,7 @@ ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_code);
     layout->addWidget(m_diff);
+    layout->addLayout(m_options);
     layout->addWidget(m_reason);
 
     connect(m_approve, &QPushButton::clicked, access, &AccessGate::approve);
@@ -85,6 +92,11 @@ QString ApprovalBar::summary() const
     return m_summary->text();
 }
 
+QString ApprovalBar::codeText() const
+{
+    return m_code->isHidden() ? QString() : m_code->toPlainText();
+}
+
 QString ApprovalBar::diffText() const
 {
     return m_diff->isHidden() ? QString() : m_diff->toPlainText();
@@ -109,6 +121,12 @@ void ApprovalBar::refresh()
     }
     const AccessGate::Pending &first = pending.first();
     m_count->setText(pending.size() > 1 ? tr("1 of %1").arg(pending.size()) : QString());
+    setOptions(first.isPermission ? first.permission.options : QList<AccessGate::AgentPermission::Option>());
+    if (first.isPermission) {
+        showPermission(first);
+        show();
+        return;
+    }
     if (first.isChange) {
         showChange(first.change);
         show();
@@ -152,14 +170,92 @@ void ApprovalBar::showChange(const FileChange &change)
     m_summary->setText(summary.isEmpty() ? counts : summary + QStringLiteral("  \u00b7\u00a0") + counts);
     m_summary->show();
     m_code->hide();
+    showDiffs({change});
+    m_approve->setToolTip(change.followUp.isEmpty() ? tr("Write this change to the file now")
+                                                    : tr("Write this change to the file now, %1").arg(change.followUp));
+}
+
+void ApprovalBar::setOptions(const QList<AccessGate::AgentPermission::Option> &options)
+{
+    qDeleteAll(std::exchange(m_optionButtons, {}));
+    for (const AccessGate::AgentPermission::Option &option : options) {
+        auto *button = new QPushButton(option.name.isEmpty() ? option.id : option.name, this);
+        button->setObjectName(QStringLiteral("approvalOption"));
+        button->setProperty("optionId", option.id);
+        button->setProperty("optionKind", option.kind);
+        button->setToolTip(option.allows() ? tr("Tell the agent: %1").arg(option.name)
+                                           : tr("Tell the agent: %1, with your reason if you typed one").arg(option.name));
+        connect(button, &QPushButton::clicked, this, [this, id = option.id, allows = option.allows()] {
+            const QString reason = allows ? QString() : m_reason->text();
+            m_reason->clear();
+            m_access->choose(id, reason);
+        });
+        m_options->addWidget(button);
+        m_optionButtons.append(button);
+    }
+    // The agent's own options replace Approve and Deny (which still choose its first allowing
+    // and rejecting option from the keyboard's point of view: Enter in the reason line rejects).
+    m_approve->setVisible(options.isEmpty());
+    m_deny->setVisible(options.isEmpty());
+}
+
+namespace {
+// Claude Code names an MCP tool mcp__SERVER__TOOL: the person reads the tool and whose it is.
+QString toolTitle(const QString &title)
+{
+    const McpToolName name = McpToolName::parse(title);
+    if (!name.isValid())
+        return QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
+    const QString tool = name.tool.toHtmlEscaped();
+    const QString server = name.server;
+    return server == QLatin1String("lisp-duet") ? ApprovalBar::tr("Lisp Duet's <b>%1</b>").arg(tool)
+                                                : ApprovalBar::tr("<b>%1</b> of %2").arg(tool, server.toHtmlEscaped());
+}
+} // namespace
+
+void ApprovalBar::showPermission(const AccessGate::Pending &pending)
+{
+    const AccessGate::AgentPermission &permission = pending.permission;
+    QString title = tr("<b>%1</b> asks to run %2").arg(permission.origin.name.toHtmlEscaped(), toolTitle(permission.title));
+    if (!permission.toolKind.isEmpty() && permission.toolKind != QLatin1String("other"))
+        title += tr(" (%1)").arg(permission.toolKind.toHtmlEscaped());
+    m_title->setText(title);
+    m_summary->hide();
+    if (!permission.changes.isEmpty()) {
+        QStringList summaries;
+        int added = 0;
+        int removed = 0;
+        for (const FileChange &change : permission.changes) {
+            summaries << (change.created ? tr("creates %1").arg(change.path) : tr("changes %1").arg(change.path));
+            added += change.diff.added;
+            removed += change.diff.removed;
+        }
+        m_summary->setText(summaries.join(QStringLiteral(", ")) + QStringLiteral("  \u00b7\u00a0")
+                           + tr("+%1\u00a0\u2212%2\u00a0lines").arg(added).arg(removed));
+        m_summary->show();
+        showDiffs(permission.changes);
+    } else {
+        m_diff->hide();
+    }
+    if (permission.code.isEmpty()) {
+        m_code->hide();
+    } else {
+        m_code->setPlainText(permission.code);
+        const int lines = qBound(1, m_code->document()->blockCount(), 6);
+        m_code->setFixedHeight(m_code->fontMetrics().lineSpacing() * lines + 12);
+        m_code->show();
+    }
+}
+
+// Up to 16 lines of diff; a longer one scrolls, so the input stays in view.
+void ApprovalBar::showDiffs(const QList<FileChange> &changes)
+{
     m_diff->clear();
     QTextCursor cursor(m_diff->document());
-    DiffFormats::insert(cursor, change.diff.lines, false); // the bar is light in every theme
+    for (const FileChange &change : changes)
+        DiffFormats::insert(cursor, change.diff.lines, false); // the bar is light in every theme
     m_diff->moveCursor(QTextCursor::Start);
-    // Up to 16 lines of diff; a longer one scrolls, so the input stays in view.
     const int lines = qBound(3, m_diff->document()->blockCount(), 16);
     m_diff->setFixedHeight(m_diff->fontMetrics().lineSpacing() * lines + 14);
     m_diff->show();
-    m_approve->setToolTip(change.followUp.isEmpty() ? tr("Write this change to the file now")
-                                                    : tr("Write this change to the file now, %1").arg(change.followUp));
 }

@@ -76,6 +76,7 @@ void JobEntries::showHeader(const JobPtr &job)
     const int lane = m_entries->laneFor(request.origin);
     m_shown.insert(job->id, lane);
     m_entries->startEntry();
+    t->markEntry(job->id);
     const QString package = shortPackageName(request.package.isEmpty() ? m_packageAtStart.value(job->id, m_session->currentPackage())
                                                                        : request.package.toUpper());
     if (!request.origin.isPerson()) {
@@ -126,9 +127,12 @@ void JobEntries::showPast(const QList<JournalEntry> &entries)
     int jobs = 0;
     for (auto it = entries.crbegin(); it != entries.crend() && jobs < MaxPastEvaluations; ++it) {
         const bool restart = it->event == QStringLiteral("engine-restarted") || it->event == QStringLiteral("session-reset");
-        if (it->isJob() || restart)
+        // A hosted agent's chat (issue 38) in order with the evaluations: its prompts, answers,
+        // tool calls and turn ends (thoughts stay in the journal and the export).
+        const bool chat = it->isChat() && it->chat.kind != ChatRecord::Kind::Thought;
+        if (it->isJob() || restart || chat)
             shown.prepend(&*it);
-        jobs += it->isJob();
+        jobs += it->isJob() || chat;
     }
     if (jobs == 0)
         return;
@@ -143,10 +147,14 @@ void JobEntries::showPast(const QList<JournalEntry> &entries)
     t->appendText(tr("\u2014 previous session, %1 \u2014\n").arg(QLocale().toString(when, QLocale::ShortFormat)), Style::Note, 0);
     int total = 0;
     for (const JournalEntry &entry : entries)
-        total += entry.isJob();
+        total += entry.isJob() || (entry.isChat() && entry.chat.kind != ChatRecord::Kind::Thought);
     if (total > jobs)
-        t->appendText(tr("(%1 earlier evaluations are in the journal, not shown)\n").arg(total - jobs), Style::Note, 0);
+        t->appendText(tr("(%1 earlier entries are in the journal, not shown)\n").arg(total - jobs), Style::Note, 0);
     for (const JournalEntry *entry : shown) {
+        if (entry->isChat()) {
+            t->appendText(entry->chat.summary(entry->chat.kind == ChatRecord::Kind::Answer ? 2000 : 300) + QLatin1Char('\n'), Style::Note, 0);
+            continue;
+        }
         if (!entry->isJob()) {
             t->appendText(QStringLiteral("; ") + entry->message + QLatin1Char('\n'), Style::Note, 0);
             continue;
@@ -172,6 +180,7 @@ void JobEntries::showResult(const JobPtr &job, int lane)
     using Style = TranscriptView::Style;
     const JobResult &result = job->result;
     TranscriptView *t = m_entries->view();
+    t->markEntry(job->id); // a debugger's episode may stand between its header and its result
     t->newLine(lane);
     if (result.outputDropped > 0)
         t->appendText(tr("; %1 more characters of output were dropped (over the output cap)\n").arg(result.outputDropped), Style::Note, lane);

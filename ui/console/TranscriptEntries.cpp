@@ -18,6 +18,7 @@ int TranscriptEntries::laneFor(const Origin &origin)
 
 void TranscriptEntries::startEntry()
 {
+    m_transcript->markEntry(0); // whoever writes next marks its own
     if (m_hasEntries) {
         // One blank line between entries, outside any lane, so each entry's bar starts at it.
         m_transcript->newLine(0);

@@ -1,8 +1,9 @@
 #include "TranscriptView.h"
 
-#include "lispsource/LispSource.h"
 #include "highlight/DiffFormats.h"
 
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QResizeEvent>
 #include <QPainter>
@@ -30,6 +31,7 @@ bool isStream(TranscriptView::Style style)
 }
 
 constexpr int LaneBarWidth = 4;
+constexpr int EntryProperty = QTextFormat::UserProperty + 1; // a block's entry (markEntry)
 constexpr qint64 FlushBudgetMs = 12; // per timer tick: leaves the event loop most of its time
 constexpr int ChunkChars = 4096;     // granularity at which a long text checks the clock
 } // namespace
@@ -207,6 +209,30 @@ void TranscriptView::appendLink(const QString &text, const QString &href, int la
     enqueue({.kind = Piece::Kind::Link, .text = text, .lane = lane, .href = href});
 }
 
+void TranscriptView::markEntry(quint64 id)
+{
+    enqueue({.kind = Piece::Kind::Entry, .group = id});
+}
+
+quint64 TranscriptView::entryAt(const QPoint &viewportPosition) const
+{
+    return cursorForPosition(viewportPosition).block().blockFormat().property(EntryProperty).toULongLong();
+}
+
+QMenu *TranscriptView::contextMenu(const QPoint &viewportPosition)
+{
+    QMenu *menu = createStandardContextMenu(viewportPosition);
+    Q_EMIT contextMenuAbout(menu, entryAt(viewportPosition));
+    return menu;
+}
+
+void TranscriptView::contextMenuEvent(QContextMenuEvent *event)
+{
+    QMenu *menu = contextMenu(event->pos());
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(event->globalPos());
+}
+
 void TranscriptView::appendCollapsed(const QString &title, const QStringList &lines, int lane)
 {
     enqueue({.kind = Piece::Kind::Collapsed, .text = title, .lane = lane, .lines = lines, .group = m_nextGroup++});
@@ -283,6 +309,8 @@ void TranscriptView::startBlock(QTextCursor &cursor, int lane, quint64 group)
         tint.setAlpha(14);
         bf.setBackground(tint);
     }
+    if (m_entry)
+        bf.setProperty(EntryProperty, m_entry); // the blocks split from this one inherit it
     cursor.setBlockFormat(bf);
 }
 
@@ -311,6 +339,9 @@ void TranscriptView::insertPiece(QTextCursor &cursor, Piece &piece, const QElaps
     switch (piece.kind) {
     case Piece::Kind::NewLine:
         startBlock(cursor, piece.lane);
+        return;
+    case Piece::Kind::Entry:
+        m_entry = piece.group;
         return;
     case Piece::Kind::Text: {
         if (piece.droppedBefore > 0) {
@@ -353,19 +384,7 @@ void TranscriptView::insertPiece(QTextCursor &cursor, Piece &piece, const QElaps
                 cursor.insertBlock();
                 cursor.block().setUserState(piece.lane);
             }
-            const QString &line = lines.at(i);
-            LexState next;
-            const QList<LispToken> tokens = LispSource::tokens(line, state, &next);
-            int pos = 0;
-            for (const LispToken &token : tokens) {
-                if (token.start > pos)
-                    cursor.insertText(line.mid(pos, token.start - pos), QTextCharFormat());
-                cursor.insertText(line.mid(token.start, token.length), m_theme.format(token.kind));
-                pos = token.start + token.length;
-            }
-            if (pos < line.size())
-                cursor.insertText(line.mid(pos), QTextCharFormat());
-            state = next;
+            m_theme.insertLine(cursor, lines.at(i), state);
         }
         return;
     }

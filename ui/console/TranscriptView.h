@@ -33,6 +33,12 @@ public:
     void appendLink(const QString &text, const QString &href, int lane = 0);
     // A "[+] title" link followed by lines that stay hidden until it is clicked.
     void appendCollapsed(const QString &title, const QStringList &lines, int lane = 0);
+    // The blocks from here on belong to entry `id` (a job's), until the next mark; 0: to none.
+    // entryAt() reads it back: the context menu's "Send this entry to the agent" needs it.
+    void markEntry(quint64 id);
+    quint64 entryAt(const QPoint &viewportPosition) const;
+    // The context menu at that point: the standard one, then whatever contextMenuAbout() adds.
+    QMenu *contextMenu(const QPoint &viewportPosition);
     // A unified diff, coloured (added green, removed red, hunk headers dim); beyond
     // visibleLines the rest waits behind a "[+] Show all N lines" link.
     void appendDiff(const QList<DiffLine> &lines, int lane = 0, int visibleLines = DiffLinesShown);
@@ -57,17 +63,20 @@ public:
 
 Q_SIGNALS:
     void linkActivated(const QString &href);
+    // The context menu is being made for `entry` (0: none) at a point: owners add their actions.
+    void contextMenuAbout(QMenu *menu, quint64 entry);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
 
 private:
     struct Piece
     {
-        enum class Kind { Text, NewLine, Code, Link, Collapsed, Diff };
+        enum class Kind { Text, NewLine, Code, Link, Collapsed, Diff, Entry };
         Kind kind = Kind::Text;
         QString text;
         Style style = Style::Plain;
@@ -93,6 +102,7 @@ private:
     QTimer m_timer;
     int m_interval = 60;
     quint64 m_nextGroup = 1;
+    quint64 m_entry = 0; // the entry blocks started now belong to
     double m_longestFlushMs = 0;
     bool m_atBottom = true; // follow new output while the person has not scrolled up
     HighlightTheme m_theme;

@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPointer>
 #include <QPushButton>
 #include <QShortcut>
@@ -94,6 +95,12 @@ DebuggerPanel::DebuggerPanel(Session *session, QWidget *parent)
       m_notice(new QLabel(this)), m_body(new QWidget(this)), m_empty(new QLabel(this))
 {
     setObjectName(QStringLiteral("debuggerPanel"));
+    setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(this, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        QMenu *menu = contextMenu();
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(mapToGlobal(at));
+    });
     m_levels->setObjectName(QStringLiteral("debuggerLevels"));
     m_header->setObjectName(QStringLiteral("debuggerHeader"));
     m_condition->setObjectName(QStringLiteral("debuggerCondition"));
@@ -456,3 +463,16 @@ QStringList DebuggerPanel::restartTexts() const
     return texts;
 }
 
+QMenu *DebuggerPanel::contextMenu()
+{
+    auto *menu = new QMenu(this);
+    QAction *send = menu->addAction(tr("Send this debugger to the agent"));
+    send->setObjectName(QStringLiteral("sendDebuggerToAgent"));
+    send->setToolTip(tr("Its condition, restarts and frames go with your next prompt in the Agent panel"));
+    send->setEnabled(!m_shown.isNull());
+    connect(send, &QAction::triggered, this, [this] {
+        if (m_shown)
+            Q_EMIT sendToAgentRequested(m_shown);
+    });
+    return menu;
+}

@@ -7,6 +7,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QTreeWidget;
 class QTreeWidgetItem;
 class QVBoxLayout;
@@ -45,12 +46,16 @@ public:
     QString conditionText() const;
     QStringList restartTexts() const;
     QStringList frameLines(int index) const; // a frame's variable lines once it was expanded
+    // The panel's context menu: "Send this debugger to the agent" while one is shown.
+    QMenu *contextMenu();
 
 Q_SIGNALS:
     // A debugger opened (the window raises the panel), or the last one closed (the window
     // brings back the panel it shared the place with).
     void debuggerOpened(DebuggerPtr debugger);
     void allClosed();
+    // The person sent the debugger shown to the agent's prompt (the Agent panel's context).
+    void sendToAgentRequested(DebuggerPtr debugger);
 
 private:
     void refresh();

@@ -13,6 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -56,6 +57,12 @@ DefinitionsPanel::DefinitionsPanel(DefinitionsModel *model, QWidget *parent)
     // the person can change (its tooltip has the whole text).
     m_tree->header()->setSectionResizeMode(DefinitionsModel::ByColumn, QHeaderView::Interactive);
     m_tree->header()->resizeSection(DefinitionsModel::ByColumn, m_tree->fontMetrics().horizontalAdvance(QStringLiteral("claude-code \u00b7 v2  ")));
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QTreeView::customContextMenuRequested, this, [this](const QPoint &at) {
+        QMenu *menu = contextMenu(m_tree->indexAt(at));
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_tree->viewport()->mapToGlobal(at));
+    });
     m_info->setWordWrap(true);
     m_info->setTextFormat(Qt::RichText);
     m_info->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -341,4 +348,19 @@ bool DefinitionsPanel::revertSelected()
     m_status->show();
     Q_EMIT reverted(job, plan.summary);
     return true;
+}
+
+QMenu *DefinitionsPanel::contextMenu(const QModelIndex &index)
+{
+    auto *menu = new QMenu(this);
+    const DefinitionsModel::Definition *d = m_model->definition(m_proxy->mapToSource(index.siblingAtColumn(0)));
+    QAction *send = menu->addAction(tr("Send to the agent"));
+    send->setObjectName(QStringLiteral("sendDefinitionToAgent"));
+    send->setToolTip(tr("Its form goes with your next prompt in the Agent panel"));
+    send->setEnabled(d != nullptr);
+    if (d) {
+        const DefinitionsModel::Definition definition = *d;
+        connect(send, &QAction::triggered, this, [this, definition] { Q_EMIT sendToAgentRequested(definition); });
+    }
+    return menu;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "DefinitionsModel.h"
 #include "history/DefinitionVersion.h"
 
 #include <QWidget>
@@ -7,6 +8,7 @@
 class DefinitionsModel;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QPlainTextEdit;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -43,8 +45,12 @@ public:
     // Evaluates the selected version as the person; false with the reason in the status line.
     bool revertSelected();
     QString statusText() const;
+    // The tree's context menu for the row at `index` (of tree()'s model): "Send to the agent".
+    QMenu *contextMenu(const QModelIndex &index);
 
 Q_SIGNALS:
+    // The person sent a definition to the agent's prompt (the Agent panel's context).
+    void sendToAgentRequested(const DefinitionsModel::Definition &definition);
     // A revert was submitted (the job id), for the window's status bar.
     void reverted(quint64 job, const QString &summary);
 

@@ -1,5 +1,6 @@
 #include "LispHighlighter.h"
 
+#include <QTextCursor>
 #include <QTextDocument>
 
 #ifdef DUET_HAVE_KSYNTAXHIGHLIGHTING
@@ -75,6 +76,24 @@ HighlightTheme HighlightTheme::dark()
     theme.setFormat(LispTokenKind::SpecialForm, colour("#9cdcfe"));
     theme.setFormat(LispTokenKind::Paren, colour("#a8a8a8"));
     return theme;
+}
+
+void HighlightTheme::insertLine(QTextCursor &cursor, const QString &line, LexState &state, const QTextCharFormat &base) const
+{
+    LexState next;
+    const QList<LispToken> tokens = LispSource::tokens(line, state, &next);
+    int pos = 0;
+    for (const LispToken &token : tokens) {
+        if (token.start > pos)
+            cursor.insertText(line.mid(pos, token.start - pos), base);
+        QTextCharFormat coloured = base;
+        coloured.merge(format(token.kind));
+        cursor.insertText(line.mid(token.start, token.length), coloured);
+        pos = token.start + token.length;
+    }
+    if (pos < line.size())
+        cursor.insertText(line.mid(pos), base);
+    state = next;
 }
 
 // --- LispSyntaxHighlighter --------------------------------------------------------------------

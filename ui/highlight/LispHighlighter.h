@@ -17,6 +17,7 @@
 
 #include <array>
 
+class QTextCursor;
 class QTextDocument;
 
 // The built-in highlighter's colours: one character format per token kind, chosen for one
@@ -33,6 +34,13 @@ public:
     // Symbol has an empty format: plain symbols keep the editor's own text colour.
     QTextCharFormat format(LispTokenKind kind) const { return m_formats[size_t(kind)]; }
     void setFormat(LispTokenKind kind, const QTextCharFormat &format) { m_formats[size_t(kind)] = format; }
+
+    // Inserts one line of Lisp at `cursor`, coloured with these formats over `base` (a font, a
+    // background). `state` is the scanner's state before the line and becomes the one after
+    // it, so strings and #| |# comments go on across lines. For documents that hold more than
+    // code (the transcript, the agent's chat), where a document-wide highlighter would colour
+    // the rest too.
+    void insertLine(QTextCursor &cursor, const QString &line, LexState &state, const QTextCharFormat &base = {}) const;
 
 private:
     QString m_name;

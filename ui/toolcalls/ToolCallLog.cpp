@@ -144,6 +144,8 @@ QVariant ToolCallLog::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ToolTipRole && index.column() == StateColumn)
         return stateText(e);
+    if (role == Qt::ToolTipRole && index.column() == ClientColumn && e.isFromChat())
+        return chatText(e);
     if (role == Qt::ToolTipRole && index.column() == ArgumentsColumn) {
         if (!e.refusal().isEmpty())
             return e.refusal();
@@ -158,7 +160,7 @@ QVariant ToolCallLog::data(const QModelIndex &index, int role) const
         return {};
     switch (index.column()) {
     case TimeColumn: return e.receivedAt().toString(QStringLiteral("HH:mm:ss"));
-    case ClientColumn: return e.client();
+    case ClientColumn: return e.isFromChat() ? tr("%1 \u00b7 chat").arg(e.client()) : e.client();
     case ToolColumn: return e.tool().isEmpty() ? e.method() : e.tool();
     case ArgumentsColumn: return summarize(e.arguments());
     // What it is now, short enough for the column: what became of its job once followed
@@ -227,4 +229,12 @@ QByteArray ToolCallLog::toJsonLines() const
         out += '\n';
     }
     return out;
+}
+
+QString ToolCallLog::chatText(const RequestTrace &trace)
+{
+    if (!trace.isFromChat())
+        return {};
+    const QString came = tr("From the chat with %1 (its tool call %2)").arg(trace.chatAgent(), trace.chatToolCallId());
+    return trace.chatApproval().isEmpty() ? came : tr("%1, %2").arg(came, trace.chatApproval());
 }

@@ -46,6 +46,9 @@ public:
     // empty until it ends.
     static QString durationText(const RequestTrace &trace);
     static QString millisecondsText(qint64 ms); // "12 ms", "3.2 s"
+    // A call made for a hosted agent's chat row (issue 38): "From the chat with Claude Code (its
+    // tool call toolu_01), allowed once in the chat"; empty for any other request.
+    static QString chatText(const RequestTrace &trace);
     // One JSON object per line, oldest first.
     QByteArray toJsonLines() const;
 

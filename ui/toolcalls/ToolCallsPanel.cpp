@@ -148,6 +148,8 @@ QString ToolCallsPanel::describe(const RequestTrace &e)
     const QJsonObject arguments = e.arguments();
     const QString why = arguments.value(QStringLiteral("description")).toString();
     lines << (why.isEmpty() ? tr("Why: (the agent gave no description)") : tr("Why: %1").arg(why));
+    if (e.isFromChat())
+        lines << ToolCallLog::chatText(e);
     QString state = tr("State: %1").arg(ToolCallLog::stateText(e));
     if (e.jobId() != 0)
         state += tr(" (job %1)").arg(e.jobId());

@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "AgentDock.h"
+#include "agent/AgentPanel.h"
 #include "console/LispConsole.h"
 #include "debugger/DebuggerPanel.h"
 #include "debugger/DebuggerTranscript.h"
@@ -157,7 +159,10 @@ void MainWindow::buildActions()
     zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
     QAction *zoomOut = view->addAction(tr("Zoom &out"), this, [this] { zoomBy(-0.1); });
     zoomOut->setShortcut(QKeySequence::ZoomOut);
-    QAction *zoomReset = view->addAction(tr("&Actual size"), this, [this] { m_console->setZoom(isPresenting() ? 2.0 : 1.0); });
+    QAction *zoomReset = view->addAction(tr("&Actual size"), this, [this] {
+        m_console->setZoom(isPresenting() ? 2.0 : 1.0);
+        agentPanel()->setZoom(m_console->zoom());
+    });
     zoomReset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     m_presentation = view->addAction(tr("&Presentation mode"));
     m_presentation->setCheckable(true);
@@ -235,6 +240,20 @@ void MainWindow::buildDocks()
         m_debuggerDock->raise();
     });
     m_viewMenu->addAction(m_debuggerDock->toggleViewAction());
+
+    m_agentDock = new AgentDock(m_session, this);
+    addDockWidget(Qt::RightDockWidgetArea, m_agentDock);
+    tabifyDockWidget(m_debuggerDock, m_agentDock);
+    m_definitionsDock->raise();
+    m_agentDock->connectConsole(m_console);
+    m_agentDock->connectDefinitions(m_definitionsPanel, m_definitions);
+    m_agentDock->connectDebugger(m_debuggerPanel, m_debuggerDock);
+    m_viewMenu->addAction(m_agentDock->showAction());
+}
+
+AgentPanel *MainWindow::agentPanel() const
+{
+    return m_agentDock->panel();
 }
 
 void MainWindow::buildStatusBar()
@@ -466,6 +485,7 @@ QString MainWindow::projectText() const
 void MainWindow::zoomBy(double step)
 {
     m_console->setZoom(m_console->zoom() + step);
+    agentPanel()->setZoom(m_console->zoom());
 }
 
 bool MainWindow::isPresenting() const
@@ -483,15 +503,22 @@ void MainWindow::setPresenting(bool on)
         m_docksVisibleBefore[0] = m_definitionsDock->isVisible();
         m_docksVisibleBefore[1] = m_toolCallsDock->isVisible();
         m_docksVisibleBefore[2] = m_debuggerDock->isVisible();
+        m_docksVisibleBefore[3] = m_agentDock->isVisible();
         m_definitionsDock->hide();
         m_toolCallsDock->hide();
         m_debuggerDock->hide(); // it comes back by itself when an evaluation parks
+        // The Agent panel stays while an agent runs: a teacher shows the conversation too.
+        if (!agentPanel()->client())
+            m_agentDock->hide();
         m_console->setZoom(2.0);
+        agentPanel()->setZoom(2.0);
     } else {
         m_definitionsDock->setVisible(m_docksVisibleBefore[0]);
         m_toolCallsDock->setVisible(m_docksVisibleBefore[1]);
         m_debuggerDock->setVisible(m_docksVisibleBefore[2]);
+        m_agentDock->setVisible(m_docksVisibleBefore[3] || m_agentDock->isVisible());
         m_console->setZoom(1.0);
+        agentPanel()->setZoom(1.0);
     }
 }
 

@@ -7,6 +7,8 @@
 #include <QStringList>
 
 class AccessGate;
+class AgentDock;
+class AgentPanel;
 class DebuggerPanel;
 class DefinitionLedger;
 class DefinitionsModel;
@@ -57,6 +59,10 @@ public:
     // The shared debugger (issue 20): shown and raised when an evaluation parks.
     DebuggerPanel *debuggerPanel() const { return m_debuggerPanel; }
     QDockWidget *debuggerDock() const { return m_debuggerDock; }
+    // A coding agent in the window (issue 38): the Agent panel, in a dock tabbed with the
+    // Definitions; View ▸ Agent (Ctrl+Shift+A) shows it with the keyboard in its prompt box.
+    AgentPanel *agentPanel() const;
+    AgentDock *agentDock() const { return m_agentDock; }
 
     // The person's project: its changes show in the transcript with Undo, File ▸ Open project…
     // sets its root, and the title and the status bar name it.
@@ -117,6 +123,7 @@ private:
     QDockWidget *m_toolCallsDock = nullptr;
     DebuggerPanel *m_debuggerPanel = nullptr;
     QDockWidget *m_debuggerDock = nullptr;
+    AgentDock *m_agentDock = nullptr;
     QMenu *m_viewMenu = nullptr;
     QAction *m_interrupt = nullptr;
     QAction *m_openProject = nullptr;
@@ -135,5 +142,5 @@ private:
     Session::EngineStatus m_engineState = Session::EngineStatus::Starting;
     bool m_keepInTray = false;
     int m_sideWidthBeforeDebugger = 0; // the right docks' width before something parked
-    bool m_docksVisibleBefore[3] = {true, true, true};
+    bool m_docksVisibleBefore[4] = {true, true, true, true};
 };
