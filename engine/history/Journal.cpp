@@ -538,7 +538,9 @@ void Journal::attach(Session *session)
     });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin, const QString &why) {
         const QString because = why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why);
-        recordEvent(QStringLiteral("session-reset"), QStringLiteral("The session was reset by %1%2.").arg(origin.name, because), origin);
+        recordEvent(QStringLiteral("session-reset"),
+                    QStringLiteral("The session was reset by %1%2.").arg(origin.isPerson() ? QStringLiteral("the person") : origin.name, because),
+                    origin);
     });
     // The debugger's episodes: the choices and looks are jobs of their own (invoke-restart,
     // debugger-eval, debugger-frame), the outcome is the parked job's record when it ends.

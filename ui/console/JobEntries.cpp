@@ -204,8 +204,10 @@ void JobEntries::showResult(const JobPtr &job, int lane)
     default:
         t->appendText(QStringLiteral("; ") + (result.error.message.isEmpty() ? JobResult::statusName(result.status) : result.error.message)
                           + QLatin1Char('\n'),
-                      result.status == JobResult::Status::EngineRestarted || result.status == JobResult::Status::Failed ? Style::Error
-                                                                                                                          : Style::Note,
+                      // A reset somebody chose is no failure; a crash is.
+                      (result.status == JobResult::Status::EngineRestarted && !job->resetBy) || result.status == JobResult::Status::Failed
+                          ? Style::Error
+                          : Style::Note,
                       lane);
         break;
     }

@@ -86,11 +86,14 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         m_prompt->setText(JobEntries::shortPackageName(package) + QStringLiteral(">"));
     });
     connect(session, &Session::engineStatus, this, [this](Session::EngineStatus state, const QString &message) {
-        if (state == Session::EngineStatus::Ready && !m_entries.hasEntries())
-            return; // the first start is not news
+        // A restart is one line: the reset's own (below), or the crash's; the engine that is
+        // ready after it is the status bar's news.
+        if (state == Session::EngineStatus::Ready || state == Session::EngineStatus::Starting)
+            return;
+        if (state == Session::EngineStatus::Restarting && std::exchange(m_resetTold, false))
+            return;
         m_transcript->newLine();
-        m_transcript->appendText(QStringLiteral("; ") + message + QLatin1Char('\n'),
-                                 state == Session::EngineStatus::Ready ? TranscriptView::Style::Note : TranscriptView::Style::Error);
+        m_transcript->appendText(QStringLiteral("; ") + message + QLatin1Char('\n'), TranscriptView::Style::Error);
     });
     connect(session, &Session::engineProcessOutput, this, [this](const QString &text) {
         // A thread the code left behind, or a program it started, still writing: said as the
@@ -102,10 +105,11 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
             showNote(tr("the engine wrote: %1").arg(shown));
     });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin, const QString &why) {
-        m_transcript->newLine();
-        const QString because = why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why);
-        m_transcript->appendText(tr("; The session was reset by %1%2: every definition is gone.\n").arg(origin.name, because),
-                                 TranscriptView::Style::Note);
+        m_resetTold = true; // the engine's stop that follows is this
+        const QString because = why.isEmpty() ? QString() : QStringLiteral(" \u2014 %1").arg(why);
+        showNote(origin.isPerson() ? tr("You reset the session: every definition is gone.")
+                                   : tr("%1 reset the session%2: every definition is gone.").arg(origin.name, because),
+                 false, laneFor(origin));
     });
     connect(m_input, &ConsoleWidget::submitted, this, [this](const QString &code) {
         if (!m_staged->submit(code)) // an agent's staged form runs as the person's job

@@ -102,4 +102,5 @@ private:
     double m_basePointSize = 11.0;
     QString m_fontFamily;
     bool m_interrupting = false; // the hint says "Interrupting…" until the job stops or parks
+    bool m_resetTold = false;    // a reset's line is shown: the engine's stop that follows is not news
 };

@@ -1,0 +1,210 @@
+// Told and shown true, third pass (issue 42), with the real engine, Session, McpServer and
+// window offscreen, and agents fed through real peers. Whoever acts, every other party is told
+// in its own words: a reset by the person, by another agent, or a crash is one line in every
+// other agent's next digest (never again), one line in the window, and the owner of a job it
+// ended reads who did it; the new engine's init file is told to agents as the person's, and
+// Lisp Duet's own setup (Swank) not at all.
+
+#include "UiTestSupport.h"
+
+#include "console/LispConsole.h"
+#include "console/TranscriptView.h"
+#include "../common/TestFiles.h"
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <csignal>
+
+class TestToldTrue : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<LiveSession> m_live;
+    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<AgentClient> m_alpha;
+    std::unique_ptr<AgentClient> m_beta;
+    QTemporaryDir m_home;
+
+    Session &session() { return m_live->session; }
+    QString transcript() const
+    {
+        m_window->console()->transcript()->flushNow();
+        return m_window->console()->transcript()->toPlainText();
+    }
+    static QString allText(const QJsonObject &response)
+    {
+        QStringList texts;
+        for (const QJsonValue &part : response.value("result").toObject().value("content").toArray())
+            texts << part.toObject().value("text").toString();
+        return texts.join('\n');
+    }
+    // What `agent` is told with the answer to a call that has nothing to do with it.
+    static QString digestOf(AgentClient &agent)
+    {
+        const QString all = allText(agent.response(agent.evaluate(QStringLiteral("(+ 1 1)")), 60000));
+        const qsizetype at = all.indexOf(QStringLiteral("[Session activity since your last call]"));
+        return at < 0 ? QString() : all.mid(at);
+    }
+    bool waitReady()
+    {
+        return QTest::qWaitFor([this] { return session().isEngineReady() && !session().current() && session().queuedCount() == 0; }, 60000);
+    }
+    // A fresh engine, other than `pid`, ready and idle.
+    bool waitNewEngine(qint64 pid)
+    {
+        return QTest::qWaitFor([&] { return session().isEngineReady() && session().enginePid() != pid; }, 60000) && waitReady();
+    }
+    // Session ▸ Reset session…, and Yes in the question it asks.
+    void resetFromTheMenu()
+    {
+        QAction *reset = nullptr;
+        for (QAction *action : m_window->findChildren<QAction *>()) {
+            if (action->text() == QStringLiteral("&Reset session\u2026"))
+                reset = action;
+        }
+        QVERIFY(reset);
+        QTimer::singleShot(0, this, [] {
+            (void)QTest::qWaitFor([] { return qobject_cast<QMessageBox *>(QApplication::activeModalWidget()) != nullptr; }, 5000);
+            if (auto *question = qobject_cast<QMessageBox *>(QApplication::activeModalWidget()))
+                question->button(QMessageBox::Yes)->click();
+        });
+        reset->trigger();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_home.isValid());
+        m_live = std::make_unique<LiveSession>();
+        QVERIFY2(m_live->engine.isReady(), "the engine did not start");
+        m_live->tools.add(resetSessionTool(&m_live->session));
+        m_window = m_live->showWindow(QSize(1400, 860));
+        QVERIFY(m_window);
+        m_alpha = std::make_unique<AgentClient>(&m_live->server, QStringLiteral("agent-alpha"));
+        m_beta = std::make_unique<AgentClient>(&m_live->server, QStringLiteral("agent-beta"));
+        // Each agent has been told of the start already: what follows is news.
+        (void)digestOf(*m_alpha);
+        (void)digestOf(*m_beta);
+    }
+
+    void cleanupTestCase()
+    {
+        m_alpha.reset();
+        m_beta.reset();
+        m_window.reset();
+        m_live.reset();
+    }
+
+    // Before: the agent's next answer had no digest at all ("=> NIL" for its own helper), or
+    // only "load-init ; No values" and "editor-listen ; No values"; the window read "reset by
+    // You" and a red "; The Lisp engine stopped ..." line.
+    void aResetByThePersonIsToldToEveryAgentOnceInItsWords()
+    {
+        const QString initFile = m_home.filePath(QStringLiteral("init.lisp"));
+        QVERIFY(TestFiles::write(initFile, "(defun person-helper () :ok)\n"));
+        m_live->rooms.initFile.setFiles({initFile});
+        const QJsonObject defined = m_alpha->response(m_alpha->evaluate(QStringLiteral("(defun agent-helper () :mine)")));
+        QCOMPARE(AgentClient::resultText(defined), QStringLiteral("=> AGENT-HELPER"));
+        (void)digestOf(*m_beta);
+
+        const qint64 pid = session().enginePid();
+        resetFromTheMenu();
+        QVERIFY(waitNewEngine(pid));
+        const QString alpha = digestOf(*m_alpha);
+        QVERIFY2(QRegularExpression(QStringLiteral("\n- the person at \\d\\d:\\d\\d:\\d\\d: reset the session: the Lisp engine is a fresh "
+                                                   "one; every definition, loaded system and result_id is gone, yours too\\.\n?"))
+                     .match(alpha).hasMatch(),
+                 qPrintable(alpha));
+        QVERIFY2(alpha.contains(QStringLiteral(": loaded the person's init file %1 in the new Lisp engine.").arg(InitFile::shortPath(initFile))),
+                 qPrintable(alpha + transcript()));
+        QVERIFY2(alpha.indexOf(QStringLiteral("reset the session")) < alpha.indexOf(QStringLiteral("init file")), "in the order they happened");
+        for (const char *internal : {"load-init", "editor-listen", "No values", "your init file", "reset by"})
+            QVERIFY2(!alpha.contains(QLatin1String(internal)), internal);
+        QVERIFY2(digestOf(*m_beta).contains(QStringLiteral("- the person at ")), "every agent is told");
+        QVERIFY2(!digestOf(*m_alpha).contains(QStringLiteral("reset")), "told once");
+
+        const QString text = transcript();
+        QVERIFY2(text.contains(QStringLiteral("; You reset the session: every definition is gone.")), qPrintable(text.right(400)));
+        QVERIFY2(!text.contains(QStringLiteral("reset by You")), qPrintable(text.right(400)));
+        QVERIFY2(!text.contains(QStringLiteral("The Lisp engine stopped")), qPrintable(text.right(400)));
+        m_live->rooms.initFile.setFiles({});
+    }
+
+    // Before: agent-beta's reset-session ("start clean") left agent-alpha's next answer "=> NIL"
+    // with nothing said.
+    void anAgentsResetIsToldToTheOtherAgentsAndThePerson()
+    {
+        const qint64 pid = session().enginePid();
+        const QJsonObject reset = m_beta->response(m_beta->callTool(QStringLiteral("reset-session"), {{"description", "start clean"}}), 60000);
+        QVERIFY2(!AgentClient::isError(reset), qPrintable(allText(reset)));
+        QVERIFY(waitNewEngine(pid));
+        const QString alpha = digestOf(*m_alpha);
+        QVERIFY2(QRegularExpression(QStringLiteral("- agent-beta at \\d\\d:\\d\\d:\\d\\d: reset the session \\(start clean\\): the Lisp "
+                                                   "engine is a fresh one; every definition, loaded system and result_id is gone, yours too\\."))
+                     .match(alpha).hasMatch(),
+                 qPrintable(alpha));
+        QVERIFY2(!digestOf(*m_beta).contains(QStringLiteral("reset the session")), "the agent that reset knows it from its answer");
+        QVERIFY2(transcript().contains(QStringLiteral("; agent-beta reset the session \u2014 start clean: every definition is gone.")),
+                 qPrintable(transcript().right(400)));
+    }
+
+    // A job a reset ends is told to its owner in its own words, and the reset is not told twice
+    // in that answer.
+    void anAgentsJobEndedByThePersonsResetSaysWhoDidIt()
+    {
+        const int call = m_alpha->callTool(QStringLiteral("evaluate-lisp"), {{"code", "(sleep 30)"}, {"wait_seconds", 60}});
+        QVERIFY(QTest::qWaitFor([this] { return session().current() != nullptr; }, 20000));
+        resetFromTheMenu();
+        const QJsonObject ended = m_alpha->response(call, 60000);
+        const QString all = allText(ended);
+        QVERIFY2(AgentClient::resultText(ended).startsWith(QStringLiteral("[ERROR] ENGINE-RESTARTED\nThe person reset the session while this "
+                                                                          "evaluation ran, so it ended there.")),
+                 qPrintable(all));
+        QVERIFY2(!all.contains(QStringLiteral("- the person at")), qPrintable(all));
+        QVERIFY(waitReady());
+    }
+
+    // The person's own evaluation, ended by their own reset: "You", and no red line.
+    void thePersonsEvaluationEndedByTheirResetSaysYou()
+    {
+        m_window->console()->evaluate(QStringLiteral("(sleep 30)"));
+        QVERIFY(QTest::qWaitFor([this] { return session().current() != nullptr; }, 20000));
+        resetFromTheMenu();
+        QVERIFY(QTest::qWaitFor([this] { return transcript().contains(QStringLiteral("You reset the session while this evaluation ran")); }, 20000));
+        QVERIFY(waitReady());
+        QVERIFY2(!transcript().contains(QStringLiteral("The Lisp engine stopped")), qPrintable(transcript().right(400)));
+    }
+
+    // A crash is one event too: every agent's next digest, one red line in the window.
+    void aCrashIsToldToEveryAgentAndOnceInTheWindow()
+    {
+        (void)digestOf(*m_alpha);
+        (void)digestOf(*m_beta);
+        const qint64 pid = session().enginePid();
+        QVERIFY(pid > 0);
+        ::kill(pid_t(pid), SIGKILL);
+        QVERIFY(waitNewEngine(pid));
+        for (AgentClient *agent : {m_alpha.get(), m_beta.get()}) {
+            const QString digest = digestOf(*agent);
+            QVERIFY2(QRegularExpression(QStringLiteral("- Lisp Duet at \\d\\d:\\d\\d:\\d\\d: the Lisp engine stopped \\(.*\\) and a fresh one "
+                                                       "started: every definition, loaded system and result_id is gone, yours too\\."))
+                         .match(digest).hasMatch(),
+                     qPrintable(digest));
+        }
+        const QString text = transcript();
+        QCOMPARE(text.count(QStringLiteral("The Lisp engine stopped")), 1);
+        QVERIFY2(text.contains(QStringLiteral("a fresh one is starting: every definition of the session is gone.")), qPrintable(text.right(300)));
+        QVERIFY2(!text.contains(QStringLiteral(" is ready.")), qPrintable(text.right(300)));
+    }
+};
+
+QTEST_MAIN(TestToldTrue)
+#include "tst_toldtrue.moc"
