@@ -7,17 +7,26 @@
 
 #include "UiTestSupport.h"
 
+#include "access/ApprovalBar.h"
+#include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
+#include "console/RunningJobBar.h"
 #include "console/TranscriptView.h"
+#include "definitions/DefinitionsPanel.h"
 #include "../common/TestFiles.h"
 
 #include <QApplication>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QTimer>
+#include <QHeaderView>
+#include <QTreeView>
 
 #include <csignal>
 
@@ -203,6 +212,68 @@ private Q_SLOTS:
         QCOMPARE(text.count(QStringLiteral("The Lisp engine stopped")), 1);
         QVERIFY2(text.contains(QStringLiteral("a fresh one is starting: every definition of the session is gone.")), qPrintable(text.right(300)));
         QVERIFY2(!text.contains(QStringLiteral(" is ready.")), qPrintable(text.right(300)));
+    }
+
+    // Before: after Interrupt, Approve or Deny the focus landed in "Filter definitions", and the
+    // person's next keys went there.
+    void focusGoesBackToTheInputAfterInterruptApproveAndDeny()
+    {
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        ConsoleWidget *input = m_window->console()->input();
+        input->setFocus();
+        m_window->console()->evaluate(QStringLiteral("(sleep 20)"));
+        RunningJobBar *bar = m_window->console()->runningJobBar();
+        QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible(), 5000);
+        QTest::mouseClick(bar->interruptButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!session().current() && !bar->isVisible(), 10000);
+        QCOMPARE(QApplication::focusWidget(), input);
+        for (const bool approve : {true, false}) {
+            m_live->access.setMode(AccessMode::Ask);
+            const int call = m_alpha->evaluate(QStringLiteral("(+ 2 3)"));
+            ApprovalBar *approval = m_window->console()->approvalBar();
+            QTRY_VERIFY_WITH_TIMEOUT(approval->isVisible(), 10000);
+            if (approve) {
+                QTest::mouseClick(approval->approveButton(), Qt::LeftButton);
+            } else {
+                QTest::mouseClick(approval->reasonEdit(), Qt::LeftButton);
+                QTest::keyClicks(approval->reasonEdit(), QStringLiteral("not now"));
+                QTest::keyClick(approval->reasonEdit(), Qt::Key_Return);
+            }
+            QVERIFY(!m_alpha->response(call).isEmpty());
+            QTRY_VERIFY(!approval->isVisible());
+            QVERIFY2(QApplication::focusWidget() == input,
+                     qPrintable(QStringLiteral("%1: the focus is in %2").arg(approve ? "approve" : "deny", QApplication::focusWidget() ? QApplication::focusWidget()->objectName() + QLatin1Char(' ') + QApplication::focusWidget()->metaObject()->className() : QStringLiteral("nothing"))));
+        }
+        m_live->access.setMode(AccessMode::Allow);
+    }
+
+    // Before: Enter while the transcript was scrolled up showed nothing: the person's own form
+    // and its result stayed off-screen.
+    void enterWhileScrolledUpShowsThePersonsFormAndResult()
+    {
+        m_window->console()->evaluate(QStringLiteral("(dotimes (i 120) (print i))"));
+        QVERIFY(waitReady());
+        TranscriptView *t = m_window->console()->transcript();
+        t->flushNow();
+        QScrollBar *bar = t->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        bar->setValue(0);
+        ConsoleWidget *input = m_window->console()->input();
+        input->setFocus();
+        input->setPlainText(QStringLiteral("(+ 40 2)"));
+        QTest::keyClick(input, Qt::Key_Return);
+        QVERIFY(waitReady());
+        QTRY_VERIFY(transcript().endsWith(QStringLiteral("CL-USER> (+ 40 2)\n=> 42\n")) || transcript().contains(QStringLiteral("=> 42")));
+        t->flushNow();
+        QCOMPARE(bar->value(), bar->maximum());
+        // The result's line is in view.
+        QTextBlock result = t->document()->lastBlock();
+        while (result.isValid() && !result.text().contains(QStringLiteral("=> 42")))
+            result = result.previous();
+        QVERIFY(result.isValid());
+        const QRect shown = t->cursorRect(QTextCursor(result));
+        QVERIFY2(shown.top() >= 0 && shown.bottom() <= t->viewport()->height(), "the result is in view");
     }
 };
 

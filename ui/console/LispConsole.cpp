@@ -112,6 +112,9 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
                  false, laneFor(origin));
     });
     connect(m_input, &ConsoleWidget::submitted, this, [this](const QString &code) {
+        // The person's own form and its result are what they look at next, wherever they had
+        // scrolled to.
+        m_transcript->followEnd();
         if (!m_staged->submit(code)) // an agent's staged form runs as the person's job
             evaluate(code);
     });
@@ -120,7 +123,11 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         if (m_staged->current())
             m_stagingBar->startRejecting();
     });
-    connect(m_runningBar, &RunningJobBar::interruptRequested, this, &LispConsole::interrupt);
+    connect(m_runningBar, &RunningJobBar::interruptRequested, this, [this] {
+        // The button goes away with the job: the next key the person types belongs in the input.
+        m_input->setFocus();
+        interrupt();
+    });
     connect(m_stagingBar, &StagingBar::returnToInput, m_input, qOverload<>(&QWidget::setFocus));
     connect(m_staged, &StagedForms::changed, this, [this] {
         if (const StagedForm *form = m_staged->current())
@@ -165,6 +172,7 @@ void LispConsole::setAccessGate(AccessGate *access)
     holderLayout->addWidget(m_approvalBar);
     layout->insertWidget(1, holder);
     connect(access, &AccessGate::pendingChanged, holder, [holder, access] { holder->setVisible(!access->pending().isEmpty()); });
+    connect(m_approvalBar, &ApprovalBar::returnToInput, m_input, qOverload<>(&QWidget::setFocus));
     holder->setVisible(!access->pending().isEmpty());
     // A call that did not run leaves a line where the agent's calls appear: the person's own
     // denial, or the mode's refusal (a file change not made says so through ProjectActivity).

@@ -72,6 +72,13 @@ void TranscriptView::setTheme(const HighlightTheme &theme)
     m_theme = theme;
 }
 
+void TranscriptView::followEnd()
+{
+    QScrollBar *bar = verticalScrollBar();
+    bar->setValue(bar->maximum());
+    m_atBottom = true;
+}
+
 QColor TranscriptView::laneColor(int lane)
 {
     // Lane 1 is the person; agents get distinct hues that read well on white.

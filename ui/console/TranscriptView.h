@@ -54,6 +54,8 @@ public:
     void toggleGroup(quint64 group);
     bool isGroupExpanded(quint64 group) const;
     void setTheme(const HighlightTheme &theme);
+    // Shows the end now and follows what comes (the person pressed Enter while scrolled up).
+    void followEnd();
 
 Q_SIGNALS:
     void linkActivated(const QString &href);
