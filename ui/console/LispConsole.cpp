@@ -57,7 +57,8 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
 
     auto *inputFrame = new QFrame(this);
     inputFrame->setObjectName(QStringLiteral("inputFrame"));
-    inputFrame->setStyleSheet(QStringLiteral("#inputFrame { border-top: 1px solid #d0d6de; background: palette(base); }"));
+    m_inputFrame = inputFrame;
+    colourInputFrame();
     auto *inputRow = new QHBoxLayout(inputFrame);
     inputRow->setContentsMargins(12, 6, 6, 6);
     inputRow->setSpacing(6);
@@ -157,6 +158,26 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     m_prompt->setText(JobEntries::shortPackageName(session->currentPackage()) + QStringLiteral(">"));
     applyFonts();
     setFocusProxy(m_input);
+}
+
+void LispConsole::colourInputFrame()
+{
+    // A style sheet's palette(base) is read when it is set: set again when the theme changes.
+    const bool dark = SyntaxHighlighting::themeFor(palette().color(QPalette::Base)) == SyntaxHighlighting::Theme::Dark;
+    if (m_inputFrameDark == int(dark))
+        return;
+    m_inputFrameDark = int(dark);
+    m_inputFrame->setStyleSheet(QStringLiteral("#inputFrame { border-top: 1px solid %1; background: %2; }")
+                                    .arg(dark ? QStringLiteral("#3a4048") : QStringLiteral("#d0d6de"), palette().color(QPalette::Base).name()));
+}
+
+void LispConsole::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        colourInputFrame();
+        m_runningBar->followTheme();
+    }
 }
 
 void LispConsole::setAccessGate(AccessGate *access)

@@ -67,9 +67,55 @@ void TranscriptView::setScrollback(int blocks)
     setMaximumBlockCount(qMax(100, blocks));
 }
 
+QList<QTextCharFormat> TranscriptView::themedFormats() const
+{
+    QList<QTextCharFormat> formats;
+    for (Style style : {Style::Value, Style::Stderr, Style::Warning, Style::Error, Style::Note, Style::Link, Style::Backtrace})
+        formats << format(style);
+    for (int kind = 0; kind <= int(LispTokenKind::Symbol); ++kind)
+        formats << m_theme.format(LispTokenKind(kind));
+    const bool dark = m_theme.background().lightness() < 128;
+    for (DiffLine::Kind kind : {DiffLine::Kind::Header, DiffLine::Kind::Hunk, DiffLine::Kind::Added, DiffLine::Kind::Removed, DiffLine::Kind::NoNewline})
+        formats << DiffFormats::format(kind, dark);
+    return formats;
+}
+
 void TranscriptView::setTheme(const HighlightTheme &theme)
 {
+    // Each colour the old theme gave a format becomes what the new one gives it.
+    const QList<QTextCharFormat> before = themedFormats();
     m_theme = theme;
+    const QList<QTextCharFormat> after = themedFormats();
+    QHash<QRgb, QColor> foregrounds;
+    QHash<QRgb, QColor> backgrounds;
+    for (qsizetype i = 0; i < before.size(); ++i) {
+        const QBrush fg = before.at(i).foreground();
+        if (fg.style() != Qt::NoBrush && after.at(i).foreground().style() != Qt::NoBrush && !foregrounds.contains(fg.color().rgba()))
+            foregrounds.insert(fg.color().rgba(), after.at(i).foreground().color());
+        const QBrush bg = before.at(i).background();
+        if (bg.style() != Qt::NoBrush && after.at(i).background().style() != Qt::NoBrush && !backgrounds.contains(bg.color().rgba()))
+            backgrounds.insert(bg.color().rgba(), after.at(i).background().color());
+    }
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            QTextCharFormat f = fragment.charFormat();
+            const auto fg = f.foreground().style() != Qt::NoBrush ? foregrounds.constFind(f.foreground().color().rgba()) : foregrounds.cend();
+            const auto bg = f.background().style() != Qt::NoBrush ? backgrounds.constFind(f.background().color().rgba()) : backgrounds.cend();
+            if (fg == foregrounds.cend() && bg == backgrounds.cend())
+                continue;
+            if (fg != foregrounds.cend())
+                f.setForeground(*fg);
+            if (bg != backgrounds.cend())
+                f.setBackground(*bg);
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(f);
+        }
+    }
+    cursor.endEditBlock();
 }
 
 void TranscriptView::followEnd()

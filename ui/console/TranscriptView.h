@@ -53,6 +53,8 @@ public:
     static QColor laneColor(int lane);
     void toggleGroup(quint64 group);
     bool isGroupExpanded(quint64 group) const;
+    // The theme of what comes next, and of what is shown: the colours of earlier entries
+    // (styles, code, diffs) change to the new theme's.
     void setTheme(const HighlightTheme &theme);
     // Shows the end now and follows what comes (the person pressed Enter while scrolled up).
     void followEnd();
@@ -81,6 +83,8 @@ private:
         quint64 group = 0;
         qint64 droppedBefore = 0;
     };
+    // Every character format this view inserts, in one order, for the current theme.
+    QList<QTextCharFormat> themedFormats() const;
     void enqueue(Piece piece);
     void trimPending();
     void flush(qint64 budgetMs);
