@@ -1,6 +1,7 @@
 // A theme chosen in File ▸ Settings while the window is up takes effect everywhere at once
 // (issue 42, point 5): the REPL input, the running-job bar and the transcript's earlier entries
-// (values, notes, errors, highlighted code) take the dark theme's colours, and back again.
+// (values, notes, errors, highlighted code) and the debugger's restarts take the dark theme's
+// colours, and back again.
 // Before: the input stayed white, the job bar light, and earlier entries kept light colours.
 // The app's own window, services and settings dialog, offscreen, with the real engine.
 //
@@ -23,6 +24,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QPushButton>
 #include <QTextBlock>
 #include <QtTest>
 
@@ -136,12 +138,17 @@ private Q_SLOTS:
         QVERIFY2(!isDark(colourOf(QStringLiteral("=> 3"))), "an earlier value is readable on dark");
         QVERIFY2(!isDark(colourOf(QStringLiteral("[ERROR] SIMPLE-ERROR"))), "an earlier error is readable on dark");
         QCOMPARE(colourOf(QStringLiteral("=> 3")), QColor(QStringLiteral("#79b8ff")));
+        QPushButton *restart = m_window->findChild<QPushButton *>(QStringLiteral("restart0"));
+        QVERIFY2(restart, "the error is parked in the debugger, its restarts shown");
+        QTRY_VERIFY2(isDark(shownAt(restart, restart->width() - 6)), "the debugger's restarts follow the theme");
         saveScreenshot(QStringLiteral("theme-switched-dark.png"));
 
         switchTo(Preferences::Theme::Light);
         QVERIFY(!isDark(shownAt(inputRow, 4)));
         QVERIFY(!isDark(shownAt(bar, 40)));
         QCOMPARE(colourOf(QStringLiteral("=> 3")), lightValue);
+        restart = m_window->findChild<QPushButton *>(QStringLiteral("restart0"));
+        QTRY_VERIFY(!isDark(shownAt(restart, restart->width() - 6)));
         saveScreenshot(QStringLiteral("theme-switched-light.png"));
         QTRY_VERIFY_WITH_TIMEOUT(!m_services->session()->current(), 10000);
     }

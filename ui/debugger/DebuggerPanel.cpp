@@ -7,6 +7,7 @@
 #include "session/TextLines.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -238,6 +239,23 @@ void DebuggerPanel::refresh()
     m_condition->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(errorColour(palette())));
     rebuildRestarts();
     rebuildFrames();
+}
+
+void DebuggerPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // The restarts' buttons and the condition have style sheets, which keep the palette they
+    // were made with: after the children heard of the new theme, they are made again.
+    if (event->type() == QEvent::PaletteChange)
+        QMetaObject::invokeMethod(this, &DebuggerPanel::followTheme, Qt::QueuedConnection);
+}
+
+void DebuggerPanel::followTheme()
+{
+    if (!m_shown)
+        return;
+    m_condition->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(errorColour(palette())));
+    rebuildRestarts();
 }
 
 void DebuggerPanel::rebuildRestarts()

@@ -52,8 +52,12 @@ Q_SIGNALS:
     void debuggerOpened(DebuggerPtr debugger);
     void allClosed();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void refresh();
+    void followTheme();
     void rebuildRestarts();
     void rebuildFrames();
     void fillFrame(QTreeWidgetItem *item);
