@@ -177,6 +177,7 @@ void LispConsole::changeEvent(QEvent *event)
     if (event->type() == QEvent::PaletteChange) {
         colourInputFrame();
         m_runningBar->followTheme();
+        m_hint->setStyleSheet(m_hint->styleSheet()); // its style sheet kept the old muted colour
     }
 }
 
