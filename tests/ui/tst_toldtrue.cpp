@@ -275,6 +275,46 @@ private Q_SLOTS:
         const QRect shown = t->cursorRect(QTextCursor(result));
         QVERIFY2(shown.top() >= 0 && shown.bottom() <= t->viewport()->height(), "the result is in view");
     }
+
+    // Before: at the default size, names were cut to about ten letters since the Runs column
+    // came ("describe-s…", "area (squ…", "COMMON-LI…").
+    void definitionNamesAreReadableAtTheDefaultSize()
+    {
+        m_window->resize(1280, 800); // MainWindow's own default
+        m_window->console()->evaluate(QStringLiteral(
+            "(progn (defgeneric area (shape)) (defclass square () ((side :initarg :side :accessor side)))"
+            " (defmethod area ((s square)) (* (side s) (side s)))"
+            " (defun describe-shape (shape &optional (stream *standard-output*)) (format stream \"~a\" (area shape)))"
+            " (defparameter *default-shape-size* 10))"));
+        QVERIFY(waitReady());
+        QTreeView *tree = m_window->definitionsPanel()->tree();
+        const QFontMetrics metrics(tree->font());
+        QTRY_VERIFY(tree->model()->rowCount() > 0);
+        tree->expandAll();
+        QTest::qWait(200);
+        QStringList cut;
+        const auto check = [&](const QModelIndex &index, const QString &mustShow) {
+            const QRect shown = tree->visualRect(index);
+            if (shown.width() - 8 < metrics.horizontalAdvance(mustShow))
+                cut << QStringLiteral("%1 (%2 px of %3)").arg(mustShow).arg(shown.width()).arg(metrics.horizontalAdvance(mustShow));
+        };
+        for (int p = 0; p < tree->model()->rowCount(); ++p) {
+            const QModelIndex package = tree->model()->index(p, 0);
+            check(package, package.data().toString());
+            for (int r = 0; r < tree->model()->rowCount(package); ++r) {
+                const QModelIndex row = tree->model()->index(r, 0, package);
+                const QString text = row.data().toString();
+                // The name and a method's specializers, at least; a long lambda list may be cut.
+                check(row, text.startsWith(QStringLiteral("area (")) ? text : text.section(QLatin1Char(' '), 0, 0));
+            }
+        }
+        QVERIFY(saveScreenshotIfAsked(m_window.get(), QStringLiteral("definitions-names.png"), [t = m_window->console()->transcript()] { t->flushNow(); }));
+        QStringList widths;
+        for (int c = 0; c < tree->header()->count(); ++c)
+            widths << QString::number(tree->header()->sectionSize(c));
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QStringLiteral(", ")) + QStringLiteral("; columns ") + widths.join(QLatin1Char(' ')) + QStringLiteral(" of ") + QString::number(tree->viewport()->width())));
+        m_window->resize(1400, 860);
+    }
 };
 
 QTEST_MAIN(TestToldTrue)

@@ -1,6 +1,7 @@
 #include "DefinitionsPanel.h"
 
 #include "DefinitionsModel.h"
+#include "NameFirstColumns.h"
 #include "highlight/DiffFormats.h"
 #include "highlight/LispHighlighter.h"
 
@@ -48,14 +49,9 @@ DefinitionsPanel::DefinitionsPanel(DefinitionsModel *model, QWidget *parent)
     m_tree->setModel(m_proxy);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
-    m_tree->header()->setStretchLastSection(false);
-    m_tree->header()->setSectionResizeMode(DefinitionsModel::NameColumn, QHeaderView::Stretch);
-    for (int c = DefinitionsModel::KindColumn; c < DefinitionsModel::ColumnCount; ++c)
-        m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    // "src/shapes.lisp:53" in By would squeeze the names in a narrow dock: By keeps a width
-    // the person can change (its tooltip has the whole text).
-    m_tree->header()->setSectionResizeMode(DefinitionsModel::ByColumn, QHeaderView::Interactive);
-    m_tree->header()->resizeSection(DefinitionsModel::ByColumn, m_tree->fontMetrics().horizontalAdvance(QStringLiteral("claude-code \u00b7 v2  ")));
+    // The names come first; "src/shapes.lisp:53" in By never asks for more than an agent's
+    // name and version (its tooltip has the whole text).
+    new NameFirstColumns(m_tree, DefinitionsModel::ByColumn, m_tree->fontMetrics().horizontalAdvance(QStringLiteral("claude-code \u00b7 v2  ")));
     m_info->setWordWrap(true);
     m_info->setTextFormat(Qt::RichText);
     m_info->setAlignment(Qt::AlignTop | Qt::AlignLeft);
