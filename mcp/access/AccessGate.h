@@ -79,6 +79,7 @@ public:
         QString sentence;    // what the agent reads
         bool denied = false; // the person said no (else the mode refused it)
         QString reason;      // the person's words with a denial
+        QString path;        // a file change's (the project's relative path); empty for a call
     };
 
     // The gates themselves; public so tests can drive them without a server.
@@ -95,7 +96,7 @@ Q_SIGNALS:
 
 private:
     void decide(bool approved, const QString &reason = {});
-    void tellRefused(const Pending &pending, const ToolCallPtr &call, const QString &sentence, bool denied, const QString &reason = {});
+    void tellRefused(const Pending &pending, ToolCall *call, const QString &sentence, bool denied, const QString &reason = {});
     void dropFinished();
     void decideChange(Pending pending);
     // Ask mode without a window: the person answers through `call`'s client.

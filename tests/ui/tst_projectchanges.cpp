@@ -15,8 +15,10 @@
 #include "toolcalls/ToolCallLog.h"
 
 #include <QJsonArray>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTextBlock>
 
 namespace {
 const QString Original = QStringLiteral(
@@ -224,17 +226,40 @@ private Q_SLOTS:
         QCOMPARE(bytesOf(m_path), Original.toUtf8());
     }
 
-    // What the person refused stays in the transcript beside the changes that were made.
+    // What the person refused stays in the transcript beside the changes that were made, in
+    // the person's words, not red (issue 42, point 6). Before: the agent's sentence ("looked
+    // at your change ... Ask them what they would like instead"), in red.
     void aDeniedChangeLeavesALineInTheTranscript()
     {
         m_window->access()->setMode(AccessMode::Ask);
         auto outcome = propose(edited(Original));
         QTRY_COMPARE(m_window->access()->pending().size(), 1);
-        QTest::mouseClick(m_window->console()->approvalBar()->denyButton(), Qt::LeftButton);
+        ApprovalBar *bar = m_window->console()->approvalBar();
+        QTest::keyClicks(bar->reasonEdit(), QStringLiteral("keep the old area"));
+        QTest::mouseClick(bar->denyButton(), Qt::LeftButton);
         QTRY_VERIFY(outcome->done);
-        const QString line = QStringLiteral("; claude's change to src/shapes.lisp was not made: %1")
-                                 .arg(AccessModes::changeDeniedMessage(QStringLiteral("src/shapes.lisp")));
+        const QString line = QStringLiteral("; You denied claude's change to src/shapes.lisp \u2014 document area (your reason: \u201ckeep the old area\u201d)\n");
         QTRY_VERIFY2(transcript().contains(line), qPrintable(transcript().right(600)));
+        QVERIFY2(!transcript().contains(QStringLiteral("Ask them what they would like instead")), qPrintable(transcript().right(600)));
+        QVERIFY2(!transcript().contains(QStringLiteral("was not made")), qPrintable(transcript().right(600)));
+        QTextBlock block = m_window->console()->transcript()->document()->lastBlock();
+        while (block.isValid() && !block.text().contains(QStringLiteral("You denied")))
+            block = block.previous();
+        QVERIFY(block.isValid());
+        const QColor shown = block.begin().fragment().charFormat().foreground().color();
+        QVERIFY2(shown.red() < shown.green() + 60, qPrintable(shown.name())); // not the errors' red
+    }
+
+    // Read-only's refusal of a change: the person reads the mode, once.
+    void aChangeRefusedByReadOnlyIsToldOnceInThePersonsWords()
+    {
+        m_window->access()->setMode(AccessMode::ReadOnly);
+        auto outcome = propose(edited(Original));
+        QTRY_VERIFY(outcome->done);
+        const QString line = QStringLiteral("; claude's change to src/shapes.lisp was refused: agent access is Read-only \u2014 document area\n");
+        QTRY_VERIFY2(transcript().contains(line), qPrintable(transcript().right(600)));
+        QVERIFY2(!transcript().contains(QStringLiteral("was not made")), qPrintable(transcript().right(600)));
+        m_window->access()->setMode(AccessMode::Allow);
     }
 
     void readOnlyRefusesEveryChange()
@@ -328,6 +353,8 @@ private Q_SLOTS:
         QVERIFY(AgentClient::isError(response));
         QCOMPARE(AgentClient::resultText(response), AccessModes::changeDeniedMessage(QStringLiteral("src/new.lisp")));
         QVERIFY(!QFile::exists(created));
+        // A denied change reads "denied" like a denied call, not "error" (issue 42, point 6).
+        QTRY_COMPARE(toolCallState(QStringLiteral("write-file")), QStringLiteral("denied"));
 
         id = agent.callTool(QStringLiteral("write-file"), arguments);
         QTRY_COMPARE(m_window->access()->pending().size(), 1);

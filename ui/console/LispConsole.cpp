@@ -199,8 +199,13 @@ void LispConsole::setAccessGate(AccessGate *access)
     // A call that did not run leaves a line where the agent's calls appear: the person's own
     // denial, or the mode's refusal (a file change not made says so through ProjectActivity).
     connect(access, &AccessGate::refused, this, [this, access](const AccessGate::Refusal &refusal) {
-        QString text = refusal.denied ? tr("You denied %1's %2").arg(refusal.origin.name, refusal.tool)
-                                      : tr("%1's %2 was refused: agent access is %3").arg(refusal.origin.name, refusal.tool,
+        // A change says which file; ProjectActivity leaves it to this line (the agent's sentence
+        // is for the agent).
+        const QString what = refusal.path.isEmpty() ? refusal.tool : tr("change to %1").arg(refusal.path);
+        if (!refusal.path.isEmpty() && m_projectActivity)
+            m_projectActivity->toldRefused(refusal.origin, refusal.path);
+        QString text = refusal.denied ? tr("You denied %1's %2").arg(refusal.origin.name, what)
+                                      : tr("%1's %2 was refused: agent access is %3").arg(refusal.origin.name, what,
                                                                                            AccessModes::name(access->mode()));
         if (!refusal.description.isEmpty())
             text += QStringLiteral(" \u2014 ") + refusal.description;
