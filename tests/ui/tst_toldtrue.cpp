@@ -16,6 +16,7 @@
 #include "../common/TestFiles.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
@@ -95,6 +96,7 @@ private Q_SLOTS:
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
         m_live->tools.add(resetSessionTool(&m_live->session));
+        m_live->tools.add(loadSystemTool(&m_live->session, &m_live->jobs));
         m_window = m_live->showWindow(QSize(1400, 860));
         QVERIFY(m_window);
         m_alpha = std::make_unique<AgentClient>(&m_live->server, QStringLiteral("agent-alpha"));
@@ -314,6 +316,28 @@ private Q_SLOTS:
             widths << QString::number(tree->header()->sectionSize(c));
         QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QStringLiteral(", ")) + QStringLiteral("; columns ") + widths.join(QLatin1Char(' ')) + QStringLiteral(" of ") + QString::number(tree->viewport()->width())));
         m_window->resize(1400, 860);
+    }
+
+    // Before: load-system ended "; No values" in the transcript, not what was loaded.
+    void loadSystemEndsWithWhatWasLoaded()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("tiny"));
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(TestFiles::write(dir + QStringLiteral("/told-tiny.asd"),
+                                 "(asdf:defsystem \"told-tiny\" :version \"0.3\" :components ((:file \"tiny\") (:file \"more\")))\n"));
+        QVERIFY(TestFiles::write(dir + QStringLiteral("/tiny.lisp"), "(defun told-tiny () 1)\n"));
+        QVERIFY(TestFiles::write(dir + QStringLiteral("/more.lisp"), "(defun told-more () 2)\n"));
+        m_window->console()->evaluate(QStringLiteral("(require :asdf)"));
+        m_window->console()->evaluate(QStringLiteral("(progn (push #p\"%1/\" asdf:*central-registry*) nil)").arg(dir));
+        QVERIFY(waitReady());
+        const QJsonObject first = m_alpha->response(m_alpha->callTool(QStringLiteral("load-system"), {{"system", "told-tiny"}}), 120000);
+        QVERIFY2(!first.isEmpty() && !first.value("result").toObject().value("isError").toBool(), qPrintable(allText(first)));
+        QTRY_VERIFY2(transcript().contains(QStringLiteral("; Loaded told-tiny (version 0.3): 2 files.\n")), qPrintable(transcript().right(900) + allText(first)));
+        const QJsonObject again = m_alpha->response(m_alpha->callTool(QStringLiteral("load-system"), {{"system", "told-tiny"}}), 60000);
+        QVERIFY2(!again.isEmpty(), "the second load answered");
+        QTRY_VERIFY2(transcript().contains(QStringLiteral("; told-tiny (version 0.3) was loaded already: no file needed loading.\n")),
+                     qPrintable(transcript().right(400)));
+        QVERIFY2(!transcript().right(400).contains(QStringLiteral("No values")), qPrintable(transcript().right(400)));
     }
 };
 

@@ -24,6 +24,20 @@ bool namesASystem(const JobRequest &request)
     return request.kind == EngineJob::Kind::LoadSystem || request.kind == EngineJob::Kind::RunTests;
 }
 
+// What a load-system ended with, for the person (its value is nothing worth a value line):
+// "Loaded shapes (version 0.3): 2 files." or "shapes (version 0.3) was loaded already: no file
+// needed loading."
+QString loadedNote(const Job &job)
+{
+    const EngineProtocol::LoadSystemReply reply(job.result.reply);
+    const QString version = reply.version().toString();
+    const QString system = version.isEmpty() ? job.request.system : QObject::tr("%1 (version %2)").arg(job.request.system, version);
+    const qsizetype files = EngineProtocol::LedgerFacts(job.result.reply).loadedFiles().size();
+    return files == 0 ? QObject::tr("%1 was loaded already: no file needed loading.").arg(system)
+         : files == 1 ? QObject::tr("Loaded %1: 1 file.").arg(system)
+                      : QObject::tr("Loaded %1: %2 files.").arg(system).arg(files);
+}
+
 bool showsCode(const JobRequest &request)
 {
     return !request.code.isEmpty() && !request.isDebuggerStep();
@@ -186,6 +200,12 @@ void JobEntries::showResult(const JobPtr &job, int lane)
             break; // the debugger's own lines say what came of it
         if (isTestRun(job->request)) {
             TestRunBlock::append(t, EngineProtocol::TestRunReply(result.reply), lane);
+            break;
+        }
+        if (job->request.kind == EngineJob::Kind::LoadSystem) {
+            for (const QString &warning : EngineProtocol::LoadSystemReply(result.reply).loadWarnings())
+                t->appendText(QStringLiteral("; ") + warning + QLatin1Char('\n'), Style::Warning, lane);
+            t->appendText(QStringLiteral("; ") + loadedNote(*job) + QLatin1Char('\n'), Style::Note, lane);
             break;
         }
         if (SetupNotes::isSetupJob(job->request)) {
