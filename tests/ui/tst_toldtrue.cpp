@@ -13,10 +13,12 @@
 #include "console/RunningJobBar.h"
 #include "console/TranscriptView.h"
 #include "definitions/DefinitionsPanel.h"
+#include "debugger/DebuggerPanel.h"
 #include "../common/TestFiles.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
@@ -338,6 +340,47 @@ private Q_SLOTS:
         QTRY_VERIFY2(transcript().contains(QStringLiteral("; told-tiny (version 0.3) was loaded already: no file needed loading.\n")),
                      qPrintable(transcript().right(400)));
         QVERIFY2(!transcript().right(400).contains(QStringLiteral("No values")), qPrintable(transcript().right(400)));
+    }
+
+    // Before: a printed line without its newline stayed hidden as "(no output yet)" while the
+    // call ran.
+    void aLineWithoutItsNewlineShowsWhileTheCallRuns()
+    {
+        const int call = m_alpha->evaluate(QStringLiteral("(progn (princ \"working on it\") (let ((end (+ (get-internal-real-time) (* 3 internal-time-units-per-second)))) (loop until (> (get-internal-real-time) end))) :done)"));
+        RunningJobBar *bar = m_window->console()->runningJobBar();
+        QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible(), 5000);
+        QLabel *output = bar->findChild<QLabel *>(QStringLiteral("runningJobOutput"));
+        QVERIFY(output);
+        QTRY_COMPARE_WITH_TIMEOUT(output->text(), QStringLiteral("working on it"), 2500);
+        QVERIFY(!m_alpha->response(call).isEmpty());
+        QVERIFY(waitReady());
+    }
+
+    // Before: the USE-VALUE value line showed with RETRY and ABORT alone.
+    void theValuesLineShowsOnlyForARestartThatTakesValues()
+    {
+        const bool debuggedBefore = session().debugger()->debugsPerson();
+        session().debugger()->setDebugDefaults(true, false); // as the app's settings have it by default
+        DebuggerPanel *panel = m_window->debuggerPanel();
+        auto *values = panel->findChild<QLineEdit *>(QStringLiteral("debuggerArguments"));
+        QVERIFY(values);
+        m_window->console()->evaluate(QStringLiteral("(error \"no value to give\")"));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->shown(), 10000);
+        QVERIFY2(panel->restartTexts().join(QLatin1Char(' ')).contains(QStringLiteral("ABORT")), qPrintable(panel->restartTexts().join(QLatin1Char('\n'))));
+        QVERIFY2(!values->isVisibleTo(panel), qPrintable(panel->restartTexts().join(QLatin1Char('\n'))));
+        QVERIFY(panel->chooseRestart(int(panel->restartTexts().size()) - 1)); // ABORT
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->shown(), 10000);
+        QVERIFY(waitReady());
+        m_window->console()->evaluate(QStringLiteral("(restart-case (error \"give one\") (use-value (v) :report \"Use a value.\" v))"));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->shown(), 10000);
+        QVERIFY(values->isVisibleTo(panel));
+        QCOMPARE(values->placeholderText(), QStringLiteral("USE-VALUE's value, as Lisp: 42"));
+        panel->setArguments(QStringLiteral("41"));
+        QVERIFY(panel->chooseRestart(0));
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->shown(), 10000);
+        QVERIFY(waitReady());
+        QTRY_VERIFY(transcript().contains(QStringLiteral("=> 41")));
+        session().debugger()->setDebugDefaults(debuggedBefore, false);
     }
 };
 

@@ -273,6 +273,20 @@ void DebuggerPanel::rebuildRestarts()
         connect(button, &QPushButton::clicked, this, [this, index] { chooseRestart(index); });
         m_restartLayout->addWidget(button);
     }
+    // The values line is for restarts that take values: not shown for ABORT, RETRY and the like
+    // alone, and it names the one there is.
+    static const QStringList NoValues{QStringLiteral("ABORT"), QStringLiteral("RETRY"), QStringLiteral("CONTINUE"),
+                                      QStringLiteral("MUFFLE-WARNING"), QStringLiteral("RESTART-TOPLEVEL")};
+    QStringList takingValues;
+    for (const DebuggerRestart &restart : m_shown->restarts) {
+        if (!NoValues.contains(restart.name.section(QLatin1Char(':'), -1)))
+            takingValues << restart.name;
+    }
+    m_arguments->setVisible(!takingValues.isEmpty());
+    const QString named = takingValues.contains(QStringLiteral("USE-VALUE")) ? QStringLiteral("USE-VALUE")
+                          : takingValues.contains(QStringLiteral("STORE-VALUE")) ? QStringLiteral("STORE-VALUE")
+                          : takingValues.value(0);
+    m_arguments->setPlaceholderText(tr("%1's value, as Lisp: 42").arg(named));
 }
 
 void DebuggerPanel::rebuildFrames()
