@@ -116,6 +116,12 @@ Tool editFormTool(ProjectFiles *files, Session *session, JobHandles *jobs)
         .outputRequired = FileChangeResult::outputRequired(),
         .hints = Hints::Destructive,
         .changesFiles = true,
+        .intent = [](const QJsonObject &arguments) {
+            const QString action = arguments.value(QStringLiteral("action")).toString(QStringLiteral("replace"));
+            const QString form = arguments.contains(QStringLiteral("form")) ? QStringLiteral("(%1)").arg(arguments.value(QStringLiteral("form")).toString())
+                                                                           : QStringLiteral("lines %1").arg(arguments.value(QStringLiteral("lines")).toString());
+            return QStringLiteral("%1 %2 in %3").arg(action, form, arguments.value(QStringLiteral("path")).toString());
+        },
     };
     return Tool(spec, [files, session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         const FormSplice::Action action = actionNamed(arguments.value(Action, QStringLiteral("replace")));

@@ -373,6 +373,9 @@ private Q_SLOTS:
         QVERIFY(AgentClient::isError(response));
         QCOMPARE(AgentClient::resultText(response), AccessModes::readOnlyWriteMessage(QStringLiteral("write-file")));
         QCOMPARE(bytesOf(created), QByteArray("(defun new-thing ()\n  :new)\n"));
+        // The person reads what it would have done, not its arguments ("content=changed , path=...").
+        QTRY_VERIFY2(transcript().contains(QStringLiteral("; claude-code's write-file was refused: agent access is Read-only: write src/new.lisp (one line)\n")),
+                     qPrintable(transcript().right(400)));
         QVERIFY(QFile::remove(created));
     }
 
