@@ -420,6 +420,12 @@ private Q_SLOTS:
         Q_EMIT view()->linkActivated(QStringLiteral("undo:%1").arg(outcome->change.id));
         QTRY_COMPARE(bytesOf(m_path), Original.toUtf8());
         QTRY_VERIFY(transcript().contains(QStringLiteral("You undid claude's change to src/shapes.lisp")));
+        // Its block's link is no longer one (issue 42, point 10: it stayed a live "Undo").
+        QVERIFY2(transcript().contains(QStringLiteral("claude \u00b7 edit-form \u2014 document area   Undone")), qPrintable(transcript().replace(QLatin1Char(' '), QLatin1Char('_'))));
+        for (QTextBlock block = view()->document()->begin(); block.isValid(); block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it)
+                QVERIFY(it.fragment().charFormat().anchorHref() != QStringLiteral("undo:%1").arg(outcome->change.id));
+        }
         // Nothing of claude's is left to undo: the transcript says why.
         Q_EMIT view()->linkActivated(QStringLiteral("undo:%1").arg(outcome->change.id));
         QTRY_VERIFY2(transcript().contains(QStringLiteral("Could not undo claude's change to src/shapes.lisp: you already undid it.")),

@@ -51,6 +51,7 @@ void ProjectActivity::showChange(const FileChange &change)
         const FileChange *original = findChange(change.undoes);
         const QString whose = original ? tr("%1's").arg(original->origin.name) : tr("an agent's");
         t->appendText(tr("%1 undid %2 change to %3").arg(change.origin.name, whose, change.path), Style::Header, lane);
+        t->retireLink(QStringLiteral("undo:%1").arg(change.undoes), tr("Undone"));
     } else {
         QString title = change.origin.name;
         if (!change.tool.isEmpty())

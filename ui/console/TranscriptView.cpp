@@ -260,6 +260,23 @@ void TranscriptView::appendLink(const QString &text, const QString &href, int la
     enqueue({.kind = Piece::Kind::Link, .text = text, .lane = lane, .href = href});
 }
 
+void TranscriptView::retireLink(const QString &href, const QString &text)
+{
+    flushNow();
+    for (QTextBlock block = document()->lastBlock(); block.isValid(); block = block.previous()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.charFormat().isAnchor() || fragment.charFormat().anchorHref() != href)
+                continue;
+            QTextCursor cursor(document());
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.insertText(text, format(Style::Note));
+            return;
+        }
+    }
+}
+
 void TranscriptView::appendCollapsed(const QString &title, const QStringList &lines, int lane)
 {
     enqueue({.kind = Piece::Kind::Collapsed, .text = title, .lane = lane, .lines = lines, .group = m_nextGroup++});

@@ -31,6 +31,8 @@ public:
     void appendCode(const QString &code, int lane = 0, const QString &prefix = QString());
     // A link; clicking it emits linkActivated(href).
     void appendLink(const QString &text, const QString &href, int lane = 0);
+    // The link to `href` becomes `text`, no longer a link (what it did is done).
+    void retireLink(const QString &href, const QString &text);
     // A "[+] title" link followed by lines that stay hidden until it is clicked.
     void appendCollapsed(const QString &title, const QStringList &lines, int lane = 0);
     // A unified diff, coloured (added green, removed red, hunk headers dim); beyond
