@@ -167,8 +167,16 @@ void JobEntries::showPast(const QList<JournalEntry> &entries)
         }
         const Job &e = entry->job;
         const QString who = e.request.origin.isPerson() ? QString() : e.request.origin.name + QStringLiteral(": ");
+        // A debugger step reads as one, as it did live ("You chose ABORT in debugger 3"), not as
+        // "CL-USER> invoke-restart ABORT" and "; No values".
+        const QString step = JobSummary::debuggerLine(e.request);
+        if (!step.isEmpty()) {
+            t->appendText(who + step + QLatin1Char('\n'), Style::Note, 0);
+            if (e.request.kind != EngineJob::Kind::FrameEvaluation)
+                continue;
+        }
         const QString operation = JobSummary::shownOperation(e.request);
-        const QString op = operation.isEmpty() ? QString() : operation + QLatin1Char(' ');
+        const QString op = operation.isEmpty() || !step.isEmpty() ? QString() : operation + QLatin1Char(' ');
         t->appendText(who + shortPackageName(e.request.package) + QStringLiteral("> ") + op + JobSummary::subject(e.request) + QLatin1Char('\n'), Style::Note, 0);
         QString out = e.result.stdoutText + e.result.stderrText;
         if (out.size() > 2000)
