@@ -105,10 +105,14 @@ void NativeCompilation::setEnabled(bool on, const QString &whyOff)
     const bool changedWish = on != m_wanted;
     m_wanted = on;
     m_whyOff = whyOff;
-    if (changedWish && m_engine->isReady() && m_status.known && m_status.enabled != on)
+    const bool asking = changedWish && m_engine->isReady() && m_status.known && m_status.enabled != on;
+    if (asking)
         askEngine(on);
     Q_EMIT statusChanged();
-    tellOnce();
+    // Turned on: the engine's answer says it (until then its status is still why it was off,
+    // which is no news to anybody).
+    if (!(asking && on))
+        tellOnce();
 }
 
 void NativeCompilation::askEngine(bool on)
