@@ -327,7 +327,11 @@ std::optional<NativeCompilation::Definition> NativeCompilation::runs(const Defin
             said.since = listed->sinceMs > 0 ? QDateTime::fromMSecsSinceEpoch(listed->sinceMs) : QDateTime();
         } else if (listed->execution == QStringLiteral("interpreted")) {
             said.state = State::Interpreted;
-            said.reason = !listed->reason.isEmpty() ? listed->reason : !isOn() ? reason() : QString();
+            // Without a reason of its own while native compilation is on: made while it was off.
+            said.reason = !listed->reason.isEmpty() ? listed->reason
+                          : !isOn()                 ? reason()
+                                                    : QStringLiteral("It was defined while native compilation was off; define it again to "
+                                                                     "compile it to native code.");
             said.failed = !listed->reason.isEmpty();
         } else if (listed->execution == QStringLiteral("compiling")) {
             said.state = State::Compiling;
