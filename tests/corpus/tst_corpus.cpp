@@ -604,7 +604,10 @@ private Q_SLOTS:
                                 QStringLiteral("#+ecl ..."), QStringLiteral("#-ecl ... 1"), QStringLiteral("#+(or sbcl ecl) (list #\\No-Such)"),
                                 QStringLiteral("#+sbcl #+ecl #\\Bad 1"), QStringLiteral("(list #\\Space #\\u41 #\\Nul #\\Linefeed)"),
                                 QStringLiteral("(a . #-ecl b c)"), QStringLiteral("#-(and ecl (not sbcl)) . 1"), QStringLiteral("(a . #+ecl b c)"),
-                                QStringLiteral("(#-ecl a . b)"), QStringLiteral("(a . b #-ecl c)")};
+                                QStringLiteral("(#-ecl a . b)"), QStringLiteral("(a . b #-ecl c)"),
+                                // issue 42, point 12: a list a #- skips is read as nothing, dots and all
+                                QStringLiteral("#-ecl (a . b . c) 1"), QStringLiteral("#+ecl (a . b . c)"), QStringLiteral("#-ecl (. a) 1"),
+                                QStringLiteral("#-ecl (x #-sbcl (a . b . c)) 1")};
         const QStringList verdicts = PlainEclRun::readVerdicts(texts);
         QCOMPARE(verdicts.size(), texts.size());
         for (qsizetype i = 0; i < texts.size(); ++i) {
