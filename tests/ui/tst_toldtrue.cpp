@@ -12,6 +12,7 @@
 #include "console/LispConsole.h"
 #include "console/RunningJobBar.h"
 #include "console/TranscriptView.h"
+#include "definitions/DefinitionsModel.h"
 #include "definitions/DefinitionsPanel.h"
 #include "debugger/DebuggerPanel.h"
 #include "../common/TestFiles.h"
@@ -381,6 +382,24 @@ private Q_SLOTS:
         QVERIFY(waitReady());
         QTRY_VERIFY(transcript().contains(QStringLiteral("=> 41")));
         session().debugger()->setDebugDefaults(debuggedBefore, false);
+    }
+
+    // Before: a definition loaded from a file outside the project (the init file's) showed the
+    // file's full path in By, which squeezed the names.
+    void byNamesAFileOutsideTheProjectShortly()
+    {
+        const QString file = m_home.filePath(QStringLiteral("elsewhere/helpers.lisp"));
+        QVERIFY(QDir().mkpath(QFileInfo(file).path()));
+        QVERIFY(TestFiles::write(file, "(in-package :cl-user)\n\n(defun outside-helper () 1)\n"));
+        m_window->console()->evaluate(QStringLiteral("(load \"%1\")").arg(file));
+        QVERIFY(waitReady());
+        DefinitionsModel *model = m_window->definitions();
+        QModelIndex row;
+        QVERIFY(QTest::qWaitFor([&] { row = model->find(QStringLiteral("COMMON-LISP-USER"), QStringLiteral("OUTSIDE-HELPER")); return row.isValid(); }, 10000));
+        const QString by = model->data(row.siblingAtColumn(DefinitionsModel::ByColumn)).toString();
+        const QString tip = model->data(row.siblingAtColumn(DefinitionsModel::ByColumn), Qt::ToolTipRole).toString();
+        QVERIFY2(by == QStringLiteral("helpers.lisp:3"), qPrintable(by + QStringLiteral(" | ") + tip));
+        QVERIFY2(tip.contains(file + QStringLiteral(":3")), qPrintable(tip));
     }
 };
 

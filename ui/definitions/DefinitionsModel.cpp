@@ -8,6 +8,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QDir>
+#include <QFileInfo>
 #include <QFont>
 
 #include <QSet>
@@ -411,7 +412,11 @@ QVariant DefinitionsModel::data(const QModelIndex &index, int role) const
     case NameColumn: return displayText(*d);
     case KindColumn: return d->kind;
     case ByColumn: {
-        const QString who = !d->definedBy.isEmpty() ? d->definedBy : d->file.isEmpty() ? QStringLiteral("\u2014") : location(*d);
+        // A file outside the project (the init file's, a library's) by its name: its whole path,
+        // in the tooltip, would squeeze the names.
+        const QString place = QDir::isAbsolutePath(location(*d)) ? DefinitionVersion::place(QFileInfo(d->file).fileName(), d->line, QString())
+                                                                 : location(*d);
+        const QString who = !d->definedBy.isEmpty() ? d->definedBy : d->file.isEmpty() ? QStringLiteral("\u2014") : place;
         return d->versions > 1 ? tr("%1 \u00b7 v%2").arg(who).arg(d->versions) : who;
     }
     case WhenColumn: return d->definedAt.isValid() ? d->definedAt.toString(QStringLiteral("HH:mm:ss")) : QString();
