@@ -31,6 +31,7 @@
 #include <QTimer>
 #include <QHeaderView>
 #include <QTreeView>
+#include <QTreeWidget>
 
 #include <csignal>
 
@@ -400,6 +401,36 @@ private Q_SLOTS:
         const QString tip = model->data(row.siblingAtColumn(DefinitionsModel::ByColumn), Qt::ToolTipRole).toString();
         QVERIFY2(by == QStringLiteral("helpers.lisp:3"), qPrintable(by + QStringLiteral(" | ") + tip));
         QVERIFY2(tip.contains(file + QStringLiteral(":3")), qPrintable(tip));
+    }
+
+    // Before: the version list had no agent's why (only in a tooltip).
+    void theVersionListSaysTheAgentsWhy()
+    {
+        m_window->setDefinitionLedger(&m_live->ledger);
+        QVERIFY(!m_alpha->response(m_alpha->evaluate(QStringLiteral("(defun told-area (s) (* s s))"), QStringLiteral("square area"))).isEmpty());
+        QVERIFY(!m_alpha->response(m_alpha->evaluate(QStringLiteral("(defun told-area (s) (* s s 1))"), QStringLiteral("keep it exact"))).isEmpty());
+        DefinitionsModel *model = m_window->definitions();
+        const DefinitionsModel::Definition *d = nullptr;
+        QVERIFY(QTest::qWaitFor([&] {
+            d = model->definition(model->find(QStringLiteral("COMMON-LISP-USER"), QStringLiteral("TOLD-AREA")));
+            return d && d->versions >= 2;
+        }, 10000));
+        QVERIFY(m_window->definitionsPanel()->select(d->key));
+        QTreeWidget *history = m_window->definitionsPanel()->history();
+        QTRY_VERIFY(history->topLevelItemCount() >= 2);
+        QVERIFY2(history->topLevelItem(0)->text(1).endsWith(QStringLiteral(" \u2014 keep it exact")), qPrintable(history->topLevelItem(0)->text(1)));
+        QVERIFY2(history->topLevelItem(1)->text(1).endsWith(QStringLiteral(" \u2014 square area")), qPrintable(history->topLevelItem(1)->text(1)));
+    }
+
+    // Before: an accessor's generic function was listed as "height (clos::self)" (cut to
+    // "height (clos::se…").
+    void anAccessorsGenericFunctionReadsByItsParameterNames()
+    {
+        QVERIFY(!m_alpha->response(m_alpha->evaluate(QStringLiteral("(defclass told-box () ((height :accessor told-height :initarg :height)))"))).isEmpty());
+        DefinitionsModel *model = m_window->definitions();
+        QModelIndex row;
+        QVERIFY(QTest::qWaitFor([&] { row = model->find(QStringLiteral("COMMON-LISP-USER"), QStringLiteral("TOLD-HEIGHT")); return row.isValid(); }, 10000));
+        QCOMPARE(row.data().toString(), QStringLiteral("told-height (self)"));
     }
 };
 

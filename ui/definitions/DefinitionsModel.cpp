@@ -9,6 +9,7 @@
 #include <QColor>
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QFont>
 
 #include <QSet>
@@ -364,8 +365,12 @@ QString DefinitionsModel::displayText(const Definition &d)
             name += QLatin1Char(' ') + qualifier.toLower();
         return name + QStringLiteral(" (") + d.key.specializers.join(QLatin1Char(' ')).toLower() + QLatin1Char(')');
     }
-    if (!d.lambdaList.isEmpty())
-        return name + QLatin1Char(' ') + d.lambdaList.toLower();
+    if (!d.lambdaList.isEmpty()) {
+        // Parameters named by another package's internal symbols read by their names: an
+        // accessor's generic function is "height (self)", not "height (clos::self)".
+        static const QRegularExpression Internal(QStringLiteral("(?<![\\w:])[\\w.+*%-]+::(?=[^\\s():])"));
+        return name + QLatin1Char(' ') + QString(d.lambdaList).remove(Internal).toLower();
+    }
     if (!d.value.isEmpty()) {
         QString value = d.value;
         if (value.size() > 40)

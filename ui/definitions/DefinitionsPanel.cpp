@@ -254,7 +254,8 @@ void DefinitionsPanel::showHistory()
     for (auto it = history->versions.crbegin(); it != history->versions.crend(); ++it) {
         auto *item = new QTreeWidgetItem(m_history);
         item->setText(0, it->number == history->latest().number && history->live ? tr("v%1 (now)").arg(it->number) : tr("v%1").arg(it->number));
-        item->setText(1, it->byText(root));
+        // Who, and why when they said (an agent's description): "claude-code — fix the area".
+        item->setText(1, it->detail.isEmpty() ? it->byText(root) : it->byText(root) + QStringLiteral(" \u2014 ") + it->detail);
         item->setText(2, timeOf(it->at));
         item->setToolTip(1, it->detail.isEmpty() ? it->byText(root) : it->byText(root) + QStringLiteral("\n") + it->detail);
         item->setData(0, VersionRole, it->number);
