@@ -176,6 +176,10 @@ Tool editFormTool(ProjectFiles *files, Session *session, JobHandles *jobs)
             const LispFile file(current.text);
             const FormMatches matches = lines.isEmpty() ? file.find(query) : file.findLines(lines);
             if (!matches.isUnique()) {
+                // The message lists the numbered labels and lines of the file as it is now: what
+                // it names may be used as a view-lisp-file's would be.
+                if (matches.forms.size() > 1)
+                    files->noteSeen(clientKey, absolute, current.digest);
                 *error = QStringLiteral("%1 Nothing was changed in %2.").arg(matches.message(), relative);
                 return std::nullopt;
             }
