@@ -289,6 +289,11 @@ values of LOAD-TIME-VALUE forms, quiet."
 
 (defvar *expanded-macros* '() "The macros the native compiler expanded for the item it translates.")
 
+(defvar *refuse-load-time-value* t
+  "True where a form was evaluated already (a definition's bytecode ran it): compiling a
+LOAD-TIME-VALUE again would make its value twice. A form compiled before it ever runs
+(time-execution's) binds it to NIL: one value, as COMPILE makes it.")
+
 (defun expand-noting (expander form environment)
   "ECL's compiler and MACROEXPAND-1 call *MACROEXPAND-HOOK* for every expansion. A macro of
 the session's own that expands into LOAD-TIME-VALUE stops the translation before ECL's
@@ -296,7 +301,8 @@ compiler evaluates that form (COMPILE's way, again: its side effects would happe
   (let ((expansion (funcall expander form environment)))
     (when (and (consp form) (symbolp (first form)))
       (pushnew (first form) *expanded-macros* :test #'eq)
-      (when (and (symbol-package (first form)) (user-package-p (symbol-package (first form)))
+      (when (and *refuse-load-time-value*
+                 (symbol-package (first form)) (user-package-p (symbol-package (first form)))
                  (tree-contains-p expansion '(load-time-value)))
         (error "~A" *load-time-value-reason*)))
     expansion))
