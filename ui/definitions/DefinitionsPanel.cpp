@@ -254,8 +254,10 @@ void DefinitionsPanel::showHistory()
     for (auto it = history->versions.crbegin(); it != history->versions.crend(); ++it) {
         auto *item = new QTreeWidgetItem(m_history);
         item->setText(0, it->number == history->latest().number && history->live ? tr("v%1 (now)").arg(it->number) : tr("v%1").arg(it->number));
-        // Who, and why when they said (an agent's description): "claude-code — fix the area".
-        item->setText(1, it->detail.isEmpty() ? it->byText(root) : it->byText(root) + QStringLiteral(" \u2014 ") + it->detail);
+        // Who, and an agent's why when it said (its description): "claude-code — fix the area".
+        // (The person's own versions say what they did already: "You (revert to version 1)".)
+        const bool why = !it->detail.isEmpty() && it->by.isAgent();
+        item->setText(1, why ? it->byText(root) + QStringLiteral(" \u2014 ") + it->detail : it->byText(root));
         item->setText(2, timeOf(it->at));
         item->setToolTip(1, it->detail.isEmpty() ? it->byText(root) : it->byText(root) + QStringLiteral("\n") + it->detail);
         item->setData(0, VersionRole, it->number);
