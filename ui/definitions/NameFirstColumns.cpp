@@ -3,6 +3,7 @@
 #include <QAbstractItemModel>
 #include <QEvent>
 #include <QHeaderView>
+#include <QStyle>
 #include <QTreeView>
 
 NameFirstColumns::NameFirstColumns(QTreeView *tree, int capped, int cap)
@@ -51,9 +52,12 @@ void NameFirstColumns::fit()
     QList<int> least(columns);
     int wanted = 0;
     int leastSum = 0;
+    // A column gives way down to a time's width ("12:00:05"), or its header's if wider: a
+    // short column (When, Runs' "native") stays whole, a long one (Kind, By) is cut first.
+    const int floor = m_tree->fontMetrics().horizontalAdvance(QStringLiteral("00:00:00")) + 2 * m_tree->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 8;
     for (int c = 1; c < columns; ++c) {
-        least[c] = header->sectionSizeHint(c);
-        want[c] = qMax(least[c], contentWidth(c));
+        want[c] = qMax(header->sectionSizeHint(c), contentWidth(c));
+        least[c] = qMin(want[c], qMax(header->sectionSizeHint(c), floor));
         if (c == m_capped)
             want[c] = qMax(least[c], qMin(want[c], m_cap));
         wanted += want[c];

@@ -7,7 +7,7 @@ class QTreeView;
 
 // Shares a tree's width out so that its first column (the names) comes first: the other
 // columns take what their contents need when there is room; in a narrow dock they give way,
-// down to their headers' widths, until the names have half the width or all they need.
+// down to a time's width (a short column such as When stays whole), until the names have half the width or all they need.
 // (QHeaderView's ResizeToContents columns never give way: at the default window size the
 // names were cut to about ten letters, "describe-s…", once the Runs column came.)
 class NameFirstColumns : public QObject
