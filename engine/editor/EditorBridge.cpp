@@ -11,6 +11,7 @@
 
 #include <QFileInfo>
 #include <QLoggingCategory>
+#include <QTimer>
 
 Q_LOGGING_CATEGORY(lcEditor, "duet.editor")
 
@@ -37,9 +38,20 @@ EditorBridge::EditorBridge(Session *session, EngineClient *engine, QObject *pare
     : QObject(parent), m_session(session), m_engine(engine), m_secretFile(SlimeSecret::defaultPath())
 {
     connect(engine, &EngineClient::otherEvent, this, &EditorBridge::onEvent);
-    connect(session, &Session::engineStatus, this, [this](Session::EngineStatus status) {
-        if (status == Session::EngineStatus::Restarting || status == Session::EngineStatus::Failed)
+    connect(session, &Session::engineStatus, this, [this](Session::EngineStatus status, const QString &message) {
+        if (status == Session::EngineStatus::Restarting || status == Session::EngineStatus::Failed) {
+            if (!std::exchange(m_resetting, false) && !m_editors.isEmpty())
+                keepRestartNews(QStringLiteral("Lisp Duet: %1").arg(message));
             forgetEngine();
+        }
+    });
+    connect(session, &Session::sessionReset, this, [this](const Origin &by, const QString &why) {
+        m_resetting = true;
+        if (by.isPerson() || by.isEditor() || m_editors.isEmpty())
+            return; // the person did it, or no editor was there to lose its connection
+        keepRestartNews(QStringLiteral("Lisp Duet: %1 reset the session at %2%3: every definition is gone.")
+                            .arg(by.name, LocalClock::now().toString(QStringLiteral("HH:mm:ss")),
+                                 why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why)));
     });
     connect(session->debugger(), &SessionDebugger::parked, this, &EditorBridge::onAgentParked);
 }
@@ -141,7 +153,7 @@ void EditorBridge::setListening(std::optional<int> port)
         JobRequest close = EngineProtocol::editorClose();
         close.origin = Origin::system(QStringLiteral("Lisp Duet"));
         close.purpose = JobPurpose::Setup;
-        close.description = QStringLiteral("Swank for your editor stops");
+        close.description = QStringLiteral("Swank stops listening for editors");
         m_session->submit(close);
     }
     if (!port) {
@@ -194,7 +206,7 @@ JobRequest EditorBridge::listenJob()
     JobRequest request = EngineProtocol::editorListen(m_port, m_secretFile, token);
     request.origin = Origin::system(QStringLiteral("Lisp Duet"));
     request.purpose = JobPurpose::Setup;
-    request.description = QStringLiteral("Swank for your editor");
+    request.description = QStringLiteral("Swank listens for an editor (%1)").arg(clientNames());
     request.timeoutMs = ListenTimeLimitMs;
     return request;
 }
@@ -273,6 +285,7 @@ void EditorBridge::onEvent(const QJsonObject &event)
         editor.origin = Origin::editor(originName(editor.program()), QStringLiteral("editor:%1").arg(editor.number));
         m_editors.insert(editor.number, editor);
         Q_EMIT editorsChanged();
+        tellRestartNews(editor.number);
     } else if (name == QLatin1String("editor-disconnected")) {
         onDisconnected(event);
     } else if (name == QLatin1String("editor-refused")) {
@@ -387,6 +400,18 @@ void EditorBridge::onDisconnected(const QJsonObject &event)
     }
     if (m_editors.remove(gone.editor()) > 0)
         Q_EMIT editorsChanged();
+}
+
+void EditorBridge::keepRestartNews(const QString &text)
+{
+    m_restartNews = text;
+}
+
+void EditorBridge::tellRestartNews(qint64 editor)
+{
+    if (m_restartNews.isEmpty())
+        return;
+    QTimer::singleShot(NewsDelayMs, this, [this, editor, news = std::exchange(m_restartNews, {})] { tell(editor, news); });
 }
 
 void EditorBridge::onAgentParked(const JobPtr &job)

@@ -104,6 +104,10 @@ private:
     void onRequestJobFinished(qint64 editorRequest, const JobPtr &job);
     void dropIfNeverRan(qint64 editorRequest, const JobPtr &job);
     void onAgentParked(const JobPtr &job);
+    // The old engine took the editors' connections with it: the first editor that connects to
+    // the new one hears why, once (an agent's reset, a crash; the person's own reset is theirs).
+    void keepRestartNews(const QString &text);
+    void tellRestartNews(qint64 editor);
     void forgetEngine();
     Origin originOf(qint64 editor) const;
     void tell(qint64 editor, const QString &text);
@@ -125,4 +129,8 @@ private:
     // or its disconnection acts on. A request the engine forgot (its editor left, the engine
     // died) is taken out first, so that its job's end tells the editor nothing.
     QHash<qint64, quint64> m_jobOf;
+    QString m_restartNews;    // for the next editor that connects
+    bool m_resetting = false; // a reset's restart: the reset is the news, not the engine's stop
+    // SLIME says "Connected." once its first request is answered: the news comes after it.
+    static constexpr int NewsDelayMs = 1500;
 };

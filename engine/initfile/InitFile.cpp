@@ -21,6 +21,20 @@ QDateTime modified(const QString &file)
 {
     return QFileInfo(file).lastModified();
 }
+
+// An error's message may end without a full stop ("boom"): a sentence follows it.
+QString asSentence(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed.isEmpty() || trimmed.endsWith(QLatin1Char('.')) || trimmed.endsWith(QLatin1Char('!')) || trimmed.endsWith(QLatin1Char('?')))
+        return trimmed;
+    return trimmed + QLatin1Char('.');
+}
+
+QString seconds(int ms)
+{
+    return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'g', 3);
+}
 } // namespace
 
 QString InitFile::Status::stateName() const
@@ -120,19 +134,19 @@ QString InitFile::problem(Reader reader) const
         const QString file = shortPath(status.file);
         switch (status.state) {
         case Status::State::Failed:
-            sentences << QStringLiteral("%1 %2 failed: %3 The session runs without the rest of it.").arg(whose, file, status.error);
+            sentences << QStringLiteral("%1 %2 failed: %3 The session runs without the rest of it.").arg(whose, file, asSentence(status.error));
             break;
         case Status::State::Stopped:
             if (m_stoppedWhy.contains(status.file)) { // it loaded whole; an evaluation after it stopped the engine
-                sentences << QStringLiteral("%1 %2 %3").arg(whose, file, status.error);
+                sentences << QStringLiteral("%1 %2 %3").arg(whose, file, asSentence(status.error));
                 break;
             }
             [[fallthrough]];
         case Status::State::TimedOut:
-            sentences << QStringLiteral("%1 %2 %3 The session runs without the rest of it.").arg(whose, file, status.error);
+            sentences << QStringLiteral("%1 %2 %3 The session runs without the rest of it.").arg(whose, file, asSentence(status.error));
             break;
         case Status::State::Skipped:
-            sentences << QStringLiteral("%1 %2 was not loaded: %3").arg(whose, file, status.error);
+            sentences << QStringLiteral("%1 %2 was not loaded: %3").arg(whose, file, asSentence(status.error));
             break;
         case Status::State::Missing:
         case Status::State::Queued:
@@ -141,6 +155,37 @@ QString InitFile::problem(Reader reader) const
         }
     }
     return sentences.join(QLatin1Char(' '));
+}
+
+QString InitFile::outcome(const Job &job, Reader reader)
+{
+    const bool person = reader == Reader::Person;
+    const QString file = shortPath(job.request.file);
+    const JobResult &result = job.result;
+    const EngineProtocol::InitFileReply reply(result.reply);
+    if (result.ok() && reply.loaded())
+        return person ? QStringLiteral("Loaded your init file %1.").arg(file)
+                      : QStringLiteral("loaded the person's init file %1 in the new Lisp engine.").arg(file);
+    if (result.ok())
+        return person ? QStringLiteral("There is no init file at %1.").arg(file) : QString();
+    if (result.status == JobResult::Status::EngineRestarted && job.resetBy)
+        return {}; // the reset is told; the next engine loads the file again
+    const QString limit = seconds(job.request.timeLimitMs);
+    if (reply.timedOut() || result.status == JobResult::Status::TimedOut)
+        return person ? QStringLiteral("Your init file %1 did not finish within %2 and was interrupted. The session runs without "
+                                       "the rest of it.").arg(file, limit)
+                      : QStringLiteral("the person's init file %1 did not finish within %2 and was interrupted: the session "
+                                       "runs without the rest of it.").arg(file, limit);
+    if (result.status == JobResult::Status::EngineRestarted)
+        return person ? QStringLiteral("Your init file %1 stopped the Lisp engine while it loaded; the next engines skip it until it "
+                                       "changes.").arg(file)
+                      : QStringLiteral("the person's init file %1 stopped the Lisp engine while it loaded: the session runs "
+                                       "without it.").arg(file);
+    // The person reads the error above this; an agent reads it here.
+    return person ? QStringLiteral("The session runs without the rest of your init file %1. Fix it and reset the session "
+                                   "(Session \u25b8 Reset session), or turn it off in File \u25b8 Settings.").arg(file)
+                  : QStringLiteral("the person's init file %1 failed: [ERROR] %2: %3 The session runs without the rest of it.")
+                        .arg(file, result.error.type, asSentence(TextLines::oneLine(result.error.message, 300)));
 }
 
 QList<EngineStartJob> InitFile::engineStarted(const EngineProtocol::ReadyEvent &)
@@ -165,9 +210,7 @@ QList<EngineStartJob> InitFile::engineStarted(const EngineProtocol::ReadyEvent &
         JobRequest request = EngineProtocol::initFileLoad(file, m_timeLimitMs);
         request.origin = Origin::system(QStringLiteral("init file"));
         request.purpose = JobPurpose::InitFile;
-        // Read by the person in the window and by the agents in their digest: "your" would
-        // mean each reader (issue 40.8).
-        request.description = QStringLiteral("loading %1").arg(shortPath(file));
+        request.description = shortPath(file); // the person's or an agent's, whoever reads it
         request.timeoutMs = m_timeLimitMs + HostMarginMs;
         status.state = Status::State::Queued;
         status.job = quint64(-1); // set when it ends; 0 after a reset cut it short
@@ -188,7 +231,7 @@ void InitFile::onLoaded(const JobPtr &job)
     status.at = LocalClock::now();
     const JobResult &result = job->result;
     const EngineProtocol::InitFileReply reply(result.reply);
-    const QString limit = QStringLiteral("%1 s").arg(m_timeLimitMs / 1000.0, 0, 'g', 3);
+    const QString limit = seconds(m_timeLimitMs);
     if (result.ok()) {
         status.state = reply.loaded() ? Status::State::Loaded : Status::State::Missing;
         status.error.clear();

@@ -62,11 +62,19 @@ public:
     int timeLimitMs() const { return m_timeLimitMs; }
 
     QList<Status> statuses() const;
-    // A sentence for each file that did not load although it exists (empty when all is well):
-    // "Your init file ~/.config/lisp-duet/init.lisp failed: ... The session runs without it.",
-    // for the person; "The person's init file ..." for an agent.
+    // Whose words a sentence is in: the person's own ("Your init file ...": the window,
+    // stderr) or an agent's ("The person's init file ...": project-info, the activity digest).
     enum class Reader { Person, Agent };
+    // A sentence for each file that did not load although it exists (empty when all is well):
+    // "Your init file ~/.config/lisp-duet/init.lisp failed: ... The session runs without the
+    // rest of it."
     QString problem(Reader reader = Reader::Person) const;
+    // How one load-init job ended, in the reader's words: the window's note after it (the
+    // person: "Loaded your init file ~/...", or, after its [ERROR], what that means), an
+    // agent's digest line ("loaded the person's init file ~/... in the new Lisp engine.").
+    // Empty when there is nothing to say: an agent need not hear that there is no init file,
+    // nor of a load a reset cut short (the next engine loads it again).
+    static QString outcome(const Job &job, Reader reader);
 
     // $XDG_CONFIG_HOME/lisp-duet/init.lisp (~/.config/lisp-duet/init.lisp).
     static QString defaultPath();

@@ -183,8 +183,18 @@ FormSplice FormSplice::apply(const LispFile &file, const TopLevelForm &form, Act
         if (nested) {
             // Inside a group: on a line of its own with the form's indentation, no blank line.
             at = start;
-            const bool ownLine = lineStartBefore(text, start) >= 0;
+            const int lineStart = lineStartBefore(text, start);
+            const bool ownLine = lineStart >= 0;
             const QString indentation = indentationOf(text, start);
+            const QString formIndentation = indentationOf(text, form.start);
+            if (ownLine && indentation != formIndentation && lineStartBefore(text, form.start) >= 0) {
+                // Its comment starts elsewhere (";;;" at column 0): the new form takes the
+                // form's indentation on a line of its own above the comment's line.
+                insert = indentedBy(insert, formIndentation, eol);
+                splice.text = text.left(lineStart) + formIndentation + insert + eol + text.mid(lineStart);
+                at = lineStart + int(formIndentation.size());
+                break;
+            }
             insert = indentedBy(insert, indentation, eol);
             splice.text = text.left(at) + insert + (ownLine ? eol + indentation : QStringLiteral(" ")) + text.mid(at);
             break;

@@ -151,6 +151,9 @@ int Builder::add(SyntaxKind kind, int start, int end)
         m_tree.topLevel.push_back(index);
     } else {
         NodeData &parent = at(node.parent);
+        // Known at once, so no question about it walks up the parents (deep nesting stays linear).
+        if ((parent.flags & InConditionalDatum) || (parent.kind == SyntaxKind::FeatureConditional && parent.firstChild >= 0))
+            at(index).flags |= InConditionalDatum;
         if (parent.lastChild >= 0)
             at(parent.lastChild).nextSibling = index;
         else
@@ -311,21 +314,19 @@ void Builder::addAtom(const LispLexeme &lexeme, bool insideBars)
 
 bool Builder::isInConditionalDatum(int index)
 {
-    // Up the parents: inside a #+/#- whose first child (the feature expression) is not on the way.
-    for (int child = index, parent = at(index).parent; parent >= 0; child = parent, parent = at(parent).parent) {
-        if (at(parent).kind == SyntaxKind::FeatureConditional && at(parent).firstChild != child)
-            return true;
-    }
-    return false;
+    // Inside a #+/#- whose first child (the feature expression) is not on the way up (add()).
+    return at(index).flags & InConditionalDatum;
 }
 
 void Builder::checkDots(int list)
 {
     // (a . b): one dot, after at least one element, before exactly one. With a #+/#- among the
     // elements, which are elements depends on the features ((a . #-ecl b c) is (A . C) on ECL):
-    // the dot is marked for FeatureReading to judge.
+    // the dot is marked for FeatureReading to judge. So is a list a #+/#- may skip: under
+    // *read-suppress* ECL reads #-ecl (a . b . c) as nothing.
+    const bool mayBeSkipped = isInConditionalDatum(list);
     for (int child = at(list).firstChild; child >= 0; child = at(child).nextSibling) {
-        if (at(child).kind != SyntaxKind::FeatureConditional)
+        if (!mayBeSkipped && at(child).kind != SyntaxKind::FeatureConditional)
             continue;
         for (int dot = at(list).firstChild; dot >= 0; dot = at(dot).nextSibling) {
             if (at(dot).kind == SyntaxKind::Dot)

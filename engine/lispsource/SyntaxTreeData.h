@@ -24,6 +24,7 @@ enum Flag : quint8 {
     Negative = 8,     // #- rather than #+
     StrayCloser = 16, // an Error node: a ')' with no list open
     SuppressedOnly = 32, // a token only a suppressed #+/#- datum reads (SyntaxNode::readsOnlySuppressed)
+    InConditionalDatum = 64, // inside the datum of a #+/#- (not its feature expression)
 };
 
 struct NodeData

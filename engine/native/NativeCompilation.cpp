@@ -114,10 +114,14 @@ void NativeCompilation::setEnabled(bool on, const QString &whyOff)
     const bool changedWish = on != m_wanted;
     m_wanted = on;
     m_whyOff = whyOff;
-    if (changedWish && m_engine->isReady() && m_status.known && m_status.enabled != on)
+    const bool asking = changedWish && m_engine->isReady() && m_status.known && m_status.enabled != on;
+    if (asking)
         askEngine(on);
     Q_EMIT statusChanged();
-    tellOnce();
+    // Turned on: the engine's answer says it (until then its status is still why it was off,
+    // which is no news to anybody).
+    if (!(asking && on))
+        tellOnce();
 }
 
 void NativeCompilation::askEngine(bool on)
@@ -333,7 +337,11 @@ std::optional<NativeCompilation::Definition> NativeCompilation::runs(const Defin
             said.since = listed->sinceMs > 0 ? QDateTime::fromMSecsSinceEpoch(listed->sinceMs) : QDateTime();
         } else if (listed->execution == QStringLiteral("interpreted")) {
             said.state = State::Interpreted;
-            said.reason = !listed->reason.isEmpty() ? listed->reason : !isOn() ? reason() : QString();
+            // Without a reason of its own while native compilation is on: made while it was off.
+            said.reason = !listed->reason.isEmpty() ? listed->reason
+                          : !isOn()                 ? reason()
+                                                    : QStringLiteral("It was defined while native compilation was off; define it again to "
+                                                                     "compile it to native code.");
             said.failed = !listed->reason.isEmpty();
         } else if (listed->execution == QStringLiteral("compiling")) {
             said.state = State::Compiling;

@@ -10,6 +10,8 @@
 #include <QSharedPointer>
 #include <QStringList>
 
+#include <optional>
+
 // What a job is for, as whoever submits it says, beside its kind: how what it defines comes to
 // be. The history (engine/history) records a definition by it: an edited form, a staged one,
 // a revert, a replay, or else an evaluation.
@@ -63,6 +65,8 @@ struct Job
     // Who interrupted it when that was not its own caller (the person's Interrupt of an
     // agent's job): its answer and its owner's digest say so. Empty name: nobody else did.
     Origin interruptedBy;
+    // A reset ended it (running or parked) rather than a crash: `resetBy` asked for it.
+    std::optional<Origin> resetBy;
     // The debugger episode it is parked in, or the last one it had; null if it never parked.
     DebuggerPtr debugger;
     // Time it ran before its current stretch (it does not run while parked): its time limit

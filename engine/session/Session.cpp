@@ -253,7 +253,8 @@ void Session::dispatchNext()
 
 JobPtr Session::startNext()
 {
-    while (!m_current && !m_debugger->isHolding() && !m_queue.isEmpty() && m_engine->isReady()) {
+    // Nothing goes to an engine a reset is ending: it waits for the fresh one.
+    while (!m_current && !m_debugger->isHolding() && !m_queue.isEmpty() && m_engine->isReady() && !m_reset) {
         JobPtr next = m_queue.dequeue();
         if (!m_debugger->dispatchable(next))
             continue;
@@ -376,6 +377,17 @@ void Session::onGraceExpired()
     m_engine->restart(QStringLiteral("the engine was killed because an evaluation ignored its interrupt"));
 }
 
+QString Session::endedByReset(const Job &job, const QString &where) const
+{
+    const QString because = m_reset->why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_reset->why);
+    const QString who = m_reset->by.clientKey == job.request.origin.clientKey ? QStringLiteral("You")
+                        : m_reset->by.isPerson()                              ? QStringLiteral("The person")
+                                                                              : m_reset->by.name;
+    return QStringLiteral("%1 reset the session%2 while this evaluation %3, so it ended there. A fresh engine has been "
+                          "started; every definition of the session is gone.")
+        .arg(who, because, where);
+}
+
 void Session::onEngineDied(const QString &reason)
 {
     const auto queries = std::exchange(m_queries, {});
@@ -386,18 +398,51 @@ void Session::onEngineDied(const QString &reason)
                          "every definition of the session is gone. Replay the journal to restore them.").arg(reason)
         : m_restartReason;
     m_restartReason.clear();
+    const std::optional<Reset> reset = std::exchange(m_reset, std::nullopt);
+    QList<quint64> ended;
+    if (m_current)
+        ended << m_current->id;
+    for (const DebuggerPtr &open : m_debugger->openDebuggers())
+        ended << open->jobId;
     if (m_current) {
         m_timeout.stop();
         m_grace.stop();
-        failCurrent(JobResult::Status::EngineRestarted, QStringLiteral("ENGINE-RESTARTED"), message);
+        if (reset) {
+            m_reset = reset; // for the words
+            m_current->resetBy = reset->by;
+            const QString own = endedByReset(*m_current, QStringLiteral("ran"));
+            m_reset.reset();
+            failCurrent(JobResult::Status::EngineRestarted, QStringLiteral("ENGINE-RESTARTED"), own);
+        } else {
+            failCurrent(JobResult::Status::EngineRestarted, QStringLiteral("ENGINE-RESTARTED"), message);
+        }
     }
-    m_debugger->endAll(message);
+    if (reset) {
+        m_reset = reset;
+        m_debugger->endAll(reason, [this](Job &job) {
+            job.resetBy = m_reset->by;
+            return endedByReset(job, QStringLiteral("was parked in debugger %1").arg(job.debugger->id));
+        });
+        m_reset.reset();
+    } else {
+        m_debugger->endAll(message);
+    }
     m_package = QStringLiteral("COMMON-LISP-USER");
     Q_EMIT packageChanged(m_package);
     const bool failed = m_engine->state() == EngineClient::State::Failed;
+    if (!reset) {
+        // A crash, or a kill for code that ignored its interrupt: every client hears of it once.
+        announce({Origin::system(QStringLiteral("Lisp Duet")), QStringLiteral("engine-restarted"), {},
+                  failed ? QStringLiteral("the Lisp engine stopped (%1) and cannot be started again: every definition, "
+                                          "loaded system and result_id is gone.").arg(reason)
+                         : QStringLiteral("the Lisp engine stopped (%1) and a fresh one started: every definition, loaded "
+                                          "system and result_id is gone, yours too.").arg(reason),
+                  LocalClock::now(), ended});
+    }
     Q_EMIT engineStatus(failed ? EngineStatus::Failed : EngineStatus::Restarting,
                         failed ? QStringLiteral("The Lisp engine cannot be started: %1").arg(reason)
-                               : QStringLiteral("The Lisp engine stopped (%1); starting a fresh one.").arg(reason));
+                               : QStringLiteral("The Lisp engine stopped (%1); a fresh one is starting: every definition of "
+                                                "the session is gone.").arg(reason));
     if (failed) {
         failWaitingQueries(QStringLiteral("The Lisp engine cannot be started: %1").arg(reason), false);
         // Nothing will run: tell everyone waiting instead of leaving them queued forever.
@@ -432,6 +477,7 @@ void Session::failWaitingQueries(const QString &reason, bool onlyExpired)
 void Session::onEngineReady(const QJsonObject &info)
 {
     const EngineProtocol::ReadyEvent ready(info);
+    m_reset.reset(); // a reset of an engine that was not running ends here
     if (!ready.package().isEmpty())
         m_package = ready.package();
     // Before any job: the new engine knows nothing of the session's limits.
@@ -538,8 +584,9 @@ QList<JobPtr> Session::takeActivityFor(const QString &clientKey)
                                       && job->debugger->choice.by.clientKey != clientKey;
         // ... or when somebody else interrupted it (the person's Interrupt in the window).
         const bool interruptedByOthers = !job->interruptedBy.name.isEmpty() && job->interruptedBy.clientKey != clientKey;
+        // Lisp Duet's own setup (Swank for the person's editor) is nobody's doing.
         if ((job->request.origin.clientKey != clientKey || answeredByOthers || interruptedByOthers)
-            && job->result.status != JobResult::Status::Cancelled)
+            && job->result.status != JobResult::Status::Cancelled && job->request.purpose != JobPurpose::Setup)
             activity.append(job);
     }
     // Others' evaluations that parked since, and are still parked, say so.
@@ -551,8 +598,17 @@ QList<JobPtr> Session::takeActivityFor(const QString &clientKey)
 void Session::reset(const Origin &origin, const QString &why)
 {
     const QString because = why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why);
-    m_restartReason = QStringLiteral("The session was reset by %1%2 while this evaluation ran.").arg(origin.name, because);
-    m_engine->restart(QStringLiteral("the session was reset by %1%2").arg(origin.name, because));
+    QList<quint64> ended;
+    if (m_current)
+        ended << m_current->id;
+    for (const DebuggerPtr &open : m_debugger->openDebuggers())
+        ended << open->jobId;
+    m_reset = Reset{origin, why};
+    m_engine->restart(QStringLiteral("the session was reset by %1%2").arg(origin.isPerson() ? QStringLiteral("the person") : origin.name, because));
+    announce({origin, QStringLiteral("reset"), {},
+              QStringLiteral("reset the session%1: the Lisp engine is a fresh one; every definition, loaded system and "
+                             "result_id is gone, yours too.").arg(because),
+              LocalClock::now(), ended});
     Q_EMIT sessionReset(origin, why);
 }
 
@@ -564,7 +620,26 @@ void Session::tell(const QString &clientKey, const SessionNotice &notice)
         notices.removeFirst();
 }
 
+void Session::announce(SessionNotice notice)
+{
+    // Numbered as the transcript's jobs are: its place among them in a digest.
+    notice.sequence = m_nextSequence++;
+    m_announced.append(notice);
+    while (m_announced.size() > MaxNotices)
+        m_announced.removeFirst();
+}
+
 QList<SessionNotice> Session::takeNoticesFor(const QString &clientKey)
 {
-    return m_notices.take(clientKey);
+    QList<SessionNotice> notices = m_notices.take(clientKey);
+    const quint64 told = m_announcedTo.value(clientKey, 0);
+    for (const SessionNotice &notice : std::as_const(m_announced)) {
+        if (notice.sequence > told && notice.by.clientKey != clientKey)
+            notices.append(notice);
+    }
+    if (!m_announced.isEmpty())
+        m_announcedTo.insert(clientKey, m_announced.last().sequence);
+    // The announcements in their order among the client's own notices.
+    std::stable_sort(notices.begin(), notices.end(), [](const SessionNotice &a, const SessionNotice &b) { return a.at < b.at; });
+    return notices;
 }

@@ -110,11 +110,17 @@ public:
     {
         m_seenBy.remove(clientKey);
         m_notices.remove(clientKey);
+        m_announcedTo.remove(clientKey);
     }
     // What somebody did to a client's work that is no job of the session: the person undid its
     // file change. Told once, in the client's next answer (takeNoticesFor), oldest first; a
     // client holds at most MaxNotices.
     void tell(const QString &clientKey, const SessionNotice &notice);
+    // What happened to the whole session that is no job: a reset, the engine's restart after a
+    // crash. Told once to every client but the one who did it (notice.by), in its next answer;
+    // the newest MaxNotices are kept for clients that have not called since.
+    void announce(SessionNotice notice);
+    // The client's own notices and the announcements it was not told yet, oldest first.
     QList<SessionNotice> takeNoticesFor(const QString &clientKey);
     static constexpr int MaxNotices = 50;
 
@@ -128,7 +134,9 @@ public:
     QString projectRoot() const { return m_projectRoot; }
 
     // Ends the engine and starts a fresh one: every definition is gone. `why`: the caller's
-    // reason (an agent's description), for the transcript and the journal.
+    // reason (an agent's description), for the transcript and the journal. Every client but
+    // the one who reset is told (announce), and so is the owner of each job it ends, in its
+    // own words ("You reset the session..." to whoever did it).
     void reset(const Origin &origin, const QString &why = {});
 
     // The shared debugger (issue 20): the evaluations parked in it, their restarts and frames,
@@ -193,6 +201,8 @@ private:
     QList<JobPtr> m_transcript;
     QHash<QString, quint64> m_seenBy; // client key -> last transcript sequence it was told of
     QHash<QString, QList<SessionNotice>> m_notices; // client key -> what it has not been told yet
+    QList<SessionNotice> m_announced;              // the newest announcements, oldest first
+    QHash<QString, quint64> m_announcedTo;         // client key -> the last announcement it was told
     quint64 m_nextId = 1;
     quint64 m_nextSequence = 1;
     QString m_package = QStringLiteral("COMMON-LISP-USER");
@@ -209,6 +219,16 @@ private:
     QTimer m_grace;
     bool m_timedOut = false;
     QString m_restartReason; // why the session itself restarted the engine
+    // A reset on its way: who asked and why, until the old engine is gone.
+    struct Reset
+    {
+        Origin by;
+        QString why;
+    };
+    std::optional<Reset> m_reset;
+    // Why a job ended with the engine, told to its owner: "You reset the session while ...",
+    // "The person reset the session (start clean) while ...".
+    QString endedByReset(const Job &job, const QString &where) const;
 
     SessionDebugger *m_debugger; // after m_waiters and m_live, which it uses
     QList<EngineStartWork *> m_engineStart;

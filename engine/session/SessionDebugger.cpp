@@ -318,7 +318,7 @@ void SessionDebugger::closeDebugger(const DebuggerPtr &debugger, Debugger::State
     Q_EMIT debuggerClosed(debugger);
 }
 
-void SessionDebugger::endAll(const QString &reason)
+void SessionDebugger::endAll(const QString &reason, const std::function<QString(Job &)> &ownWords)
 {
     m_holding = false;
     m_choosing.reset();
@@ -336,6 +336,8 @@ void SessionDebugger::endAll(const QString &reason)
                                  .arg(job->debugger->id)
                                  .arg(reason),
                              QStringLiteral("host"), {}};
+        if (ownWords)
+            job->result.error.message = ownWords(*job);
         m_session->finish(job);
     }
 }

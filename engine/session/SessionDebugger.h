@@ -84,7 +84,9 @@ private:
     void onReplyLeavingLevel(const Job &job, const QJsonObject &reply);
     void onReplyAtItsLevel() { m_lastUnwoundBy = {}; }
     // The engine went away: every parked job ends, innermost first, with `reason`.
-    void endAll(const QString &reason);
+    // `ownWords`, when given, is each job's error message instead (a reset says who did it,
+    // in words for the job's owner).
+    void endAll(const QString &reason, const std::function<QString(Job &)> &ownWords = {});
     // Others' evaluations that parked since this client was last told, and are still parked.
     QList<JobPtr> parkedSinceLastTold(const QString &clientKey);
     void afterDispatch();

@@ -129,9 +129,12 @@ void AccessGate::decideChange(Pending pending)
     case AccessMode::Allow:
         pending.proceed(QString());
         return;
-    case AccessMode::ReadOnly:
-        pending.proceed(AccessModes::changeReadOnlyMessage(pending.change.path));
+    case AccessMode::ReadOnly: {
+        const QString sentence = AccessModes::changeReadOnlyMessage(pending.change.path);
+        tellRefused(pending, proposerOf(pending.change), sentence, false);
+        pending.proceed(sentence);
         return;
+    }
     case AccessMode::Paused:
         waitForThePerson(pending, proposerOf(pending.change)); // until they resume
         m_held.append(std::move(pending));
@@ -166,7 +169,7 @@ void AccessGate::gate(McpPeer *peer, Tool *tool, const ToolCallPtr &call, std::f
     pending.code = call->arguments().value(QStringLiteral("code")).toString();
     pending.intent = tool->intent(call->arguments());
     if (decision.verdict == AccessDecision::Verdict::Refuse) {
-        tellRefused(pending, call, decision.refusal, false);
+        tellRefused(pending, call.data(), decision.refusal, false);
         proceed(decision.refusal);
         return;
     }
@@ -250,7 +253,7 @@ void AccessGate::setMode(AccessMode mode)
             queueChanged = true;
             const QString refusal = AccessModes::decide(mode, false, pending.toolName).refusal;
             if (!refusal.isEmpty())
-                tellRefused(pending, pending.call, refusal, false);
+                tellRefused(pending, pending.call.data(), refusal, false);
             pending.proceed(refusal);
         }
     }
@@ -283,8 +286,13 @@ void AccessGate::decide(bool approved, const QString &reason)
     const Pending pending = m_pending.takeFirst();
     Q_EMIT pendingChanged();
     if (pending.isChange) {
-        // ProjectFiles says why a change was not made (changeRefused): the window shows that.
-        pending.proceed(approved ? QString() : AccessModes::changeDeniedMessage(pending.change.path, reason));
+        if (approved) {
+            pending.proceed(QString());
+            return;
+        }
+        const QString sentence = AccessModes::changeDeniedMessage(pending.change.path, reason);
+        tellRefused(pending, proposerOf(pending.change), sentence, true, reason);
+        pending.proceed(sentence);
         return;
     }
     if (approved) {
@@ -292,20 +300,26 @@ void AccessGate::decide(bool approved, const QString &reason)
         return;
     }
     const QString sentence = AccessModes::deniedMessage(pending.toolName, reason);
-    tellRefused(pending, pending.call, sentence, true, reason);
+    tellRefused(pending, pending.call.data(), sentence, true, reason);
     pending.proceed(sentence);
 }
 
-void AccessGate::tellRefused(const Pending &pending, const ToolCallPtr &call, const QString &sentence, bool denied, const QString &reason)
+void AccessGate::tellRefused(const Pending &pending, ToolCall *call, const QString &sentence, bool denied, const QString &reason)
 {
     Refusal refusal;
-    refusal.origin = call ? call->origin() : Origin::agent(pending.clientName, QString());
+    refusal.origin = pending.isChange ? pending.change.origin : call ? call->origin() : Origin::agent(pending.clientName, QString());
     refusal.tool = pending.toolName;
     refusal.description = pending.description;
     refusal.what = pending.code.isEmpty() ? pending.intent : pending.code;
     refusal.sentence = sentence;
     refusal.denied = denied;
     refusal.reason = reason.trimmed();
+    if (pending.isChange) {
+        refusal.path = pending.change.path;
+        // The call that proposed it reads "denied" in the Tool calls panel, as a refused call.
+        if (call)
+            call->trace()->refuse(sentence);
+    }
     Q_EMIT refused(refusal);
 }
 

@@ -136,6 +136,7 @@ public:
         QString sentence;    // what the agent reads
         bool denied = false; // the person said no (else the mode refused it)
         QString reason;      // the person's words with a denial
+        QString path;        // a file change's (the project's relative path); empty for a call
     };
 
     // The gates themselves; public so tests can drive them without a server.
@@ -154,7 +155,7 @@ private:
     void decide(bool approved, const QString &reason = {});
     void decidePermission(Pending pending);
     void answerPermission(const Pending &pending, const QString &optionId, const QString &reason, bool byThePerson);
-    void tellRefused(const Pending &pending, const ToolCallPtr &call, const QString &sentence, bool denied, const QString &reason = {});
+    void tellRefused(const Pending &pending, ToolCall *call, const QString &sentence, bool denied, const QString &reason = {});
     void dropFinished();
     void decideChange(Pending pending);
     // Ask mode without a window: the person answers through `call`'s client.

@@ -18,11 +18,13 @@ constexpr QLatin1StringView Heading("[Session activity since your last call]");
 
 QString summaryOf(const Job &job);
 
-// One job as the digest shows it: its line of text and its JSON object.
+// One job as the digest shows it: its line of text and its JSON object (none: nothing to
+// tell, such as a new engine that found no init file), and when it happened.
 struct Entry
 {
     QString line;
     QByteArray json;
+    QDateTime at;
 };
 Entry entry(const Job &job);
 
@@ -44,10 +46,20 @@ private:
 // A notice (what somebody did to the client's work that is no job: an undo of its change).
 Entry entry(const SessionNotice &notice);
 
-// The jobs' entries, then the notices'.
-QString text(const QList<JobPtr> &activity, EntryCache *cache = nullptr, const QList<SessionNotice> &notices = {});
+// What one answer tells: the entries of the jobs and notices in the order they happened, the
+// newest MaxEntries of them, and how many older ones were left out.
+struct Told
+{
+    QList<Entry> entries;
+    qsizetype left = 0;
+    bool isEmpty() const { return entries.isEmpty(); }
+};
+// `answeredJob`: the job the answer itself reports on (0: none); a notice that ended it (a
+// reset, a crash) is left out, as its answer says so.
+Told gather(const QList<JobPtr> &activity, EntryCache *cache, const QList<SessionNotice> &notices, quint64 answeredJob = 0);
+QString text(const Told &told); // the text block; empty when there is nothing to tell
 // The entries as a JSON array (structuredContent's session_activity).
-void writeJson(JsonTextWriter &out, const QList<JobPtr> &activity, EntryCache *cache = nullptr, const QList<SessionNotice> &notices = {});
+void writeJson(JsonTextWriter &out, const Told &told);
 QJsonObject schema(); // the outputSchema property that writeJson() fills
 
 } // namespace ActivityDigest

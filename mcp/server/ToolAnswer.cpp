@@ -26,7 +26,7 @@ void ToolAnswer::writeCallToolResult(JsonTextWriter &json, const QString &activi
     // The job this very answer reports on is told here in full: not again in its digest.
     if (result.job != 0)
         activity.removeIf([&result](const JobPtr &job) { return job->id == result.job; });
-    const QList<SessionNotice> notices = m_session->takeNoticesFor(activityKey);
+    const ActivityDigest::Told told = ActivityDigest::gather(activity, &m_digestEntries, m_session->takeNoticesFor(activityKey), result.job);
     const auto textBlock = [&json](const QString &text) { json.beginObject().key("type").value(u"text").key("text").value(text).endObject(); };
     // content[0] is exactly the tool's text (a program may read it); the digest of what others
     // did comes as a block of its own.
@@ -34,15 +34,14 @@ void ToolAnswer::writeCallToolResult(JsonTextWriter &json, const QString &activi
     textBlock(result.text);
     for (const QString &more : result.moreText)
         textBlock(more);
-    const bool told = !activity.isEmpty() || !notices.isEmpty();
-    if (told)
-        textBlock(ActivityDigest::text(activity, &m_digestEntries, notices));
+    if (!told.isEmpty())
+        textBlock(ActivityDigest::text(told));
     json.endArray().key("isError").value(result.isError);
     if (!result.structured.isEmpty()) {
         json.key("structuredContent").beginObject().members(result.structured.text());
-        if (told) {
+        if (!told.isEmpty()) {
             json.key("session_activity");
-            ActivityDigest::writeJson(json, activity, &m_digestEntries, notices);
+            ActivityDigest::writeJson(json, told);
         }
         json.endObject();
     }

@@ -12,6 +12,7 @@
 #include "session/Session.h"
 #include "ToolKit.h"
 
+#include <QRegularExpression>
 #include <QSharedPointer>
 
 namespace {
@@ -115,12 +116,21 @@ Tool editFormTool(ProjectFiles *files, Session *session, JobHandles *jobs)
         .outputRequired = FileChangeResult::outputRequired(),
         .hints = Hints::Destructive,
         .changesFiles = true,
+        .intent = [](const QJsonObject &arguments) {
+            const QString action = arguments.value(QStringLiteral("action")).toString(QStringLiteral("replace"));
+            const QString form = arguments.contains(QStringLiteral("form")) ? QStringLiteral("(%1)").arg(arguments.value(QStringLiteral("form")).toString())
+                                                                           : QStringLiteral("lines %1").arg(arguments.value(QStringLiteral("lines")).toString());
+            return QStringLiteral("%1 %2 in %3").arg(action, form, arguments.value(QStringLiteral("path")).toString());
+        },
     };
     return Tool(spec, [files, session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
         const FormSplice::Action action = actionNamed(arguments.value(Action, QStringLiteral("replace")));
         const QString text = arguments.text(Text);
         const QString query = arguments.text(Form).trimmed();
         const QString lines = arguments.text(Lines).trimmed();
+        // "declaim (inline f) [2]": a number stays with its place, not with its form.
+        static const QRegularExpression NumberedLabel(QStringLiteral("\\s\\[\\d+\\]$"));
+        const bool numbered = NumberedLabel.match(query).hasMatch();
         if (query.isEmpty() == lines.isEmpty()) {
             call->finish(ToolResult::error(query.isEmpty()
                                                ? QStringLiteral("Invalid arguments: give 'form' (the label view-lisp-file lists, e.g. \"defun area\") "
@@ -153,15 +163,23 @@ Tool editFormTool(ProjectFiles *files, Session *session, JobHandles *jobs)
                 *error = QStringLiteral("%1 does not exist; create it with write-file.").arg(relative);
                 return std::nullopt;
             }
-            if (!lines.isEmpty() && files->readBy(clientKey, absolute) != current.digest) {
-                *error = QStringLiteral("Lines name a form of %1 as you last read it, and you have not read it as it is now (line numbers move "
-                                        "with every edit, yours too). View it with view-lisp-file, then give the lines it shows, or name "
-                                        "the form by its label. Nothing was changed.").arg(relative);
+            if ((!lines.isEmpty() || numbered) && files->readBy(clientKey, absolute) != current.digest) {
+                *error = numbered ? QStringLiteral("\"%1\" names a form of %2 by its number among the forms that share its label, as you last "
+                                                   "read the file, and you have not read it as it is now (the numbers move when such a form is "
+                                                   "inserted or deleted, by you too). View it with view-lisp-file, then name the form as it lists "
+                                                   "it. Nothing was changed.").arg(query, relative)
+                                  : QStringLiteral("Lines name a form of %1 as you last read it, and you have not read it as it is now (line numbers move "
+                                                   "with every edit, yours too). View it with view-lisp-file, then give the lines it shows, or name "
+                                                   "the form by its label. Nothing was changed.").arg(relative);
                 return std::nullopt;
             }
             const LispFile file(current.text);
             const FormMatches matches = lines.isEmpty() ? file.find(query) : file.findLines(lines);
             if (!matches.isUnique()) {
+                // The message lists the numbered labels and lines of the file as it is now: what
+                // it names may be used as a view-lisp-file's would be.
+                if (matches.forms.size() > 1)
+                    files->noteSeen(clientKey, absolute, current.digest);
                 *error = QStringLiteral("%1 Nothing was changed in %2.").arg(matches.message(), relative);
                 return std::nullopt;
             }

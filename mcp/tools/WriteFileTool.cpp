@@ -32,6 +32,14 @@ Tool writeFileTool(ProjectFiles *files)
         .outputRequired = FileChangeResult::outputRequired(),
         .hints = Hints::Destructive,
         .changesFiles = true,
+        // Not the whole text as an argument list ("content=x , path=NOTES.md").
+        .intent = [](const QJsonObject &arguments) {
+            const QString content = arguments.value(QStringLiteral("content")).toString();
+            const qsizetype lines = content.count(QLatin1Char('\n')) + (content.isEmpty() || content.endsWith(QLatin1Char('\n')) ? 0 : 1);
+            return QStringLiteral("write %1 (%2)").arg(arguments.value(QStringLiteral("path")).toString(),
+                                                      lines == 0 ? QStringLiteral("empty") : lines == 1 ? QStringLiteral("one line")
+                                                                                                        : QStringLiteral("%1 lines").arg(lines));
+        },
     };
     return Tool(spec, [files](const ToolCallPtr &call, const ToolArguments &arguments) {
         const auto resolved = ProjectToolKit::resolve(files, call, arguments.text(Path), ProjectRoot::Access::Write);

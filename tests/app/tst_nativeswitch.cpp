@@ -137,6 +137,17 @@ private Q_SLOTS:
         window.resize(1200, 700);
         window.show();
         saveScreenshotIfAsked(&window, QStringLiteral("native-off-note.png"));
+
+        // Back on (issue 42, point 7): before, the window first printed the engine's old reason,
+        // "; Native compilation was turned off (the native request).", then that it was on.
+        dialog->findChild<QCheckBox *>(QStringLiteral("nativeCompilation"))->setChecked(true);
+        QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Apply), Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([native] { return native->isOn(); }, 10000));
+        QTest::qWait(200);
+        window.console()->transcript()->flushNow();
+        const QString text = window.console()->transcript()->toPlainText();
+        QVERIFY2(!text.contains(QStringLiteral("the native request")), qPrintable(text));
+        QCOMPARE(text.count(QStringLiteral("Native compilation is on: definitions made from now on are compiled to native code in the background.")), 1);
         dialog->close();
     }
 };

@@ -114,7 +114,9 @@ private Q_SLOTS:
         session().reset(Origin::agent(QStringLiteral("claude"), QStringLiteral("c1")));
         const JobPtr done = m_lisp->waitFor(id);
         QCOMPARE(done->result.status, JobResult::Status::EngineRestarted);
-        QVERIFY2(done->result.error.message.contains(QStringLiteral("reset by claude")), qPrintable(done->result.error.message));
+        QVERIFY2(done->result.error.message.startsWith(QStringLiteral("claude reset the session while this evaluation was parked in debugger ")),
+                 qPrintable(done->result.error.message));
+        QVERIFY(done->resetBy && done->resetBy->name == QStringLiteral("claude"));
     }
 
     void theFirstChoiceWinsAndTheLaterOneIsToldWhoChoseWhat()

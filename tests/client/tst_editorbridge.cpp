@@ -18,6 +18,7 @@
 #include "editor/SlimeSecret.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -423,6 +424,27 @@ private Q_SLOTS:
         QVERIFY(waitListening());
         SwankClient editor;
         QVERIFY(connectEditor(editor));
+    }
+
+    // Issue 42: the reset took the editor's connection with it; the editor that connects to
+    // the new engine is told who reset, when and why, once.
+    void anAgentsResetIsToldToTheEditorThatConnectsNext()
+    {
+        SwankClient editor;
+        QVERIFY(connectEditor(editor));
+        m_lisp->session.reset(Origin::agent(QStringLiteral("claude-code"), QStringLiteral("claude-code")), QStringLiteral("start clean"));
+        QVERIFY(editor.waitClosed());
+        QVERIFY(QTest::qWaitFor([this] { return editors()->state() != EditorBridge::State::Listening; }, 10000));
+        QVERIFY(waitListening());
+        SwankClient again;
+        QVERIFY(connectEditor(again));
+        const QString told = again.waitFor([](const QString &m) { return m.startsWith(QLatin1String("(:background-message ")); }, 10000);
+        QVERIFY2(QRegularExpression(QStringLiteral("Lisp Duet: claude-code reset the session at \\d\\d:\\d\\d:\\d\\d \\(start clean\\): "
+                                                   "every definition is gone\\.")).match(told).hasMatch(),
+                 qPrintable(told));
+        SwankClient third;
+        QVERIFY(connectEditor(third));
+        QVERIFY2(third.waitFor([](const QString &m) { return m.startsWith(QLatin1String("(:background-message ")); }, 3000).isEmpty(), "told once");
     }
 
     void turnedOffItClosesTheEditorsAndTurnedOnItListensAgain()

@@ -139,6 +139,10 @@ private Q_SLOTS:
         const QString commented = QStringLiteral("(eval-when (:execute)\n  (defun a () 1)\n\n  ;; about b\n  (defun b () 2))\n");
         QTest::newRow("before a commented form after a blank line") << commented << QStringLiteral("defun b") << int(FormSplice::Action::InsertBefore);
         QTest::newRow("after the form before a blank line") << commented << QStringLiteral("defun a") << int(FormSplice::Action::InsertAfter);
+        // issue 42, point 12: the new form landed at column 0, where the comment starts
+        QTest::newRow("before a form whose comment is at column 0")
+            << QStringLiteral("(eval-when (:execute)\n  (defun a () 1)\n;;; about b\n  (defun b () 2))\n") << QStringLiteral("defun b")
+            << int(FormSplice::Action::InsertBefore);
         QTest::newRow("wrapped definition") << QStringLiteral("(unless (fboundp 'x)\n  (defun x ()\n    1))\n") << QStringLiteral("defun x")
                                             << int(FormSplice::Action::InsertBefore);
     }

@@ -90,6 +90,12 @@ bool excludedOnEcl(SyntaxNode node, const QSet<QString> &features)
     return false;
 }
 
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 struct Figures
 {
     int tried = 0;
@@ -536,6 +542,57 @@ private Q_SLOTS:
         }
     }
 
+    // Issue 42, point 11, on the corpus's numbered labels ("eval-when (:compile-toplevel) [1]"):
+    // the form's own text inserted before it by its label takes its number; an edit by the
+    // label read before the insert is refused and writes nothing; read again, the label names
+    // the new form, and deleting it restores the file byte for byte. Before, the stale label
+    // silently overwrote the inserted form.
+    void aNumberedLabelReadBeforeAnInsertIsRefusedNotMisapplied()
+    {
+        Figures refused, restored;
+        static const QRegularExpression Numbered(QStringLiteral("\\s\\[\\d+\\]$"));
+        for (const QString &relative : std::as_const(m_files)) {
+            const LispFile &file = m_project.files[size_t(m_index.value(relative))];
+            int inThisFile = 0;
+            for (const TopLevelForm &form : file.forms()) {
+                if (!Numbered.match(form.label).hasMatch() || form.node.hasError() || ++inThisFile > 3)
+                    continue;
+                const QString where = QStringLiteral("%1:%2 %3").arg(relative).arg(form.firstLine).arg(form.label);
+                const auto args = [&](const QString &action, const QString &text = {}) {
+                    QJsonObject a{{QStringLiteral("path"), relative}, {QStringLiteral("form"), form.label}, {QStringLiteral("action"), action}};
+                    if (!text.isEmpty())
+                        a.insert(QStringLiteral("text"), text);
+                    return a;
+                };
+                const QByteArray before = readAll(absolute(relative));
+                QVERIFY(!ToolHarness::isError(m_h->call(QStringLiteral("view-lisp-file"), {{QStringLiteral("path"), relative}})));
+                const QString shown = file.text().mid(form.start, form.end - form.start);
+                const QJsonObject inserted = m_h->call(QStringLiteral("edit-form"), args(QStringLiteral("insert-before"), shown));
+                if (ToolHarness::isError(inserted)) {
+                    refused.count(false, where + QStringLiteral(": the insert: ") + ToolHarness::text(inserted).left(200));
+                    continue;
+                }
+                const QByteArray afterInsert = readAll(absolute(relative));
+                const QJsonObject stale = m_h->call(QStringLiteral("edit-form"), args(QStringLiteral("replace"), QStringLiteral("(stale-label)")));
+                refused.count(ToolHarness::isError(stale) && readAll(absolute(relative)) == afterInsert,
+                              where + QStringLiteral(": ") + ToolHarness::text(stale).left(200));
+                QVERIFY(!ToolHarness::isError(m_h->call(QStringLiteral("view-lisp-file"), {{QStringLiteral("path"), relative}})));
+                const QJsonObject deleted = m_h->call(QStringLiteral("edit-form"), args(QStringLiteral("delete")));
+                const QByteArray after = readAll(absolute(relative));
+                restored.count(!ToolHarness::isError(deleted) && after == before, where + QStringLiteral(": ") + ToolHarness::text(deleted).left(200));
+                if (after != before) { // the next samples start from the library's own text
+                    QFile copy(absolute(relative));
+                    QVERIFY(copy.open(QIODevice::WriteOnly | QIODevice::Truncate) && copy.write(before) == before.size());
+                }
+            }
+        }
+        qInfo("%s", qPrintable(refused.report(QStringLiteral("numbered label read before an insert: refused, nothing written"))));
+        qInfo("%s", qPrintable(restored.report(QStringLiteral("numbered label read again: the inserted form deleted, the file as it was"))));
+        QVERIFY(refused.tried >= 20);
+        QCOMPARE(refused.passed, refused.tried);
+        QCOMPARE(restored.passed, restored.tried);
+    }
+
     // What the edit reader accepts where #+/#- decide is what ECL's reader accepts: the texts
     // read by a plain ecl, and by the check edit-form makes (the reader, then FeatureReading
     // with the session's *features* and the character names the session refuses).
@@ -547,7 +604,10 @@ private Q_SLOTS:
                                 QStringLiteral("#+ecl ..."), QStringLiteral("#-ecl ... 1"), QStringLiteral("#+(or sbcl ecl) (list #\\No-Such)"),
                                 QStringLiteral("#+sbcl #+ecl #\\Bad 1"), QStringLiteral("(list #\\Space #\\u41 #\\Nul #\\Linefeed)"),
                                 QStringLiteral("(a . #-ecl b c)"), QStringLiteral("#-(and ecl (not sbcl)) . 1"), QStringLiteral("(a . #+ecl b c)"),
-                                QStringLiteral("(#-ecl a . b)"), QStringLiteral("(a . b #-ecl c)")};
+                                QStringLiteral("(#-ecl a . b)"), QStringLiteral("(a . b #-ecl c)"),
+                                // issue 42, point 12: a list a #- skips is read as nothing, dots and all
+                                QStringLiteral("#-ecl (a . b . c) 1"), QStringLiteral("#+ecl (a . b . c)"), QStringLiteral("#-ecl (. a) 1"),
+                                QStringLiteral("#-ecl (x #-sbcl (a . b . c)) 1")};
         const QStringList verdicts = PlainEclRun::readVerdicts(texts);
         QCOMPARE(verdicts.size(), texts.size());
         for (qsizetype i = 0; i < texts.size(); ++i) {

@@ -96,6 +96,25 @@ private Q_SLOTS:
                                 .arg(nativeTiming.value(QStringLiteral("real_ms")).toDouble())));
     }
 
+    // Issue 42, point 12: a call whose macro expands into LOAD-TIME-VALUE (cl-ppcre's SCAN with
+    // a constant regex) fell back to timing the interpreter, "The macro form (CL-PPCRE:SCAN …)
+    // was not expanded successfully". The rule that keeps such definitions interpreted is
+    // about a value made twice; the timed form is compiled once, as COMPILE does: timed native.
+    void aFormWhoseMacroUsesLoadTimeValueIsTimedNative()
+    {
+        QVERIFY(!ToolHarness::isError(m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"),
+            QStringLiteral("(defpackage :told-ltv (:use :cl))")}})));
+        QVERIFY(!ToolHarness::isError(m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"),
+            QStringLiteral("(progn (defvar told-ltv::*made* 0)"
+                           " (defmacro told-ltv::scanner-of (x) `(load-time-value (progn (incf told-ltv::*made*) (list ,x)))))")}})));
+        const QJsonObject timed = m_h->call(QStringLiteral("time-execution"), {{QStringLiteral("code"),
+                                                                                QStringLiteral("(length (told-ltv::scanner-of \"a\"))")}});
+        const QJsonObject timing = ToolHarness::structured(timed).value(QStringLiteral("timing")).toObject();
+        QVERIFY2(timing.value(QStringLiteral("timed")).toString() == QStringLiteral("native"), qPrintable(text(timed)));
+        QVERIFY2(text(timed).startsWith(QStringLiteral("=> 1\n")), qPrintable(text(timed)));
+        QVERIFY2(!text(timed).contains(QStringLiteral("not expanded successfully")), qPrintable(text(timed)));
+    }
+
     void definitionHistorySaysItRunsInterpretedWhileItCompilesThenNativeSinceWhen()
     {
         evaluate(QStringLiteral("(defun native-tool-square (x) (* x x))"));

@@ -246,7 +246,7 @@ private Q_SLOTS:
         QTreeWidget *history = panel->history();
         QCOMPARE(history->topLevelItemCount(), 2);
         QCOMPARE(history->topLevelItem(0)->text(0), QStringLiteral("v2 (now)"));
-        QCOMPARE(history->topLevelItem(0)->text(1), QStringLiteral("claude-code"));
+        QCOMPARE(history->topLevelItem(0)->text(1), QStringLiteral("claude-code \u2014 friendlier")); // with its why (issue 42)
         QCOMPARE(history->topLevelItem(1)->text(1), QStringLiteral("You"));
         QVERIFY(!panel->revertButton()->isEnabled()); // v2 is what the session has
         panel->changesButton()->click();

@@ -224,6 +224,12 @@ private Q_SLOTS:
         native->setEnabled(true);
         QVERIFY(QTest::qWaitFor([native] { return native->isOn(); }, 10000));
         QVERIFY(transcript().contains(QStringLiteral("Native compilation is on: definitions made from now on are compiled to native code")));
+        // Issue 42, point 7: what was made while it was off said "Runs interpreted." with no reason.
+        agentEvaluates(QStringLiteral("(+ 1 2)")); // the engine's list is asked again after a job
+        QVERIFY(QTest::qWaitFor([this] {
+            return model()->data(model()->find(QStringLiteral("COMMON-LISP-USER"), QStringLiteral("NATIVE-PANEL-OFF")).siblingAtColumn(DefinitionsModel::RunsColumn), Qt::ToolTipRole).toString()
+                == QStringLiteral("Runs interpreted: It was defined while native compilation was off; define it again to compile it to native code.");
+        }, 10000));
     }
 };
 

@@ -87,6 +87,28 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("(list 249)")));
     }
 
+    // Issue 42, point 10: a debugger choice replayed as "CL-USER> invoke-restart ABORT" and
+    // "; No values"; it reads as it did live.
+    void aPastDebuggerChoiceReadsAsAChoice()
+    {
+        EngineClient engine;
+        Session session(&engine);
+        LispConsole console(&session);
+        JournalEntry choice = pastEvaluation(QString(), QString());
+        choice.job.request.kind = EngineJob::Kind::InvokeRestart;
+        choice.job.request.restart = QStringLiteral("ABORT");
+        choice.job.request.debuggerId = 3;
+        choice.job.result.values.clear();
+        // As the journal writes it and reads it back.
+        JournalEntry read;
+        QVERIFY(JournalEntry::fromJson(choice.toJson(), &read));
+        console.showPast({pastEvaluation(QStringLiteral("(error \"x\")"), QStringLiteral("X")), read});
+        console.transcript()->flushNow();
+        const QString text = console.transcript()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("\nYou chose ABORT in debugger 3\n\u2014 end of the previous session")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("invoke-restart")) && !text.contains(QStringLiteral("No values")), qPrintable(text));
+    }
+
     void nothingIsShownWithoutPastEvaluations()
     {
         EngineClient engine;

@@ -15,8 +15,10 @@
 #include "toolcalls/ToolCallLog.h"
 
 #include <QJsonArray>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTextBlock>
 
 namespace {
 const QString Original = QStringLiteral(
@@ -224,17 +226,40 @@ private Q_SLOTS:
         QCOMPARE(bytesOf(m_path), Original.toUtf8());
     }
 
-    // What the person refused stays in the transcript beside the changes that were made.
+    // What the person refused stays in the transcript beside the changes that were made, in
+    // the person's words, not red (issue 42, point 6). Before: the agent's sentence ("looked
+    // at your change ... Ask them what they would like instead"), in red.
     void aDeniedChangeLeavesALineInTheTranscript()
     {
         m_window->access()->setMode(AccessMode::Ask);
         auto outcome = propose(edited(Original));
         QTRY_COMPARE(m_window->access()->pending().size(), 1);
-        QTest::mouseClick(m_window->console()->approvalBar()->denyButton(), Qt::LeftButton);
+        ApprovalBar *bar = m_window->console()->approvalBar();
+        QTest::keyClicks(bar->reasonEdit(), QStringLiteral("keep the old area"));
+        QTest::mouseClick(bar->denyButton(), Qt::LeftButton);
         QTRY_VERIFY(outcome->done);
-        const QString line = QStringLiteral("; claude's change to src/shapes.lisp was not made: %1")
-                                 .arg(AccessModes::changeDeniedMessage(QStringLiteral("src/shapes.lisp")));
+        const QString line = QStringLiteral("; You denied claude's change to src/shapes.lisp \u2014 document area (your reason: \u201ckeep the old area\u201d)\n");
         QTRY_VERIFY2(transcript().contains(line), qPrintable(transcript().right(600)));
+        QVERIFY2(!transcript().contains(QStringLiteral("Ask them what they would like instead")), qPrintable(transcript().right(600)));
+        QVERIFY2(!transcript().contains(QStringLiteral("was not made")), qPrintable(transcript().right(600)));
+        QTextBlock block = m_window->console()->transcript()->document()->lastBlock();
+        while (block.isValid() && !block.text().contains(QStringLiteral("You denied")))
+            block = block.previous();
+        QVERIFY(block.isValid());
+        const QColor shown = block.begin().fragment().charFormat().foreground().color();
+        QVERIFY2(shown.red() < shown.green() + 60, qPrintable(shown.name())); // not the errors' red
+    }
+
+    // Read-only's refusal of a change: the person reads the mode, once.
+    void aChangeRefusedByReadOnlyIsToldOnceInThePersonsWords()
+    {
+        m_window->access()->setMode(AccessMode::ReadOnly);
+        auto outcome = propose(edited(Original));
+        QTRY_VERIFY(outcome->done);
+        const QString line = QStringLiteral("; claude's change to src/shapes.lisp was refused: agent access is Read-only \u2014 document area\n");
+        QTRY_VERIFY2(transcript().contains(line), qPrintable(transcript().right(600)));
+        QVERIFY2(!transcript().contains(QStringLiteral("was not made")), qPrintable(transcript().right(600)));
+        m_window->access()->setMode(AccessMode::Allow);
     }
 
     void readOnlyRefusesEveryChange()
@@ -328,6 +353,8 @@ private Q_SLOTS:
         QVERIFY(AgentClient::isError(response));
         QCOMPARE(AgentClient::resultText(response), AccessModes::changeDeniedMessage(QStringLiteral("src/new.lisp")));
         QVERIFY(!QFile::exists(created));
+        // A denied change reads "denied" like a denied call, not "error" (issue 42, point 6).
+        QTRY_COMPARE(toolCallState(QStringLiteral("write-file")), QStringLiteral("denied"));
 
         id = agent.callTool(QStringLiteral("write-file"), arguments);
         QTRY_COMPARE(m_window->access()->pending().size(), 1);
@@ -346,6 +373,9 @@ private Q_SLOTS:
         QVERIFY(AgentClient::isError(response));
         QCOMPARE(AgentClient::resultText(response), AccessModes::readOnlyWriteMessage(QStringLiteral("write-file")));
         QCOMPARE(bytesOf(created), QByteArray("(defun new-thing ()\n  :new)\n"));
+        // The person reads what it would have done, not its arguments ("content=changed , path=...").
+        QTRY_VERIFY2(transcript().contains(QStringLiteral("; claude-code's write-file was refused: agent access is Read-only: write src/new.lisp (one line)\n")),
+                     qPrintable(transcript().right(400)));
         QVERIFY(QFile::remove(created));
     }
 
@@ -390,6 +420,12 @@ private Q_SLOTS:
         Q_EMIT view()->linkActivated(QStringLiteral("undo:%1").arg(outcome->change.id));
         QTRY_COMPARE(bytesOf(m_path), Original.toUtf8());
         QTRY_VERIFY(transcript().contains(QStringLiteral("You undid claude's change to src/shapes.lisp")));
+        // Its block's link is no longer one (issue 42, point 10: it stayed a live "Undo").
+        QVERIFY2(transcript().contains(QStringLiteral("claude \u00b7 edit-form \u2014 document area   Undone")), qPrintable(transcript().replace(QLatin1Char(' '), QLatin1Char('_'))));
+        for (QTextBlock block = view()->document()->begin(); block.isValid(); block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it)
+                QVERIFY(it.fragment().charFormat().anchorHref() != QStringLiteral("undo:%1").arg(outcome->change.id));
+        }
         // Nothing of claude's is left to undo: the transcript says why.
         Q_EMIT view()->linkActivated(QStringLiteral("undo:%1").arg(outcome->change.id));
         QTRY_VERIFY2(transcript().contains(QStringLiteral("Could not undo claude's change to src/shapes.lisp: you already undid it.")),

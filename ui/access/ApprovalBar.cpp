@@ -5,6 +5,7 @@
 #include "highlight/DiffFormats.h"
 #include "highlight/LispHighlighter.h"
 
+#include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -116,7 +117,12 @@ void ApprovalBar::refresh()
 {
     const auto &pending = m_access->pending();
     if (pending.isEmpty()) {
+        // Approve, Deny or the reason had the focus: with the bar gone it would land in the
+        // next widget (the definitions' filter); the person's next keys belong in the input.
+        const bool hadFocus = isAncestorOf(QApplication::focusWidget());
         hide();
+        if (hadFocus)
+            Q_EMIT returnToInput();
         return;
     }
     const AccessGate::Pending &first = pending.first();

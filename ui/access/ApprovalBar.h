@@ -39,6 +39,10 @@ public:
     bool showsDiff() const;
     void setCodeFont(const QFont &font);
 
+Q_SIGNALS:
+    // Nothing waits any more and the bar had the focus: it goes back to the input.
+    void returnToInput();
+
 private:
     void refresh();
     void showChange(const FileChange &change);

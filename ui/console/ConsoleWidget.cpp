@@ -1,5 +1,7 @@
 #include "ConsoleWidget.h"
 
+#include "highlight/LispHighlighter.h"
+
 #include <QAbstractItemView>
 #include <QCompleter>
 #include <QKeyEvent>
@@ -259,10 +261,11 @@ void ConsoleWidget::highlightMatchingParen()
         const int match = LispSource::matchingParen(text, at);
         if (match < 0)
             continue;
+        const bool dark = SyntaxHighlighting::themeFor(palette().color(QPalette::Base)) == SyntaxHighlighting::Theme::Dark;
         for (int p : {at, match}) {
             QTextEdit::ExtraSelection selection;
-            selection.format.setBackground(QColor(0xcd, 0xe8, 0xff));
-            selection.format.setForeground(QColor(0x00, 0x33, 0xb3));
+            selection.format.setBackground(dark ? QColor(0x2d, 0x4a, 0x6a) : QColor(0xcd, 0xe8, 0xff));
+            selection.format.setForeground(dark ? QColor(0x9e, 0xcb, 0xff) : QColor(0x00, 0x33, 0xb3));
             selection.cursor = QTextCursor(document());
             selection.cursor.setPosition(p);
             selection.cursor.movePosition(QTextCursor::NextCharacter, QTextCursor::KeepAnchor);

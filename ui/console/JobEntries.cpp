@@ -24,6 +24,20 @@ bool namesASystem(const JobRequest &request)
     return request.kind == EngineJob::Kind::LoadSystem || request.kind == EngineJob::Kind::RunTests;
 }
 
+// What a load-system ended with, for the person (its value is nothing worth a value line):
+// "Loaded shapes (version 0.3): 2 files." or "shapes (version 0.3) was loaded already: no file
+// needed loading."
+QString loadedNote(const Job &job)
+{
+    const EngineProtocol::LoadSystemReply reply(job.result.reply);
+    const QString version = reply.version().toString();
+    const QString system = version.isEmpty() ? job.request.system : QObject::tr("%1 (version %2)").arg(job.request.system, version);
+    const qsizetype files = EngineProtocol::LedgerFacts(job.result.reply).loadedFiles().size();
+    return files == 0 ? QObject::tr("%1 was loaded already: no file needed loading.").arg(system)
+         : files == 1 ? QObject::tr("Loaded %1: 1 file.").arg(system)
+                      : QObject::tr("Loaded %1: %2 files.").arg(system).arg(files);
+}
+
 bool showsCode(const JobRequest &request)
 {
     return !request.code.isEmpty() && !request.isDebuggerStep();
@@ -161,8 +175,16 @@ void JobEntries::showPast(const QList<JournalEntry> &entries)
         }
         const Job &e = entry->job;
         const QString who = e.request.origin.isPerson() ? QString() : e.request.origin.name + QStringLiteral(": ");
+        // A debugger step reads as one, as it did live ("You chose ABORT in debugger 3"), not as
+        // "CL-USER> invoke-restart ABORT" and "; No values".
+        const QString step = JobSummary::debuggerLine(e.request);
+        if (!step.isEmpty()) {
+            t->appendText(who + step + QLatin1Char('\n'), Style::Note, 0);
+            if (e.request.kind != EngineJob::Kind::FrameEvaluation)
+                continue;
+        }
         const QString operation = JobSummary::shownOperation(e.request);
-        const QString op = operation.isEmpty() ? QString() : operation + QLatin1Char(' ');
+        const QString op = operation.isEmpty() || !step.isEmpty() ? QString() : operation + QLatin1Char(' ');
         t->appendText(who + shortPackageName(e.request.package) + QStringLiteral("> ") + op + JobSummary::subject(e.request) + QLatin1Char('\n'), Style::Note, 0);
         QString out = e.result.stdoutText + e.result.stderrText;
         if (out.size() > 2000)
@@ -197,6 +219,12 @@ void JobEntries::showResult(const JobPtr &job, int lane)
             TestRunBlock::append(t, EngineProtocol::TestRunReply(result.reply), lane);
             break;
         }
+        if (job->request.kind == EngineJob::Kind::LoadSystem) {
+            for (const QString &warning : EngineProtocol::LoadSystemReply(result.reply).loadWarnings())
+                t->appendText(QStringLiteral("; ") + warning + QLatin1Char('\n'), Style::Warning, lane);
+            t->appendText(QStringLiteral("; ") + loadedNote(*job) + QLatin1Char('\n'), Style::Note, lane);
+            break;
+        }
         if (SetupNotes::isSetupJob(job->request)) {
             t->appendText(QStringLiteral("; ") + SetupNotes::okNote(*job) + QLatin1Char('\n'), Style::Note, lane);
             break;
@@ -213,8 +241,10 @@ void JobEntries::showResult(const JobPtr &job, int lane)
     default:
         t->appendText(QStringLiteral("; ") + (result.error.message.isEmpty() ? JobResult::statusName(result.status) : result.error.message)
                           + QLatin1Char('\n'),
-                      result.status == JobResult::Status::EngineRestarted || result.status == JobResult::Status::Failed ? Style::Error
-                                                                                                                          : Style::Note,
+                      // A reset somebody chose is no failure; a crash is.
+                      (result.status == JobResult::Status::EngineRestarted && !job->resetBy) || result.status == JobResult::Status::Failed
+                          ? Style::Error
+                          : Style::Note,
                       lane);
         break;
     }

@@ -57,7 +57,8 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
 
     auto *inputFrame = new QFrame(this);
     inputFrame->setObjectName(QStringLiteral("inputFrame"));
-    inputFrame->setStyleSheet(QStringLiteral("#inputFrame { border-top: 1px solid #d0d6de; background: palette(base); }"));
+    m_inputFrame = inputFrame;
+    colourInputFrame();
     auto *inputRow = new QHBoxLayout(inputFrame);
     inputRow->setContentsMargins(12, 6, 6, 6);
     inputRow->setSpacing(6);
@@ -86,11 +87,14 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         m_prompt->setText(JobEntries::shortPackageName(package) + QStringLiteral(">"));
     });
     connect(session, &Session::engineStatus, this, [this](Session::EngineStatus state, const QString &message) {
-        if (state == Session::EngineStatus::Ready && !m_entries.hasEntries())
-            return; // the first start is not news
+        // A restart is one line: the reset's own (below), or the crash's; the engine that is
+        // ready after it is the status bar's news.
+        if (state == Session::EngineStatus::Ready || state == Session::EngineStatus::Starting)
+            return;
+        if (state == Session::EngineStatus::Restarting && std::exchange(m_resetTold, false))
+            return;
         m_transcript->newLine();
-        m_transcript->appendText(QStringLiteral("; ") + message + QLatin1Char('\n'),
-                                 state == Session::EngineStatus::Ready ? TranscriptView::Style::Note : TranscriptView::Style::Error);
+        m_transcript->appendText(QStringLiteral("; ") + message + QLatin1Char('\n'), TranscriptView::Style::Error);
     });
     connect(session, &Session::engineProcessOutput, this, [this](const QString &text) {
         // A thread the code left behind, or a program it started, still writing: said as the
@@ -102,12 +106,16 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
             showNote(tr("the engine wrote: %1").arg(shown));
     });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin, const QString &why) {
-        m_transcript->newLine();
-        const QString because = why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why);
-        m_transcript->appendText(tr("; The session was reset by %1%2: every definition is gone.\n").arg(origin.name, because),
-                                 TranscriptView::Style::Note);
+        m_resetTold = true; // the engine's stop that follows is this
+        const QString because = why.isEmpty() ? QString() : QStringLiteral(" \u2014 %1").arg(why);
+        showNote(origin.isPerson() ? tr("You reset the session: every definition is gone.")
+                                   : tr("%1 reset the session%2: every definition is gone.").arg(origin.name, because),
+                 false, laneFor(origin));
     });
     connect(m_input, &ConsoleWidget::submitted, this, [this](const QString &code) {
+        // The person's own form and its result are what they look at next, wherever they had
+        // scrolled to.
+        m_transcript->followEnd();
         if (!m_staged->submit(code)) // an agent's staged form runs as the person's job
             evaluate(code);
     });
@@ -116,7 +124,11 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
         if (m_staged->current())
             m_stagingBar->startRejecting();
     });
-    connect(m_runningBar, &RunningJobBar::interruptRequested, this, &LispConsole::interrupt);
+    connect(m_runningBar, &RunningJobBar::interruptRequested, this, [this] {
+        // The button goes away with the job: the next key the person types belongs in the input.
+        m_input->setFocus();
+        interrupt();
+    });
     connect(m_stagingBar, &StagingBar::returnToInput, m_input, qOverload<>(&QWidget::setFocus));
     connect(m_staged, &StagedForms::changed, this, [this] {
         if (const StagedForm *form = m_staged->current())
@@ -148,6 +160,27 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     setFocusProxy(m_input);
 }
 
+void LispConsole::colourInputFrame()
+{
+    // A style sheet's palette(base) is read when it is set: set again when the theme changes.
+    const bool dark = SyntaxHighlighting::themeFor(palette().color(QPalette::Base)) == SyntaxHighlighting::Theme::Dark;
+    if (m_inputFrameDark == int(dark))
+        return;
+    m_inputFrameDark = int(dark);
+    m_inputFrame->setStyleSheet(QStringLiteral("#inputFrame { border-top: 1px solid %1; background: %2; }")
+                                    .arg(dark ? QStringLiteral("#3a4048") : QStringLiteral("#d0d6de"), palette().color(QPalette::Base).name()));
+}
+
+void LispConsole::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        colourInputFrame();
+        m_runningBar->followTheme();
+        m_hint->setStyleSheet(m_hint->styleSheet()); // its style sheet kept the old muted colour
+    }
+}
+
 void LispConsole::setAccessGate(AccessGate *access)
 {
     if (m_approvalBar)
@@ -161,12 +194,18 @@ void LispConsole::setAccessGate(AccessGate *access)
     holderLayout->addWidget(m_approvalBar);
     layout->insertWidget(1, holder);
     connect(access, &AccessGate::pendingChanged, holder, [holder, access] { holder->setVisible(!access->pending().isEmpty()); });
+    connect(m_approvalBar, &ApprovalBar::returnToInput, m_input, qOverload<>(&QWidget::setFocus));
     holder->setVisible(!access->pending().isEmpty());
     // A call that did not run leaves a line where the agent's calls appear: the person's own
     // denial, or the mode's refusal (a file change not made says so through ProjectActivity).
     connect(access, &AccessGate::refused, this, [this, access](const AccessGate::Refusal &refusal) {
-        QString text = refusal.denied ? tr("You denied %1's %2").arg(refusal.origin.name, refusal.tool)
-                                      : tr("%1's %2 was refused: agent access is %3").arg(refusal.origin.name, refusal.tool,
+        // A change says which file; ProjectActivity leaves it to this line (the agent's sentence
+        // is for the agent).
+        const QString what = refusal.path.isEmpty() ? refusal.tool : tr("change to %1").arg(refusal.path);
+        if (!refusal.path.isEmpty() && m_projectActivity)
+            m_projectActivity->toldRefused(refusal.origin, refusal.path);
+        QString text = refusal.denied ? tr("You denied %1's %2").arg(refusal.origin.name, what)
+                                      : tr("%1's %2 was refused: agent access is %3").arg(refusal.origin.name, what,
                                                                                            AccessModes::name(access->mode()));
         if (!refusal.description.isEmpty())
             text += QStringLiteral(" \u2014 ") + refusal.description;

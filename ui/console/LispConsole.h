@@ -11,6 +11,7 @@ class AccessGate;
 class ApprovalBar;
 class ArglistHint;
 class ConsoleWidget;
+class QFrame;
 class QLabel;
 class FormStager;
 class JobEntries;
@@ -76,7 +77,11 @@ public Q_SLOTS:
 Q_SIGNALS:
     void statusMessage(const QString &text);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void colourInputFrame();
     void onStarted(const JobPtr &job);
     void onFinished();
     void showRejected(const StagedForm &form, const QString &reason);
@@ -102,4 +107,7 @@ private:
     double m_basePointSize = 11.0;
     QString m_fontFamily;
     bool m_interrupting = false; // the hint says "Interrupting…" until the job stops or parks
+    bool m_resetTold = false;    // a reset's line is shown: the engine's stop that follows is not news
+    QFrame *m_inputFrame = nullptr;
+    int m_inputFrameDark = -1;   // the theme its colours were made for (-1: none yet)
 };

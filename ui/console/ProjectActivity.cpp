@@ -14,6 +14,8 @@ ProjectActivity::ProjectActivity(ProjectFiles *files, TranscriptEntries *entries
     connect(files, &ProjectFiles::changeRefused, this, [this](const FileChange &change, const QString &reason) {
         // An agent's change that was not made says why where its changes appear (the person's
         // own refused undo says so through undo()).
+        if (m_toldRefused.remove(change.origin.clientKey + QLatin1Char('\n') + change.path))
+            return;
         if (change.origin.isAgent())
             m_entries->showNote(tr("%1's change to %2 was not made: %3").arg(change.origin.name, change.path, reason), true,
                                 m_entries->laneFor(change.origin));
@@ -22,6 +24,11 @@ ProjectActivity::ProjectActivity(ProjectFiles *files, TranscriptEntries *entries
         if (href.startsWith(QStringLiteral("undo:")))
             undo(href.mid(5).toULongLong());
     });
+}
+
+void ProjectActivity::toldRefused(const Origin &origin, const QString &path)
+{
+    m_toldRefused.insert(origin.clientKey + QLatin1Char('\n') + path);
 }
 
 const FileChange *ProjectActivity::findChange(quint64 id) const
@@ -44,6 +51,7 @@ void ProjectActivity::showChange(const FileChange &change)
         const FileChange *original = findChange(change.undoes);
         const QString whose = original ? tr("%1's").arg(original->origin.name) : tr("an agent's");
         t->appendText(tr("%1 undid %2 change to %3").arg(change.origin.name, whose, change.path), Style::Header, lane);
+        t->retireLink(QStringLiteral("undo:%1").arg(change.undoes), tr("Undone"));
     } else {
         QString title = change.origin.name;
         if (!change.tool.isEmpty())

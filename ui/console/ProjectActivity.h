@@ -3,6 +3,7 @@
 #include "project/FileChange.h"
 
 #include <QObject>
+#include <QSet>
 
 class ProjectFiles;
 class TranscriptEntries;
@@ -21,6 +22,9 @@ public:
 
     // What the "Undo" link of change `changeId` does.
     void undo(quint64 changeId);
+    // The access gate's refusal of `origin`'s change to `path` is shown already, in the
+    // person's words: its refusal by ProjectFiles that follows is not shown again.
+    void toldRefused(const Origin &origin, const QString &path);
 
 private:
     void showChange(const FileChange &change);
@@ -29,4 +33,5 @@ private:
 
     ProjectFiles *m_files;
     TranscriptEntries *m_entries;
+    QSet<QString> m_toldRefused; // clientKey + path
 };

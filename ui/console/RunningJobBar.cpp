@@ -1,12 +1,15 @@
 #include "RunningJobBar.h"
 
+#include "highlight/LispHighlighter.h"
 #include "session/JobSummary.h"
 
 #include "session/LocalClock.h"
 #include "session/Session.h"
 #include "session/TextLines.h"
 
+#include <QEvent>
 #include <QFontDatabase>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -68,11 +71,36 @@ void RunningJobBar::setAccent(const QColor &colour)
 {
     if (!colour.isValid())
         return;
-    setStyleSheet(QStringLiteral("#runningJobBar { background: #eef4fa; border: 1px solid #c8d6e6; border-left: 4px solid %1; }"
-                                 "#runningJobBar QLabel { background: transparent; color: #22303d; }"
-                                 "#runningJobOutput { color: #4f5d6b; }")
-                      .arg(colour.name()));
+    m_accent = colour;
+    m_colouredDark = -1;
+    followTheme();
 }
+
+bool RunningJobBar::isDark() const
+{
+    // The application's palette: the bar's own is its style sheet's.
+    return SyntaxHighlighting::themeFor(QGuiApplication::palette().color(QPalette::Base)) == SyntaxHighlighting::Theme::Dark;
+}
+
+void RunningJobBar::followTheme()
+{
+    // The bar follows the theme, also when it changes while the bar is up.
+    const bool dark = isDark();
+    if (m_colouredDark == int(dark))
+        return;
+    m_colouredDark = int(dark);
+    setStyleSheet(dark ? QStringLiteral("#runningJobBar { background: #1f2a36; border: 1px solid #34475c; border-left: 4px solid %1; }"
+                                        "#runningJobBar QLabel { background: transparent; color: #dce6f0; }"
+                                        "#runningJobOutput { color: #a9b7c4; }")
+                             .arg(m_accent.name())
+                       : QStringLiteral("#runningJobBar { background: #eef4fa; border: 1px solid #c8d6e6; border-left: 4px solid %1; }"
+                                        "#runningJobBar QLabel { background: transparent; color: #22303d; }"
+                                        "#runningJobOutput { color: #4f5d6b; }")
+                             .arg(m_accent.name()));
+    if (m_job)
+        m_title->setText(whatRuns());
+}
+
 
 QString RunningJobBar::headline() const
 {
@@ -176,7 +204,8 @@ QString RunningJobBar::whatRuns() const
     const QString firstLine = JobSummary::subject(request).section(QLatin1Char('\n'), 0, 0).trimmed();
     if (!firstLine.isEmpty()) {
         const QString shown = firstLine.size() > 80 ? firstLine.left(80) + QStringLiteral("\u2026") : firstLine;
-        title += QStringLiteral(" <span style='color:#5b6875; font-family:monospace'>%1</span>").arg(shown.toHtmlEscaped());
+        title += QStringLiteral(" <span style='color:%1; font-family:monospace'>%2</span>")
+                     .arg(isDark() ? QStringLiteral("#9aa8b6") : QStringLiteral("#5b6875"), shown.toHtmlEscaped());
     }
     return title;
 }

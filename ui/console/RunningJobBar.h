@@ -38,10 +38,15 @@ public:
     // "0:07", "2:30", "1:02:03".
     static QString clock(qint64 ms);
 
+    // Colours for the application's theme now (its console calls it when the theme changes:
+    // a style sheet keeps the bar's own palette from hearing of it).
+    void followTheme();
+
 Q_SIGNALS:
     void interruptRequested();
 
 private:
+    bool isDark() const;
     void onStarted(const JobPtr &job);
     void onOutput(quint64 id, const QString &stream, const QString &text);
     void onProgress(quint64 id, const QString &message);
@@ -58,4 +63,6 @@ private:
     QLabel *m_output;
     QPushButton *m_interrupt;
     QTimer m_ticker;
+    QColor m_accent;
+    int m_colouredDark = -1; // the theme the colours were made for (-1: none yet)
 };

@@ -19,9 +19,7 @@ QString okNote(const Job &job)
     const auto tr = [](const char *text) { return QCoreApplication::translate("SetupNotes", text); };
     switch (job.request.kind) {
     case EngineJob::Kind::LoadInit:
-        return EngineProtocol::InitFileReply(job.result.reply).loaded()
-            ? tr("Loaded your init file %1.").arg(InitFile::shortPath(job.request.file))
-            : tr("There is no init file at %1.").arg(InitFile::shortPath(job.request.file));
+        return InitFile::outcome(job, InitFile::Reader::Person);
     case EngineJob::Kind::EditorListen: {
         const int port = EngineProtocol::EditorListenReply(job.result.reply).port();
         return tr("Your editor can join this session: Swank (%1) at 127.0.0.1:%2. In Emacs: %3")
@@ -38,17 +36,7 @@ QString okNote(const Job &job)
 
 QString problemNote(const Job &job)
 {
-    if (job.request.kind != EngineJob::Kind::LoadInit)
-        return {};
-    const QString file = InitFile::shortPath(job.request.file);
-    if (EngineProtocol::InitFileReply(job.result.reply).timedOut())
-        return QCoreApplication::translate("SetupNotes", "Your init file %1 did not finish within %2 s and was interrupted. "
-                                                         "The session runs without the rest of it.")
-            .arg(file)
-            .arg(job.request.timeLimitMs / 1000.0, 0, 'g', 3);
-    return QCoreApplication::translate("SetupNotes", "The session runs without the rest of your init file %1. Fix it and "
-                                                     "reset the session (Session \u25b8 Reset session), or turn it off in File \u25b8 Settings.")
-        .arg(file);
+    return job.request.kind == EngineJob::Kind::LoadInit ? InitFile::outcome(job, InitFile::Reader::Person) : QString();
 }
 
 } // namespace SetupNotes

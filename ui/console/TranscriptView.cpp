@@ -69,9 +69,62 @@ void TranscriptView::setScrollback(int blocks)
     setMaximumBlockCount(qMax(100, blocks));
 }
 
+QList<QTextCharFormat> TranscriptView::themedFormats() const
+{
+    QList<QTextCharFormat> formats;
+    for (Style style : {Style::Value, Style::Stderr, Style::Warning, Style::Error, Style::Note, Style::Link, Style::Backtrace})
+        formats << format(style);
+    for (int kind = 0; kind <= int(LispTokenKind::Symbol); ++kind)
+        formats << m_theme.format(LispTokenKind(kind));
+    const bool dark = m_theme.background().lightness() < 128;
+    for (DiffLine::Kind kind : {DiffLine::Kind::Header, DiffLine::Kind::Hunk, DiffLine::Kind::Added, DiffLine::Kind::Removed, DiffLine::Kind::NoNewline})
+        formats << DiffFormats::format(kind, dark);
+    return formats;
+}
+
 void TranscriptView::setTheme(const HighlightTheme &theme)
 {
+    // Each colour the old theme gave a format becomes what the new one gives it.
+    const QList<QTextCharFormat> before = themedFormats();
     m_theme = theme;
+    const QList<QTextCharFormat> after = themedFormats();
+    QHash<QRgb, QColor> foregrounds;
+    QHash<QRgb, QColor> backgrounds;
+    for (qsizetype i = 0; i < before.size(); ++i) {
+        const QBrush fg = before.at(i).foreground();
+        if (fg.style() != Qt::NoBrush && after.at(i).foreground().style() != Qt::NoBrush && !foregrounds.contains(fg.color().rgba()))
+            foregrounds.insert(fg.color().rgba(), after.at(i).foreground().color());
+        const QBrush bg = before.at(i).background();
+        if (bg.style() != Qt::NoBrush && after.at(i).background().style() != Qt::NoBrush && !backgrounds.contains(bg.color().rgba()))
+            backgrounds.insert(bg.color().rgba(), after.at(i).background().color());
+    }
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            QTextCharFormat f = fragment.charFormat();
+            const auto fg = f.foreground().style() != Qt::NoBrush ? foregrounds.constFind(f.foreground().color().rgba()) : foregrounds.cend();
+            const auto bg = f.background().style() != Qt::NoBrush ? backgrounds.constFind(f.background().color().rgba()) : backgrounds.cend();
+            if (fg == foregrounds.cend() && bg == backgrounds.cend())
+                continue;
+            if (fg != foregrounds.cend())
+                f.setForeground(*fg);
+            if (bg != backgrounds.cend())
+                f.setBackground(*bg);
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(f);
+        }
+    }
+    cursor.endEditBlock();
+}
+
+void TranscriptView::followEnd()
+{
+    QScrollBar *bar = verticalScrollBar();
+    bar->setValue(bar->maximum());
+    m_atBottom = true;
 }
 
 QColor TranscriptView::laneColor(int lane)
@@ -231,6 +284,23 @@ void TranscriptView::contextMenuEvent(QContextMenuEvent *event)
     QMenu *menu = contextMenu(event->pos());
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(event->globalPos());
+}
+
+void TranscriptView::retireLink(const QString &href, const QString &text)
+{
+    flushNow();
+    for (QTextBlock block = document()->lastBlock(); block.isValid(); block = block.previous()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.charFormat().isAnchor() || fragment.charFormat().anchorHref() != href)
+                continue;
+            QTextCursor cursor(document());
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.insertText(text, format(Style::Note));
+            return;
+        }
+    }
 }
 
 void TranscriptView::appendCollapsed(const QString &title, const QStringList &lines, int lane)

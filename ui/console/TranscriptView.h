@@ -31,6 +31,8 @@ public:
     void appendCode(const QString &code, int lane = 0, const QString &prefix = QString());
     // A link; clicking it emits linkActivated(href).
     void appendLink(const QString &text, const QString &href, int lane = 0);
+    // The link to `href` becomes `text`, no longer a link (what it did is done).
+    void retireLink(const QString &href, const QString &text);
     // A "[+] title" link followed by lines that stay hidden until it is clicked.
     void appendCollapsed(const QString &title, const QStringList &lines, int lane = 0);
     // The blocks from here on belong to entry `id` (a job's), until the next mark; 0: to none.
@@ -59,7 +61,11 @@ public:
     static QColor laneColor(int lane);
     void toggleGroup(quint64 group);
     bool isGroupExpanded(quint64 group) const;
+    // The theme of what comes next, and of what is shown: the colours of earlier entries
+    // (styles, code, diffs) change to the new theme's.
     void setTheme(const HighlightTheme &theme);
+    // Shows the end now and follows what comes (the person pressed Enter while scrolled up).
+    void followEnd();
 
 Q_SIGNALS:
     void linkActivated(const QString &href);
@@ -88,6 +94,8 @@ private:
         quint64 group = 0;
         qint64 droppedBefore = 0;
     };
+    // Every character format this view inserts, in one order, for the current theme.
+    QList<QTextCharFormat> themedFormats() const;
     void enqueue(Piece piece);
     void trimPending();
     void flush(qint64 budgetMs);

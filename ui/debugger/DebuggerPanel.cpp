@@ -7,6 +7,7 @@
 #include "session/TextLines.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -247,6 +248,23 @@ void DebuggerPanel::refresh()
     rebuildFrames();
 }
 
+void DebuggerPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // The restarts' buttons and the condition have style sheets, which keep the palette they
+    // were made with: after the children heard of the new theme, they are made again.
+    if (event->type() == QEvent::PaletteChange)
+        QMetaObject::invokeMethod(this, &DebuggerPanel::followTheme, Qt::QueuedConnection);
+}
+
+void DebuggerPanel::followTheme()
+{
+    if (!m_shown)
+        return;
+    m_condition->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(errorColour(palette())));
+    rebuildRestarts();
+}
+
 void DebuggerPanel::rebuildRestarts()
 {
     while (QLayoutItem *item = m_restartLayout->takeAt(0)) {
@@ -262,6 +280,20 @@ void DebuggerPanel::rebuildRestarts()
         connect(button, &QPushButton::clicked, this, [this, index] { chooseRestart(index); });
         m_restartLayout->addWidget(button);
     }
+    // The values line is for restarts that take values: not shown for ABORT, RETRY and the like
+    // alone, and it names the one there is.
+    static const QStringList NoValues{QStringLiteral("ABORT"), QStringLiteral("RETRY"), QStringLiteral("CONTINUE"),
+                                      QStringLiteral("MUFFLE-WARNING"), QStringLiteral("RESTART-TOPLEVEL")};
+    QStringList takingValues;
+    for (const DebuggerRestart &restart : m_shown->restarts) {
+        if (!NoValues.contains(restart.name.section(QLatin1Char(':'), -1)))
+            takingValues << restart.name;
+    }
+    m_arguments->setVisible(!takingValues.isEmpty());
+    const QString named = takingValues.contains(QStringLiteral("USE-VALUE")) ? QStringLiteral("USE-VALUE")
+                          : takingValues.contains(QStringLiteral("STORE-VALUE")) ? QStringLiteral("STORE-VALUE")
+                          : takingValues.value(0);
+    m_arguments->setPlaceholderText(tr("%1's value, as Lisp: 42").arg(named));
 }
 
 void DebuggerPanel::rebuildFrames()

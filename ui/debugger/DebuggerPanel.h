@@ -57,8 +57,12 @@ Q_SIGNALS:
     // The person sent the debugger shown to the agent's prompt (the Agent panel's context).
     void sendToAgentRequested(DebuggerPtr debugger);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void refresh();
+    void followTheme();
     void rebuildRestarts();
     void rebuildFrames();
     void fillFrame(QTreeWidgetItem *item);

@@ -8,6 +8,8 @@
 #include <QBrush>
 #include <QColor>
 #include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QFont>
 
 #include <QSet>
@@ -363,8 +365,12 @@ QString DefinitionsModel::displayText(const Definition &d)
             name += QLatin1Char(' ') + qualifier.toLower();
         return name + QStringLiteral(" (") + d.key.specializers.join(QLatin1Char(' ')).toLower() + QLatin1Char(')');
     }
-    if (!d.lambdaList.isEmpty())
-        return name + QLatin1Char(' ') + d.lambdaList.toLower();
+    if (!d.lambdaList.isEmpty()) {
+        // Parameters named by another package's internal symbols read by their names: an
+        // accessor's generic function is "height (self)", not "height (clos::self)".
+        static const QRegularExpression Internal(QStringLiteral("(?<![\\w:])[\\w.+*%-]+::(?=[^\\s():])"));
+        return name + QLatin1Char(' ') + QString(d.lambdaList).remove(Internal).toLower();
+    }
     if (!d.value.isEmpty()) {
         QString value = d.value;
         if (value.size() > 40)
@@ -411,7 +417,11 @@ QVariant DefinitionsModel::data(const QModelIndex &index, int role) const
     case NameColumn: return displayText(*d);
     case KindColumn: return d->kind;
     case ByColumn: {
-        const QString who = !d->definedBy.isEmpty() ? d->definedBy : d->file.isEmpty() ? QStringLiteral("\u2014") : location(*d);
+        // A file outside the project (the init file's, a library's) by its name: its whole path,
+        // in the tooltip, would squeeze the names.
+        const QString place = QDir::isAbsolutePath(location(*d)) ? DefinitionVersion::place(QFileInfo(d->file).fileName(), d->line, QString())
+                                                                 : location(*d);
+        const QString who = !d->definedBy.isEmpty() ? d->definedBy : d->file.isEmpty() ? QStringLiteral("\u2014") : place;
         return d->versions > 1 ? tr("%1 \u00b7 v%2").arg(who).arg(d->versions) : who;
     }
     case WhenColumn: return d->definedAt.isValid() ? d->definedAt.toString(QStringLiteral("HH:mm:ss")) : QString();

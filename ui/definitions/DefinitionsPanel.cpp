@@ -1,6 +1,7 @@
 #include "DefinitionsPanel.h"
 
 #include "DefinitionsModel.h"
+#include "NameFirstColumns.h"
 #include "highlight/DiffFormats.h"
 #include "highlight/LispHighlighter.h"
 
@@ -49,14 +50,9 @@ DefinitionsPanel::DefinitionsPanel(DefinitionsModel *model, QWidget *parent)
     m_tree->setModel(m_proxy);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
-    m_tree->header()->setStretchLastSection(false);
-    m_tree->header()->setSectionResizeMode(DefinitionsModel::NameColumn, QHeaderView::Stretch);
-    for (int c = DefinitionsModel::KindColumn; c < DefinitionsModel::ColumnCount; ++c)
-        m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    // "src/shapes.lisp:53" in By would squeeze the names in a narrow dock: By keeps a width
-    // the person can change (its tooltip has the whole text).
-    m_tree->header()->setSectionResizeMode(DefinitionsModel::ByColumn, QHeaderView::Interactive);
-    m_tree->header()->resizeSection(DefinitionsModel::ByColumn, m_tree->fontMetrics().horizontalAdvance(QStringLiteral("claude-code \u00b7 v2  ")));
+    // The names come first; "src/shapes.lisp:53" in By never asks for more than an agent's
+    // name and version (its tooltip has the whole text).
+    new NameFirstColumns(m_tree, DefinitionsModel::ByColumn, m_tree->fontMetrics().horizontalAdvance(QStringLiteral("claude-code \u00b7 v2  ")));
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_tree, &QTreeView::customContextMenuRequested, this, [this](const QPoint &at) {
         QMenu *menu = contextMenu(m_tree->indexAt(at));
@@ -265,7 +261,10 @@ void DefinitionsPanel::showHistory()
     for (auto it = history->versions.crbegin(); it != history->versions.crend(); ++it) {
         auto *item = new QTreeWidgetItem(m_history);
         item->setText(0, it->number == history->latest().number && history->live ? tr("v%1 (now)").arg(it->number) : tr("v%1").arg(it->number));
-        item->setText(1, it->byText(root));
+        // Who, and an agent's why when it said (its description): "claude-code — fix the area".
+        // (The person's own versions say what they did already: "You (revert to version 1)".)
+        const bool why = !it->detail.isEmpty() && it->by.isAgent();
+        item->setText(1, why ? it->byText(root) + QStringLiteral(" \u2014 ") + it->detail : it->byText(root));
         item->setText(2, timeOf(it->at));
         item->setToolTip(1, it->detail.isEmpty() ? it->byText(root) : it->byText(root) + QStringLiteral("\n") + it->detail);
         item->setData(0, VersionRole, it->number);

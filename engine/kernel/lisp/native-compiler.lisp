@@ -334,6 +334,11 @@ values of LOAD-TIME-VALUE forms, quiet."
   "While an item translates: the expansions its bytecode was compiled with (form -> expansion).")
 (defvar *item-form* nil "While an item translates: the form of ours that stores its function.")
 
+(defvar *refuse-load-time-value* t
+  "True where a form was evaluated already (a definition's bytecode ran it): compiling a
+LOAD-TIME-VALUE again would make its value twice. A form compiled before it ever runs
+(time-execution's) binds it to NIL: one value, as COMPILE makes it.")
+
 (defun expand-noting (expander form environment)
   "ECL's compiler and MACROEXPAND-1 call *MACROEXPAND-HOOK* for every expansion. A form the
 definition's bytecode expanded gets that very expansion again (native-meaning.lisp); others
@@ -355,8 +360,10 @@ side effects would happen twice)."
       (expand-checked form expansion))))
 
 (defun expand-checked (form expansion)
-  "EXPANSION, unless it is a session macro's that brings in LOAD-TIME-VALUE."
-  (when (and (consp form) (symbolp (first form)) (symbol-package (first form))
+  "EXPANSION, unless it is a session macro's that brings in LOAD-TIME-VALUE (where that is
+refused: *REFUSE-LOAD-TIME-VALUE*)."
+  (when (and *refuse-load-time-value*
+             (consp form) (symbolp (first form)) (symbol-package (first form))
              (user-package-p (symbol-package (first form)))
              (tree-contains-p expansion '(load-time-value)))
     (error "~A" *load-time-value-reason*))

@@ -100,13 +100,15 @@ it never reaches the job's warnings."
              (handler-bind ((warning (lambda (condition)
                                        (let ((muffle (find-restart 'muffle-warning condition)))
                                          (when muffle (invoke-restart muffle))))))
-               (compile-native-items
-                (list (list `(locally (declare (optimize ,@(native-policy *person-policy* nil))
-                                               ;; As for definitions (native-meaning.lisp).
-                                               ,@(let ((names (session-compiler-macro-names)))
-                                                   (and names `((notinline ,@names)))))
+               ;; Never run before: its LOAD-TIME-VALUE forms are made once, when it compiles.
+               (let ((*refuse-load-time-value* nil))
+                 (compile-native-items
+                  (list (list `(locally (declare (optimize ,@(native-policy *person-policy* nil))
+                                                 ;; As for definitions (native-meaning.lisp).
+                                                 ,@(let ((names (session-compiler-macro-names)))
+                                                     (and names `((notinline ,@names)))))
                                (function (lambda () ,form)))
-                            *package* *readtable*))))
+                            *package* *readtable*)))))
            (values (and functions (svref functions 0)) problem))
       (incf (timing-compile *timing*) (- (%monotonic-us) start)))))
 
