@@ -11,6 +11,7 @@ class AccessGate;
 class ApprovalBar;
 class ArglistHint;
 class ConsoleWidget;
+class QFrame;
 class QLabel;
 class FormStager;
 class JobEntries;
@@ -76,6 +77,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     void statusMessage(const QString &text);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void onStarted(const JobPtr &job);
     void onFinished();
@@ -91,6 +95,7 @@ private:
     TranscriptEntries m_entries;
     QLabel *m_prompt;
     QLabel *m_hint;
+    QFrame *m_inputFrame;
     ApprovalBar *m_approvalBar = nullptr;
     StagedForms *m_staged;
     StagingBar *m_stagingBar;

@@ -69,9 +69,50 @@ void TranscriptView::setScrollback(int blocks)
     setMaximumBlockCount(qMax(100, blocks));
 }
 
+// What is already shown takes the new theme's colours too (a theme switched in File ▸ Settings
+// while the window is open): each foreground of the old theme, a style's or a Lisp token's,
+// becomes the new theme's of the same role.
 void TranscriptView::setTheme(const HighlightTheme &theme)
 {
-    m_theme = theme;
+    constexpr Style styles[] = {Style::Plain, Style::Code,  Style::Header, Style::Value, Style::Stdout,   Style::Stderr,
+                                Style::Warning, Style::Error, Style::Note,   Style::Link,  Style::Backtrace};
+    QList<QTextCharFormat> before;
+    for (Style style : styles)
+        before << format(style);
+    const HighlightTheme old = std::exchange(m_theme, theme);
+    QHash<QRgb, QColor> recolour;
+    const auto pair = [&recolour](const QTextCharFormat &from, const QTextCharFormat &to) {
+        if (from.hasProperty(QTextFormat::ForegroundBrush) && to.hasProperty(QTextFormat::ForegroundBrush))
+            recolour.insert(from.foreground().color().rgba(), to.foreground().color());
+    };
+    for (size_t i = 0; i < std::size(styles); ++i)
+        pair(before.at(qsizetype(i)), format(styles[i]));
+    for (int kind = 0; kind <= int(LispTokenKind::Symbol); ++kind)
+        pair(old.format(LispTokenKind(kind)), theme.format(LispTokenKind(kind)));
+    recolour.removeIf([](auto it) { return it.key() == it.value().rgba(); });
+    if (recolour.isEmpty())
+        return;
+    struct Span { int from, length; QColor colour; };
+    QList<Span> spans; // collected first: recolouring merges and splits the fragments walked
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const QTextCharFormat f = fragment.charFormat();
+            const auto found = recolour.constFind(f.foreground().color().rgba());
+            if (f.hasProperty(QTextFormat::ForegroundBrush) && found != recolour.constEnd())
+                spans.append({fragment.position(), fragment.length(), *found});
+        }
+    }
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    for (const Span &span : spans) {
+        cursor.setPosition(span.from);
+        cursor.setPosition(span.from + span.length, QTextCursor::KeepAnchor);
+        QTextCharFormat f;
+        f.setForeground(span.colour);
+        cursor.mergeCharFormat(f);
+    }
+    cursor.endEditBlock();
 }
 
 QColor TranscriptView::laneColor(int lane)

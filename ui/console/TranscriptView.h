@@ -59,6 +59,7 @@ public:
     static QColor laneColor(int lane);
     void toggleGroup(quint64 group);
     bool isGroupExpanded(quint64 group) const;
+    // The colours of Lisp code and of each style: new text, and what is shown already.
     void setTheme(const HighlightTheme &theme);
 
 Q_SIGNALS:
