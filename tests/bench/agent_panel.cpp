@@ -17,7 +17,7 @@
 //
 //   QT_QPA_PLATFORM=offscreen build/bin/bench_agent_panel [--first 20] [--chunks 2000]
 //       [--chunk-delay 5] [--key-interval 25] [--type-seconds 10] [--turns 200] [--turn-chunks 20]
-//       [--skip a,b,c]
+//       [--skip a,b,c] [--trace]
 
 #include "../agenthost/HostedApp.h"
 #include "../common/ResidentMemory.h"
@@ -143,6 +143,25 @@ struct Options
     int turns = 200;
     int turnChunks = 20;
     QStringList skip;
+    bool trace = false;
+};
+
+// --trace: every event the GUI thread handles, with its time, while `on` (the first turns of
+// (a), from the chunk's arrival to the paint): what the wait between them is made of.
+class EventTrace : public QObject
+{
+public:
+    EventTrace() { qApp->installEventFilter(this); }
+    bool eventFilter(QObject *receiver, QEvent *event) override
+    {
+        if (on && lines.size() < 200)
+            lines << QStringLiteral("    %1 ms  %2 -> %3 %4").arg(nowMs() - since, 0, 'f', 2).arg(int(event->type()))
+                           .arg(QString::fromLatin1(receiver->metaObject()->className()), receiver->objectName());
+        return false;
+    }
+    bool on = false;
+    double since = 0;
+    QStringList lines;
 };
 
 class PanelBench
@@ -236,6 +255,9 @@ void PanelBench::firstChunk()
     std::vector<double> pipe, read, model, drawn, painted, total;
     for (int turn = 0; turn < m_options.first; ++turn) {
         double readAt = 0, modelAt = 0, drawnAt = 0, paintAt = 0;
+        std::unique_ptr<EventTrace> trace;
+        if (m_options.trace && turn < 3)
+            trace = std::make_unique<EventTrace>();
         // The pipe's notifier wakes the event loop (its SockAct event), and the line is read and
         // handled in that same call: lineReceived reaches us after the client has handled it.
         double wokeAt = 0;
@@ -255,8 +277,17 @@ void PanelBench::firstChunk()
                 drawnAt = nowMs();
         });
         EventWatch paint(chatView()->viewport(), QEvent::Paint, [&] {
-            if (drawnAt != 0 && paintAt == 0)
+            if (drawnAt != 0 && paintAt == 0) {
                 paintAt = nowMs();
+                if (trace)
+                    trace->on = false;
+            }
+        });
+        QMetaObject::Connection onTrace = QObject::connect(host()->session()->conversation(), &Conversation::textAppended, [&] {
+            if (trace && !trace->on && paintAt == 0) {
+                trace->on = true;
+                trace->since = wokeAt;
+            }
         });
         const int sentBefore = m_mock.received(QStringLiteral("session/prompt")).size();
         prompt(QStringLiteral("square %1").arg(turn));
@@ -264,7 +295,10 @@ void PanelBench::firstChunk()
         QObject::disconnect(onLine);
         QObject::disconnect(onText);
         QObject::disconnect(onDrawn);
-        if (!ended) {
+        QObject::disconnect(onTrace);
+        if (trace)
+            std::printf("  turn %d, from the chunk's arrival to the paint (event type -> receiver):\n%s\n", turn + 1,
+                        qPrintable(trace->lines.join(QLatin1Char('\n'))));        if (!ended) {
             std::fprintf(stderr, "(a) turn %d: no paint after the first chunk\n", turn + 1);
             continue;
         }
@@ -440,6 +474,7 @@ int main(int argc, char **argv)
     options.typeSeconds = std::max(1, number("--type-seconds", options.typeSeconds));
     options.turns = number("--turns", options.turns);
     options.turnChunks = number("--turn-chunks", options.turnChunks);
+    options.trace = args.contains(QStringLiteral("--trace"));
     if (args.contains(QStringLiteral("--skip")))
         options.skip = args.value(args.indexOf(QStringLiteral("--skip")) + 1).split(QLatin1Char(','));
     if (!MockAgent::unavailable().isEmpty()) {
