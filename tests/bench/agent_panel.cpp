@@ -19,12 +19,9 @@
 //       [--chunk-delay 5] [--key-interval 25] [--type-seconds 10] [--turns 200] [--turn-chunks 20]
 //       [--skip a,b,c] [--trace]
 
-#include "../agenthost/HostedApp.h"
+#include "../agenthost/HostedWindow.h"
 #include "../common/ResidentMemory.h"
 
-#include "AgentSetup.h"
-#include "ClientConfig.h"
-#include "WindowSetup.h"
 #include "acp/AgentProcess.h"
 #include "acp/AgentSession.h"
 #include "agent/AgentChatView.h"
@@ -173,16 +170,7 @@ public:
     {
         if (!m_app.start())
             return false;
-        AppServices *services = m_app.services.get();
-        m_window = std::make_unique<MainWindow>(services->session(), services->server(), services->access());
-        ClientConfig::Target target;
-        target.token = m_app.endpoints->token();
-        m_setup = std::make_unique<WindowSetup>(m_window.get(), services, target, false);
-        m_agents = std::make_unique<AgentSetup>(m_window.get(), services, m_app.server());
-        m_setup->setAgentSetup(m_agents.get());
-        m_window->resize(1200, 800);
-        m_window->show();
-        if (!QTest::qWaitForWindowExposed(m_window.get()))
+        if (!openHostedWindow(m_app, m_window, m_setup, m_agents))
             return false;
         m_window->agentDock()->showPanel();
         QTest::qWait(300);
