@@ -3,15 +3,13 @@
 
 #include "AgentSetup.h"
 #include "AppServices.h"
-#include "AppTheme.h"
-#include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/StagedForms.h"
 #include "console/TranscriptView.h"
-#include "highlight/LispHighlighter.h"
 #include "Preferences.h"
 #include "SettingsDialog.h"
 #include "window/MainWindow.h"
+#include "window/WindowTheme.h"
 
 #include "project/ProjectFiles.h"
 #include "editor/EditorBridge.h"
@@ -32,6 +30,19 @@ QMenu *menuTitled(MainWindow *window, const QString &title)
             return action->menu();
     }
     return window->menuBar()->addMenu(title);
+}
+
+WindowTheme::Look lookOf(Preferences::Theme theme)
+{
+    switch (theme) {
+    case Preferences::Theme::Light:
+        return WindowTheme::Look::Light;
+    case Preferences::Theme::Dark:
+        return WindowTheme::Look::Dark;
+    case Preferences::Theme::System:
+        break;
+    }
+    return WindowTheme::Look::System;
 }
 } // namespace
 
@@ -132,11 +143,7 @@ void WindowSetup::apply(const Preferences &p)
     console->transcript()->setScrollback(p.scrollbackLines);
     console->setFontFamily(p.fontFamily);
     console->setBasePointSize(p.fontSize);
-    AppTheme::apply(p.theme);
-    const bool dark = AppTheme::isDark();
-    console->transcript()->setTheme(dark ? HighlightTheme::dark() : HighlightTheme::light());
-    // Attaching again to the input's document only switches the theme of its highlighter.
-    SyntaxHighlighting::attach(console->input()->document(), dark ? SyntaxHighlighting::Theme::Dark : SyntaxHighlighting::Theme::Light);
+    WindowTheme::apply(lookOf(p.theme), console);
     m_window->setKeepInTray(m_keepInTray || p.closeToTray);
     m_services->applyToolGroups(p);
     if (m_agents)

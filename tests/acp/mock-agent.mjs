@@ -3,7 +3,8 @@
 //
 //   node mock-agent.mjs [flags]            flags also from ACP_MOCK_FLAGS (space separated)
 //   ACP_MOCK_LOG=FILE   every message received and sent, and the scenario's findings, as JSON
-//                       lines: {"t": ms, "dir": "recv"|"sent"|"event", ...}
+//                       lines: {"t": ms, "at": epoch ms (fractional: the benchmarks' clock),
+//                       "dir": "recv"|"sent"|"event", ...}
 //   ACP_MOCK_STATE=DIR  where `--login` leaves its mark (default: beside the log, else /tmp)
 //
 // Without flags a prompt is echoed: one agent_message_chunk "You said: TEXT" (plus one line per
@@ -66,7 +67,7 @@ const loginMark = join(stateDir, 'mock-agent-logged-in');
 const started = Date.now();
 function log(entry) {
   if (logFile)
-    appendFileSync(logFile, JSON.stringify({ t: Date.now() - started, ...entry }) + '\n');
+    appendFileSync(logFile, JSON.stringify({ t: Date.now() - started, at: performance.timeOrigin + performance.now(), ...entry }) + '\n');
 }
 const event = (name, fields = {}) => log({ dir: 'event', event: name, ...fields });
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));

@@ -13,7 +13,7 @@
 // With DUET_SCREENSHOT_DIR set (under Xvfb) it saves agent-approval-*.png there, in the dark
 // theme when DUET_SCREENSHOT_THEME=dark.
 
-#include "HostedApp.h"
+#include "HostedWindow.h"
 
 #include "access/AccessGate.h"
 #include "access/ApprovalBar.h"
@@ -138,16 +138,7 @@ private Q_SLOTS:
             dark.save();
         }
         QVERIFY(m_app.start());
-        AppServices *services = m_app.services.get();
-        m_window = std::make_unique<MainWindow>(services->session(), services->server(), services->access());
-        ClientConfig::Target target;
-        target.token = m_app.endpoints->token();
-        m_setup = std::make_unique<WindowSetup>(m_window.get(), services, target, false);
-        m_agents = std::make_unique<AgentSetup>(m_window.get(), services, m_app.server());
-        m_setup->setAgentSetup(m_agents.get());
-        m_window->resize(1200, 800);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(openHostedWindow(m_app, m_window, m_setup, m_agents));
         m_window->activateWindow();
     }
     void init()

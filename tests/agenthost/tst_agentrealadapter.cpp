@@ -9,7 +9,7 @@
 // configured in the settings (mode bypassPermissions: nobody is there to click). IS_SANDBOX=1 as
 // root comes from AgentCommand. Skipped until `cd tests && npm ci`.
 
-#include "HostedApp.h"
+#include "HostedWindow.h"
 
 #include "access/AccessGate.h"
 #include "access/ApprovalBar.h"
@@ -85,16 +85,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { port += m_standin.readAllStandardOutput(); return port.contains('}'); }, 20000));
         m_standinUrl = QStringLiteral("http://127.0.0.1:%1").arg(QJsonDocument::fromJson(port).object().value(QStringLiteral("port")).toInt());
         QVERIFY(m_app.start());
-        AppServices *services = m_app.services.get();
-        m_window = std::make_unique<MainWindow>(services->session(), services->server(), services->access());
-        ClientConfig::Target target;
-        target.token = m_app.endpoints->token();
-        m_setup = std::make_unique<WindowSetup>(m_window.get(), services, target, false);
-        m_agents = std::make_unique<AgentSetup>(m_window.get(), services, m_app.server());
-        m_setup->setAgentSetup(m_agents.get());
-        m_window->resize(1200, 800);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(openHostedWindow(m_app, m_window, m_setup, m_agents));
     }
     void cleanupTestCase()
     {

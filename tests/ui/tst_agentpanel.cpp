@@ -161,7 +161,7 @@ private Q_SLOTS:
         night.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
         night.setColor(QPalette::Text, QColor(0xdc, 0xdc, 0xdc));
         night.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-        QApplication::setPalette(night); // what File > Settings' theme does (AppTheme)
+        QApplication::setPalette(night); // what File > Settings' theme does (ui/window/WindowTheme)
         const auto restore = qScopeGuard([&] { QApplication::setPalette(before); });
         QTRY_COMPARE(formatOf(QStringLiteral("defun")).foreground().color(), dark);
         QVERIFY(chatText().contains(QStringLiteral("it gives 144"))); // the same chat, drawn again

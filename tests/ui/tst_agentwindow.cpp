@@ -19,10 +19,12 @@
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 #include "debugger/DebuggerPanel.h"
+#include "highlight/LispHighlighter.h"
 #include "definitions/DefinitionsModel.h"
 #include "definitions/DefinitionsPanel.h"
 #include "window/AgentDock.h"
 #include "window/MainWindow.h"
+#include "window/WindowTheme.h"
 
 #include "acp/AgentSession.h"
 #include "transports/HttpTransport.h"
@@ -328,27 +330,24 @@ private Q_SLOTS:
         QVERIFY(transcript().contains(QStringLiteral("=> 144")));
         QVERIFY(saveScreenshotIfAsked(m_window.get(), QStringLiteral("agent-panel.png"), [this] { m_window->console()->transcript()->flushNow(); }));
 
-        // Dark, as File > Settings' theme makes it (app/settings/AppTheme): Fusion and a dark
-        // palette; the transcript and the input follow as WindowSetup has them follow.
-        QStyle *styleBefore = QApplication::style();
-        const QString styleName = styleBefore->name();
-        const QPalette before = QApplication::palette();
-        QApplication::setStyle(QStringLiteral("Fusion"));
-        QPalette dark;
-        const QColor window(0x2b, 0x2b, 0x2b), base(0x1e, 0x1e, 0x1e), text(0xdc, 0xdc, 0xdc);
-        for (auto [role, colour] : {std::pair{QPalette::Window, window}, {QPalette::WindowText, text}, {QPalette::Base, base},
-                                    {QPalette::AlternateBase, window}, {QPalette::Text, text}, {QPalette::Button, window},
-                                    {QPalette::ButtonText, text}, {QPalette::PlaceholderText, QColor(0x80, 0x80, 0x80)},
-                                    {QPalette::Highlight, QColor(0x2f, 0x65, 0xca)}, {QPalette::Link, QColor(0x6c, 0xa8, 0xff)}})
-            dark.setColor(role, colour);
-        QApplication::setPalette(dark);
-        m_window->console()->transcript()->setTheme(HighlightTheme::dark());
-        const auto restore = qScopeGuard([&] {
-            QApplication::setStyle(styleName);
-            QApplication::setPalette(before);
-            m_window->console()->transcript()->setTheme(HighlightTheme::light());
-        });
+        // Dark, as File > Settings' theme makes it (WindowSetup applies WindowTheme): the
+        // application's style and palette, the transcript's and the input's colours.
+        WindowTheme::apply(WindowTheme::Look::Dark, m_window->console());
+        const auto restore = qScopeGuard([&] { WindowTheme::apply(WindowTheme::Look::System, m_window->console()); });
         QTRY_VERIFY(panel()->chat()->theme().dark);
+        // What is drawn is dark: the REPL's input and transcript as well as the chat.
+        // (The input's background as painted, at its right end, where no text is.)
+        const auto lightness = [](QWidget *widget) { return widget->grab().toImage().pixelColor(widget->width() - 3, widget->height() - 3).lightness(); };
+        QTRY_VERIFY2(lightness(m_window->console()->input()->viewport()) < 80, qPrintable(QString::number(lightness(m_window->console()->input()->viewport()))));
+        QVERIFY(m_window->console()->transcript()->palette().color(QPalette::Base).lightness() < 80);
+        // The entries shown before the switch take the dark colours too (a value, a string).
+        const auto colourOf = [this](const QString &text) {
+            QTextCursor found = m_window->console()->transcript()->document()->find(text);
+            found.setPosition(found.selectionEnd());
+            return found.charFormat().foreground().color();
+        };
+        QCOMPARE(colourOf(QStringLiteral("=> 144")), QColor(0x79, 0xb8, 0xff));
+        QCOMPARE(colourOf(QStringLiteral("\"The square of X.\"")), HighlightTheme::dark().format(LispTokenKind::String).foreground().color());
         QVERIFY(saveScreenshotIfAsked(m_window.get(), QStringLiteral("agent-panel-dark.png"), [this] { m_window->console()->transcript()->flushNow(); }));
 
         panel()->setSession(nullptr);

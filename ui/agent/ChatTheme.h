@@ -31,7 +31,7 @@ struct ChatTheme
 
     static ChatTheme light();
     static ChatTheme darkTheme();
-    // Dark when the palette's base is dark, as AppTheme::isDark decides.
+    // Dark when the palette's base is dark, as WindowTheme::isDark decides.
     static ChatTheme forPalette(const QPalette &palette);
     QColor statusColour(const QString &status) const; // pending, in_progress, completed, failed
 };

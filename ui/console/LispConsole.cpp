@@ -55,7 +55,8 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     if (!dataDir.isEmpty())
         m_input->setHistoryFile(dataDir + QStringLiteral("/history.jsonl"));
 
-    auto *inputFrame = new QFrame(this);
+    m_inputFrame = new QFrame(this);
+    QFrame *inputFrame = m_inputFrame;
     inputFrame->setObjectName(QStringLiteral("inputFrame"));
     m_inputFrame = inputFrame;
     colourInputFrame();
@@ -366,4 +367,14 @@ void LispConsole::showRejected(const StagedForm &form, const QString &reason)
                                               : tr("; You rejected a form %1 staged (%2):\n").arg(form.origin.name, reason),
                              TranscriptView::Style::Note, lane);
     m_transcript->appendText(form.code.trimmed() + QLatin1Char('\n'), TranscriptView::Style::Note, lane);
+}
+
+// A style sheet reads palette(base) and gives the input its colours when it is polished: a
+// theme switched while the window is open (File ▸ Settings) would leave the input in the old
+// colours. Setting the sheet again polishes the frame and the input in the new palette.
+void LispConsole::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+        m_inputFrame->setStyleSheet(m_inputFrame->styleSheet());
 }

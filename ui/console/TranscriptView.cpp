@@ -72,7 +72,8 @@ void TranscriptView::setScrollback(int blocks)
 QList<QTextCharFormat> TranscriptView::themedFormats() const
 {
     QList<QTextCharFormat> formats;
-    for (Style style : {Style::Value, Style::Stderr, Style::Warning, Style::Error, Style::Note, Style::Link, Style::Backtrace})
+    for (Style style : {Style::Plain, Style::Code, Style::Header, Style::Value, Style::Stdout, Style::Stderr, Style::Warning,
+                         Style::Error, Style::Note, Style::Link, Style::Backtrace})
         formats << format(style);
     for (int kind = 0; kind <= int(LispTokenKind::Symbol); ++kind)
         formats << m_theme.format(LispTokenKind(kind));
@@ -98,8 +99,10 @@ void TranscriptView::setTheme(const HighlightTheme &theme)
         if (bg.style() != Qt::NoBrush && after.at(i).background().style() != Qt::NoBrush && !backgrounds.contains(bg.color().rgba()))
             backgrounds.insert(bg.color().rgba(), after.at(i).background().color());
     }
-    QTextCursor cursor(document());
-    cursor.beginEditBlock();
+    if (foregrounds.isEmpty() && backgrounds.isEmpty())
+        return;
+    struct Span { int from, length; QTextCharFormat format; };
+    QList<Span> spans; // collected first: recolouring merges and splits the fragments walked
     for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
         for (auto it = block.begin(); !it.atEnd(); ++it) {
             const QTextFragment fragment = it.fragment();
@@ -112,10 +115,15 @@ void TranscriptView::setTheme(const HighlightTheme &theme)
                 f.setForeground(*fg);
             if (bg != backgrounds.cend())
                 f.setBackground(*bg);
-            cursor.setPosition(fragment.position());
-            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
-            cursor.setCharFormat(f);
+            spans.append({fragment.position(), fragment.length(), f});
         }
+    }
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    for (const Span &span : spans) {
+        cursor.setPosition(span.from);
+        cursor.setPosition(span.from + span.length, QTextCursor::KeepAnchor);
+        cursor.setCharFormat(span.format);
     }
     cursor.endEditBlock();
 }

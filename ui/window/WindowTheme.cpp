@@ -1,4 +1,9 @@
-#include "AppTheme.h"
+#include "WindowTheme.h"
+
+#include "console/ConsoleWidget.h"
+#include "console/LispConsole.h"
+#include "console/TranscriptView.h"
+#include "highlight/LispHighlighter.h"
 
 #include <QApplication>
 #include <QPalette>
@@ -42,27 +47,33 @@ QPalette darkPalette()
 }
 } // namespace
 
-void AppTheme::apply(Preferences::Theme theme)
+void WindowTheme::apply(Look look, LispConsole *console)
 {
     const Original &saved = original(); // remembered before the first change
-    switch (theme) {
-    case Preferences::Theme::Dark:
+    switch (look) {
+    case Look::Dark:
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
         QApplication::setPalette(darkPalette());
         break;
-    case Preferences::Theme::Light:
+    case Look::Light:
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
         QApplication::setPalette(QApplication::style()->standardPalette());
         break;
-    case Preferences::Theme::System:
+    case Look::System:
         if (QStyle *style = QStyleFactory::create(saved.style))
             QApplication::setStyle(style);
         QApplication::setPalette(saved.palette);
         break;
     }
+    if (!console)
+        return;
+    const bool dark = isDark();
+    console->transcript()->setTheme(dark ? HighlightTheme::dark() : HighlightTheme::light());
+    // Attaching again to the input's document only switches the theme of its highlighter.
+    SyntaxHighlighting::attach(console->input()->document(), dark ? SyntaxHighlighting::Theme::Dark : SyntaxHighlighting::Theme::Light);
 }
 
-bool AppTheme::isDark()
+bool WindowTheme::isDark()
 {
     const QPalette p = QApplication::palette();
     return p.color(QPalette::Base).lightness() < p.color(QPalette::Text).lightness();
