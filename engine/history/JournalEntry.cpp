@@ -2,10 +2,13 @@
 // file the Journal class keeps.
 #include "Journal.h"
 
+#include "client/EngineProtocol.h"
 #include "DefinitionLedger.h"
+#include "session/JobSummary.h"
 #include "session/LocalClock.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 
 namespace {
 QString stamp(const QDateTime &time)
