@@ -58,7 +58,6 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     m_inputFrame = new QFrame(this);
     QFrame *inputFrame = m_inputFrame;
     inputFrame->setObjectName(QStringLiteral("inputFrame"));
-    m_inputFrame = inputFrame;
     colourInputFrame();
     auto *inputRow = new QHBoxLayout(inputFrame);
     inputRow->setContentsMargins(12, 6, 6, 6);
@@ -175,7 +174,8 @@ void LispConsole::colourInputFrame()
 void LispConsole::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        m_inputFrameDark = -1; // set again even in the same theme: setting it polishes the frame and the input anew
         colourInputFrame();
         m_runningBar->followTheme();
         m_hint->setStyleSheet(m_hint->styleSheet()); // its style sheet kept the old muted colour
@@ -369,12 +369,3 @@ void LispConsole::showRejected(const StagedForm &form, const QString &reason)
     m_transcript->appendText(form.code.trimmed() + QLatin1Char('\n'), TranscriptView::Style::Note, lane);
 }
 
-// A style sheet reads palette(base) and gives the input its colours when it is polished: a
-// theme switched while the window is open (File ▸ Settings) would leave the input in the old
-// colours. Setting the sheet again polishes the frame and the input in the new palette.
-void LispConsole::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        m_inputFrame->setStyleSheet(m_inputFrame->styleSheet());
-}

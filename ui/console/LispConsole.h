@@ -96,7 +96,6 @@ private:
     TranscriptEntries m_entries;
     QLabel *m_prompt;
     QLabel *m_hint;
-    QFrame *m_inputFrame;
     ApprovalBar *m_approvalBar = nullptr;
     StagedForms *m_staged;
     StagingBar *m_stagingBar;
