@@ -7,7 +7,7 @@
 #include <QTreeView>
 
 NameFirstColumns::NameFirstColumns(QTreeView *tree, int capped, int cap)
-    : QObject(tree), m_tree(tree), m_capped(capped), m_cap(cap)
+    : QObject(tree), m_tree(tree), m_viewport(tree->viewport()), m_capped(capped), m_cap(cap)
 {
     QHeaderView *header = tree->header();
     header->setStretchLastSection(false);
@@ -17,7 +17,7 @@ NameFirstColumns::NameFirstColumns(QTreeView *tree, int capped, int cap)
     m_later.setSingleShot(true);
     m_later.setInterval(0);
     connect(&m_later, &QTimer::timeout, this, &NameFirstColumns::fit);
-    tree->viewport()->installEventFilter(this);
+    m_viewport->installEventFilter(this);
     QAbstractItemModel *model = tree->model();
     const auto again = [this] { m_later.start(); };
     connect(model, &QAbstractItemModel::modelReset, this, again);
@@ -29,7 +29,9 @@ NameFirstColumns::NameFirstColumns(QTreeView *tree, int capped, int cap)
 
 bool NameFirstColumns::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_tree->viewport() && event->type() == QEvent::Resize)
+    // The tree deletes its viewport from QWidget's destructor, when it is a QTreeView no more
+    // and the viewport's last events still come here: m_tree is not asked.
+    if (event->type() == QEvent::Resize && watched == m_viewport)
         m_later.start();
     return QObject::eventFilter(watched, event);
 }

@@ -27,6 +27,7 @@ private:
     int contentWidth(int column) const;
 
     QTreeView *m_tree;
+    QWidget *m_viewport; // compared, never called: its tree may be half destroyed when it is deleted
     int m_capped;
     int m_cap;
     QTimer m_later; // one fit per burst of changes
