@@ -191,7 +191,8 @@ private Q_SLOTS:
         gate()->setMode(AccessMode::Ask);
         QVERIFY(open({"--ask-mcp-call"}));
         int callsAsked = 0;
-        connect(gate(), &AccessGate::pendingChanged, this, [&] {
+        QObject listening; // the gate outlives this test, its locals do not
+        connect(gate(), &AccessGate::pendingChanged, &listening, [&] {
             for (const AccessGate::Pending &pending : gate()->pending())
                 callsAsked += !pending.isPermission;
         });
@@ -452,7 +453,8 @@ private Q_SLOTS:
     {
         QVERIFY(open({"--garbage", "--unknown-update", "--unknown-method", "--foreign-permission"}));
         QStringList log;
-        connect(m_host->client(), &AcpClient::logLine, this, [&](const QString &line) { log << line; });
+        QObject listening;
+        connect(m_host->client(), &AcpClient::logLine, &listening, [&](const QString &line) { log << line; });
         QCOMPARE(say(QStringLiteral("hello")), QStringLiteral("end_turn"));
         QVERIFY2(log.join('\n').contains(QStringLiteral("ignored")), qPrintable(log.join('\n')));
         QCOMPARE(m_mock->events("unknown-method").value(0).value("code").toInt(), -32601);
