@@ -4,8 +4,6 @@
 #include "LocalClock.h"
 #include "client/StageLog.h"
 
-#include <algorithm>
-
 namespace {
 QString seconds(int ms)
 {
@@ -29,10 +27,6 @@ Session::Session(EngineClient *engine, QObject *parent)
 {
     m_timeout.setSingleShot(true);
     m_timeout.setTimerType(Qt::PreciseTimer);
-    m_queryWait.setInterval(250);
-    connect(&m_queryWait, &QTimer::timeout, this, [this] {
-        failWaitingQueries(QStringLiteral("The Lisp engine did not become ready within %1 s.").arg(QueryReadyWaitMs / 1000), true);
-    });
     m_grace.setSingleShot(true);
     m_grace.setTimerType(Qt::PreciseTimer);
     connect(&m_timeout, &QTimer::timeout, this, &Session::onTimeout);
@@ -168,21 +162,6 @@ void Session::interruptCurrent()
         cancel(m_current->id, {}, Origin::person());
 }
 
-void Session::query(const EngineProtocol::Query &query, QueryCallback callback)
-{
-    if (m_engine->state() == EngineClient::State::Starting) {
-        m_waitingQueries.append({query, std::move(callback), QDeadlineTimer(QueryReadyWaitMs)});
-        m_queryWait.start();
-        return;
-    }
-    const quint64 id = m_nextId++;
-    if (!m_engine->send(EngineProtocol::queryLine(id, query))) {
-        callback(EngineProtocol::Reply::failure(QStringLiteral("The Lisp engine is not running right now.")));
-        return;
-    }
-    m_queries.insert(id, std::move(callback));
-}
-
 void Session::changeLimits(const LimitsChange &change, QueryCallback done)
 {
     if (change.timeoutMs)
@@ -299,10 +278,8 @@ void Session::onOutput(quint64 id, const QString &stream, const QString &text)
 
 void Session::onReply(quint64 id, const QJsonObject &reply)
 {
-    if (auto callback = m_queries.take(id)) {
-        callback(reply);
+    if (m_queries.answer(id, reply))
         return;
-    }
     if (!m_current || m_current->id != id)
         return;
     m_timeout.stop();
@@ -390,9 +367,7 @@ QString Session::endedByReset(const Job &job, const QString &where) const
 
 void Session::onEngineDied(const QString &reason)
 {
-    const auto queries = std::exchange(m_queries, {});
-    for (const QueryCallback &callback : queries)
-        callback(EngineProtocol::Reply::failure(reason));
+    m_queries.failAsked(reason);
     const QString message = m_restartReason.isEmpty()
         ? QStringLiteral("The Lisp engine stopped while this evaluation ran (%1). A fresh engine has been started; "
                          "every definition of the session is gone. Replay the journal to restore them.").arg(reason)
@@ -444,7 +419,7 @@ void Session::onEngineDied(const QString &reason)
                                : QStringLiteral("The Lisp engine stopped (%1); a fresh one is starting: every definition of "
                                                 "the session is gone.").arg(reason));
     if (failed) {
-        failWaitingQueries(QStringLiteral("The Lisp engine cannot be started: %1").arg(reason), false);
+        m_queries.failWaiting(QStringLiteral("The Lisp engine cannot be started: %1").arg(reason));
         // Nothing will run: tell everyone waiting instead of leaving them queued forever.
         while (!m_queue.isEmpty()) {
             JobPtr job = m_queue.dequeue();
@@ -457,23 +432,6 @@ void Session::onEngineDied(const QString &reason)
     }
 }
 
-void Session::failWaitingQueries(const QString &reason, bool onlyExpired)
-{
-    QList<WaitingQuery> failed;
-    for (auto it = m_waitingQueries.begin(); it != m_waitingQueries.end();) {
-        if (onlyExpired && !it->deadline.hasExpired()) {
-            ++it;
-            continue;
-        }
-        failed.append(std::move(*it));
-        it = m_waitingQueries.erase(it);
-    }
-    if (m_waitingQueries.isEmpty())
-        m_queryWait.stop();
-    for (const WaitingQuery &waiting : failed)
-        waiting.callback(EngineProtocol::Reply::failure(reason));
-}
-
 void Session::onEngineReady(const QJsonObject &info)
 {
     const EngineProtocol::ReadyEvent ready(info);
@@ -484,9 +442,7 @@ void Session::onEngineReady(const QJsonObject &info)
     sendLimits({});
     sendProjectRoot();
     // The questions asked while it started, in order.
-    m_queryWait.stop();
-    for (WaitingQuery &waiting : std::exchange(m_waitingQueries, {}))
-        query(waiting.query, std::move(waiting.callback));
+    m_queries.askWaiting();
     queueEngineStartJobs(ready);
     Q_EMIT engineStatus(EngineStatus::Ready, QStringLiteral("%1 %2 is ready.").arg(ready.implementation(), ready.version()));
     dispatchNext();
@@ -532,24 +488,8 @@ void Session::finish(const JobPtr &job)
     job->finishedAt = LocalClock::now();
     if (!job->startedAt.isValid())
         job->startedAt = job->finishedAt;
-    job->sequence = m_nextSequence++;
     m_live.remove(job->id);
-    m_transcript.append(job);
-    while (m_transcript.size() > m_transcriptLimit)
-        m_transcript.removeFirst();
-    // Older entries keep only the start of their output: the transcript is for catching up,
-    // and 5,000 entries of 100,000 characters each would hold half a gigabyte.
-    constexpr qsizetype FullOutputEntries = 50;
-    constexpr qsizetype KeptOutputChars = 4000;
-    if (m_transcript.size() > FullOutputEntries) {
-        JobResult &old = m_transcript[m_transcript.size() - 1 - FullOutputEntries]->result;
-        for (QString *text : {&old.stdoutText, &old.stderrText}) {
-            if (text->size() > KeptOutputChars) {
-                old.outputDropped += text->size() - KeptOutputChars;
-                text->truncate(KeptOutputChars);
-            }
-        }
-    }
+    m_transcript.record(job);
     Q_EMIT finished(job);
     m_waiters.answer(job);
 }
@@ -560,38 +500,15 @@ void Session::whenFinished(quint64 id, std::function<void(JobPtr)> callback)
         m_waiters.add(id, std::move(callback), -1, JobWaiters::Until::Done);
         return;
     }
-    for (auto it = m_transcript.crbegin(); it != m_transcript.crend(); ++it) {
-        if ((*it)->id == id) {
-            callback(*it); // already done: answer at once rather than never
-            return;
-        }
-    }
+    if (const JobPtr done = m_transcript.find(id))
+        callback(done); // already done: answer at once rather than never
 }
 
 QList<JobPtr> Session::takeActivityFor(const QString &clientKey)
 {
-    const quint64 seen = m_seenBy.value(clientKey, 0);
-    QList<JobPtr> activity;
-    // The transcript is in sequence order: skip what this client was told of without walking
-    // the whole transcript (up to 5,000 entries) on every tool call.
-    const auto unseen = std::partition_point(m_transcript.cbegin(), m_transcript.cend(),
-                                             [seen](const JobPtr &job) { return job->sequence <= seen; });
-    for (auto it = unseen; it != m_transcript.cend(); ++it) {
-        const JobPtr &job = *it;
-        // The client's own evaluation counts too when somebody else chose how its debugger
-        // went on: it learns the outcome here.
-        const bool answeredByOthers = job->debugger && job->debugger->choice.isMade()
-                                      && job->debugger->choice.by.clientKey != clientKey;
-        // ... or when somebody else interrupted it (the person's Interrupt in the window).
-        const bool interruptedByOthers = !job->interruptedBy.name.isEmpty() && job->interruptedBy.clientKey != clientKey;
-        // Lisp Duet's own setup (Swank for the person's editor) is nobody's doing.
-        if ((job->request.origin.clientKey != clientKey || answeredByOthers || interruptedByOthers)
-            && job->result.status != JobResult::Status::Cancelled && job->request.purpose != JobPurpose::Setup)
-            activity.append(job);
-    }
+    QList<JobPtr> activity = m_sinceLastCall.takeJobsFor(clientKey);
     // Others' evaluations that parked since, and are still parked, say so.
     activity += m_debugger->parkedSinceLastTold(clientKey);
-    m_seenBy.insert(clientKey, m_nextSequence - 1);
     return activity;
 }
 
@@ -610,36 +527,4 @@ void Session::reset(const Origin &origin, const QString &why)
                              "result_id is gone, yours too.").arg(because),
               LocalClock::now(), ended});
     Q_EMIT sessionReset(origin, why);
-}
-
-void Session::tell(const QString &clientKey, const SessionNotice &notice)
-{
-    QList<SessionNotice> &notices = m_notices[clientKey];
-    notices.append(notice);
-    while (notices.size() > MaxNotices)
-        notices.removeFirst();
-}
-
-void Session::announce(SessionNotice notice)
-{
-    // Numbered as the transcript's jobs are: its place among them in a digest.
-    notice.sequence = m_nextSequence++;
-    m_announced.append(notice);
-    while (m_announced.size() > MaxNotices)
-        m_announced.removeFirst();
-}
-
-QList<SessionNotice> Session::takeNoticesFor(const QString &clientKey)
-{
-    QList<SessionNotice> notices = m_notices.take(clientKey);
-    const quint64 told = m_announcedTo.value(clientKey, 0);
-    for (const SessionNotice &notice : std::as_const(m_announced)) {
-        if (notice.sequence > told && notice.by.clientKey != clientKey)
-            notices.append(notice);
-    }
-    if (!m_announced.isEmpty())
-        m_announcedTo.insert(clientKey, m_announced.last().sequence);
-    // The announcements in their order among the client's own notices.
-    std::stable_sort(notices.begin(), notices.end(), [](const SessionNotice &a, const SessionNotice &b) { return a.at < b.at; });
-    return notices;
 }

@@ -1,19 +1,19 @@
 #pragma once
 
 #include "client/EngineProtocol.h"
+#include "EngineQueries.h"
 #include "EngineStart.h"
 #include "Job.h"
 #include "JobWaiters.h"
 #include "SessionNotice.h"
 #include "SessionDebugger.h"
+#include "SinceLastCall.h"
+#include "Transcript.h"
 
-#include <QElapsedTimer>
 #include <QHash>
-#include <QMultiHash>
 #include <QList>
 #include <QObject>
 #include <QQueue>
-#include <QDeadlineTimer>
 #include <QTimer>
 #include <functional>
 #include <optional>
@@ -29,7 +29,7 @@ class Session : public QObject
 {
     Q_OBJECT
 public:
-    using QueryCallback = std::function<void(const QJsonObject &reply)>;
+    using QueryCallback = EngineQueries::Callback;
     // The engine's life as the session reports it; engineStatusName is its word in the journal
     // and in MCP log messages.
     enum class EngineStatus { Starting, Ready, Restarting, Failed };
@@ -61,8 +61,8 @@ public:
     // (EngineProtocol::Reply::failed()) if the engine is not running or went away first. A
     // question asked while the engine starts waits for it, up to QueryReadyWaitMs (clients often
     // begin with one right after initialize).
-    void query(const EngineProtocol::Query &query, QueryCallback callback);
-    static constexpr int QueryReadyWaitMs = 15000;
+    void query(const EngineProtocol::Query &query, QueryCallback callback) { m_queries.ask(query, std::move(callback)); }
+    static constexpr int QueryReadyWaitMs = EngineQueries::ReadyWaitMs;
 
     // Calls `callback` once, right after finished() is emitted for this evaluation (so that
     // the journal and the window have seen it first); at once when it is done already and still
@@ -99,30 +99,25 @@ public:
     int interruptGraceMs() const { return m_graceMs; }
 
     // Finished evaluations, oldest first, capped at transcriptLimit().
-    const QList<JobPtr> &transcript() const { return m_transcript; }
-    int transcriptLimit() const { return m_transcriptLimit; }
-    void setTranscriptLimit(int limit) { m_transcriptLimit = limit; }
+    const QList<JobPtr> &transcript() const { return m_transcript.jobs(); }
+    int transcriptLimit() const { return m_transcript.limit(); }
+    void setTranscriptLimit(int limit) { m_transcript.setLimit(limit); }
 
     // What others did since this client's previous call; marks it as seen. Besides others'
     // jobs: the client's own jobs that somebody else answered in the debugger or interrupted.
     QList<JobPtr> takeActivityFor(const QString &clientKey);
-    void forgetClient(const QString &clientKey)
-    {
-        m_seenBy.remove(clientKey);
-        m_notices.remove(clientKey);
-        m_announcedTo.remove(clientKey);
-    }
+    void forgetClient(const QString &clientKey) { m_sinceLastCall.forget(clientKey); }
     // What somebody did to a client's work that is no job of the session: the person undid its
     // file change. Told once, in the client's next answer (takeNoticesFor), oldest first; a
     // client holds at most MaxNotices.
-    void tell(const QString &clientKey, const SessionNotice &notice);
+    void tell(const QString &clientKey, const SessionNotice &notice) { m_sinceLastCall.tell(clientKey, notice); }
     // What happened to the whole session that is no job: a reset, the engine's restart after a
     // crash. Told once to every client but the one who did it (notice.by), in its next answer;
     // the newest MaxNotices are kept for clients that have not called since.
-    void announce(SessionNotice notice);
+    void announce(const SessionNotice &notice) { m_sinceLastCall.announce(notice); }
     // The client's own notices and the announcements it was not told yet, oldest first.
-    QList<SessionNotice> takeNoticesFor(const QString &clientKey);
-    static constexpr int MaxNotices = 50;
+    QList<SessionNotice> takeNoticesFor(const QString &clientKey) { return m_sinceLastCall.takeNoticesFor(clientKey); }
+    static constexpr int MaxNotices = SinceLastCall::MaxNotices;
 
     // The time limit that stops this job: its own, else the session's (0: none). It counts
     // running time only (Job::runningMs): time parked in the debugger does not count.
@@ -187,29 +182,15 @@ private:
     QQueue<JobPtr> m_queue;
     JobPtr m_current;
     QHash<quint64, JobPtr> m_live; // queued or running, by id
-    QHash<quint64, QueryCallback> m_queries;
-    struct WaitingQuery
-    {
-        EngineProtocol::Query query;
-        QueryCallback callback;
-        QDeadlineTimer deadline;
-    };
-    QList<WaitingQuery> m_waitingQueries; // asked while the engine was starting
-    QTimer m_queryWait;                    // ends the waits that outlast QueryReadyWaitMs
-    void failWaitingQueries(const QString &reason, bool onlyExpired);
+    EngineQueries m_queries{m_engine, [this] { return m_nextId++; }};
     JobWaiters m_waiters{[this](quint64 id) { return m_live.value(id); }};
-    QList<JobPtr> m_transcript;
-    QHash<QString, quint64> m_seenBy; // client key -> last transcript sequence it was told of
-    QHash<QString, QList<SessionNotice>> m_notices; // client key -> what it has not been told yet
-    QList<SessionNotice> m_announced;              // the newest announcements, oldest first
-    QHash<QString, quint64> m_announcedTo;         // client key -> the last announcement it was told
-    quint64 m_nextId = 1;
-    quint64 m_nextSequence = 1;
+    Transcript m_transcript;
+    SinceLastCall m_sinceLastCall{m_transcript};
+    quint64 m_nextId = 1; // jobs and questions: the engine answers both by id
     QString m_package = QStringLiteral("COMMON-LISP-USER");
     EngineProtocol::Limits m_limits;
     QString m_projectRoot; // empty: none
     int m_graceMs = 2000;
-    int m_transcriptLimit = 5000;
     // Output an evaluation's code writes to the process's own descriptors, kept per evaluation:
     // the engine's budget never sees it, so the host caps it at the default budget.
     static constexpr qsizetype ProcessOutputCap = EngineProtocol::DefaultMaxOutputChars;
