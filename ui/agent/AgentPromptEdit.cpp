@@ -7,7 +7,7 @@
 #include <QTextBlock>
 
 AgentPromptEdit::AgentPromptEdit(QWidget *parent)
-    : QPlainTextEdit(parent), m_completer(new QCompleter(this)), m_model(new QStringListModel(this))
+    : HistoryEdit(parent), m_completer(new QCompleter(this)), m_model(new QStringListModel(this))
 {
     setTabChangesFocus(true);
     setLineWrapMode(QPlainTextEdit::WidgetWidth);
@@ -18,12 +18,6 @@ AgentPromptEdit::AgentPromptEdit(QWidget *parent)
     m_completer->setMaxVisibleItems(10);
     connect(m_completer, qOverload<const QModelIndex &>(&QCompleter::activated), this,
             [this](const QModelIndex &index) { takeCommand(index.row()); });
-}
-
-void AgentPromptEdit::setHistoryFile(const QString &path)
-{
-    m_historyFile = path;
-    m_history.load(path);
 }
 
 void AgentPromptEdit::setCommands(const QList<Acp::AvailableCommand> &commands)
@@ -38,23 +32,12 @@ QStringList AgentPromptEdit::offered() const
     return m_completer->popup()->isVisible() ? m_model->stringList() : QStringList();
 }
 
-void AgentPromptEdit::replaceText(const QString &text)
-{
-    QTextCursor cursor(document());
-    cursor.select(QTextCursor::Document);
-    cursor.insertText(text);
-    cursor.movePosition(QTextCursor::End);
-    setTextCursor(cursor);
-}
-
 void AgentPromptEdit::submit()
 {
     const QString text = toPlainText();
     if (text.trimmed().isEmpty())
         return;
-    m_history.add(text);
-    if (!m_historyFile.isEmpty())
-        m_history.save(m_historyFile);
+    remember(text);
     clear();
     Q_EMIT submitted(text);
 }
@@ -111,29 +94,16 @@ void AgentPromptEdit::keyPressEvent(QKeyEvent *event)
             break;
         }
     }
-    const bool shift = event->modifiers() & Qt::ShiftModifier;
-    const bool ctrl = event->modifiers() & Qt::ControlModifier;
-    const QTextCursor cursor = textCursor();
+    if (walkHistory(event))
+        return;
     switch (event->key()) {
     case Qt::Key_Return:
     case Qt::Key_Enter:
-        if (shift || ctrl)
+        if (event->modifiers() & (Qt::ShiftModifier | Qt::ControlModifier))
             textCursor().insertBlock(); // a new line (a block, so that Up and Down know lines)
         else
             submit();
         return;
-    case Qt::Key_Up:
-        if (!shift && !ctrl && cursor.blockNumber() == 0) {
-            replaceText(m_history.previous(toPlainText()));
-            return;
-        }
-        break;
-    case Qt::Key_Down:
-        if (!shift && !ctrl && cursor.blockNumber() == document()->blockCount() - 1) {
-            replaceText(m_history.next(toPlainText()));
-            return;
-        }
-        break;
     case Qt::Key_Escape:
         Q_EMIT escapePressed();
         return;

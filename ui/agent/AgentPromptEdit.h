@@ -2,9 +2,7 @@
 
 #include "SlashCommands.h"
 
-#include "inputhistory/CommandHistory.h"
-
-#include <QPlainTextEdit>
+#include "inputhistory/HistoryEdit.h"
 
 class QCompleter;
 class QStringListModel;
@@ -13,15 +11,12 @@ class QStringListModel;
 // and Down on the last walk the history (CommandHistory, as the REPL's input does, in a file of
 // its own), Esc asks to stop the turn, and "/" at the start offers the agent's slash commands
 // (Tab or Enter takes the one chosen).
-class AgentPromptEdit : public QPlainTextEdit
+class AgentPromptEdit : public HistoryEdit
 {
     Q_OBJECT
 public:
     explicit AgentPromptEdit(QWidget *parent = nullptr);
 
-    CommandHistory &history() { return m_history; }
-    // Loaded now, saved after every prompt sent.
-    void setHistoryFile(const QString &path);
     void setCommands(const QList<Acp::AvailableCommand> &commands);
     const SlashCommands &commands() const { return m_commands; }
     QCompleter *completer() const { return m_completer; }
@@ -41,10 +36,7 @@ protected:
 private:
     void offerCommands();
     void takeCommand(int row);
-    void replaceText(const QString &text);
 
-    CommandHistory m_history;
-    QString m_historyFile;
     SlashCommands m_commands;
     QList<Acp::AvailableCommand> m_offered;
     QCompleter *m_completer;

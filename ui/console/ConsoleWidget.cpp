@@ -5,12 +5,9 @@
 #include <QAbstractItemView>
 #include <QCompleter>
 #include <QKeyEvent>
-#include <QLoggingCategory>
 #include <QScrollBar>
 #include <QStringListModel>
 #include <QTextBlock>
-
-Q_LOGGING_CATEGORY(lcConsole, "duet.ui.console")
 
 namespace {
 QString commonPrefix(const QStringList &words)
@@ -29,7 +26,7 @@ QString commonPrefix(const QStringList &words)
 } // namespace
 
 ConsoleWidget::ConsoleWidget(QWidget *parent)
-    : QPlainTextEdit(parent), m_completer(new QCompleter(this)), m_completions(new QStringListModel(this))
+    : HistoryEdit(parent), m_completer(new QCompleter(this)), m_completions(new QStringListModel(this))
 {
     setTabChangesFocus(false);
     setLineWrapMode(QPlainTextEdit::WidgetWidth);
@@ -45,23 +42,6 @@ ConsoleWidget::ConsoleWidget(QWidget *parent)
 
 ConsoleWidget::~ConsoleWidget() = default;
 
-void ConsoleWidget::setHistoryFile(const QString &path)
-{
-    m_historyFile = path;
-    QString error;
-    if (!m_history.load(path, &error) && !error.isEmpty())
-        qCInfo(lcConsole) << "history not loaded:" << error;
-}
-
-void ConsoleWidget::replaceText(const QString &text)
-{
-    QTextCursor cursor(document());
-    cursor.select(QTextCursor::Document);
-    cursor.insertText(text);
-    cursor.movePosition(QTextCursor::End);
-    setTextCursor(cursor);
-}
-
 void ConsoleWidget::submit()
 {
     const QString code = toPlainText();
@@ -69,12 +49,7 @@ void ConsoleWidget::submit()
         clear();
         return;
     }
-    m_history.add(code);
-    if (!m_historyFile.isEmpty()) {
-        QString error;
-        if (!m_history.save(m_historyFile, &error))
-            qCWarning(lcConsole) << "history not saved:" << error;
-    }
+    remember(code);
     clear();
     Q_EMIT submitted(code);
 }
@@ -95,6 +70,8 @@ void ConsoleWidget::keyPressEvent(QKeyEvent *event)
         }
     }
     if (m_searching && handleSearchKey(event))
+        return;
+    if (walkHistory(event))
         return;
 
     const bool shift = event->modifiers() & Qt::ShiftModifier;
@@ -118,21 +95,6 @@ void ConsoleWidget::keyPressEvent(QKeyEvent *event)
                 indentLine();
             else
                 requestCompletion();
-            return;
-        }
-        break;
-    case Qt::Key_Up:
-        if (!shift && !ctrl && cursor.blockNumber() == 0) {
-            replaceText(m_history.previous(toPlainText()));
-            QTextCursor start = textCursor();
-            start.movePosition(QTextCursor::End);
-            setTextCursor(start);
-            return;
-        }
-        break;
-    case Qt::Key_Down:
-        if (!shift && !ctrl && cursor.blockNumber() == document()->blockCount() - 1) {
-            replaceText(m_history.next(toPlainText()));
             return;
         }
         break;
@@ -291,10 +253,10 @@ void ConsoleWidget::startSearch()
 
 void ConsoleWidget::updateSearch(int from)
 {
-    const int found = from == -2 ? -1 : m_history.search(m_searchNeedle, from);
+    const int found = from == -2 ? -1 : history().search(m_searchNeedle, from);
     if (found >= 0) {
         m_searchIndex = found;
-        replaceText(m_history.at(found));
+        replaceText(history().at(found));
         Q_EMIT hint(tr("(reverse-i-search)`%1'").arg(m_searchNeedle));
     } else {
         Q_EMIT hint(tr("(failing reverse-i-search)`%1'").arg(m_searchNeedle));
@@ -306,7 +268,7 @@ void ConsoleWidget::endSearch(bool keep)
     m_searching = false;
     if (!keep)
         replaceText(m_searchSaved);
-    m_history.resetNavigation();
+    history().resetNavigation();
     Q_EMIT hint(QString());
 }
 

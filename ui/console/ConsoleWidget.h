@@ -1,9 +1,7 @@
 #pragma once
 
 #include "lispsource/LispSource.h"
-#include "inputhistory/CommandHistory.h"
-
-#include <QPlainTextEdit>
+#include "inputhistory/HistoryEdit.h"
 
 class QCompleter;
 class QStringListModel;
@@ -13,17 +11,12 @@ class QStringListModel;
 // line; Shift+Enter always opens one. Up/Down on the first/last line walk the history, Ctrl+R
 // searches it, TAB indents or asks for completions, the paren matching the one at the cursor
 // is highlighted. What to do with submitted text is the owner's business (LispConsole).
-class ConsoleWidget : public QPlainTextEdit
+class ConsoleWidget : public HistoryEdit
 {
     Q_OBJECT
 public:
     explicit ConsoleWidget(QWidget *parent = nullptr);
     ~ConsoleWidget() override;
-
-    CommandHistory &history() { return m_history; }
-    // Where the history lives between runs; loaded now, saved after every submission.
-    void setHistoryFile(const QString &path);
-    QString historyFile() const { return m_historyFile; }
 
     // While busy, Ctrl+C interrupts even with text in the input.
     void setBusy(bool busy) { m_busy = busy; }
@@ -59,10 +52,7 @@ private:
     void requestCompletion();
     void insertCompletion(const QString &completion);
     void highlightMatchingParen();
-    void replaceText(const QString &text);
 
-    CommandHistory m_history;
-    QString m_historyFile;
     bool m_busy = false;
     QCompleter *m_completer;
     QStringListModel *m_completions;
