@@ -81,8 +81,16 @@ private:
     QJsonObject run(const QString &tool, const QJsonObject &arguments, int ms = 60000)
     {
         const QJsonObject answer = m_agent->answer(m_agent->call(tool, arguments), ms);
-        if (answer.isEmpty() || answer.contains("error"))
+        if (answer.isEmpty() || answer.contains("error")) {
             qWarning().noquote() << tool << "gave no result:" << answer.value("error").toString() << m_agent->errors();
+            // Whether the engine still runs the work or the answer went astray on its way out.
+            const Session *session = m_services->session();
+            const JobPtr current = session->current();
+            qWarning().noquote() << "the session: engine ready" << session->isEngineReady() << "running"
+                                 << (current ? QStringLiteral("job %1 (%2, %3 ms)").arg(current->id).arg(current->request.tool).arg(current->runningMs())
+                                             : QStringLiteral("nothing"))
+                                 << "queued" << session->queuedCount() << "parked" << session->debugger()->openDebuggers().size();
+        }
         return answer;
     }
     void saveScreenshot(const QString &name)
@@ -217,7 +225,10 @@ private Q_SLOTS:
         QVERIFY(TestFiles::copyTree(QStringLiteral(DUET_SOURCE_DIR "/tests/data/shapes"), root));
         QString error;
         QVERIFY2(m_window->openProject(root, &error), qPrintable(error));
-        const QJsonObject loaded = run(QStringLiteral("load-system"), {{"system", "shapes"}}, 300000);
+        // Within the suite's 120 s (a few seconds as a rule, under ASan too), so that a load
+        // that never answers fails here and says what the session was doing.
+        const QJsonObject loaded = run(QStringLiteral("load-system"), {{"system", "shapes"}}, 90000);
+        QVERIFY2(!loaded.isEmpty(), "load-system did not answer within 90 s");
         QVERIFY2(!SdkAgent::isError(loaded), qPrintable(SdkAgent::text(loaded)));
         DefinitionsModel *model = m_window->definitions();
         // The engine lists the package (load-system made it from the project root) and the
