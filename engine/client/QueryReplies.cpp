@@ -33,6 +33,20 @@ QStringList DefinitionsReply::Entry::nativeNotes() const
     return json.value(QStringLiteral("native_notes")).toVariant().toStringList();
 }
 
+QList<DefinitionsReply::Entry::Method> DefinitionsReply::Entry::methods() const
+{
+    QList<Method> methods;
+    for (const QJsonValue &value : json.value(QStringLiteral("methods")).toArray()) {
+        const QJsonObject method = value.toObject();
+        methods.append({method.value(QStringLiteral("qualifiers")).toVariant().toStringList(),
+                        method.value(QStringLiteral("specializers")).toVariant().toStringList(),
+                        method.value(QStringLiteral("execution")).toString(),
+                        qint64(method.value(QStringLiteral("native_since_ms")).toDouble()),
+                        method.value(QStringLiteral("native_reason")).toString()});
+    }
+    return methods;
+}
+
 QSet<QString> PackagesReply::features() const
 {
     QSet<QString> features;

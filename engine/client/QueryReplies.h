@@ -66,6 +66,17 @@ public:
         QString nativeReason() const;
         // What the engine says of its native version besides (it checks declared types...).
         QStringList nativeNotes() const;
+        // A generic function's methods, each as it runs (the ledger lists them one row each;
+        // the engine's list does not): qualifiers and specializers as the ledger writes them.
+        struct Method
+        {
+            QStringList qualifiers;
+            QStringList specializers;
+            QString execution;
+            qint64 nativeSinceMs = 0;
+            QString nativeReason;
+        };
+        QList<Method> methods() const;
         QJsonObject json;
     };
 };

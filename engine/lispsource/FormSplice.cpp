@@ -36,6 +36,12 @@ int blankLineEnd(const QString &text, int pos)
     return i < text.size() && text[i] == QLatin1Char('\n') ? i + 1 : -1;
 }
 
+// Whether the line that starts at pos has nothing before its line ending.
+bool isEmptyLine(const QString &text, int pos)
+{
+    return pos < text.size() && (text[pos] == QLatin1Char('\n') || (text[pos] == QLatin1Char('\r') && pos + 1 < text.size() && text[pos + 1] == QLatin1Char('\n')));
+}
+
 // The start of the line before the one that starts at pos (pos > 0).
 int previousLineStart(const QString &text, int pos)
 {
@@ -121,9 +127,37 @@ QString indentedBy(const QString &form, const QString &indentation, const QStrin
     return lines.join(eol);
 }
 
-// Deletes [start, end) from a line that holds other text too, with the blanks that separate it.
-QString withoutPart(const QString &text, int start, int end)
+// Where the closing parentheses after a group's last form `node` may join the code before it:
+// the line break after the code that precedes it (its previous sibling, or the group's opening);
+// -1 when a comment comes between, whose line the parentheses would end up in.
+int closersJoinAt(const LispFile &file, const SyntaxNode &node)
 {
+    const SyntaxNode group = node.parent();
+    if (!group.isValid())
+        return -1;
+    int codeEnd = group.start() + 1;
+    for (const SyntaxNode &child : group.children()) {
+        if (child == node)
+            break;
+        codeEnd = child.end();
+    }
+    for (const SyntaxComment &comment : file.tree().comments()) {
+        if (comment.end > codeEnd && comment.start < node.start())
+            return -1;
+    }
+    const QString &text = file.text();
+    int lineBreak = int(text.indexOf(QLatin1Char('\n'), codeEnd));
+    if (lineBreak < 0 || lineBreak > node.start())
+        return -1;
+    if (lineBreak > 0 && text[lineBreak - 1] == QLatin1Char('\r'))
+        --lineBreak;
+    return lineBreak;
+}
+
+// Deletes [start, end) from a line that holds other text too, with the blanks that separate it.
+QString withoutPart(const LispFile &file, const SyntaxNode &node, int start, int end)
+{
+    const QString &text = file.text();
     int from = start;
     while (from > 0 && isBlank(text[from - 1]))
         --from;
@@ -138,8 +172,11 @@ QString withoutPart(const QString &text, int start, int end)
         ++to;
     const bool closersFollow = to < text.size() && text[to] == QLatin1Char(')');
     if (closersFollow && lineStartBefore(text, start) > 0) {
-        // "  (b))": the form leaves with its line, the closing parentheses join the line before.
-        return text.left(lineBreakBefore(text, lineStartBefore(text, start))) + text.mid(end);
+        // "  (b))": the form leaves with its line (and the blank lines that separated it), the
+        // closing parentheses join the code before it; after a comment they stay on the form's
+        // line, out of the comment.
+        const int joinAt = closersJoinAt(file, node);
+        return joinAt >= 0 ? text.left(joinAt) + text.mid(end) : text.left(start) + text.mid(end);
     }
     if (closersFollow || lineStartBefore(text, start) < 0)
         return text.left(from) + text.mid(end); // (a) (b) (c): b and the blanks before it
@@ -218,7 +255,7 @@ FormSplice FormSplice::apply(const LispFile &file, const TopLevelForm &form, Act
         int to = lineEndAfter(text, form.end);
         if (from < 0 || to < 0) {
             // The form shares a line with something else: the form goes, the other text stays.
-            splice.text = withoutPart(text, form.start, form.end);
+            splice.text = withoutPart(file, form.node, form.start, form.end);
             return splice;
         }
         // Whole lines go. At the top level, where an insert adds a blank line, so does a blank
@@ -227,7 +264,12 @@ FormSplice FormSplice::apply(const LispFile &file, const TopLevelForm &form, Act
         // none, a blank line goes only when there is one on each side.
         const bool blankBefore = from > 0 && blankLineEnd(text, previousLineStart(text, from)) == from;
         const int blankAfter = blankLineEnd(text, to);
-        if (blankAfter > 0 && (!nested || blankBefore))
+        // Of blank lines on both sides, an empty one goes rather than one holding blanks (the
+        // empty one is what an insert added; the blanks are the file's own bytes).
+        const bool keepAfter = blankBefore && blankAfter > 0 && !isEmptyLine(text, to) && isEmptyLine(text, previousLineStart(text, from));
+        if (keepAfter)
+            from = previousLineStart(text, from);
+        else if (blankAfter > 0 && (!nested || blankBefore))
             to = blankAfter;
         else if (blankBefore && !nested)
             from = previousLineStart(text, from);

@@ -13,7 +13,10 @@
 // with its neighbour's indentation, every line of it moved right by that much (the new text is
 // indented as at the top level). A deleted form takes its lines with it, and at the top level a
 // blank line beside them when only one side has one (inside a group, only when both sides have
-// one), so that an insert and a delete leave the file as it was.
+// one), so that an insert and a delete leave the file as it was; of blank lines on both sides,
+// an empty one goes rather than one holding blanks (the file's own bytes). A group's last form
+// deleted leaves the group's closing parentheses after the code before it, or on the form's
+// line when a comment comes between (never inside the comment).
 struct FormSplice
 {
     enum class Action { Replace, InsertBefore, InsertAfter, Delete };

@@ -69,7 +69,15 @@ QJsonObject outputProperties()
                                                                      {QStringLiteral("native"), QStringLiteral("interpreted"), QStringLiteral("compiling")})},
                             {QStringLiteral("native_since_ms"), nullableInteger(QStringLiteral("Since when it runs native code (Unix ms), when the session compiled it; else null"))},
                             {QStringLiteral("native_reason"), nullableString(QStringLiteral("Why its native version is not in place (a compile that failed); else null"))},
-                            {QStringLiteral("native_notes"), stringArray(QStringLiteral("What its native version does that the interpreter does not (it checks the types it declares), or why it was compiled again"))}};
+                            {QStringLiteral("native_notes"), stringArray(QStringLiteral("What its native version does that the interpreter does not (it checks the types it declares), or why it was compiled again"))},
+                            {QStringLiteral("methods"), objectArray(QStringLiteral("A generic function's methods (at most 200), each as it runs"),
+                                                                    {{QStringLiteral("qualifiers"), stringArray(QStringLiteral("Its qualifiers (:around...)"))},
+                                                                     {QStringLiteral("specializers"), stringArray(QStringLiteral("Its specializers, trailing Ts left out"))},
+                                                                     {QStringLiteral("execution"), stringEnum(QStringLiteral("How it runs now"),
+                                                                                                              {QStringLiteral("native"), QStringLiteral("interpreted"), QStringLiteral("compiling")})},
+                                                                     {QStringLiteral("native_since_ms"), nullableInteger(QStringLiteral("Since when it runs native code (Unix ms), when the session compiled it; else null"))},
+                                                                     {QStringLiteral("native_reason"), nullableString(QStringLiteral("Why its native version is not in place; else null"))}},
+                                                                    {QStringLiteral("specializers"), QStringLiteral("execution")})}};
     return {{QStringLiteral("definitions"), objectArray(QStringLiteral("One entry per symbol and kind, sorted by name"), entry,
                                                         {QStringLiteral("name"), QStringLiteral("package"), QStringLiteral("kind")})},
             {QStringLiteral("count"), integer(QStringLiteral("Number of entries"), 0, 2147483647)},

@@ -156,6 +156,37 @@ private Q_SLOTS:
         QCOMPARE(applied(inserted, QStringLiteral("defun new"), FormSplice::Action::Delete), text);
     }
 
+    // Issue 42, point 12: a line of only blanks next to the edited form became empty after an
+    // insert and a delete; bytes the edit does not own stay as they were.
+    void aLineOfOnlyBlanksBesideTheEditStaysAsItWas_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<int>("action");
+        const QString top = QStringLiteral("(defun a () 1)\n   \n(defun b () 2)\n\t\n(defun c () 3)\n");
+        const QString group = QStringLiteral("(progn\n  (defun a () 1)\n  \n  (defun b () 2))\n");
+        for (const auto action : {FormSplice::Action::InsertBefore, FormSplice::Action::InsertAfter}) {
+            const QByteArray how = action == FormSplice::Action::InsertBefore ? "before" : "after";
+            for (const QString &label : {QStringLiteral("defun a"), QStringLiteral("defun b"), QStringLiteral("defun c")}) {
+                QTest::newRow(("top level, " + how + " " + label.toUtf8()).constData()) << top << label << int(action);
+                QTest::newRow(("top level CRLF, " + how + " " + label.toUtf8()).constData())
+                    << QString(top).replace(QStringLiteral("\n"), QStringLiteral("\r\n")) << label << int(action);
+            }
+            for (const QString &label : {QStringLiteral("defun a"), QStringLiteral("defun b")})
+                QTest::newRow(("in a group, " + how + " " + label.toUtf8()).constData()) << group << label << int(action);
+        }
+    }
+    void aLineOfOnlyBlanksBesideTheEditStaysAsItWas()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, label);
+        QFETCH(int, action);
+        const QString inserted = applied(text, label, FormSplice::Action(action), QStringLiteral("(defun added ()\n  :new)"));
+        QVERIFY2(inserted.contains(QStringLiteral("\n   \r\n")) || inserted.contains(QStringLiteral("\n   \n")) || !text.contains(QStringLiteral("\n   \n")),
+                 qPrintable(inserted));
+        QCOMPARE(applied(inserted, QStringLiteral("defun added"), FormSplice::Action::Delete), text);
+    }
+
     void formsInsideAGroupKeepItsIndentationAndItsClosingParentheses()
     {
         const QString text = QStringLiteral("(eval-when (:execute)\n  (defun a () 1)\n  (defun b () 2))\n");
@@ -168,6 +199,29 @@ private Q_SLOTS:
         QCOMPARE(applied(text, QStringLiteral("defun a"), FormSplice::Action::Delete), QStringLiteral("(eval-when (:execute)\n  (defun b () 2))\n"));
         QCOMPARE(applied(QStringLiteral("(progn (defun a () 1)\n       (defun b () 2))"), QStringLiteral("defun a"), FormSplice::Action::Delete),
                  QStringLiteral("(progn\n       (defun b () 2))"));
+    }
+
+    // A group's last form deleted: its closing parentheses never go into a comment (the file
+    // stayed open: "  ;; c)"), nor onto a line of their own after a blank line.
+    void deletingAGroupsLastFormKeepsItsParenthesesOutOfComments_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("after its own line") << QStringLiteral("(progn\n  (a)\n  (x))\n") << QStringLiteral("(progn\n  (a))\n");
+        QTest::newRow("after a comment line") << QStringLiteral("(progn\n  (a)\n  ;; c\n  (x))\n") << QStringLiteral("(progn\n  (a)\n  ;; c\n  )\n");
+        QTest::newRow("after a form's comment") << QStringLiteral("(progn\n  (a) ; note\n  (x))\n") << QStringLiteral("(progn\n  (a) ; note\n  )\n");
+        QTest::newRow("after a blank line") << QStringLiteral("(progn\n  (a)\n\n  (x))\n") << QStringLiteral("(progn\n  (a))\n");
+        QTest::newRow("alone in its group") << QStringLiteral("(progn\n  (x))\n") << QStringLiteral("(progn)\n");
+        QTest::newRow("alone, after the head's comment") << QStringLiteral("(progn ; why\n  (x))\n") << QStringLiteral("(progn ; why\n  )\n");
+        QTest::newRow("CRLF") << QStringLiteral("(progn\r\n  (a)\r\n\r\n  (x))\r\n") << QStringLiteral("(progn\r\n  (a))\r\n");
+    }
+    void deletingAGroupsLastFormKeepsItsParenthesesOutOfComments()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        const QString deleted = applied(text, QStringLiteral("x"), FormSplice::Action::Delete);
+        QCOMPARE(deleted, expected);
+        QVERIFY(SyntaxTree::read(deleted).errors().isEmpty());
     }
 
     void aFormThatSharesItsLineGoesAloneWithItsBlanks()

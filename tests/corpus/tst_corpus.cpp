@@ -318,7 +318,7 @@ private Q_SLOTS:
 
     void everyFormIsEditedByItsLabelAndByItsLinesWithoutCorruption()
     {
-        Figures identity, byLabel, byLines, change, restore, indented, roundTrip;
+        Figures identity, byLabel, byLines, change, restore, indented, roundTrip, indentedAfter, roundTripAfter, deletedReads;
         for (const QString &relative : std::as_const(m_files)) {
             const LispFile &file = m_project.files[size_t(m_index.value(relative))];
             const QString &text = file.text();
@@ -354,7 +354,14 @@ private Q_SLOTS:
                 restore.count(probeForm != after.forms().end()
                                   && FormSplice::apply(after, *probeForm, FormSplice::Action::Replace, shown).text == text,
                               where);
-                insertBeforeThenDelete(file, form, where, indented, roundTrip);
+                insertThenDelete(file, form, FormSplice::Action::InsertBefore, where, indented, roundTrip);
+                insertThenDelete(file, form, FormSplice::Action::InsertAfter, where, indentedAfter, roundTripAfter);
+                // A form in a group deleted: the file reads as well as before (issue 42: a group's
+                // closing parentheses went into the comment before its last form).
+                if (form.depth > 0) {
+                    const QString deleted = FormSplice::apply(file, form, FormSplice::Action::Delete, {}).text;
+                    deletedReads.count(SyntaxTree::read(deleted).errors().size() <= file.tree().errors().size(), where);
+                }
             }
         }
         for (const auto &[figures, name] : {std::pair{&identity, "the form put back as shown changes nothing"},
@@ -363,15 +370,20 @@ private Q_SLOTS:
                                              std::pair{&change, "a change touches its lines only"},
                                              std::pair{&restore, "the old text put back restores the file byte for byte"},
                                              std::pair{&indented, "a two-line form inserted before it: every line indented as it is"},
-                                             std::pair{&roundTrip, "insert-before then delete of that form restores the file byte for byte"}}) {
+                                             std::pair{&roundTrip, "insert-before then delete of that form restores the file byte for byte"},
+                                             std::pair{&indentedAfter, "a two-line form inserted after it: every line indented as it is"},
+                                             // issue 42, point 12: a line of only blanks after the form became empty
+                                             std::pair{&roundTripAfter, "insert-after then delete of that form restores the file byte for byte"},
+                                             std::pair{&deletedReads, "a form in a group deleted: the file reads as well as before"}}) {
             qInfo("%s", qPrintable(figures->report(QString::fromLatin1(name))));
             QVERIFY2(figures->passed == figures->tried, name);
         }
     }
 
-    // A form on lines of its own gets a two-line neighbour before it (indented as at the top
-    // level, as an agent writes it), which is then deleted by its label: the file as it was.
-    static void insertBeforeThenDelete(const LispFile &file, const TopLevelForm &form, const QString &where, Figures &indented, Figures &roundTrip)
+    // A form on lines of its own gets a two-line neighbour before or after it (indented as at
+    // the top level, as an agent writes it), which is then deleted by its label: the file as it was.
+    static void insertThenDelete(const LispFile &file, const TopLevelForm &form, FormSplice::Action action, const QString &where, Figures &indented,
+                                 Figures &roundTrip)
     {
         const QString &text = file.text();
         const int lineStart = form.start == 0 ? 0 : int(text.lastIndexOf(QLatin1Char('\n'), form.start - 1)) + 1;
@@ -380,7 +392,7 @@ private Q_SLOTS:
                                                               : QStringView(text).mid(form.end, text.indexOf(QLatin1Char('\n'), form.end) - form.end).trimmed().isEmpty());
         if (!ownLines || text.contains(QLatin1String("corpus-new")))
             return;
-        const FormSplice inserted = FormSplice::apply(file, form, FormSplice::Action::InsertBefore, QStringLiteral("(defun corpus-new ()\n  :new)"));
+        const FormSplice inserted = FormSplice::apply(file, form, action, QStringLiteral("(defun corpus-new ()\n  :new)"));
         const LispFile after(inserted.text, file.forms().first().package);
         const FormMatches added = after.find(QStringLiteral("defun corpus-new"));
         if (!added.isUnique()) {

@@ -49,10 +49,17 @@ struct LiveSession
     McpServer server{&session, &tools};
     AccessGate access;
 
-    LiveSession()
+    // Started at once, unless `later`: then startEngine(), as the app starts its engine once
+    // the window is there (the first start's init file reaches a window that watches).
+    explicit LiveSession(bool later = false)
     {
         access.install(&server);
         tools.add(evaluateLispTool(&session, &jobs));
+        if (!later)
+            startEngine();
+    }
+    void startEngine()
+    {
         QSignalSpy ready(&engine, &EngineClient::ready);
         engine.start();
         if (!engine.isReady())

@@ -22,8 +22,10 @@
 #include "tools/HandoffTools.h"
 #include "tools/ToolSet.h"
 #include "window/MainWindow.h"
+#include "window/WindowTheme.h"
 
 #include <QDir>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -199,6 +201,53 @@ private Q_SLOTS:
         QCOMPARE(AgentClient::resultText(m_agent->response(second)), QStringLiteral("ran: the person ran the form as staged.\n\n=> 7"));
         QCOMPARE(AgentClient::resultText(m_agent->response(third)), QStringLiteral("ran: the person ran the form as staged.\n\n=> 11"));
         QCOMPARE(input()->toPlainText(), QStringLiteral("(half"));
+        input()->clear();
+    }
+
+    // Before: a description long enough to wrap put its last word over the hint line below it.
+    void aLongDescriptionWrapsInsideItsOwnLine()
+    {
+        const QString description = QStringLiteral(
+            "rename the helper that measures every shape's area so that the teacher's next example reads as the book "
+            "says, then check the squares and the circles again before the class sees it");
+        const int call = stage(QStringLiteral("(+ 20 22)"), description);
+        QVERIFY(waitForInput(QStringLiteral("(+ 20 22)")));
+        auto *title = bar()->findChild<QLabel *>(QStringLiteral("stagingTitle"));
+        auto *hint = bar()->findChild<QLabel *>(QStringLiteral("stagingHint"));
+        QVERIFY(title && hint);
+        for (const WindowTheme::Look look : {WindowTheme::Look::Light, WindowTheme::Look::Dark}) {
+            WindowTheme::apply(look, m_window->console());
+            for (int width = 1400; width >= 800; width -= 25) {
+                m_window->resize(width, 780);
+                QTest::qWait(200);
+                const QString where = QStringLiteral("%1 px: title %2x%3 needs %4, hint at %5")
+                                          .arg(width).arg(title->width()).arg(title->height()).arg(title->heightForWidth(title->width()))
+                                          .arg(hint->geometry().top());
+                QVERIFY2(title->heightForWidth(title->width()) <= title->height(), qPrintable(where));
+                QVERIFY2(hint->heightForWidth(hint->width()) <= hint->height(), qPrintable(where));
+                QVERIFY2(title->geometry().bottom() < hint->geometry().top(), qPrintable(where));
+                QVERIFY2(bar()->rect().contains(hint->geometry()), qPrintable(where));
+            }
+            saveScreenshot(look == WindowTheme::Look::Dark ? QStringLiteral("staging-long-dark.png") : QStringLiteral("staging-long.png"));
+            // Presenting: a larger font, the same words.
+            m_window->setPresenting(true);
+            for (int width = 1400; width >= 1000; width -= 25) {
+                m_window->resize(width, 780);
+                QTest::qWait(100);
+                const QString where = QStringLiteral("presenting, %1 px: title %2x%3 needs %4, hint at %5 needs %6x%7")
+                                          .arg(width).arg(title->width()).arg(title->height()).arg(title->heightForWidth(title->width()))
+                                          .arg(hint->geometry().top()).arg(hint->width()).arg(hint->heightForWidth(hint->width()));
+                QVERIFY2(title->heightForWidth(title->width()) <= title->height(), qPrintable(where));
+                QVERIFY2(hint->heightForWidth(hint->width()) <= hint->height(), qPrintable(where));
+                QVERIFY2(title->geometry().bottom() < hint->geometry().top(), qPrintable(where));
+            }
+            saveScreenshot(look == WindowTheme::Look::Dark ? QStringLiteral("staging-long-presenting-dark.png") : QStringLiteral("staging-long-presenting.png"));
+            m_window->setPresenting(false);
+        }
+        WindowTheme::apply(WindowTheme::Look::System, m_window->console());
+        m_window->resize(1200, 780);
+        QTest::keyClick(input(), Qt::Key_Return);
+        QVERIFY(!m_agent->response(call).isEmpty());
         input()->clear();
     }
 

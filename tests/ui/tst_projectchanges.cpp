@@ -13,8 +13,10 @@
 #include "access/AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "toolcalls/ToolCallLog.h"
+#include "window/WindowTheme.h"
 
 #include <QJsonArray>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStatusBar>
@@ -212,6 +214,48 @@ private Q_SLOTS:
         QCOMPARE(bytesOf(m_path), edited(Original).toUtf8());
         QVERIFY(m_window->access()->pending().isEmpty());
         QTRY_VERIFY(!bar->isVisible());
+    }
+
+    // Before: a long description wrapped its last word over what is below it.
+    void aLongDescriptionWrapsInsideTheApprovalBar()
+    {
+        m_window->access()->setMode(AccessMode::Ask);
+        auto outcome = propose(edited(Original), QStringLiteral(
+            "document area so that the teacher's next example reads as the book says, then check the squares and the "
+            "circles again before the class sees it, and keep perimeter exactly as it is"));
+        QTRY_COMPARE(m_window->access()->pending().size(), 1);
+        ApprovalBar *bar = m_window->console()->approvalBar();
+        const QSize before = m_window->size();
+        QStringList overlaps;
+        for (const WindowTheme::Look look : {WindowTheme::Look::Light, WindowTheme::Look::Dark}) {
+            WindowTheme::apply(look, m_window->console());
+            for (int width = 1400; width >= 800; width -= 20) {
+                m_window->resize(width, 800);
+                QTest::qWait(60);
+                // Each wrapped label has the height its words need, and no widget overlaps another.
+                QList<QWidget *> shown;
+                for (QWidget *child : bar->findChildren<QWidget *>(Qt::FindDirectChildrenOnly)) {
+                    if (!child->isVisibleTo(bar))
+                        continue;
+                    if (auto *label = qobject_cast<QLabel *>(child); label && label->wordWrap() && label->heightForWidth(label->width()) > label->height())
+                        overlaps << QStringLiteral("%1 px: \"%2\" needs %3 px, has %4").arg(width).arg(label->text().left(30)).arg(label->heightForWidth(label->width())).arg(label->height());
+                    for (QWidget *other : std::as_const(shown)) {
+                        if (child->geometry().intersects(other->geometry()))
+                            overlaps << QStringLiteral("%1 px: %2 over %3").arg(width).arg(child->metaObject()->className(), other->metaObject()->className());
+                    }
+                    shown << child;
+                }
+            }
+            m_window->resize(1100, 800);
+            QTest::qWait(100);
+            saveScreenshot(look == WindowTheme::Look::Dark ? QStringLiteral("approval-long-dark.png") : QStringLiteral("approval-long.png"));
+        }
+        WindowTheme::apply(WindowTheme::Look::System, m_window->console());
+        m_window->resize(before);
+        QTest::mouseClick(bar->denyButton(), Qt::LeftButton);
+        QTRY_VERIFY(outcome->done);
+        overlaps.removeDuplicates();
+        QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.mid(0, 12).join(QLatin1Char('\n'))));
     }
 
     void denyLeavesTheFileUntouchedAndTellsTheAgent()

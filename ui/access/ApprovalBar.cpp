@@ -15,9 +15,32 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
+namespace {
+// A diff that asks for its lines' height and gives way down to three of them when the window
+// is short: a fixed height squeezed the bar below what its labels need, and the headline's
+// last words went under the diff.
+class DiffView : public QPlainTextEdit
+{
+public:
+    using QPlainTextEdit::QPlainTextEdit;
+    void setLines(int lines)
+    {
+        const int padding = 14;
+        m_preferred = fontMetrics().lineSpacing() * lines + padding;
+        setMinimumHeight(fontMetrics().lineSpacing() * qMin(lines, 3) + padding);
+        setMaximumHeight(m_preferred);
+        updateGeometry();
+    }
+    QSize sizeHint() const override { return {QPlainTextEdit::sizeHint().width(), m_preferred}; }
+
+private:
+    int m_preferred = 0;
+};
+} // namespace
+
 ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     : QFrame(parent), m_access(access), m_title(new QLabel(this)), m_count(new QLabel(this)), m_summary(new QLabel(this)),
-      m_code(new QPlainTextEdit(this)), m_diff(new QPlainTextEdit(this)), m_approve(new QPushButton(tr("&Approve"), this)),
+      m_code(new QPlainTextEdit(this)), m_diff(new DiffView(this)), m_approve(new QPushButton(tr("&Approve"), this)),
       m_deny(new QPushButton(tr("&Deny"), this)), m_reason(new QLineEdit(this))
 {
     setObjectName(QStringLiteral("approvalBar"));
@@ -48,12 +71,17 @@ ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     m_reason->setClearButtonEnabled(true);
     m_reason->setStyleSheet(QStringLiteral("QLineEdit { background: #fffdf7; color: #1f1f1f; border: 1px solid #ead7a8; }"));
 
+    // The headline has the bar's width (beside the count only): with the buttons beside it, a
+    // long description wrapped in a narrow column taller than the bar gave it. The buttons
+    // answer at the bottom, beside the reason a denial takes.
     auto *top = new QHBoxLayout;
     top->addWidget(m_title, 1);
-    top->addWidget(m_count);
-    top->addSpacing(8);
-    top->addWidget(m_approve);
-    top->addWidget(m_deny);
+    top->addWidget(m_count, 0, Qt::AlignTop);
+    auto *answer = new QHBoxLayout;
+    answer->setSpacing(6);
+    answer->addWidget(m_reason, 1);
+    answer->addWidget(m_approve);
+    answer->addWidget(m_deny);
     // An agent's options (long ones, as Claude Code's "Yes, and don't ask again for ...") get a
     // row of their own under what they answer, so the headline and the reason keep the bar's width.
     m_options = new QHBoxLayout;
@@ -67,7 +95,7 @@ ApprovalBar::ApprovalBar(AccessGate *access, QWidget *parent)
     layout->addWidget(m_code);
     layout->addWidget(m_diff);
     layout->addLayout(m_options);
-    layout->addWidget(m_reason);
+    layout->addLayout(answer);
 
     connect(m_approve, &QPushButton::clicked, access, &AccessGate::approve);
     const auto deny = [this] {
@@ -261,7 +289,6 @@ void ApprovalBar::showDiffs(const QList<FileChange> &changes)
     for (const FileChange &change : changes)
         DiffFormats::insert(cursor, change.diff.lines, false); // the bar is light in every theme
     m_diff->moveCursor(QTextCursor::Start);
-    const int lines = qBound(3, m_diff->document()->blockCount(), 16);
-    m_diff->setFixedHeight(m_diff->fontMetrics().lineSpacing() * lines + 14);
+    static_cast<DiffView *>(m_diff)->setLines(qBound(3, m_diff->document()->blockCount(), 16));
     m_diff->show();
 }

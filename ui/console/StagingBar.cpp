@@ -18,6 +18,7 @@ StagingBar::StagingBar(StagedForms *forms, QWidget *parent)
     setObjectName(QStringLiteral("stagingBar"));
     m_title->setObjectName(QStringLiteral("stagingTitle"));
     m_count->setObjectName(QStringLiteral("stagingCount"));
+    m_hint->setObjectName(QStringLiteral("stagingHint"));
     m_reason->setObjectName(QStringLiteral("stagingReason"));
     m_reject->setObjectName(QStringLiteral("stagingReject"));
     m_title->setTextFormat(Qt::RichText);

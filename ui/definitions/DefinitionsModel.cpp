@@ -113,6 +113,7 @@ void DefinitionsModel::setEngineReply(const QJsonObject &json)
 {
     const EngineProtocol::DefinitionsReply reply(json);
     m_engine.clear();
+    m_methodsListed.clear();
     m_engineKnown = reply.ok() && reply.hasDefinitions();
     if (m_engineKnown) {
         for (const QJsonValue &value : reply.definitions()) {
@@ -129,6 +130,11 @@ void DefinitionsModel::setEngineReply(const QJsonObject &json)
             d.listed = {entry.execution(), entry.nativeSinceMs(), entry.nativeReason(), entry.nativeNotes()};
             if (d.name.isEmpty() || d.package.isEmpty())
                 continue;
+            for (const EngineProtocol::DefinitionsReply::Entry::Method &method : entry.methods()) {
+                const DefinitionKey key{QStringLiteral("method"), d.package, d.name, DefinitionKey::normalizedQualifiers(method.qualifiers),
+                                        DefinitionKey::normalizedSpecializers(method.specializers)};
+                m_methodsListed.insert(key.id(), {method.execution, method.nativeSinceMs, method.nativeReason, {}});
+            }
             m_engine.append(d);
         }
     }
@@ -138,6 +144,7 @@ void DefinitionsModel::setEngineReply(const QJsonObject &json)
 void DefinitionsModel::clear()
 {
     m_engine.clear();
+    m_methodsListed.clear();
     m_engineKnown = false;
     rebuild();
 }
@@ -235,6 +242,7 @@ void DefinitionsModel::rebuild()
             d.name = key.name;
             d.kind = history->latest().kind;
             d.key = key;
+            d.listed = m_methodsListed.value(key.id());
             provenance(d);
             execution(d);
             all.append(d);

@@ -113,6 +113,10 @@ private:
     QPointer<NativeCompilation> m_native;
     QPointer<DefinitionLedger> m_ledger;
     QList<Definition> m_engine;
+    // How each method of the listed generic functions runs, by its ledger key's id: the
+    // methods' rows come from the ledger, and the background compiler never saw those that
+    // were compiled with their file (load-system).
+    QHash<QString, NativeCompilation::Listed> m_methodsListed;
     bool m_engineKnown = false;
     QList<Package> m_packages; // sorted by name; what the view shows
     QTimer m_refresh;

@@ -181,7 +181,10 @@ comment (; to the end of the line, #| |# nested)."
               (list "file" (or file :null) "line" (or line :null))
               ;; How it runs (native.lisp): interpreted, compiling or native.
               (and (member kind '("function" "macro" "generic-function") :test #'string=)
-                   (ignore-errors (execution-fields symbol kind)))))))
+                   (ignore-errors (execution-fields symbol kind)))
+              ;; And each of its methods: the panel lists them, the ledger's, one row each.
+              (and (string= kind "generic-function")
+                   (ignore-errors (methods-execution symbol)))))))
 
 (defun definition-entry-1 (symbol kind)
   (let ((*package* *session-package*))

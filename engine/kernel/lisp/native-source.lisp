@@ -112,8 +112,27 @@ compiler again once it is (REPLAY-PROCLAMATIONS).")
               ;; While COMPILE-FILE runs (the editor's C-c C-k, or the person's), ECL defines the
               ;; file's macros for its own use as it goes: not a definition to compile (it has no
               ;; lambda expression of its own); the fasl's load defines the native one.
-              (unless *compile-file-truename*
-                (note-function-installed (if macro :macro :function) name definition previous))))))))
+              (if *compile-file-truename*
+                  (when macro (note-compile-time-macro name definition))
+                  (note-function-installed (if macro :macro :function) name definition previous))))))))
+
+(defvar *compile-time-macros* (make-hash-table :test #'equal)
+  "Macro name -> (function . file): what COMPILE-FILE defined for its own use, until the
+compiled file's load defines the native one. Until then the macro runs interpreted, and the
+reason is that the file was compiled and not loaded (the editor's C-c M-k), not anything the
+native compiler did.")
+
+(defun note-compile-time-macro (name definition)
+  (setf (gethash name *compile-time-macros*)
+        (cons definition (ignore-errors (file-namestring *compile-file-truename*)))))
+
+(defun compile-time-macro-reason (name function)
+  "Why NAME's macro FUNCTION runs interpreted when COMPILE-FILE defined it and its compiled
+file was not loaded since; else NIL."
+  (let ((entry (gethash name *compile-time-macros*)))
+    (when (and entry (eq (car entry) function))
+      (format nil "COMPILE-FILE defined it for its own use while it compiled ~A, and the compiled file was not loaded: load it (C-c C-k in the editor, or LOAD of the fasl) to run its native version."
+              (or (cdr entry) "its file")))))
 
 (defvar *uncompiled-methods* (make-hash-table :test #'eq)
   "Methods the session defined while native compilation was off: they run interpreted.")

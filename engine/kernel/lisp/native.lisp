@@ -479,6 +479,7 @@ and \"native_notes\" of a function, macro or generic function's methods the sess
             "native_since_ms" (or (and own (eq state :native) (native-entry-since record)) :null)
             "native_reason" (or (and own (eq state :interpreted) (native-entry-reason record))
                                 (and function (traced-wrapper-reason symbol function))
+                                (and function (string= kind "macro") (compile-time-macro-reason symbol function))
                                 :null)
             "native_notes" (or (and own (native-entry-notes record)) '())))))
 
@@ -492,6 +493,35 @@ and \"native_notes\" of a function, macro or generic function's methods the sess
            "interpreted")
           ((intersection '(:queued :compiling) states) "compiling")
           (t "native"))))
+
+(defun method-execution (name method)
+  "How METHOD of the generic function NAME runs, as an object the host matches to the ledger's
+method by its qualifiers and specializers: its own record's word when the background compiler
+saw it; else interpreted when the session made it while native compilation was off; else native
+(compiled by COMPILE-FILE: load-system, the editor's C-c C-k, a library)."
+  (multiple-value-bind (qualifiers specializers) (method-texts method)
+    (let* ((record (mp:with-lock (*native-lock*)
+                     (gethash (list :method name qualifiers specializers) *native-records*)))
+           (state (and record (eq (native-entry-method record) method) (native-entry-state record))))
+      (obj "qualifiers" qualifiers
+           "specializers" specializers
+           "execution" (cond ((member state '(:queued :compiling)) "compiling")
+                             ((or (eq state :interpreted) (gethash method *uncompiled-methods*)) "interpreted")
+                             (t "native"))
+           "native_since_ms" (or (and (eq state :native) (native-entry-since record)) :null)
+           "native_reason" (or (and (eq state :interpreted) (native-entry-reason record)) :null)))))
+
+(defconstant +methods-listed+ 200
+  "At most this many methods of one generic function say how they run: the panel lists the
+session's own, never hundreds.")
+
+(defun methods-execution (name)
+  "\"methods\": how each method of the generic function NAME runs (METHOD-EXECUTION)."
+  (let ((function (and (fboundp name) (fdefinition name))))
+    (when (typep function 'generic-function)
+      (list "methods" (loop for method in (clos:generic-function-methods function)
+                            repeat +methods-listed+
+                            collect (method-execution name method))))))
 
 (defun traced-wrapper-reason (name function)
   (let ((record (find name si::*trace-list* :key #'first :test #'equal)))
