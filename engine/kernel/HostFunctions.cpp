@@ -3,6 +3,7 @@
 #include "EditorSupport.h"
 #include "InterruptsDisabled.h"
 #include "JsonWriter.h"
+#include "LibraryFunctions.h"
 #include "Marshal.h"
 #include "OutputStreams.h"
 #include "Protocol.h"
@@ -232,6 +233,7 @@ void define()
     defineFunction("%ADOPT-IDENTITY", adoptIdentity, 3);
     defineFunction("%MAKE-PRIVATE-DIRECTORY", makePrivateDirectory, 1);
     EditorSupport::define();
+    LibraryFunctions::define();
 }
 
 } // namespace HostFunctions

@@ -1,0 +1,214 @@
+;;;; Libraries at once (issue 39), part 1: a library's first load runs as bytecode.
+;;;;
+;;;; ASDF compiles a library's files with gcc before anything of it can be used: alexandria
+;;;; took ~9 s, flexi-streams a minute. ECL's bytecodes compiler does the same files in a
+;;;; fraction of a second. So every ASDF plan the session performs (the load-system tool, the
+;;;; person's asdf:load-system, REQUIRE, ql:quickload, the editor's C-c C-l) is looked at
+;;;; before it runs: each file of a library whose native files are missing or out of date in
+;;;; ASDF's cache gets the bytecode tier, and ASDF is shown, for that file, a .fasc beside
+;;;; where the .fas would be (its "output file"), which our COMPILE-OP writes with the
+;;;; bytecodes compiler. Files that are native in the cache load natively, as before. The
+;;;; project's own systems are not libraries: they compile natively at (debug 3) as before
+;;;; (systems.lisp).
+;;;;
+;;;; ASDF decides what to do again from the dates of the output files (its stamps): a file
+;;;; recompiled now makes every file after it look out of date. So once a file of a system is
+;;;; bytecode, the rest of that system and every system that depends on it are bytecode too
+;;;; (cheap), and ASDF never finds a native file to compile on the worker. A file keeps its
+;;;; tier for the life of the engine (ASDF sees the same outputs each time it looks); native
+;;;; code reaches it in the background (library-native.lisp, library-swap.lisp), and natively
+;;;; from the cache at the next engine start.
+
+(in-package "LISP-DUET.KERNEL")
+
+(defvar *library-tiers-lock* (mp:make-lock :name "lisp-duet library tiers"))
+(defvar *library-files* (make-hash-table :test #'equal)
+  "Source file namestring -> its LIBRARY-FILE, for every library file loaded as bytecode.")
+(defvar *library-file-order* 0)
+
+(defstruct library-file
+  system     ; the system's name
+  source     ; the source file's namestring
+  native     ; where ASDF keeps its native .fas (its compile-op's output in the native view)
+  tier       ; :bytecode (a .fasc in ASDF's cache) or :source (loaded from the source file)
+  order      ; the order ASDF loaded it in
+  reason     ; why it stays bytecode in this engine, once known
+  state)     ; :bytecode, :native (swapped in), :deferred (native from the next start), :failed
+
+(defun bytecode-first-p ()
+  "False when LISP_DUET_LIBRARY_BYTECODE says 0/off: libraries compile natively on the worker,
+as before issue 39."
+  (let ((setting (ext:getenv "LISP_DUET_LIBRARY_BYTECODE")))
+    (not (and setting (member (string-downcase setting) '("0" "off" "no" "false") :test #'string=)))))
+
+(defun component-source (component)
+  (ignore-errors (namestring (funcall (asdf-symbol "COMPONENT-PATHNAME") component))))
+
+(defun library-file-of (component)
+  (let ((source (component-source component)))
+    (and source (mp:with-lock (*library-tiers-lock*) (gethash source *library-files*)))))
+
+(defun component-system-name (component)
+  (ignore-errors (funcall (asdf-symbol "COMPONENT-NAME")
+                          (funcall (asdf-symbol "COMPONENT-SYSTEM") component))))
+
+(defun plain-source-file-p (component)
+  "True for ASDF's own Lisp source files: a component class of a library's own (cffi's grovel
+files...) compiles its own way, natively, as before."
+  (member (symbol-name (class-name (class-of component))) '("CL-SOURCE-FILE" "CL-SOURCE-FILE.CL" "CL-SOURCE-FILE.LSP")
+          :test #'string=))
+
+;;; What ASDF sees.
+
+(defun tiered-output-files (component files)
+  "The output files ASDF is shown for COMPONENT's COMPILE-OP: FILES (the native ones), or for
+a bytecode file the .fasc in their place, or for one loaded from source the source itself."
+  (let ((file (library-file-of component)))
+    (case (and file (library-file-tier file))
+      (:bytecode (list (make-pathname :type "fasc" :defaults (first files))))
+      (:source (list (pathname (library-file-source file))))
+      (t files))))
+
+(defvar *bytecode-file-counter* 0)
+
+(defun ensure-directories-racing (pathname)
+  "ENSURE-DIRECTORIES-EXIST, when another process (a second Lisp Duet, plain ECL, a background
+compiler) may make the same folders at the same moment: ECL's fails with \"File exists\"."
+  (loop for attempt from 1
+        do (handler-case (return (ensure-directories-exist pathname))
+             (file-error (condition)
+               (when (>= attempt 5) (error condition))
+               (sleep 0.01)))))
+
+(defun temporary-sibling (pathname)
+  (make-pathname :name (format nil "~A.lisp-duet-~D-~D" (pathname-name pathname) (%process-id)
+                               (mp:with-lock (*library-tiers-lock*) (incf *bytecode-file-counter*)))
+                 :defaults pathname))
+
+(defun compile-to-bytecode (component input output)
+  "Compiles INPUT to OUTPUT (.fasc) with ECL's bytecodes compiler, inside the component's
+around-compile hook; OUTPUT appears whole or not at all (a temporary file, then rename(2)),
+so another process reading the cache never loads half a file."
+  (let ((temporary (temporary-sibling output))
+        (format (or (ignore-errors (funcall (asdf-symbol "COMPONENT-EXTERNAL-FORMAT") component)) :default)))
+    (ensure-directories-racing output)
+    (unwind-protect
+         (let ((*package* (find-package "COMMON-LISP-USER"))
+               (*readtable* *readtable*)
+               (ext::*source-location* (cons (truename input) 0))
+               (*compile-file-pathname* (pathname (merge-pathnames input)))
+               (*compile-file-truename* (truename input)))
+           (funcall (asdf-symbol "CALL-WITH-AROUND-COMPILE-HOOK") component
+                    (lambda (&rest flags)
+                      (declare (ignore flags))
+                      (with-open-file (in input :external-format format)
+                        (ext::bc-compile-file in :output-file temporary))
+                      t))
+           (rename-file temporary output :if-exists :supersede))
+      (when (probe-file temporary) (ignore-errors (delete-file temporary))))))
+
+(defun perform-tiered-compile (operation component next)
+  "ASDF's COMPILE-OP for a library file: bytecode for a bytecode file (and for one whose
+bytecode could not be written, e.g. a constant that does not print readably, nothing: it is
+loaded from its source), NEXT (ASDF's own) otherwise."
+  (let ((file (library-file-of component)))
+    (case (and file (library-file-tier file))
+      (:bytecode
+       (announce-file-compile component)
+       (let ((input (first (funcall (asdf-symbol "INPUT-FILES") operation component)))
+             (output (first (funcall (asdf-symbol "OUTPUT-FILES") operation component))))
+         (handler-case (compile-to-bytecode component input output)
+           (error (condition)
+             (setf (library-file-tier file) :source
+                   (library-file-reason file)
+                   (format nil "Its bytecode could not be written (~A): it loads from its source." (one-line (condition-message condition))))))))
+      (:source nil)
+      (t (funcall next)))))
+
+;;; Deciding, before ASDF performs a plan.
+
+(defun dependency-names (system)
+  "The names of the systems SYSTEM depends on (its :depends-on and :defsystem-depends-on)."
+  (loop for spec in (append (ignore-errors (funcall (asdf-symbol "SYSTEM-DEPENDS-ON") system))
+                            (ignore-errors (funcall (asdf-symbol "SYSTEM-DEFSYSTEM-DEPENDS-ON") system)))
+        for name = (cond ((or (stringp spec) (symbolp spec)) spec)
+                         ((and (consp spec) (eq (first spec) :version)) (second spec))
+                         ((and (consp spec) (eq (first spec) :feature)) (third spec))
+                         ((and (consp spec) (eq (first spec) :require)) nil))
+        when name collect (string-downcase (string name))))
+
+(defun native-done-p (operation component)
+  (nth-value 1 (funcall (asdf-symbol "COMPUTE-ACTION-STAMP") nil operation component)))
+
+(defun note-bytecode-file (operation component)
+  "Gives COMPONENT the bytecode tier; where its native file goes is asked first, while ASDF
+still sees the native view."
+  (let ((native (ignore-errors (namestring (first (funcall (asdf-symbol "OUTPUT-FILES") operation component)))))
+        (source (component-source component)))
+    (when (and native source)
+      (mp:with-lock (*library-tiers-lock*)
+        (setf (gethash source *library-files*)
+              (make-library-file :system (component-system-name component) :source source
+                                 :native native :tier :bytecode :state :bytecode
+                                 :order (incf *library-file-order*)))))))
+
+(defun decide-library-tiers (steps force)
+  "Gives the bytecode tier to the library files of the plan STEPS whose native files ASDF would
+compile, and to those after them (see above). Returns the names of the systems with bytecode
+files, and of every library system with source files in the plan, in the plan's order."
+  (let ((compile-op (find-class (asdf-symbol "COMPILE-OP") nil))
+        (system-class (find-class (asdf-symbol "SYSTEM") nil))
+        (tainted '())
+        (systems '())
+        (libraries '()))
+    (dolist (step steps)
+      (when (consp step)
+        (let* ((operation (car step))
+               (component (cdr step))
+               (system (if (typep component system-class)
+                           component
+                           (ignore-errors (funcall (asdf-symbol "COMPONENT-SYSTEM") component))))
+               (name (and system (ignore-errors (funcall (asdf-symbol "COMPONENT-NAME") system)))))
+          (when (and name (not (member name tainted :test #'string=))
+                     (intersection (dependency-names system) tainted :test #'string=))
+            (push name tainted))
+          (when (and name (typep operation compile-op) (plain-source-file-p component)
+                     (not (project-component-p component)))
+            (unless (library-file-of component)
+              (when (or force (member name tainted :test #'string=)
+                        (not (native-done-p operation component)))
+                (note-bytecode-file operation component)))
+            (pushnew name libraries :test #'string=)
+            (when (library-file-of component)
+              (pushnew name tainted :test #'string=)
+              (pushnew name systems :test #'string=))))))
+    (values (nreverse systems) (nreverse libraries))))
+
+(defun call-with-library-tiers (steps force next)
+  "ASDF's PERFORM-PLAN: the tiers are decided, the plan performed; then the systems that were
+loaded as bytecode go to the background compiler (library-native.lisp)."
+  (multiple-value-bind (systems libraries)
+      (and (bytecode-first-p)
+           (handler-case (decide-library-tiers steps force)
+             (error () nil)))
+    (multiple-value-prog1 (funcall next)
+      (when libraries (ignore-errors (libraries-loaded systems libraries))))))
+
+(defun install-library-tiers ()
+  "Once ASDF exists: our view of the output files and our COMPILE-OP for library files."
+  (without-noting-definitions
+    (eval `(defmethod ,(asdf-symbol "OUTPUT-FILES") :around ((operation ,(asdf-symbol "COMPILE-OP"))
+                                                             (component ,(asdf-symbol "CL-SOURCE-FILE")))
+             (tiered-output-files component (call-next-method))))
+    (eval `(defmethod ,(asdf-symbol "PERFORM") :around ((operation ,(asdf-symbol "COMPILE-OP"))
+                                                        (component ,(asdf-symbol "CL-SOURCE-FILE")))
+             (perform-tiered-compile operation component #'call-next-method)))))
+
+(defun library-files-of (system)
+  "SYSTEM's files loaded as bytecode in this engine, in the order they were loaded."
+  (let ((files '()))
+    (mp:with-lock (*library-tiers-lock*)
+      (maphash (lambda (source file) (declare (ignore source))
+                 (when (string= (library-file-system file) system) (push file files)))
+               *library-files*))
+    (sort files #'< :key #'library-file-order)))
