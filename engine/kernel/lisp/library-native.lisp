@@ -35,9 +35,15 @@ overrides it."
   (let ((given (ignore-errors (parse-integer (or (ext:getenv "LISP_DUET_LIBRARY_COMPILERS") "")))))
     (if (and given (plusp given)) given (max 1 (1- (%processor-count))))))
 
+(defun library-native-switched-off ()
+  (let ((variable (ext:getenv "LISP_DUET_LIBRARY_NATIVE")))
+    (and variable (member (string-downcase variable) '("0" "off" "no" "false") :test #'string=)
+         (format nil "Compiling libraries in the background is off (LISP_DUET_LIBRARY_NATIVE=~A): libraries loaded as bytecode stay bytecode in this engine." variable))))
+
 (defun library-native-problem ()
   "Why libraries cannot become native in the background here, or NIL."
   (or (and (not *native-enabled*) "Native compilation is off: libraries loaded as bytecode stay bytecode.")
+      (library-native-switched-off)
       *native-toolchain-problem*
       *library-native-off-reason*))
 

@@ -28,6 +28,25 @@
   "Top-level operators whose second run changes nothing but code (DEFPARAMETER's value is put
 back).")
 
+(defvar *local-macros* '() "(NAME . EXPANDER) of the MACROLETs around the form looked at.")
+
+(defun local-expander (definition)
+  "An expander for a MACROLET's (NAME LAMBDA-LIST . BODY): the top-level forms inside a
+MACROLET (alexandria makes DEFUNs that way) are looked at as the compiler saw them."
+  (destructuring-bind (lambda-list &rest body) (rest definition)
+    (let* ((environment (second (member '&environment lambda-list)))
+           (plain (if environment
+                      (remove environment (remove '&environment lambda-list))
+                      lambda-list))
+           (whole (and (eq (first plain) '&whole) (second plain)))
+           (rest (if whole (cddr plain) plain))
+           (form (gensym "FORM")))
+      (coerce `(lambda (,form)
+                 (let (,@(and whole `((,whole ,form))) ,@(and environment `((,environment nil))))
+                   (declare (ignorable ,@(and whole (list whole)) ,@(and environment (list environment))))
+                   (destructuring-bind ,rest (rest ,form) ,@body)))
+              'function))))
+
 (defun unsafe-form-reason (form names defparameters)
   "NIL when running FORM again changes nothing but code, else its operator (what to tell).
 Pushes onto NAMES the functions and macros it defines, onto DEFPARAMETERS its variables; both
@@ -36,6 +55,13 @@ are conses holding a list."
         ((not (symbolp (first form))) "a form that is not a definition")
         ((member (first form) '(progn locally))
          (some (lambda (inner) (unsafe-form-reason inner names defparameters)) (rest form)))
+        ((assoc (first form) *local-macros*)
+         (unsafe-form-reason (funcall (cdr (assoc (first form) *local-macros*)) form) names defparameters))
+        ((eq (first form) 'macrolet)
+         (let ((*local-macros* (append (mapcar (lambda (definition) (cons (first definition) (local-expander definition)))
+                                               (second form))
+                                       *local-macros*)))
+           (some (lambda (inner) (unsafe-form-reason inner names defparameters)) (cddr form))))
         ((eq (first form) 'eval-when)
          (and (intersection (second form) '(:load-toplevel load :execute eval))
               (some (lambda (inner) (unsafe-form-reason inner names defparameters)) (cddr form))))
@@ -83,7 +109,7 @@ be loaded natively in this engine."
                                       operator (or (line-of-offset (library-file-source file) (cdr entry)) "?"))
                               nil nil)))))
       (error (condition)
-        (values (format nil "It could not be read here (~A): native from the next engine start."
+        (values (format nil "It could not be read or looked at here (~A): native from the next engine start."
                         (one-line (condition-message condition)))
                 nil nil)))))
 
