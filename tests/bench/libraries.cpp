@@ -90,14 +90,7 @@ Run runTimed(const std::vector<std::string> &argv, const PipeServer::Environment
         dup2(log, 2);
         const int none = open("/dev/null", O_RDONLY);
         dup2(none, 0);
-        for (const auto &[name, value] : environment)
-            setenv(name.c_str(), value.c_str(), 1);
-        std::vector<char *> args;
-        for (const std::string &arg : argv)
-            args.push_back(const_cast<char *>(arg.c_str()));
-        args.push_back(nullptr);
-        execvp(args[0], args.data());
-        _exit(127);
+        bench::execWith(argv, environment);
     }
     Run run;
     int status = 0;

@@ -13,6 +13,7 @@
 #include "client/EngineProtocol.h"
 
 #include <QDirIterator>
+#include <QJsonDocument>
 #include <QJsonArray>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -108,6 +109,22 @@ int filesOfType(const QString &dir, const QString &suffix)
     return count;
 }
 
+// An engine with an empty ASDF cache of its own (LISP_DUET_LIBRARY_NATIVE as `native` says).
+struct FreshEngine
+{
+    QTemporaryDir cache;
+    std::unique_ptr<EngineHarness> lisp;
+    explicit FreshEngine(bool native = true)
+    {
+        useCache(cache.path());
+        if (!native)
+            qputenv("LISP_DUET_LIBRARY_NATIVE", "0");
+        lisp = std::make_unique<EngineHarness>();
+    }
+    // What in the cache a writer did not finish, one path a line (empty: nothing).
+    QString halfWritten() const { return halfWrittenFiles(cache.path()).join(QLatin1Char('\n')); }
+};
+
 } // namespace
 
 class TestLibraries : public QObject
@@ -124,9 +141,8 @@ private slots:
 
     void aFirstLoadRunsAsBytecodeThenNativeWithTheSameTestCounts()
     {
-        QTemporaryDir cache;
-        useCache(cache.path());
-        EngineHarness lisp;
+        FreshEngine fresh;
+        EngineHarness &lisp = *fresh.lisp;
         QVERIFY(lisp.waitReady());
 
         const JobPtr loaded = loadSystem(lisp, QStringLiteral("alexandria"));
@@ -175,14 +191,13 @@ private slots:
         QCOMPARE(stateOf(whole), QStringLiteral("native"));
         QCOMPARE(whole.value(QStringLiteral("bytecode_files")).toInt(), 0);
         QCOMPARE(value(next, QStringLiteral("(lisp-duet.kernel::bytecoded-p #'alexandria:flatten)")), QStringLiteral("NIL"));
-        QVERIFY2(halfWrittenFiles(cache.path()).isEmpty(), qPrintable(halfWrittenFiles(cache.path()).join(QLatin1Char('\n'))));
+        QVERIFY2(fresh.halfWritten().isEmpty(), qPrintable(fresh.halfWritten()));
     }
 
     void theSwapResetsNothingTheSessionChanged()
     {
-        QTemporaryDir cache;
-        useCache(cache.path());
-        EngineHarness lisp;
+        FreshEngine fresh;
+        EngineHarness &lisp = *fresh.lisp;
         QVERIFY(lisp.waitReady());
         const JobPtr loaded = loadSystem(lisp, QStringLiteral("duet-swaplib"));
         QVERIFY(loaded && loaded->result.ok());
@@ -213,9 +228,8 @@ private slots:
 
     void aFileGccRefusesKeepsItsBytecodeAndSaysWhy()
     {
-        QTemporaryDir cache;
-        useCache(cache.path());
-        EngineHarness lisp;
+        FreshEngine fresh;
+        EngineHarness &lisp = *fresh.lisp;
         QVERIFY(lisp.waitReady());
         const JobPtr loaded = loadSystem(lisp, QStringLiteral("duet-badlib"));
         QVERIFY(loaded && loaded->result.ok());
@@ -227,16 +241,15 @@ private slots:
         QCOMPARE(value(lisp, QStringLiteral("(lisp-duet.kernel::bytecoded-p #'duet-badlib:bad-answer)")), QStringLiteral("T"));
         QCOMPARE(value(lisp, QStringLiteral("(duet-badlib:after-answer)")), QStringLiteral("43"));
         // Nothing of the failed file is in the cache, and nothing half written.
-        QVERIFY(!QDirIterator(cache.path(), {QStringLiteral("bad.fas")}, QDir::Files, QDirIterator::Subdirectories).hasNext());
-        QVERIFY2(halfWrittenFiles(cache.path()).isEmpty(), qPrintable(halfWrittenFiles(cache.path()).join(QLatin1Char('\n'))));
+        QVERIFY(!QDirIterator(fresh.cache.path(), {QStringLiteral("bad.fas")}, QDir::Files, QDirIterator::Subdirectories).hasNext());
+        QVERIFY2(fresh.halfWritten().isEmpty(), qPrintable(fresh.halfWritten()));
     }
 
     void twoEnginesShareOneCache()
     {
-        QTemporaryDir cache;
-        useCache(cache.path());
-        EngineHarness first;
-        EngineHarness second;
+        FreshEngine fresh;
+        EngineHarness &first = *fresh.lisp;
+        EngineHarness second; // the same cache
         QVERIFY(first.waitReady() && second.waitReady());
         const quint64 a = first.session.submit(EngineProtocol::systemLoad(QStringLiteral("duet-swaplib"), false, false));
         const quint64 b = second.session.submit(EngineProtocol::systemLoad(QStringLiteral("duet-swaplib"), false, false));
@@ -249,9 +262,9 @@ private slots:
             QCOMPARE(stateOf(done), QStringLiteral("partial"));
             QCOMPARE(value(*lisp, QStringLiteral("(duet-swaplib:greet \"Bo\")")), QStringLiteral("\"hello, Bo\""));
         }
-        QVERIFY2(halfWrittenFiles(cache.path()).isEmpty(), qPrintable(halfWrittenFiles(cache.path()).join(QLatin1Char('\n'))));
+        QVERIFY2(fresh.halfWritten().isEmpty(), qPrintable(fresh.halfWritten()));
         // Plain ECL loads what they compiled, without compiling anything.
-        const int compiled = filesOfType(cache.path(), QStringLiteral("fas"));
+        const int compiled = filesOfType(fresh.cache.path(), QStringLiteral("fas"));
         QCOMPARE(compiled, 4);
         QProcess ecl;
         ecl.setProcessChannelMode(QProcess::MergedChannels);
@@ -263,15 +276,13 @@ private slots:
         QVERIFY(ecl.waitForFinished(120000));
         const QString said = QString::fromUtf8(ecl.readAll());
         QVERIFY2(said.contains(QStringLiteral("checksum ")) && !said.contains(QStringLiteral("Compiling")), qPrintable(said));
-        QCOMPARE(filesOfType(cache.path(), QStringLiteral("fas")), compiled);
+        QCOMPARE(filesOfType(fresh.cache.path(), QStringLiteral("fas")), compiled);
     }
 
     void interruptDuringAFirstLoadLeavesTheSessionServing()
     {
-        QTemporaryDir cache;
-        useCache(cache.path());
-        qputenv("LISP_DUET_LIBRARY_NATIVE", "0"); // the first load is what is interrupted
-        EngineHarness lisp;
+        FreshEngine fresh(false); // the first load is what is interrupted
+        EngineHarness &lisp = *fresh.lisp;
         QVERIFY(lisp.waitReady());
         const quint64 id = lisp.session.submit(EngineProtocol::systemLoad(QStringLiteral("babel"), false, false));
         QVERIFY(QTest::qWaitFor([&] { return lisp.session.current() && lisp.session.current()->id == id; }, 30000));
@@ -284,14 +295,66 @@ private slots:
         const JobPtr again = loadSystem(lisp, QStringLiteral("babel"));
         QVERIFY2(again && again->result.ok(), again ? qPrintable(again->result.error.message) : "no answer");
         QCOMPARE(value(lisp, QStringLiteral("(coerce (babel:string-to-octets \"é\" :encoding :utf-8) 'list)")), QStringLiteral("(195 169)"));
-        QVERIFY2(halfWrittenFiles(cache.path()).isEmpty(), qPrintable(halfWrittenFiles(cache.path()).join(QLatin1Char('\n'))));
+        QVERIFY2(fresh.halfWritten().isEmpty(), qPrintable(fresh.halfWritten()));
+    }
+
+    void aWarmUpCompilesWithoutLoadingAndTheLoadIsNative()
+    {
+        // library-warmup is the engine's alone so far (the host's menu comes with the host
+        // side): spoken here on the line protocol, straight to the process.
+        QTemporaryDir cache;
+        useCache(cache.path());
+        QProcess engine;
+        engine.start(QStringLiteral(DUET_BIN_DIR "/lisp-duet-engine"), QStringList());
+        QVERIFY(engine.waitForStarted());
+        int id = 0;
+        const auto request = [&](const QJsonObject &fields) {
+            QJsonObject line = fields;
+            line.insert(QStringLiteral("id"), ++id);
+            engine.write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
+            QJsonObject reply;
+            (void)QTest::qWaitFor([&] {
+                while (engine.canReadLine()) {
+                    const QJsonObject read = QJsonDocument::fromJson(engine.readLine()).object();
+                    if (read.value(QStringLiteral("id")).toInt() == id && read.contains(QStringLiteral("status"))) {
+                        reply = read;
+                        return true;
+                    }
+                }
+                engine.waitForReadyRead(50);
+                return false;
+            }, 120000);
+            return reply;
+        };
+        const QJsonObject warm = request({{QStringLiteral("op"), QStringLiteral("library-warmup")},
+                                          {QStringLiteral("systems"), QJsonArray{QStringLiteral("duet-swaplib"), QStringLiteral("no-such-lisp-duet-system")}}});
+        QCOMPARE(warm.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(warm.value(QStringLiteral("queued")).toArray(), QJsonArray{QStringLiteral("duet-swaplib")});
+        QCOMPARE(warm.value(QStringLiteral("unknown")).toArray(), QJsonArray{QStringLiteral("no-such-lisp-duet-system")});
+        QJsonObject state;
+        QVERIFY(QTest::qWaitFor([&] {
+            state = libraryIn(request({{QStringLiteral("op"), QStringLiteral("libraries")}}).value(QStringLiteral("libraries")).toArray(),
+                              QStringLiteral("duet-swaplib"));
+            return !QStringList({QStringLiteral("queued"), QStringLiteral("compiling")}).contains(stateOf(state));
+        }, 240000));
+        QCOMPARE(stateOf(state), QStringLiteral("native"));
+        QCOMPARE(state.value(QStringLiteral("warm_up")).toBool(), true);
+        QCOMPARE(filesOfType(cache.path(), QStringLiteral("fas")), 4);
+        // Nothing of it was loaded into the session; loading it now is native at once.
+        QCOMPARE(request({{QStringLiteral("op"), QStringLiteral("eval")}, {QStringLiteral("code"), QStringLiteral("(find-package \"DUET-SWAPLIB\")")}})
+                     .value(QStringLiteral("values")).toArray(), QJsonArray{QStringLiteral("NIL")});
+        const QJsonObject loaded = request({{QStringLiteral("op"), QStringLiteral("load-system")}, {QStringLiteral("system"), QStringLiteral("duet-swaplib")}});
+        const QJsonObject native = libraryIn(loaded.value(QStringLiteral("libraries")).toArray(), QStringLiteral("duet-swaplib"));
+        QCOMPARE(stateOf(native), QStringLiteral("native"));
+        QCOMPARE(native.value(QStringLiteral("bytecode_files")).toInt(), 0);
+        engine.closeWriteChannel();
+        QVERIFY(engine.waitForFinished(30000));
     }
 
     void aKilledCompilerProcessLeavesTheBytecodeAndSaysWhy()
     {
-        QTemporaryDir cache;
-        useCache(cache.path());
-        EngineHarness lisp;
+        FreshEngine fresh;
+        EngineHarness &lisp = *fresh.lisp;
         QVERIFY(lisp.waitReady());
         const JobPtr loaded = loadSystem(lisp, QStringLiteral("cl-ppcre"));
         QVERIFY(loaded && loaded->result.ok());
@@ -307,7 +370,7 @@ private slots:
         QVERIFY2(ended.value(QStringLiteral("reason")).toString().contains(QStringLiteral("ended")), qPrintable(ended.value(QStringLiteral("reason")).toString()));
         QCOMPARE(value(lisp, QStringLiteral("(cl-ppcre:scan-to-strings \"a(b+)c\" \"xxabbbc\")")), QStringLiteral("\"abbbc\""));
         // Its folders are swept by the next compiler process; no file is half in the cache.
-        for (const QString &path : halfWrittenFiles(cache.path()))
+        for (const QString &path : halfWrittenFiles(fresh.cache.path()))
             QVERIFY2(path.contains(QStringLiteral(".lisp-duet-build-%1").arg(pid)), qPrintable(path));
     }
 };
