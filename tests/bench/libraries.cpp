@@ -167,9 +167,9 @@ struct Figures
 {
     std::string library;
     Run sbcl, ecl, eclCheap;
-    double duetFirstS = 0, duetNativeS = 0, duetCachedS = 0;
+    double duetFirstS = 0, duetFirstCpuS = 0, duetNativeS = 0, duetCachedS = 0;
     std::string duetState;
-    bench::Stats busy{}, idle{};
+    bench::Stats before{}, busy{}, after{};
 };
 
 Figures measureLibrary(const std::string &enginePath, const std::string &library, int probes)
@@ -182,32 +182,34 @@ Figures measureLibrary(const std::string &enginePath, const std::string &library
     const std::string cache = scratch("duet-cache");
     {
         Engine engine(enginePath, cache, true);
+        const auto roundTrips = [&engine](int count) {
+            std::vector<double> samples;
+            for (int i = 0; i < count; ++i) {
+                const auto at = Clock::now();
+                engine.eval("(+ 1 2)");
+                samples.push_back(microsSince(at));
+            }
+            return samples;
+        };
+        f.before = bench::stats(roundTrips(probes));
         const auto start = Clock::now();
         const std::string reply = engine.request("load-system", ",\"system\":\"" + library + "\"");
         f.duetFirstS = microsSince(start) / 1e6;
+        f.duetFirstCpuS = std::atof(field(reply, "run_us").c_str()) / 1e6;
         if (field(reply, "status") != "ok")
             throw ServerFailure(library + ": " + reply.substr(0, 400));
-        // The (+ 1 2) round trip while it compiles, until it is done.
+        // The (+ 1 2) round trip while it compiles, until it is done; then after.
         std::vector<double> busy;
         for (;;) {
-            for (int i = 0; i < 50; ++i) {
-                const auto at = Clock::now();
-                engine.eval("(+ 1 2)");
-                busy.push_back(microsSince(at));
-            }
+            const std::vector<double> some = roundTrips(50);
+            busy.insert(busy.end(), some.begin(), some.end());
             f.duetState = engine.state(library);
             if (f.duetState == "native" || f.duetState == "partial" || f.duetState == "bytecode")
                 break;
         }
         f.duetNativeS = microsSince(start) / 1e6;
-        std::vector<double> idle;
-        for (int i = 0; i < probes; ++i) {
-            const auto at = Clock::now();
-            engine.eval("(+ 1 2)");
-            idle.push_back(microsSince(at));
-        }
         f.busy = bench::stats(busy);
-        f.idle = bench::stats(idle);
+        f.after = bench::stats(roundTrips(probes));
     }
     Engine cached(enginePath, cache, true);
     const auto start = Clock::now();
@@ -315,17 +317,17 @@ int main(int argc, char **argv)
             workloadRuns = std::atoi(argv[i + 1]);
     }
     std::printf("# bench_libraries: first loads with empty caches (%s)\n\n", loadAverage().c_str());
-    std::printf("| library | SBCL first load | plain ECL first load (CPU) | ECL, library flags (CPU) | Lisp Duet first load (usable) | / SBCL | "
-                "until native | state | cached, new engine | (+ 1 2) p50/p99 while compiling | idle | load |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| library | SBCL first load | plain ECL first load (CPU) | ECL, library flags (CPU) | Lisp Duet first load, usable (CPU) | / SBCL | "
+                "until native | state | cached, new engine | (+ 1 2) p50/p99 before | while compiling | after | load |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::stringstream list(libraries);
     for (std::string library; std::getline(list, library, ',');) {
         try {
             const Figures f = measureLibrary(enginePath, library, probes);
-            std::printf("| %s | %.2f s | %.1f s (%.1f s) | %.1f s (%.1f s) | %.2f s | %.2fx | %.1f s | %s | %.2f s | %.0f/%.0f us | %.0f/%.0f us | %s |\n",
+            std::printf("| %s | %.2f s | %.1f s (%.1f s) | %.1f s (%.1f s) | %.2f s (%.2f s) | %.2fx | %.1f s | %s | %.2f s | %.0f/%.0f us | %.0f/%.0f us | %.0f/%.0f us | %s |\n",
                         library.c_str(), f.sbcl.wallS, f.ecl.wallS, f.ecl.cpuS, f.eclCheap.wallS, f.eclCheap.cpuS, f.duetFirstS,
-                        f.duetFirstS / f.sbcl.wallS, f.duetNativeS, f.duetState.c_str(), f.duetCachedS, f.busy.median, f.busy.p99,
-                        f.idle.median, f.idle.p99, loadAverage().c_str());
+                        f.duetFirstCpuS, f.duetFirstS / f.sbcl.wallS, f.duetNativeS, f.duetState.c_str(), f.duetCachedS,
+                        f.before.median, f.before.p99, f.busy.median, f.busy.p99, f.after.median, f.after.p99, loadAverage().c_str());
             std::fflush(stdout);
         } catch (const ServerFailure &failure) {
             std::printf("| %s | failed: %s |\n", library.c_str(), failure.what());
