@@ -9,8 +9,8 @@
 // ECL and in SBCL, its results compared. The load average is printed beside every line; see
 // README.md.
 //
-//   bench_libraries [--engine PATH/lisp-duet-engine] [--libraries a,b,c] [--probes 2000]
-//                   [--workload-runs 3]
+//   bench_libraries [--engine PATH/lisp-duet-engine] [--baseline PATH/older-engine]
+//                   [--libraries a,b,c] [--probes 2000] [--workload-runs 3]
 
 #include <cstdio>
 #include <cstdlib>
@@ -172,6 +172,18 @@ struct Figures
     bench::Stats before{}, busy{}, after{};
 };
 
+// Seconds from an engine's start to its answer to load-system of LIBRARY from CACHE.
+double cachedLoad(const std::string &enginePath, const std::string &cache, const std::string &library)
+{
+    Engine engine(enginePath, cache, true);
+    const auto start = Clock::now();
+    engine.request("load-system", ",\"system\":\"" + library + "\"");
+    return microsSince(start) / 1e6;
+}
+
+std::string baselineEngine; // --baseline: an engine from before issue 39, for the cached loads
+double baselineCachedS = 0;
+
 Figures measureLibrary(const std::string &enginePath, const std::string &library, int probes)
 {
     Figures f;
@@ -211,10 +223,15 @@ Figures measureLibrary(const std::string &enginePath, const std::string &library
         f.busy = bench::stats(busy);
         f.after = bench::stats(roundTrips(probes));
     }
-    Engine cached(enginePath, cache, true);
-    const auto start = Clock::now();
-    cached.request("load-system", ",\"system\":\"" + library + "\"");
-    f.duetCachedS = microsSince(start) / 1e6;
+    // Cached loads in new engines, alternated with the baseline engine's when there is one.
+    std::vector<double> ours, theirs;
+    for (int i = 0; i < 3; ++i) {
+        ours.push_back(cachedLoad(enginePath, cache, library));
+        if (!baselineEngine.empty())
+            theirs.push_back(cachedLoad(baselineEngine, cache, library));
+    }
+    f.duetCachedS = bench::stats(ours).median;
+    baselineCachedS = theirs.empty() ? 0 : bench::stats(theirs).median;
     return f;
 }
 
@@ -232,7 +249,8 @@ const char *const Workload =
 double duetWorkload(Engine &engine, std::string &result)
 {
     const std::string reply = engine.eval(Workload);
-    result = field(reply, "values").empty() ? reply.substr(0, 200) : reply.substr(reply.find("\"values\":") + 9, 12);
+    const size_t at = reply.find("\"values\":[\"");
+    result = at == std::string::npos ? reply.substr(0, 200) : reply.substr(at + 11, reply.find('"', at + 11) - at - 11);
     return std::atof(field(reply, "real_us").c_str()) / 1000.0;
 }
 
@@ -294,7 +312,7 @@ void measureWorkload(const std::string &enginePath, int runs)
     std::printf("| %.0f | %.0f | %.0f | %.0f | %.2fx | %.2fx | %.2fx |\n", b, n, e, s, b / n, n / e, n / s);
     std::printf("results: bytecode %s, native %s, plain ECL %s, SBCL %s (%s); %s\n", bytecodeResult.c_str(), nativeResult.c_str(),
                 eclResult.c_str(), sbclResult.c_str(),
-                bytecodeResult.find(eclResult) != std::string::npos && nativeResult.find(eclResult) != std::string::npos ? "the same" : "DIFFERENT",
+                bytecodeResult == eclResult && nativeResult == eclResult && sbclResult == eclResult ? "the same" : "DIFFERENT",
                 loadAverage().c_str());
 }
 
@@ -313,20 +331,22 @@ int main(int argc, char **argv)
             libraries = argv[i + 1];
         else if (option == "--probes")
             probes = std::atoi(argv[i + 1]);
+        else if (option == "--baseline")
+            baselineEngine = argv[i + 1];
         else if (option == "--workload-runs")
             workloadRuns = std::atoi(argv[i + 1]);
     }
     std::printf("# bench_libraries: first loads with empty caches (%s)\n\n", loadAverage().c_str());
     std::printf("| library | SBCL first load | plain ECL first load (CPU) | ECL, library flags (CPU) | Lisp Duet first load, usable (CPU) | / SBCL | "
-                "until native | state | cached, new engine | (+ 1 2) p50/p99 before | while compiling | after | load |\n"
+                "until native | state | cached, new engine (baseline engine) | (+ 1 2) p50/p99 before | while compiling | after | load |\n"
                 "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::stringstream list(libraries);
     for (std::string library; std::getline(list, library, ',');) {
         try {
             const Figures f = measureLibrary(enginePath, library, probes);
-            std::printf("| %s | %.2f s | %.1f s (%.1f s) | %.1f s (%.1f s) | %.2f s (%.2f s) | %.2fx | %.1f s | %s | %.2f s | %.0f/%.0f us | %.0f/%.0f us | %.0f/%.0f us | %s |\n",
+            std::printf("| %s | %.2f s | %.1f s (%.1f s) | %.1f s (%.1f s) | %.2f s (%.2f s) | %.2fx | %.1f s | %s | %.2f s (%.2f s) | %.0f/%.0f us | %.0f/%.0f us | %.0f/%.0f us | %s |\n",
                         library.c_str(), f.sbcl.wallS, f.ecl.wallS, f.ecl.cpuS, f.eclCheap.wallS, f.eclCheap.cpuS, f.duetFirstS,
-                        f.duetFirstCpuS, f.duetFirstS / f.sbcl.wallS, f.duetNativeS, f.duetState.c_str(), f.duetCachedS,
+                        f.duetFirstCpuS, f.duetFirstS / f.sbcl.wallS, f.duetNativeS, f.duetState.c_str(), f.duetCachedS, baselineCachedS,
                         f.before.median, f.before.p99, f.busy.median, f.busy.p99, f.after.median, f.after.p99, loadAverage().c_str());
             std::fflush(stdout);
         } catch (const ServerFailure &failure) {

@@ -30,7 +30,8 @@
   system     ; the system's name
   source     ; the source file's namestring
   native     ; where ASDF keeps its native .fas (its compile-op's output in the native view)
-  tier       ; :bytecode (a .fasc in ASDF's cache) or :source (loaded from the source file)
+  tier       ; :bytecode (a .fasc in ASDF's cache), :source (loaded from the source file), or
+             ; :native (inline C: compiled natively on the worker, as before)
   order      ; the order ASDF loaded it in
   reason     ; why it stays bytecode in this engine, once known
   state)     ; :bytecode, :native (swapped in), :deferred (native from the next start), :failed
@@ -107,6 +108,38 @@ so another process reading the cache never loads half a file."
            (rename-file temporary output :if-exists :supersede))
       (when (probe-file temporary) (ignore-errors (delete-file temporary))))))
 
+;;; ECL's bytecodes compiler takes seconds over a file of big literal tables: babel's
+;;; jpn-table.lisp (17,600 lines, three quoted lists) took 5.1 s to compile to bytecode and
+;;; 24 ms to load from its source. Loading the source does the same work as compiling the file
+;;; and loading that, but for forms that act at compile time only: a big file without such
+;;; forms is loaded from its source.
+
+(defconstant +source-load-size+ 65536 "Bytes from which a library file may load from its source.")
+
+(defun compile-time-only-p (form)
+  "True when FORM acts when a file is compiled and not when its source is loaded."
+  (and (consp form)
+       (case (first form)
+         (eval-when (and (intersection (second form) '(:compile-toplevel compile))
+                         (not (intersection (second form) '(:execute eval)))))
+         ((progn locally) (some #'compile-time-only-p (rest form)))
+         (t nil))))
+
+(defun inlines-c-p (source)
+  "True when SOURCE uses ECL's inline C (FFI:CLINES, FFI:C-INLINE, FFI:C-PROGN...), which the
+bytecodes compiler cannot run: such a file is compiled natively, on the worker, as before."
+  (let ((text (ignore-errors
+               (with-open-file (in source :external-format :latin-1)
+                 (let ((buffer (make-string (file-length in))))
+                   (subseq buffer 0 (read-sequence buffer in)))))))
+    (and text (some (lambda (word) (search word text :test #'char-equal))
+                    '("clines" "c-inline" "c-progn" "defcbody" "defentry" "definline")))))
+
+(defun source-load-better-p (source)
+  (and (> (or (ignore-errors (with-open-file (in source) (file-length in))) 0) +source-load-size+)
+       (let ((forms (ignore-errors (read-top-level-forms source))))
+         (and forms (notany (lambda (entry) (compile-time-only-p (car entry))) forms)))))
+
 (defun perform-tiered-compile (operation component next)
   "ASDF's COMPILE-OP for a library file: bytecode for a bytecode file (and for one whose
 bytecode could not be written, e.g. a constant that does not print readably, nothing: it is
@@ -117,6 +150,14 @@ loaded from its source), NEXT (ASDF's own) otherwise."
        (announce-file-compile component)
        (let ((input (first (funcall (asdf-symbol "INPUT-FILES") operation component)))
              (output (first (funcall (asdf-symbol "OUTPUT-FILES") operation component))))
+         (when (inlines-c-p input)
+           ;; ECL's FFI inlines C (usocket, cl+ssl on ECL): only the native compiler can.
+           (setf (library-file-tier file) :native
+                 (library-file-state file) :native)
+           (return-from perform-tiered-compile (funcall next)))
+         (when (source-load-better-p input)
+           (setf (library-file-tier file) :source)
+           (return-from perform-tiered-compile nil))
          (handler-case (compile-to-bytecode component input output)
            (error (condition)
              (setf (library-file-tier file) :source
@@ -201,6 +242,14 @@ loaded as bytecode go to the background compiler (library-native.lisp)."
     (eval `(defmethod ,(asdf-symbol "OUTPUT-FILES") :around ((operation ,(asdf-symbol "COMPILE-OP"))
                                                              (component ,(asdf-symbol "CL-SOURCE-FILE")))
              (tiered-output-files component (call-next-method))))
+    ;; LOAD-OP's input files are COMPILE-OP's outputs translated into the cache once more: a
+    ;; file loaded from its source is loaded from where it is.
+    (eval `(defmethod ,(asdf-symbol "INPUT-FILES") :around ((operation ,(asdf-symbol "LOAD-OP"))
+                                                            (component ,(asdf-symbol "CL-SOURCE-FILE")))
+             (let ((file (library-file-of component)))
+               (if (and file (eq (library-file-tier file) :source))
+                   (list (pathname (library-file-source file)))
+                   (call-next-method)))))
     (eval `(defmethod ,(asdf-symbol "PERFORM") :around ((operation ,(asdf-symbol "COMPILE-OP"))
                                                         (component ,(asdf-symbol "CL-SOURCE-FILE")))
              (perform-tiered-compile operation component #'call-next-method)))))
