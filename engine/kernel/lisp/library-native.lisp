@@ -22,7 +22,6 @@
 (defvar *libraries* (make-hash-table :test #'equal) "System name -> LIBRARY, those this engine loaded.")
 (defvar *library-queue* '() "System names waiting for a compiler process, oldest first.")
 (defvar *library-lock* (mp:make-lock :name "lisp-duet libraries"))
-(defvar *library-wakeup* (mp:make-condition-variable))
 (defvar *library-compilers* '() "The threads that run compiler processes.")
 (defvar *library-native-off-reason* nil)
 
@@ -126,10 +125,9 @@ bytecode files: those go to the compiler processes; the others run native."
                      (queue-library name nil)))
                 ((null library)
                  (setf (gethash name *libraries*)
-                       (make-library :name name :since (%wall-clock-ms)))))))
-      (mp:condition-variable-broadcast *library-wakeup*))
-    (unless problem
-      ;; The worker listens for the swap's requests (library-swap.lisp) from now on.
+                       (make-library :name name :since (%wall-clock-ms))))))))
+    (when (and bytecode-systems (not problem))
+      ;; The worker listens for the swap's requests (library-swap.lisp) until they are done.
       (%expect-worker-posts t)
       (ensure-library-compilers))
     (apply #'send-libraries-event systems)))
@@ -155,22 +153,28 @@ bytecode files: those go to the compiler processes; the others run native."
                    *library-compilers*))))
 
 (defun library-compiler-loop ()
+  "Runs compiler processes while systems are ready to compile, then ends: an idle thread is
+not free in ECL (every garbage collection stops each thread with a signal; a workload that
+conses ran 1.2x slower beside an idle one on this VM)."
   (let ((*standard-output* (make-broadcast-stream))
         (*error-output* (make-broadcast-stream)))
     (loop
       (let ((library (mp:with-lock (*library-lock*)
-                       (loop for next = (next-library-to-compile)
-                             until next
-                             do (mp:condition-variable-wait *library-wakeup* *library-lock*)
-                             finally (return (progn (set-library-state next :compiling) next))))))
+                       (let ((next (next-library-to-compile)))
+                         (unless next
+                           ;; A system waiting for a dependency is taken by the thread that
+                           ;; compiles the dependency, when it comes back here.
+                           (setf *library-compilers* (remove mp:*current-process* *library-compilers*))
+                           (return-from library-compiler-loop nil))
+                         (set-library-state next :compiling)
+                         next))))
         (send-libraries-event (library-name library))
         (handler-case (compile-library-in-background library)
           (serious-condition (condition)
             (set-library-state library :bytecode
                                (format nil "The background compile failed: ~A" (one-line (condition-message condition))))))
         (mp:with-lock (*library-lock*)
-          (setf (library-pid library) nil)
-          (mp:condition-variable-broadcast *library-wakeup*))
+          (setf (library-pid library) nil))
         (send-libraries-event (library-name library))))))
 
 ;;; One compiler process.
@@ -304,7 +308,6 @@ in the background at idle priority, loading nothing into the session."
                            (t (mp:with-lock (*library-lock*) (queue-library name t))
                               (push name queued)))))
                  (when queued
-                   (mp:with-lock (*library-lock*) (mp:condition-variable-broadcast *library-wakeup*))
                    (ensure-library-compilers)
                    (apply #'send-libraries-event queued)))
                (list "queued" (reverse queued) "native" (reverse native) "unknown" (reverse unknown))))))
