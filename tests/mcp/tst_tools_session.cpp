@@ -3,6 +3,7 @@
 // session-transcript.
 
 #include "ToolHarness.h"
+#include "client/EngineProtocol.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -158,6 +159,12 @@ private Q_SLOTS:
 
     void loadSystemCountsAndListsWarnings()
     {
+        // The project's own systems compile natively, with ECL's compiler warnings; a library
+        // (outside the project root) loads as bytecode first, which warns of nothing (issue 39).
+        bool rooted = false;
+        m_h->m_session.query(EngineProtocol::projectRoot(m_systems.filePath(QStringLiteral("nested"))),
+                             [&](const QJsonObject &) { rooted = true; });
+        QVERIFY(QTest::qWaitFor([&] { return rooted; }, 30000));
         const QJsonObject result = m_h->call(QStringLiteral("load-system"), {{QStringLiteral("system"), QStringLiteral("warner")}}, 120000);
         const QJsonObject s = ToolHarness::structured(result);
         QVERIFY2(s.value(QStringLiteral("warning_count")).toInt() >= 1, qPrintable(ToolHarness::text(result)));
