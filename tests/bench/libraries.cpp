@@ -13,6 +13,7 @@
 //                   [--libraries a,b,c] [--probes 2000] [--workload-runs 3]
 
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -106,12 +107,15 @@ Run runTimed(const std::vector<std::string> &argv, const PipeServer::Environment
     return run;
 }
 
+std::vector<std::string> scratchFolders; // removed at the end
+
 std::string scratch(const std::string &name)
 {
     char pattern[] = "/tmp/bench-libraries-XXXXXX";
     const char *dir = mkdtemp(pattern);
     if (!dir)
         throw ServerFailure("mkdtemp failed");
+    scratchFolders.push_back(dir);
     return std::string(dir) + "/" + name;
 }
 
@@ -367,5 +371,7 @@ int main(int argc, char **argv)
     } catch (const ServerFailure &failure) {
         std::printf("workload failed: %s\n", failure.what());
     }
+    for (const std::string &folder : scratchFolders)
+        std::filesystem::remove_all(folder);
     return 0;
 }
