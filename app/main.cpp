@@ -1,22 +1,23 @@
 // lisp-duet: the app. Without flags it opens the window; with --headless --stdio it is a plain
 // MCP server on stdin/stdout.
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 #include "AccessToken.h"
 #include "AppServices.h"
 #include "ClientConfigCommand.h"
-#include "EditorReport.h"
 #include "CommandLine.h"
+#include "EditorReport.h"
 #include "Endpoints.h"
 #include "FirstRun.h"
-#include "JournalCommand.h"
 #include "HeadlessSignals.h"
-#include "McpServer.h"
+#include "JournalCommand.h"
+#include "Preferences.h"
+#include "native/NativeCompilation.h"
+#include "project/ProjectFiles.h"
+#include "server/McpServer.h"
+#include "session/Session.h"
 #include "transports/StdioTransport.h"
 #include "UserEnvironment.h"
-#include "Preferences.h"
-#include "project/ProjectFiles.h"
-#include "session/Session.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -25,8 +26,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "WindowSetup.h"
 #include "window/MainWindow.h"
+#include "WindowSetup.h"
 
 #include <QApplication>
 #include <QSettings>
@@ -51,7 +52,7 @@ bool openCommandLineProject(AppServices &services, const CommandLine &options)
 // Without a window, the person reads on stderr, once, that native code is off or unavailable.
 void sayNativeNotices(AppServices &services)
 {
-    QObject::connect(services.session()->native(), &NativeCompilation::notice, &services,
+    QObject::connect(services.native(), &NativeCompilation::notice, &services,
                      [](const QString &sentence) { std::fprintf(stderr, "lisp-duet: %s\n", qPrintable(sentence)); });
 }
 
@@ -74,7 +75,7 @@ int runStdio(int argc, char **argv, const CommandLine &options)
         return 2;
     sayAccessMode(services);
     sayNativeNotices(services);
-    const EditorReport editorReport(services.session());
+    const EditorReport editorReport(services.editors(), services.initFile());
     StdioTransport transport(services.server());
     // At end of input, calls already made still get their answers (a client may pipe its
     // requests and close stdin); then the app stops. Time limits bound the wait.
@@ -145,7 +146,7 @@ int runHeadless(int argc, char **argv, const CommandLine &options)
     if (!endpoints.socketPath().isEmpty())
         std::fprintf(stderr, "lisp-duet: MCP over the local socket %s (lisp-duet-bridge)\n", qPrintable(endpoints.socketPath()));
     sayAccessMode(services);
-    const EditorReport editorReport(services.session());
+    const EditorReport editorReport(services.editors(), services.initFile());
     return app.exec();
 }
 
@@ -155,7 +156,7 @@ int runWindow(int argc, char **argv, const CommandLine &options)
     QApplication::setDesktopFileName(QStringLiteral("lisp-duet"));
     const bool firstRun = FirstRun::ensureConfig();
     AppServices services(appOptions(options));
-    const EditorReport editorReport(services.session());
+    const EditorReport editorReport(services.editors(), services.initFile());
     MainWindow window(services.session(), services.server(), services.access());
     QSettings settings;
     window.setKeepInTray(options.tray || settings.value(QStringLiteral("window/keepInTray"), false).toBool());

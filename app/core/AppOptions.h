@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AccessMode.h"
+#include "access/AccessMode.h"
 
 #include <QString>
 

@@ -1,21 +1,22 @@
 #include "AppServices.h"
 
-#include "AccessGate.h"
-#include "ClientRoots.h"
-#include "CompletionProvider.h"
-#include "history/DefinitionLedger.h"
-#include "FormStager.h"
-#include "Preferences.h"
+#include "access/AccessGate.h"
 #include "client/EngineClient.h"
-#include "McpServer.h"
-#include "project/ProjectFiles.h"
-#include "PromptProvider.h"
+#include "features/ClientRoots.h"
+#include "features/CompletionProvider.h"
+#include "features/PromptProvider.h"
+#include "features/ResourceProvider.h"
+#include "history/DefinitionLedger.h"
 #include "history/Replayer.h"
-#include "ResourceProvider.h"
-#include "session/EditorBridge.h"
-#include "session/InitFile.h"
+#include "Preferences.h"
+#include "editor/EditorBridge.h"
+#include "initfile/InitFile.h"
+#include "native/NativeCompilation.h"
+#include "project/ProjectFiles.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
-#include "ToolRegistry.h"
+#include "toolapi/ToolRegistry.h"
+#include "tools/FormStager.h"
 #include "tools/JobHandles.h"
 #include "tools/ToolSet.h"
 
@@ -29,6 +30,9 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     : QObject(parent),
       m_engine(new EngineClient(this)),
       m_session(new Session(m_engine, this)),
+      m_native(new NativeCompilation(m_engine, m_session, this)),
+      m_initFile(new InitFile(m_session, this)),
+      m_editors(new EditorBridge(m_session, m_engine, this)),
       m_jobHandles(new JobHandles(m_session, this)),
       m_tools(new ToolRegistry(this)),
       m_server(new McpServer(m_session, m_tools, this)),
@@ -47,6 +51,11 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
       m_journalsKept(Preferences::load().journalsKept)
 {
     const Preferences preferences = Preferences::load();
+    // What every new engine does before the session serves anybody, in this order: native
+    // compilation's word on it (off, for an engine launched before the setting changed, goes
+    // out before any job), the person's init files, then Swank (an init file may set up what
+    // the editor uses).
+    m_session->setEngineStart({m_native, m_initFile, m_editors});
     // Before any transport exists: no call is ever served outside the mode the person chose.
     m_access->install(m_server);
     m_access->install(m_projectFiles);
@@ -58,7 +67,7 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     setNativeCompilation(preferences.nativeCompilation); // before the engine starts: its arguments
     applyEditorAndInitFile(preferences);
     addAllTools(m_tools, m_session, m_jobHandles, m_projectFiles, m_ledger, m_formStaging, m_replayer,
-                [this](const QString &source, QString *error) { return journalEntries(source, error); });
+                [this](const QString &source, QString *error) { return journalEntries(source, error); }, {m_native, m_editors, m_initFile});
     applyToolGroups(preferences);
     // Agents may read the sources of the systems the session can load, never write them.
     m_projectFiles->root().setReadOnlyRoots(ProjectRoot::systemSourceFolders());
@@ -71,7 +80,7 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
         server->log(level, QStringLiteral("engine"), message.isEmpty() ? Session::engineStatusName(state) : message);
     });
     // ...and once when native code is off or unavailable (no gcc), as the window says it.
-    connect(m_session->native(), &NativeCompilation::notice, m_server, [server = m_server, native = m_session->native()](const QString &sentence) {
+    connect(m_native, &NativeCompilation::notice, m_server, [server = m_server, native = m_native](const QString &sentence) {
         server->log(native->status().available ? QStringLiteral("info") : QStringLiteral("warning"), QStringLiteral("engine"), sentence);
     });
     new PromptProvider(m_server, this);
@@ -122,9 +131,9 @@ void AppServices::applyEditorAndInitFile(const Preferences &preferences)
         if (preferences.initFileEnabled)
             initFiles << InitFile::defaultPath();
     }
-    m_session->initFile()->setFiles(initFiles);
-    m_session->initFile()->setTimeLimitMs(preferences.initTimeLimitSeconds * 1000);
-    m_session->editors()->setListening(m_swankPort ? m_swankPort
+    m_initFile->setFiles(initFiles);
+    m_initFile->setTimeLimitMs(preferences.initTimeLimitSeconds * 1000);
+    m_editors->setListening(m_swankPort ? m_swankPort
                                        : preferences.swankEnabled ? std::optional<int>(preferences.swankPort)
                                                                   : std::nullopt);
 }
@@ -157,10 +166,10 @@ void AppServices::start()
 void AppServices::setNativeCompilation(bool wanted)
 {
     if (m_noNative)
-        m_session->native()->setEnabled(false, QStringLiteral("Native compilation is off for this run (--no-native): the session's "
+        m_native->setEnabled(false, QStringLiteral("Native compilation is off for this run (--no-native): the session's "
                                                               "definitions run interpreted."));
     else
-        m_session->native()->setEnabled(wanted, QStringLiteral("Native compilation is off (File \u25b8 Settings\u2026): the session's "
+        m_native->setEnabled(wanted, QStringLiteral("Native compilation is off (File \u25b8 Settings\u2026): the session's "
                                                                "definitions run interpreted."));
 }
 

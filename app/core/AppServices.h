@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AccessMode.h"
+#include "access/AccessMode.h"
 #include "AppOptions.h"
 #include "history/Journal.h"
 
@@ -12,9 +12,12 @@ class AccessGate;
 struct Preferences;
 class ClientRoots;
 class DefinitionLedger;
+class EditorBridge;
 class EngineClient;
 class FormStaging;
+class InitFile;
 class JobHandles;
+class NativeCompilation;
 class ProjectFiles;
 class Replayer;
 class Session;
@@ -34,6 +37,14 @@ public:
 
     EngineClient *engine() const { return m_engine; }
     Session *session() const { return m_session; }
+    // Native code for the session's definitions (issue 30): on or off, and what became of each
+    // definition the background compiler was given.
+    NativeCompilation *native() const { return m_native; }
+    // The person's own setup (issue 31): their init files, loaded by every new engine before
+    // any job, and Swank for their editor (SLIME and the other Swank clients), whose requests
+    // are jobs of the session. Both do nothing until applyEditorAndInitFile configures them.
+    InitFile *initFile() const { return m_initFile; }
+    EditorBridge *editors() const { return m_editors; }
     ToolRegistry *tools() const { return m_tools; }
     McpServer *server() const { return m_server; }
     // The person's project (issue 11): its root and the one way its files change. A client
@@ -93,6 +104,9 @@ private:
 
     EngineClient *m_engine;
     Session *m_session;
+    NativeCompilation *m_native;
+    InitFile *m_initFile;
+    EditorBridge *m_editors;
     JobHandles *m_jobHandles;
     ToolRegistry *m_tools;
     McpServer *m_server;

@@ -17,6 +17,32 @@ static_assert(HttpTransport::DefaultPort == 7878, "Preferences::port's default m
 namespace {
 const QString ServerName = QStringLiteral("lisp-duet");
 
+// Every client --client-config knows, in the order the Connect dialog shows them: its name, its
+// title and where its text goes.
+struct Client
+{
+    QStringView name;
+    QStringView title;
+    QStringView where;
+};
+constexpr Client Clients[] = {
+    {u"claude-code", u"Claude Code", u"Run this in a terminal (add --scope user before lisp-duet to use it in every project)."},
+    {u"claude-desktop", u"Claude Desktop",
+     u"Merge this into claude_desktop_config.json (Settings \u25b8 Developer \u25b8 Edit Config), then restart Claude Desktop."},
+    {u"cursor", u"Cursor", u"Merge this into ~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project)."},
+    {u"vscode", u"VS Code",
+     u"Save this as .vscode/mcp.json in your workspace, or merge it into the file of \u201cMCP: Open User Configuration\u201d."},
+};
+
+const Client *clientNamed(const QString &name)
+{
+    for (const Client &client : Clients) {
+        if (client.name == name)
+            return &client;
+    }
+    return nullptr;
+}
+
 // Quotes for a POSIX shell only when needed, so the common case stays readable.
 QString shellQuote(const QString &word)
 {
@@ -49,38 +75,27 @@ QJsonObject authHeaders(const ClientConfig::Target &target)
 
 QStringList ClientConfig::clients()
 {
-    return {QStringLiteral("claude-code"), QStringLiteral("claude-desktop"), QStringLiteral("cursor"), QStringLiteral("vscode")};
+    QStringList names;
+    for (const Client &client : Clients)
+        names << client.name.toString();
+    return names;
 }
 
 bool ClientConfig::isClient(const QString &name)
 {
-    return clients().contains(name);
+    return clientNamed(name) != nullptr;
 }
 
 QString ClientConfig::title(const QString &client)
 {
-    if (client == QStringLiteral("claude-code"))
-        return QStringLiteral("Claude Code");
-    if (client == QStringLiteral("claude-desktop"))
-        return QStringLiteral("Claude Desktop");
-    if (client == QStringLiteral("cursor"))
-        return QStringLiteral("Cursor");
-    if (client == QStringLiteral("vscode"))
-        return QStringLiteral("VS Code");
-    return client;
+    const Client *known = clientNamed(client);
+    return known ? known->title.toString() : client;
 }
 
 QString ClientConfig::where(const QString &client)
 {
-    if (client == QStringLiteral("claude-code"))
-        return QStringLiteral("Run this in a terminal (add --scope user before lisp-duet to use it in every project).");
-    if (client == QStringLiteral("claude-desktop"))
-        return QStringLiteral("Merge this into claude_desktop_config.json (Settings \u25b8 Developer \u25b8 Edit Config), then restart Claude Desktop.");
-    if (client == QStringLiteral("cursor"))
-        return QStringLiteral("Merge this into ~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project).");
-    if (client == QStringLiteral("vscode"))
-        return QStringLiteral("Save this as .vscode/mcp.json in your workspace, or merge it into the file of \u201cMCP: Open User Configuration\u201d.");
-    return {};
+    const Client *known = clientNamed(client);
+    return known ? known->where.toString() : QString();
 }
 
 QString ClientConfig::unknownClientError(const QString &name)

@@ -2,6 +2,23 @@
 
 #include <QCommandLineParser>
 
+#include <optional>
+
+namespace {
+// The option's value as a port from `lowest` to 65535; none, with the sentence that says what
+// the option `needs`, for anything else.
+std::optional<int> portOf(const QCommandLineParser &parser, const QCommandLineOption &option, int lowest, const QString &needs,
+                          QString *error)
+{
+    bool ok = false;
+    const int port = parser.value(option).toInt(&ok);
+    if (ok && port >= lowest && port <= 65535)
+        return port;
+    *error = QStringLiteral("%1, not '%2'.").arg(needs, parser.value(option));
+    return std::nullopt;
+}
+} // namespace
+
 CommandLine CommandLine::parse(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -84,26 +101,21 @@ CommandLine CommandLine::parse(const QStringList &arguments)
     result.socketName = parser.value(socketOption);
     result.listenAddress = parser.value(listenOption);
     if (parser.isSet(portOption)) {
-        bool ok = false;
-        const int port = parser.value(portOption).toInt(&ok);
-        if (!ok || port < 1 || port > 65535) {
-            result.error = QStringLiteral("--port needs a number from 1 to 65535, not '%1'.").arg(parser.value(portOption));
+        const std::optional<int> port = portOf(parser, portOption, 1, QStringLiteral("--port needs a number from 1 to 65535"), &result.error);
+        if (!port)
             return result;
-        }
-        result.port = port;
+        result.port = *port;
     }
     if (parser.isSet(socketOption) && result.socketName.isEmpty()) {
         result.error = QStringLiteral("--socket needs a name.");
         return result;
     }
     if (parser.isSet(swankOption)) {
-        bool ok = false;
-        const int port = parser.value(swankOption).toInt(&ok);
-        if (!ok || port < 0 || port > 65535) {
-            result.error = QStringLiteral("--swank needs a port from 0 (any free one) to 65535, not '%1'.").arg(parser.value(swankOption));
+        const std::optional<int> port =
+            portOf(parser, swankOption, 0, QStringLiteral("--swank needs a port from 0 (any free one) to 65535"), &result.error);
+        if (!port)
             return result;
-        }
-        result.swankPort = port;
+        result.swankPort = *port;
     }
     result.noInit = parser.isSet(noInitOption);
     result.projectRoot = parser.value(projectOption);

@@ -1,21 +1,20 @@
 #include "EditorReport.h"
 
-#include "session/EditorBridge.h"
-#include "session/InitFile.h"
-#include "session/Session.h"
-#include "session/SlimeSecret.h"
+#include "editor/EditorBridge.h"
+#include "initfile/InitFile.h"
+#include "editor/SlimeSecret.h"
 
 #include <cstdio>
 
-EditorReport::EditorReport(Session *session, QObject *parent) : QObject(parent), m_session(session)
+EditorReport::EditorReport(EditorBridge *editors, InitFile *initFile, QObject *parent)
+    : QObject(parent), m_bridge(editors), m_initFile(initFile)
 {
-    EditorBridge *editors = session->editors();
     connect(editors, &EditorBridge::stateChanged, this, &EditorReport::onStateChanged);
     connect(editors, &EditorBridge::editorsChanged, this, &EditorReport::onEditorsChanged);
     connect(editors, &EditorBridge::refused, this, [](const QString &peer, const QString &reason) {
         say(QStringLiteral("an editor at %1 was refused: %2").arg(peer, reason));
     });
-    connect(session->initFile(), &InitFile::changed, this, &EditorReport::onInitFileChanged);
+    connect(initFile, &InitFile::changed, this, &EditorReport::onInitFileChanged);
     onStateChanged(); // a secret found missing before the report existed
 }
 
@@ -35,7 +34,7 @@ void EditorReport::say(const QString &line)
 
 void EditorReport::onStateChanged()
 {
-    const EditorBridge *editors = m_session->editors();
+    const EditorBridge *editors = m_bridge;
     QString line;
     switch (editors->state()) {
     case EditorBridge::State::Listening:
@@ -62,7 +61,7 @@ void EditorReport::onStateChanged()
 void EditorReport::onEditorsChanged()
 {
     QSet<qint64> now;
-    for (const EditorBridge::Editor &editor : m_session->editors()->editors()) {
+    for (const EditorBridge::Editor &editor : m_bridge->editors()) {
         now.insert(editor.number);
         if (!m_editors.contains(editor.number))
             say(QStringLiteral("%1 connected from %2 (Swank)").arg(editor.program().isEmpty() ? QStringLiteral("An editor") : editor.program(), editor.peer));
@@ -76,7 +75,7 @@ void EditorReport::onEditorsChanged()
 
 void EditorReport::onInitFileChanged()
 {
-    const QString problem = m_session->initFile()->problem();
+    const QString problem = m_initFile->problem();
     if (problem == m_lastInitProblem)
         return;
     m_lastInitProblem = problem;

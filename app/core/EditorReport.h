@@ -4,7 +4,8 @@
 #include <QSet>
 #include <QString>
 
-class Session;
+class EditorBridge;
+class InitFile;
 
 // What the person's own setup (issue 31) says on stderr, in every mode: where Swank listens
 // and what to type in Emacs, why it does not (no secret: how to make one), editors that came,
@@ -13,7 +14,7 @@ class EditorReport : public QObject
 {
     Q_OBJECT
 public:
-    explicit EditorReport(Session *session, QObject *parent = nullptr);
+    EditorReport(EditorBridge *editors, InitFile *initFile, QObject *parent = nullptr);
 
     // The line printed when Swank listens on `port`: "Swank (SLIME, slimv) at 127.0.0.1:4005; in
     // Emacs: M-x slime-connect RET 127.0.0.1 RET 4005 (not Sly, vlime or Conjure: ...)".
@@ -25,7 +26,8 @@ private:
     void onInitFileChanged();
     static void say(const QString &line);
 
-    Session *m_session;
+    EditorBridge *m_bridge;
+    InitFile *m_initFile;
     QString m_lastState;     // the state line printed last
     QString m_lastInitProblem;
     QSet<qint64> m_editors;  // the editors told of as connected

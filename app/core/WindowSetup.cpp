@@ -3,19 +3,19 @@
 
 #include "AppServices.h"
 #include "AppTheme.h"
-#include "Preferences.h"
-#include "SettingsDialog.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/StagedForms.h"
 #include "console/TranscriptView.h"
 #include "highlight/LispHighlighter.h"
+#include "Preferences.h"
+#include "SettingsDialog.h"
 #include "window/MainWindow.h"
 
-#include "FormStager.h"
 #include "project/ProjectFiles.h"
-#include "session/EditorBridge.h"
+#include "editor/EditorBridge.h"
 #include "session/Session.h"
+#include "tools/FormStager.h"
 
 #include <QAction>
 #include <QMenu>
@@ -69,6 +69,9 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
     // panel shows the app's ledger and reverts through it.
     services->formStaging()->setStager(window->console()->stagedForms());
     window->setDefinitionLedger(services->ledger());
+    // Native code (issue 30) and the person's editor (issue 31), as the services made them.
+    window->setNativeCompilation(services->native());
+    window->setEditorBridge(services->editors());
     // Only the person's choice in the window is remembered: not --project, an agent's
     // set-project-root or a client's roots.
     connect(window, &MainWindow::projectOpened, this, [](const QString &root) { Preferences::rememberProjectRoot(root); });
@@ -90,7 +93,7 @@ QList<ConnectDialog::Client> WindowSetup::clients() const
 ConnectDialog::Client WindowSetup::editorClient() const
 {
     // The person's own editor joins through Swank (issue 31), not MCP: what to type there.
-    const EditorBridge *editors = m_services->session()->editors();
+    const EditorBridge *editors = m_services->editors();
     ConnectDialog::Client client{QStringLiteral("your-editor"), tr("Your editor"), {}, {}};
     if (editors->state() != EditorBridge::State::Listening) {
         client.where = tr("Emacs with SLIME (or Vim with slimv) joins this session through Swank, which is off now.");
@@ -162,7 +165,7 @@ ConnectDialog *WindowSetup::openConnect()
 {
     if (!m_connectDialog) {
         m_connectDialog = new ConnectDialog(m_services->server(), clients(), m_window);
-        m_connectDialog->showEditors(m_services->session()->editors());
+        m_connectDialog->showEditors(m_services->editors());
         m_connectDialog->setAttribute(Qt::WA_DeleteOnClose);
     }
     m_connectDialog->show();

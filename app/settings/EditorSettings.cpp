@@ -1,7 +1,7 @@
 #include "EditorSettings.h"
 
 #include "Preferences.h"
-#include "session/InitFile.h"
+#include "initfile/InitFile.h"
 
 #include <QCheckBox>
 #include <QFormLayout>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AccessMode.h"
+#include "access/AccessMode.h"
 
 #include "client/EngineProtocol.h"
 #include "history/Journal.h"
@@ -12,7 +12,7 @@ class QSettings;
 // What the Settings dialog edits, stored with QSettings (~/.config/lisp-duet/lisp-duet.conf).
 // Plain values without widgets (QtCore only): main() reads the port before any window exists,
 // --client-config reads it to print the same URL the app listens on, and the access mode is
-// mcp/AccessMode.h's plain value.
+// mcp/access/AccessMode.h's plain value.
 struct Preferences
 {
     enum class Theme { System, Light, Dark };

@@ -13,8 +13,6 @@
 #include <QPointer>
 
 namespace {
-const QString ReplayOrigin = QStringLiteral("replay");
-
 // The engine counts characters (code points); a QString counts UTF-16 units.
 int utf16Index(const QString &text, int codePoints)
 {
@@ -74,17 +72,23 @@ const TopLevelForm *closestForm(const LispFile &file, const DefinitionKey &key, 
     return best;
 }
 
-QString viaOf(const JobRequest &request, bool expectedRevert)
+// How what a job defines came to be, by what the job was for.
+DefinitionVersion::Via viaOf(JobPurpose purpose)
 {
-    if (expectedRevert || request.tool == QStringLiteral("revert-definition"))
-        return DefinitionVersion::Via::Revert;
-    if (request.tool == QStringLiteral("edit-form"))
-        return DefinitionVersion::Via::EditForm;
-    if (request.tool == QStringLiteral("stage-form"))
-        return DefinitionVersion::Via::StageForm;
-    if (request.origin.kind == Origin::Kind::System && request.origin.name == ReplayOrigin)
-        return DefinitionVersion::Via::Replay;
-    return DefinitionVersion::Via::Evaluation;
+    using Via = DefinitionVersion::Via;
+    switch (purpose) {
+    case JobPurpose::Revert: return Via::Revert;
+    case JobPurpose::FormEdit: return Via::EditForm;
+    case JobPurpose::StagedForm: return Via::StageForm;
+    case JobPurpose::Replay: return Via::Replay;
+    case JobPurpose::Unstated:
+    case JobPurpose::Repl:
+    case JobPurpose::AgentTool:
+    case JobPurpose::Editor:
+    case JobPurpose::InitFile:
+    case JobPurpose::Setup: break;
+    }
+    return Via::Evaluation;
 }
 } // namespace
 
@@ -148,6 +152,28 @@ QString DefinitionVersion::place(const QString &file, int line, const QString &p
     return line > 0 ? QStringLiteral("%1:%2").arg(shown).arg(line) : shown;
 }
 
+QString DefinitionVersion::viaName(Via via)
+{
+    switch (via) {
+    case Via::Evaluation: return QStringLiteral("evaluation");
+    case Via::File: return QStringLiteral("file");
+    case Via::EditForm: return QStringLiteral("edit-form");
+    case Via::StageForm: return QStringLiteral("stage-form");
+    case Via::Revert: return QStringLiteral("revert");
+    case Via::Replay: return QStringLiteral("replay");
+    }
+    return {};
+}
+
+DefinitionVersion::Via DefinitionVersion::viaNamed(const QString &name)
+{
+    for (const Via via : Vias) {
+        if (viaName(via) == name)
+            return via;
+    }
+    return Via::Evaluation;
+}
+
 QString DefinitionVersion::byText(const QString &projectRoot) const
 {
     if (via == Via::File) {
@@ -158,7 +184,7 @@ QString DefinitionVersion::byText(const QString &projectRoot) const
         return restores > 0 ? QStringLiteral("%1 (revert to version %2)").arg(by.name).arg(restores)
                             : QStringLiteral("%1 (revert)").arg(by.name);
     if (via == Via::EditForm || via == Via::StageForm || via == Via::Replay)
-        return by.name == via ? by.name : QStringLiteral("%1 (%2)").arg(by.name, via);
+        return by.name == viaName(via) ? by.name : QStringLiteral("%1 (%2)").arg(by.name, viaName(via));
     return by.name;
 }
 
@@ -245,18 +271,11 @@ bool DefinitionLedger::isRecordedFile(const QString &path) const
     return true;
 }
 
-void DefinitionLedger::expectRevert(quint64 id, const DefinitionKey &key, int number)
-{
-    m_reverts.insert(id, {key, number});
-}
-
 void DefinitionLedger::onFinished(const JobPtr &job)
 {
     const EngineProtocol::LedgerFacts facts(job->result.reply);
-    if (facts.defined().isEmpty() && facts.loadedFiles().isEmpty()) {
-        m_reverts.remove(job->id); // the common case: nothing to record
-        return;
-    }
+    if (facts.defined().isEmpty() && facts.loadedFiles().isEmpty())
+        return; // the common case: nothing to record
     m_pending.enqueue(job);
     processPending();
 }
@@ -269,7 +288,6 @@ void DefinitionLedger::processPending()
             return; // recordFileForms continues
         recordEvaluated(*job);
         m_pending.dequeue();
-        m_reverts.remove(job->id);
     }
     if (m_waiting)
         return;
@@ -289,15 +307,12 @@ DefinitionVersion DefinitionLedger::versionFrom(const Job &job) const
 {
     DefinitionVersion version;
     version.by = job.request.origin;
-    version.via = viaOf(job.request, m_reverts.contains(job.id));
+    version.via = viaOf(job.request.purpose);
     version.detail = job.request.description;
     version.at = job.finishedAt.isValid() ? job.finishedAt : LocalClock::now();
     version.job = job.id;
-    if (version.via == DefinitionVersion::Via::Revert) {
-        const auto it = m_reverts.constFind(job.id);
-        if (it != m_reverts.constEnd())
-            version.restores = it->number;
-    }
+    if (version.via == DefinitionVersion::Via::Revert)
+        version.restores = job.request.restoresVersion;
     return version;
 }
 
@@ -383,7 +398,6 @@ void DefinitionLedger::recordFileForms(const JobPtr &job, QList<FileForm> forms,
     recordEvaluated(*job);
     if (!m_pending.isEmpty() && m_pending.head() == job)
         m_pending.dequeue();
-    m_reverts.remove(job->id);
     processPending();
 }
 
@@ -513,7 +527,8 @@ DefinitionLedger::RevertPlan DefinitionLedger::planRevert(const DefinitionKey &k
     }
     plan.request = EngineProtocol::evaluation(code, package);
     plan.request.origin = by;
-    plan.request.tool = QStringLiteral("revert-definition");
+    plan.request.purpose = JobPurpose::Revert;
+    plan.request.restoresVersion = number;
     plan.request.description = QStringLiteral("revert %1 to version %2").arg(key.text()).arg(number);
     return plan;
 }

@@ -14,7 +14,7 @@
 class Session;
 
 // Who defined and redefined what in the shared session (issue 21): every definition's versions
-// with who made each (the person, an agent, a file load, edit-form, a staged form, a revert),
+// with who made each (the person, an agent, a file load, an edited form, a staged form, a revert),
 // when, its text, and what it replaced; and the evaluation that puts an earlier version back.
 //
 // It lives on the host, not in the engine: it knows who asked for each job, survives engine
@@ -53,6 +53,8 @@ public:
     // The evaluation that puts version `number` back, as `by`'s job: its recorded text in the
     // package it was read in, or, for a version loaded from a file, that form as the file has
     // it now. An error sentence when there is no such version or the file no longer has it.
+    // The request's purpose is a revert of `number` (JobPurpose::Revert, restoresVersion):
+    // what it defines is recorded as restoring that version.
     struct RevertPlan
     {
         JobRequest request;
@@ -61,8 +63,6 @@ public:
         bool ok() const { return error.isEmpty(); }
     };
     RevertPlan planRevert(const DefinitionKey &key, int number, const Origin &by) const;
-    // Job `id` is that revert: what it defines is recorded as restoring version `number`.
-    void expectRevert(quint64 id, const DefinitionKey &key, int number);
 
     // Definitions loaded from a file are recorded when it is the person's own code: under the
     // project root, or outside the folders ASDF finds libraries in (ProjectRoot::systemSourceFolders,
@@ -91,12 +91,6 @@ private:
         QString writtenPackage; // the package the name is read in
         QString condition;      // "#+ecl", or empty
     };
-    struct Expected
-    {
-        DefinitionKey key;
-        int number = 0;
-    };
-
     void onFinished(const JobPtr &job);
     void processPending();
     // Returns false when it waits for the engine's answer about the files' names.
@@ -113,7 +107,6 @@ private:
     QStringList m_libraryFolders; // read once: ProjectRoot::systemSourceFolders() looks at the disk
     QHash<QString, History> m_histories; // by DefinitionKey::id()
     QList<DefinitionKey> m_order;
-    QHash<quint64, Expected> m_reverts;  // job id -> the version it restores
     QQueue<JobPtr> m_pending;
     bool m_waiting = false;
     QList<std::function<void()>> m_whenSettled;

@@ -37,16 +37,22 @@ struct DefinitionKey
 // who and how, when, and its text.
 struct DefinitionVersion
 {
-    // How the definition came to be.
-    struct Via
-    {
-        static inline const QString Evaluation = QStringLiteral("evaluation"); // the REPL, evaluate-lisp
-        static inline const QString File = QStringLiteral("file");             // a file was loaded
-        static inline const QString EditForm = QStringLiteral("edit-form");    // edit-form's evaluation
-        static inline const QString StageForm = QStringLiteral("stage-form");  // the person ran an agent's staged form
-        static inline const QString Revert = QStringLiteral("revert");         // a revert put an earlier version back
-        static inline const QString Replay = QStringLiteral("replay");         // replay-session after a restart
+    // How the definition came to be: from the purpose of the job that made it (JobPurpose),
+    // or a file it loaded.
+    enum class Via {
+        Evaluation, // the REPL, evaluate-lisp, the editor...
+        File,       // a file was loaded
+        EditForm,   // the evaluation of a form written into a file
+        StageForm,  // the person ran an agent's staged form
+        Revert,     // a revert put an earlier version back
+        Replay      // replay-session after a restart
     };
+    static constexpr Via Vias[] = {Via::Evaluation, Via::File, Via::EditForm, Via::StageForm, Via::Revert, Via::Replay};
+    // The word the journal and definition-history write for it: "evaluation", "file", and the
+    // name of the way it came ("edit-form", "stage-form", "revert", "replay"); viaNamed reads
+    // it back (an unknown word: an evaluation).
+    static QString viaName(Via via);
+    static Via viaNamed(const QString &name);
 
     DefinitionKey key;
     int number = 0;         // 1-based in its key's history
@@ -57,7 +63,7 @@ struct DefinitionVersion
     QString readPackage;    // the package in force where it was read: a revert evaluates it there
     Origin by;              // who: the person, an agent, Lisp Duet (replay); empty name when the
                             // ledger only knows the file it came from
-    QString via;            // Via::...
+    Via via = Via::Evaluation;
     QString detail;         // the job's description ("staged by claude-code: ...")
     QString file;           // Via::File: the file and the form's first line
     int line = 0;

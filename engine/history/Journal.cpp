@@ -125,7 +125,7 @@ QJsonObject JournalEntry::toJson() const
                          {QStringLiteral("kind"), d.kind},
                          {QStringLiteral("operator"), d.operatorName},
                          {QStringLiteral("origin"), originJson(d.by)},
-                         {QStringLiteral("via"), d.via},
+                         {QStringLiteral("via"), DefinitionVersion::viaName(d.via)},
                          {QStringLiteral("source"), d.source},
                          {QStringLiteral("read_package"), d.readPackage},
                          {QStringLiteral("at"), stamp(d.at)},
@@ -252,7 +252,7 @@ bool JournalEntry::fromJson(const QJsonObject &json, JournalEntry *entry)
         d.kind = json.value(QStringLiteral("kind")).toString();
         d.operatorName = json.value(QStringLiteral("operator")).toString();
         d.by = originFromJson(json.value(QStringLiteral("origin")).toObject());
-        d.via = json.value(QStringLiteral("via")).toString();
+        d.via = DefinitionVersion::viaNamed(json.value(QStringLiteral("via")).toString());
         d.detail = json.value(QStringLiteral("description")).toString();
         d.source = json.value(QStringLiteral("source")).toString();
         d.readPackage = json.value(QStringLiteral("read_package")).toString();
@@ -518,7 +518,6 @@ bool Journal::append(const JournalEntry &entry)
         ::fdatasync(m_fd);
     if (ok)
         ++m_records;
-    Q_EMIT recorded(entry);
     return ok;
 }
 

@@ -125,9 +125,6 @@ public:
     int recordsWritten() const { return m_records; }
     QString lastError() const { return m_lastError; }
 
-Q_SIGNALS:
-    void recorded(const JournalEntry &entry);
-
 private:
     bool writeAll(const QByteArray &bytes);
 

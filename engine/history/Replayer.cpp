@@ -127,7 +127,6 @@ bool Replayer::start(const QList<JournalEntry> &entries)
     m_next = 0;
     m_cancelled = false;
     m_running = true;
-    Q_EMIT started(m_summary.total);
     runNext();
     return true;
 }
@@ -156,6 +155,7 @@ void Replayer::runNext()
     const Step &step = m_steps.at(m_next);
     JobRequest request = step;
     request.origin = Origin::system(QStringLiteral("replay"));
+    request.purpose = JobPurpose::Replay;
     request.description = QStringLiteral("Replaying definition %1 of %2 from the journal").arg(m_next + 1).arg(m_steps.size());
     m_waitingFor = m_session->submit(request);
     // Heard at once if the session finished it already (no engine).

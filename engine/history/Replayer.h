@@ -56,7 +56,6 @@ public:
     void cancel();
 
 Q_SIGNALS:
-    void started(int total);
     void progress(int done, int total, const QString &form);
     void finished(const Replayer::Summary &summary);
 

@@ -38,7 +38,8 @@ QString defaultTitle(const QList<JournalEntry> &entries)
 
 QString operationLine(const Job &e)
 {
-    return e.request.kind == EngineJob::Kind::Evaluate ? QStringLiteral("evaluated") : JobSummary::operation(e.request);
+    const QString operation = JobSummary::shownOperation(e.request);
+    return operation.isEmpty() ? QStringLiteral("evaluated") : operation;
 }
 
 QString outputNote(qint64 cut, qint64 dropped)

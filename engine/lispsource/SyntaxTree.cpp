@@ -1,4 +1,4 @@
-#include "LispReader.h"
+#include "SyntaxTree.h"
 
 #include "SyntaxTreeData.h"
 

@@ -10,6 +10,22 @@
 #include <QSharedPointer>
 #include <QStringList>
 
+// What a job is for, as whoever submits it says, beside its kind: how what it defines comes to
+// be. The history (engine/history) records a definition by it: an edited form, a staged one,
+// a revert, a replay, or else an evaluation.
+enum class JobPurpose {
+    Unstated,   // nobody said (Lisp Duet's own steps, tests): what it defines was evaluated
+    Repl,       // the person typed it at the window's REPL
+    AgentTool,  // an agent's tool call (evaluate-lisp, load-system...: `tool` names it)
+    FormEdit,   // the evaluation of a form just written into a file (edit-form with evaluate)
+    StagedForm, // the person ran a form an agent staged in their input (as staged, or edited)
+    Revert,     // puts an earlier version of a definition back (`restoresVersion`)
+    Replay,     // re-evaluates a journal's definitions after a restart
+    Editor,     // the person's editor asked for it (Swank)
+    InitFile,   // the person's init file, loaded by a new engine
+    Setup       // Lisp Duet's own work on the engine (Swank starting or stopping)
+};
+
 // A job as the session queues it: the engine's work (EngineJob, built by EngineProtocol) and
 // who asked for it and why. The journal keeps both.
 struct JobRequest : EngineJob
@@ -18,9 +34,12 @@ struct JobRequest : EngineJob
     JobRequest(EngineJob job) : EngineJob(std::move(job)) {} // NOLINT: every builder's result is a request
 
     Origin origin = Origin::person();
+    JobPurpose purpose = JobPurpose::Unstated;
+    int restoresVersion = 0; // Revert: the number of the version it puts back
     QString description;    // why an agent runs it, shown to the person
-    QString tool;           // the MCP tool that asked for it ("edit-form"), or the hand-off that
-                            // did ("stage-form", "revert-definition"); empty for the REPL
+    QString tool;           // the name shown for what asked: the MCP tool ("edit-form"), the
+                            // hand-off ("stage-form", "revert-definition"), the editor's request
+                            // kind; empty for the REPL. A name to show, never a purpose.
     int debuggerId = 0;     // a debugger step's (isDebuggerStep()): the debugger it acts in
 };
 

@@ -12,6 +12,11 @@ QString operation(const JobRequest &request)
     return EngineProtocol::operationName(request.kind);
 }
 
+QString shownOperation(const JobRequest &request)
+{
+    return request.kind == Kind::Evaluate ? QString() : operation(request);
+}
+
 QString subject(const JobRequest &request)
 {
     switch (request.kind) {
@@ -46,13 +51,23 @@ QString debuggerStep(const JobRequest &request)
     }
 }
 
+QString debuggerLine(const JobRequest &request)
+{
+    QString step = debuggerStep(request);
+    if (step.isEmpty() || !request.origin.isPerson())
+        return request.kind == Kind::FrameEvaluation ? step + QLatin1Char(':') : step;
+    if (request.kind == Kind::FrameEvaluation)
+        return step.replace(0, 1, QStringLiteral("I")) + QLatin1Char(':');
+    return QStringLiteral("You ") + step;
+}
+
 QString action(const JobRequest &request, int maxChars)
 {
     if (request.kind == Kind::FrameEvaluation)
         return QStringLiteral("%1: %2").arg(debuggerStep(request), TextLines::oneLine(request.code, maxChars));
     if (request.isDebuggerStep())
         return debuggerStep(request);
-    if (request.kind == Kind::Evaluate)
+    if (shownOperation(request).isEmpty())
         return TextLines::oneLine(request.code, maxChars);
     return TextLines::oneLine(QStringLiteral("%1 %2").arg(operation(request), subject(request)), maxChars);
 }

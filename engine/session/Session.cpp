@@ -1,8 +1,6 @@
 #include "Session.h"
 
 #include "client/EngineClient.h"
-#include "EditorBridge.h"
-#include "InitFile.h"
 #include "LocalClock.h"
 #include "client/StageLog.h"
 
@@ -27,8 +25,7 @@ QString Session::engineStatusName(EngineStatus status)
 }
 
 Session::Session(EngineClient *engine, QObject *parent)
-    : QObject(parent), m_engine(engine), m_debugger(new SessionDebugger(this)), m_native(new NativeCompilation(engine, this)),
-      m_initFile(new InitFile(this)), m_editors(new EditorBridge(this, engine)) // after the init files: Swank loads after them
+    : QObject(parent), m_engine(engine), m_debugger(new SessionDebugger(this))
 {
     m_timeout.setSingleShot(true);
     m_timeout.setTimerType(Qt::PreciseTimer);
@@ -117,19 +114,15 @@ quint64 Session::submit(const JobRequest &request)
     return job->id;
 }
 
-void Session::addEngineStartJobs(std::function<QList<JobRequest>()> make, std::function<void(JobPtr)> done)
-{
-    m_engineStartJobs.append({std::move(make), std::move(done)});
-}
-
-void Session::queueEngineStartJobs()
+void Session::queueEngineStartJobs(const EngineProtocol::ReadyEvent &ready)
 {
     qsizetype position = 0; // ahead of the jobs that waited for this engine, in order
-    for (const EngineStartJobs &start : std::as_const(m_engineStartJobs)) {
-        for (const JobRequest &request : start.make()) {
-            const JobPtr job = newJob(request);
+    for (EngineStartWork *work : std::as_const(m_engineStart)) {
+        for (const EngineStartJob &start : work->engineStarted(ready)) {
+            const JobPtr job = newJob(start.request);
             m_queue.insert(position++, job);
-            m_waiters.add(job->id, start.done, -1, JobWaiters::Until::Done);
+            if (start.finished)
+                m_waiters.add(job->id, start.finished, -1, JobWaiters::Until::Done);
         }
     }
 }
@@ -446,7 +439,7 @@ void Session::onEngineReady(const QJsonObject &info)
     m_queryWait.stop();
     for (WaitingQuery &waiting : std::exchange(m_waitingQueries, {}))
         query(waiting.query, std::move(waiting.callback));
-    queueEngineStartJobs();
+    queueEngineStartJobs(ready);
     Q_EMIT engineStatus(EngineStatus::Ready, QStringLiteral("%1 %2 is ready.").arg(ready.implementation(), ready.version()));
     dispatchNext();
 }

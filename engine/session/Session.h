@@ -1,10 +1,10 @@
 #pragma once
 
 #include "client/EngineProtocol.h"
+#include "EngineStart.h"
 #include "Job.h"
 #include "JobWaiters.h"
 #include "SessionNotice.h"
-#include "NativeCompilation.h"
 #include "SessionDebugger.h"
 
 #include <QElapsedTimer>
@@ -18,9 +18,7 @@
 #include <functional>
 #include <optional>
 
-class EditorBridge;
 class EngineClient;
-class InitFile;
 
 // The one queue of work for the shared Lisp session. Evaluations from the person and from
 // every agent run one at a time, first come first served, each tagged with its origin.
@@ -47,11 +45,12 @@ public:
 
     // Queues work for the worker; the returned id names it in every signal.
     quint64 submit(const JobRequest &request);
-    // Work every new engine does first, before any job queued (the person's init files, Swank
-    // for their editor): at each engine start, after the limits and the project root are sent,
-    // `make` gives the requests, which are queued ahead of everything else (in the order of
-    // the calls to this), and `done` hears how each ended.
-    void addEngineStartJobs(std::function<QList<JobRequest>()> make, std::function<void(JobPtr)> done);
+    // What every new engine does first, before any job queued, in this order (the composition
+    // root's list: native compilation's word, the person's init files, Swank for their
+    // editor): at each engine start, after the limits and the project root are sent, each is
+    // told (EngineStartWork::engineStarted) and the jobs it gives are queued ahead of everything
+    // else, in order.
+    void setEngineStart(const QList<EngineStartWork *> &inOrder) { m_engineStart = inOrder; }
     // Drops a queued evaluation or interrupts the running one (`by` asked). A running job with
     // debugging on parks where it is instead (a break: CONTINUE resumes it); a parked one is
     // ended as its ABORT restart does. False if it is done or unknown.
@@ -135,14 +134,6 @@ public:
     // The shared debugger (issue 20): the evaluations parked in it, their restarts and frames,
     // the choices made for them.
     SessionDebugger *debugger() const { return m_debugger; }
-    // Native code for the session's definitions (issue 30): on or off, and what became of
-    // each definition the background compiler was given.
-    NativeCompilation *native() const { return m_native; }
-    // The person's own setup (issue 31): their init files, loaded by every new engine before
-    // any job, and Swank for their editor (SLIME and the other Swank clients), whose requests
-    // are jobs of this queue. Both do nothing until the app configures them.
-    InitFile *initFile() const { return m_initFile; }
-    EditorBridge *editors() const { return m_editors; }
 
 Q_SIGNALS:
     void started(JobPtr job);
@@ -173,7 +164,7 @@ private:
     void onOutput(quint64 id, const QString &stream, const QString &text);
     void onEngineReady(const QJsonObject &info);
     JobPtr newJob(const JobRequest &request);
-    void queueEngineStartJobs();
+    void queueEngineStartJobs(const EngineProtocol::ReadyEvent &ready);
     void onEngineDied(const QString &reason);
     void onTimeout();
     void onGraceExpired();
@@ -220,15 +211,5 @@ private:
     QString m_restartReason; // why the session itself restarted the engine
 
     SessionDebugger *m_debugger; // after m_waiters and m_live, which it uses
-    // Made before the session connects to the engine: its word on a new engine (--no-native)
-    // goes out before the first job.
-    NativeCompilation *m_native;
-    struct EngineStartJobs
-    {
-        std::function<QList<JobRequest>()> make;
-        std::function<void(JobPtr)> done;
-    };
-    QList<EngineStartJobs> m_engineStartJobs;
-    InitFile *m_initFile;     // after m_engineStartJobs, where they add theirs
-    EditorBridge *m_editors;
+    QList<EngineStartWork *> m_engineStart;
 };

@@ -1,7 +1,7 @@
 #include "Tools.h"
 
-#include "JsonSchema.h"
 #include "lispsource/LispSource.h"
+#include "schema/JsonSchema.h"
 
 namespace {
 const auto Code = Arg::string(QStringLiteral("code"), QStringLiteral("Lisp source text")).required(QStringLiteral("the Lisp text to check"));

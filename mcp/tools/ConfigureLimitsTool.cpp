@@ -1,7 +1,7 @@
 #include "Tools.h"
 
 #include "client/EngineProtocol.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 #include "ToolKit.h"
 

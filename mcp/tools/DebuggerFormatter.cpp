@@ -1,7 +1,7 @@
 #include "DebuggerFormatter.h"
 
 #include "EvalFormatter.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 
 #include <QJsonArray>

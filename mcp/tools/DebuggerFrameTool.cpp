@@ -1,8 +1,8 @@
 #include "Tools.h"
 
-#include "DebuggerFormatter.h"
 #include "client/EngineProtocol.h"
-#include "JsonSchema.h"
+#include "DebuggerFormatter.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 #include "ToolKit.h"
 

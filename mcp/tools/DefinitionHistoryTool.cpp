@@ -1,35 +1,33 @@
 #include "HandoffTools.h"
 
 #include "history/DefinitionLedger.h"
-#include "JsonSchema.h"
+#include "native/NativeCompilation.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 
 #include <QJsonArray>
 
 namespace {
 constexpr int ShownVersions = 20;
-void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments);
+
+QStringList viaNames()
+{
+    QStringList names;
+    for (const DefinitionVersion::Via via : DefinitionVersion::Vias)
+        names << DefinitionVersion::viaName(via);
+    return names;
+}
+void answerHistory(Session *session, DefinitionLedger *ledger, const NativeCompilation *native, const ToolCallPtr &call,
+                   const ToolArguments &arguments);
 
 // Issue 30: how the session runs a function, macro, method or generic function now (native
-// code, interpreted and why, being compiled); nullopt for other kinds, or when it is not known.
-std::optional<NativeCompilation::Definition> executionOf(const Session *session, const DefinitionLedger::History &history)
+// code, interpreted and why, being compiled): NativeCompilation's answer; nullopt for other
+// kinds, or when it is not known.
+std::optional<NativeCompilation::Definition> executionOf(const NativeCompilation *native, const DefinitionLedger::History &history)
 {
-    const DefinitionKey &key = history.key;
-    const NativeCompilation *native = session->native();
-    if (!history.live || (key.space != QStringLiteral("function") && key.space != QStringLiteral("method")))
+    if (!native || !history.live)
         return std::nullopt;
-    if (history.latest().kind == QStringLiteral("generic-function"))
-        return native->genericFunction(key.package, key.name);
-    if (const NativeCompilation::Definition *known = native->find(key.space, key.package, key.name, key.qualifiers, key.specializers))
-        return *known;
-    // Never given to the background compiler: made while native compilation was off (or
-    // unavailable), unless it came from a file (load-system compiles those itself).
-    if (native->isOn() || !native->status().known || history.latest().via == DefinitionVersion::Via::File)
-        return std::nullopt;
-    NativeCompilation::Definition interpreted;
-    interpreted.state = NativeCompilation::State::Interpreted;
-    interpreted.reason = native->reason();
-    return interpreted;
+    return native->runs(history.key, history.latest().kind, nullptr, history.latest().via == DefinitionVersion::Via::File);
 }
 
 QJsonObject executionJson(const NativeCompilation::Definition &d)
@@ -84,7 +82,7 @@ QJsonObject versionJson(const DefinitionVersion &version, const QString &project
                      {QStringLiteral("operator"), version.operatorName},
                      {QStringLiteral("by"), version.by.name.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(version.by.name)},
                      {QStringLiteral("by_kind"), version.by.name.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(version.by.kindName())},
-                     {QStringLiteral("via"), version.via},
+                     {QStringLiteral("via"), DefinitionVersion::viaName(version.via)},
                      {QStringLiteral("time"), version.at.isValid() ? QJsonValue(version.at.toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null)},
                      {QStringLiteral("source"), version.source},
                      {QStringLiteral("package"), version.readPackage}};
@@ -101,7 +99,7 @@ QJsonObject versionJson(const DefinitionVersion &version, const QString &project
 
 } // namespace Handoffs
 
-Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger)
+Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger, const NativeCompilation *native)
 {
     using namespace Schema;
     const QJsonObject version = object({{QStringLiteral("version"), integer(QStringLiteral("1-based number in this definition's history"), 1, 2147483647)},
@@ -109,10 +107,7 @@ Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger)
                                         {QStringLiteral("operator"), string(QStringLiteral("The defining operator, e.g. defmethod"))},
                                         {QStringLiteral("by"), nullableString(QStringLiteral("Who: You (the person), an agent's name, replay; null when only its file is known"))},
                                         {QStringLiteral("by_kind"), nullableString(QStringLiteral("person, agent or system"))},
-                                        {QStringLiteral("via"), stringEnum(QStringLiteral("How it was defined"),
-                                                                           {DefinitionVersion::Via::Evaluation, DefinitionVersion::Via::File,
-                                                                            DefinitionVersion::Via::EditForm, DefinitionVersion::Via::StageForm,
-                                                                            DefinitionVersion::Via::Revert, DefinitionVersion::Via::Replay})},
+                                        {QStringLiteral("via"), stringEnum(QStringLiteral("How it was defined"), viaNames())},
                                         {QStringLiteral("time"), nullableString(QStringLiteral("When (ISO 8601); null when loaded before the ledger saw it"))},
                                         {QStringLiteral("source"), string(QStringLiteral("The defining form's text"))},
                                         {QStringLiteral("package"), string(QStringLiteral("The package it was read in"))},
@@ -150,13 +145,14 @@ Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger)
         .outputRequired = {QStringLiteral("definitions")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [session, ledger](const ToolCallPtr &call, const ToolArguments &arguments) {
-        ledger->whenSettled([session, ledger, call, arguments] { answerHistory(session, ledger, call, arguments); });
+    return Tool(spec, [session, ledger, native](const ToolCallPtr &call, const ToolArguments &arguments) {
+        ledger->whenSettled([session, ledger, native, call, arguments] { answerHistory(session, ledger, native, call, arguments); });
     });
 }
 
 namespace {
-void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr &call, const ToolArguments &arguments)
+void answerHistory(Session *session, DefinitionLedger *ledger, const NativeCompilation *native, const ToolCallPtr &call,
+                   const ToolArguments &arguments)
 {
     QString error;
     const auto found = ledger->find(arguments.text(Handoffs::definitionName()), arguments.value(Handoffs::definitionKind(), QString()), &error);
@@ -184,7 +180,7 @@ void answerHistory(Session *session, DefinitionLedger *ledger, const ToolCallPtr
                            .arg(all.size() == 1 ? QStringLiteral("version") : QStringLiteral("versions"),
                                 history->live ? QStringLiteral("the session has version %1").arg(history->latest().number)
                                               : QStringLiteral("the engine restarted since, so the session has none of them"));
-        const std::optional<NativeCompilation::Definition> execution = executionOf(session, *history);
+        const std::optional<NativeCompilation::Definition> execution = executionOf(native, *history);
         if (execution)
             text += u' ' + execution->sentence();
         if (shown.size() < all.size())

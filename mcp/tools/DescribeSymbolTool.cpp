@@ -1,7 +1,7 @@
 #include "Tools.h"
 
 #include "client/EngineProtocol.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "SymbolLookup.h"
 #include "ToolKit.h"
 

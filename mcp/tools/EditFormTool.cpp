@@ -1,14 +1,14 @@
 #include "ProjectTools.h"
 
+#include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
 #include "FileChangeResult.h"
-#include "client/EngineProtocol.h"
 #include "lispsource/FeatureReading.h"
 #include "lispsource/FormSplice.h"
-#include "JsonSchema.h"
 #include "lispsource/LispFile.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 #include "ToolKit.h"
 
@@ -193,6 +193,7 @@ Tool editFormTool(ProjectFiles *files, Session *session, JobHandles *jobs)
                 return;
             }
             JobRequest request = EngineProtocol::evaluation(text, edited->package);
+            request.purpose = JobPurpose::FormEdit; // the ledger records what it defines as edit-form's
             request.description = description.isEmpty() ? QStringLiteral("evaluate the form edit-form wrote to %1").arg(relative) : description;
             const QString package = edited->package;
             ToolKit::submit(session, jobs, call, request, [result, package](const Job &job) { return withEvaluation(result, job, package); });

@@ -1,9 +1,9 @@
 #include "EvalFormatter.h"
 
 #include "DebuggerFormatter.h"
-#include "session/JobOutcome.h"
-#include "JsonSchema.h"
 #include "json/JsonTextWriter.h"
+#include "schema/JsonSchema.h"
+#include "session/JobOutcome.h"
 
 #include <QJsonArray>
 #include <QLocale>

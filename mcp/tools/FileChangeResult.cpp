@@ -1,6 +1,6 @@
 #include "FileChangeResult.h"
 
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 
 namespace FileChangeResult {
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "project/FileChange.h"
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 // The result of a tool that changed a file through ProjectFiles: the summary, the new line range
 // and the unified diff, or the refusal (stale read, the person's no, a reader error) as isError.

@@ -1,10 +1,10 @@
 #include "ProjectTools.h"
 
 #include "client/EngineProtocol.h"
-#include "JsonSchema.h"
-#include "project/ProjectLisp.h"
 #include "project/ProjectFiles.h"
+#include "project/ProjectLisp.h"
 #include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 #include "ProjectTools.h"
 
-#include "JsonSchema.h"
-#include "project/ProjectLisp.h"
 #include "project/ProjectFiles.h"
+#include "project/ProjectLisp.h"
 #include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 
 #include <QJsonArray>

@@ -1,19 +1,20 @@
 #pragma once
 
 #include "history/DefinitionVersion.h"
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 #include <QJsonObject>
 
 class DefinitionLedger;
 class FormStaging;
 class JobHandles;
+class NativeCompilation;
 class Session;
 
 // The hand-offs between the person and the agents (issue 21): a form staged in the person's
 // REPL input, and the ledger of who defined what, with revert.
 Tool stageFormTool(FormStaging *staging);
-Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger);
+Tool definitionHistoryTool(Session *session, DefinitionLedger *ledger, const NativeCompilation *native);
 Tool revertDefinitionTool(Session *session, JobHandles *jobs, DefinitionLedger *ledger);
 // stage-form's refusal when no window (no person) can take staged forms.
 QString stageFormUnavailable();

@@ -2,10 +2,10 @@
 
 #include "JobHandles.h"
 
-#include "DebuggerFormatter.h"
 #include "client/EngineProtocol.h"
+#include "DebuggerFormatter.h"
 #include "EvalFormatter.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 #include "ToolKit.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Tool.h"
 #include "session/Job.h"
+#include "toolapi/Tool.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -2,7 +2,7 @@
 
 #include "DebuggerFormatter.h"
 #include "JobHandles.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 #include "ToolKit.h"
 

@@ -1,7 +1,7 @@
 #include "Tools.h"
 
 #include "DebuggerFormatter.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "session/LocalClock.h"
 #include "session/Session.h"
 #include "session/TextLines.h"

@@ -1,9 +1,9 @@
 #include "ProjectTools.h"
 
-#include "JsonSchema.h"
 #include "project/ProjectFiles.h"
-#include "ProjectToolKit.h"
 #include "project/ProjectTree.h"
+#include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -2,9 +2,9 @@
 
 #include "JobHandles.h"
 
-#include "EvalFormatter.h"
 #include "client/EngineProtocol.h"
-#include "JsonSchema.h"
+#include "EvalFormatter.h"
+#include "schema/JsonSchema.h"
 #include "ToolKit.h"
 
 #include <QJsonArray>

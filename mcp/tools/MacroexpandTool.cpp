@@ -3,7 +3,7 @@
 #include "JobHandles.h"
 
 #include "client/EngineProtocol.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "ToolKit.h"
 
 namespace {

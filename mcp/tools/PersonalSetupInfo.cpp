@@ -1,19 +1,48 @@
 #include "PersonalSetupInfo.h"
 
-#include "JsonSchema.h"
-#include "session/EditorBridge.h"
-#include "session/InitFile.h"
-#include "session/Session.h"
+#include "editor/EditorBridge.h"
+#include "initfile/InitFile.h"
+#include "schema/JsonSchema.h"
 
 #include <QJsonArray>
 
+namespace {
+QJsonObject editorFields(const EditorBridge *editors)
+{
+    QJsonArray connected;
+    for (const EditorBridge::Editor &editor : editors->editors())
+        connected.append(QJsonObject{{QStringLiteral("name"), editor.origin.name}, {QStringLiteral("peer"), editor.peer}});
+    const bool listening = editors->state() == EditorBridge::State::Listening;
+    QJsonObject editor{{QStringLiteral("state"), editors->stateName()}, {QStringLiteral("editors"), connected}};
+    if (listening) {
+        editor.insert(QStringLiteral("address"), editors->address());
+        editor.insert(QStringLiteral("port"), editors->port());
+        editor.insert(QStringLiteral("connect"), EditorBridge::connectLine(editors->port()));
+    }
+    if (!editors->message().isEmpty())
+        editor.insert(QStringLiteral("message"), editors->message());
+    return editor;
+}
+
+QJsonArray initFileFields(const InitFile *initFile)
+{
+    QJsonArray initFiles;
+    for (const InitFile::Status &status : initFile->statuses()) {
+        QJsonObject file{{QStringLiteral("file"), status.file}, {QStringLiteral("status"), status.stateName()}};
+        if (!status.error.isEmpty())
+            file.insert(QStringLiteral("error"), status.error);
+        initFiles.append(file);
+    }
+    return initFiles;
+}
+} // namespace
+
 namespace PersonalSetupInfo {
 
-QStringList lines(const Session *session)
+QStringList lines(const EditorBridge *editors, const InitFile *initFile)
 {
     QStringList lines;
-    const EditorBridge *editors = session->editors();
-    switch (editors->state()) {
+    switch (editors ? editors->state() : EditorBridge::State::Off) {
     case EditorBridge::State::Listening: {
         QStringList connected;
         for (const EditorBridge::Editor &editor : editors->editors())
@@ -37,39 +66,26 @@ QStringList lines(const Session *session)
     case EditorBridge::State::Off:
         break;
     }
-    const QString problem = session->initFile()->problem();
+    if (!initFile)
+        return lines;
+    const QString problem = initFile->problem();
     if (!problem.isEmpty())
         lines << problem;
-    for (const InitFile::Status &status : session->initFile()->statuses()) {
+    for (const InitFile::Status &status : initFile->statuses()) {
         if (status.state == InitFile::Status::State::Loaded)
             lines << QStringLiteral("The person's init file %1 was loaded when the engine started.").arg(InitFile::shortPath(status.file));
     }
     return lines;
 }
 
-QJsonObject fields(const Session *session)
+QJsonObject fields(const EditorBridge *editors, const InitFile *initFile)
 {
-    const EditorBridge *editors = session->editors();
-    QJsonArray connected;
-    for (const EditorBridge::Editor &editor : editors->editors())
-        connected.append(QJsonObject{{QStringLiteral("name"), editor.origin.name}, {QStringLiteral("peer"), editor.peer}});
-    const bool listening = editors->state() == EditorBridge::State::Listening;
-    QJsonObject editor{{QStringLiteral("state"), editors->stateName()}, {QStringLiteral("editors"), connected}};
-    if (listening) {
-        editor.insert(QStringLiteral("address"), editors->address());
-        editor.insert(QStringLiteral("port"), editors->port());
-        editor.insert(QStringLiteral("connect"), EditorBridge::connectLine(editors->port()));
-    }
-    if (!editors->message().isEmpty())
-        editor.insert(QStringLiteral("message"), editors->message());
-    QJsonArray initFiles;
-    for (const InitFile::Status &status : session->initFile()->statuses()) {
-        QJsonObject file{{QStringLiteral("file"), status.file}, {QStringLiteral("status"), status.stateName()}};
-        if (!status.error.isEmpty())
-            file.insert(QStringLiteral("error"), status.error);
-        initFiles.append(file);
-    }
-    return {{QStringLiteral("editor"), editor}, {QStringLiteral("init_files"), initFiles}};
+    QJsonObject setup;
+    if (editors)
+        setup.insert(QStringLiteral("editor"), editorFields(editors));
+    if (initFile)
+        setup.insert(QStringLiteral("init_files"), initFileFields(initFile));
+    return setup;
 }
 
 QJsonObject outputProperties()

@@ -1,12 +1,11 @@
 #include "ProjectTools.h"
 
-#include "JsonSchema.h"
 #include "PersonalSetupInfo.h"
 #include "project/ProjectFiles.h"
-#include "ProjectToolKit.h"
 #include "project/ProjectSystems.h"
-#include "session/NativeCompilation.h"
-#include "session/Session.h"
+#include "native/NativeCompilation.h"
+#include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 
 #include <QJsonArray>
 
@@ -31,11 +30,10 @@ QJsonObject outputProperties()
 
 // Issue 30: whether what the session defines becomes native code, and why not. Said here so an
 // agent that starts by looking at the project learns it once, as the person does in the window.
-void addNative(const Session *session, QStringList &lines, QJsonObject &structured)
+void addNative(const NativeCompilation *native, QStringList &lines, QJsonObject &structured)
 {
-    if (!session || !session->native()->status().known)
+    if (!native || !native->status().known)
         return;
-    const NativeCompilation *native = session->native();
     const QString reason = native->reason();
     lines << QString()
           << (native->isOn() ? QStringLiteral("Native code: on. What the session defines (functions, macros, methods) runs at once, "
@@ -48,19 +46,19 @@ void addNative(const Session *session, QStringList &lines, QJsonObject &structur
 }
 
 // The person's editor and init files, after the project's own text and fields.
-ToolResult withPersonalSetup(ToolResult result, const Session *session)
+ToolResult withPersonalSetup(ToolResult result, const EditorBridge *editors, const InitFile *initFile)
 {
-    const QStringList more = PersonalSetupInfo::lines(session);
+    const QStringList more = PersonalSetupInfo::lines(editors, initFile);
     if (!more.isEmpty())
         result.text += QStringLiteral("\n\n") + more.join(QLatin1Char('\n'));
-    const QJsonObject fields = PersonalSetupInfo::fields(session);
+    const QJsonObject fields = PersonalSetupInfo::fields(editors, initFile);
     for (auto it = fields.begin(); it != fields.end(); ++it)
         result.structured.insert(it.key(), it.value());
     return result;
 }
 } // namespace
 
-Tool projectInfoTool(ProjectFiles *files, Session *session)
+Tool projectInfoTool(ProjectFiles *files, const NativeCompilation *native, const EditorBridge *editors, const InitFile *initFile)
 {
     ToolSpec spec{
         .name = QStringLiteral("project-info"),
@@ -74,13 +72,13 @@ Tool projectInfoTool(ProjectFiles *files, Session *session)
         .outputRequired = {QStringLiteral("root")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [files, session](const ToolCallPtr &call, const ToolArguments &) {
+    return Tool(spec, [files, native, editors, initFile](const ToolCallPtr &call, const ToolArguments &) {
         const ProjectRoot &root = files->root();
         if (!root.isSet()) {
             QStringList lines{ProjectToolKit::noRootMessage()};
             QJsonObject structured{{QStringLiteral("root"), QJsonValue::Null}};
-            addNative(session, lines, structured);
-            call->finish(withPersonalSetup(ToolResult{lines.join(QLatin1Char('\n')), structured, false}, session));
+            addNative(native, lines, structured);
+            call->finish(withPersonalSetup(ToolResult{lines.join(QLatin1Char('\n')), structured, false}, editors, initFile));
             return;
         }
         QStringList lines{QStringLiteral("Project root: %1").arg(root.path())};
@@ -115,7 +113,7 @@ Tool projectInfoTool(ProjectFiles *files, Session *session)
         QJsonObject structured{{QStringLiteral("root"), root.path()},
                                {QStringLiteral("read_only_roots"), QJsonArray::fromStringList(root.readOnlyRoots())},
                                {QStringLiteral("asd_files"), asdFiles}};
-        addNative(session, lines, structured);
-        call->finish(withPersonalSetup(ToolResult{lines.join(QLatin1Char('\n')), structured, false}, session));
+        addNative(native, lines, structured);
+        call->finish(withPersonalSetup(ToolResult{lines.join(QLatin1Char('\n')), structured, false}, editors, initFile));
     });
 }

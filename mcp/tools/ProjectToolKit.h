@@ -3,7 +3,7 @@
 #include "project/ProjectLisp.h"
 #include "project/ProjectRoot.h"
 #include "project/TextFile.h"
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 #include <QStringList>
 

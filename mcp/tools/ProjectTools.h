@@ -1,17 +1,20 @@
 #pragma once
 
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
+class EditorBridge;
+class InitFile;
 class JobHandles;
+class NativeCompilation;
 class ProjectFiles;
 class Session;
 
 // The tools over the person's project files (issue 11): where the project is, its files, a Lisp
 // file's forms, edits of one form, definitions and references. Paths go through
 // ProjectFiles::root() (confinement); files change only through ProjectFiles::propose.
-// With `session`, it also says whether the session's definitions become native code (issue 30),
-// where the person's editor connects and how their init file went (issue 31).
-Tool projectInfoTool(ProjectFiles *files, Session *session);
+// project-info also says whether the session's definitions become native code (issue 30), where
+// the person's editor connects and how their init file went (issue 31): of those given.
+Tool projectInfoTool(ProjectFiles *files, const NativeCompilation *native, const EditorBridge *editors, const InitFile *initFile);
 Tool setProjectRootTool(ProjectFiles *files);
 Tool listFilesTool(ProjectFiles *files);
 Tool readFileTool(ProjectFiles *files);

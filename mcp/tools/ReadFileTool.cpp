@@ -1,8 +1,8 @@
 #include "ProjectTools.h"
 
-#include "JsonSchema.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 
 #include <QFileInfo>
 

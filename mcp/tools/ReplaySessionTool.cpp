@@ -1,7 +1,7 @@
 #include "Tools.h"
 
-#include "JsonSchema.h"
 #include "history/Replayer.h"
+#include "schema/JsonSchema.h"
 #include "ToolKit.h"
 
 namespace {

@@ -1,6 +1,6 @@
 #include "Tools.h"
 
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 #include "ToolKit.h"
 

@@ -1,8 +1,8 @@
 #include "HandoffTools.h"
 
-#include "history/DefinitionLedger.h"
 #include "EvalFormatter.h"
-#include "JsonSchema.h"
+#include "history/DefinitionLedger.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
 #include "ToolKit.h"
 
@@ -98,6 +98,5 @@ void revert(Session *session, JobHandles *jobs, DefinitionLedger *ledger, const 
         result.structured.insert(QStringLiteral("from_file"), fromFile);
         return result;
     });
-    ledger->expectRevert(call->trace()->jobId(), key, number);
 }
 } // namespace

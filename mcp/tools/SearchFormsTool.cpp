@@ -1,11 +1,11 @@
 #include "ProjectTools.h"
 
-#include "JsonSchema.h"
-#include "project/ProjectLisp.h"
 #include "project/ProjectFiles.h"
-#include "ProjectToolKit.h"
-#include "session/Session.h"
+#include "project/ProjectLisp.h"
 #include "project/ProjectTree.h"
+#include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
+#include "session/Session.h"
 
 #include <QJsonArray>
 #include <QSet>

@@ -1,7 +1,7 @@
 #include "Tools.h"
 
-#include "ActivityDigest.h"
-#include "JsonSchema.h"
+#include "digest/ActivityDigest.h"
+#include "schema/JsonSchema.h"
 #include "session/JobSummary.h"
 #include "session/Session.h"
 #include "session/TextLines.h"

@@ -1,7 +1,7 @@
 #include "ProjectTools.h"
 
-#include "JsonSchema.h"
 #include "project/ProjectFiles.h"
+#include "schema/JsonSchema.h"
 #include "ToolKit.h"
 
 #include <QDir>

@@ -2,7 +2,7 @@
 
 #include "EvalFormatter.h"
 #include "FormStager.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 
 #include <QTimer>
 

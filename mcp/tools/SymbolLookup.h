@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Tool.h"
 #include "client/EngineProtocol.h"
+#include "toolapi/Tool.h"
 
 #include <functional>
 

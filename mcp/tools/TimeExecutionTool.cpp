@@ -4,9 +4,10 @@
 
 #include "client/EngineProtocol.h"
 #include "EvalFormatter.h"
-#include "JsonSchema.h"
-#include "ToolKit.h"
+#include "native/NativeCompilation.h"
+#include "schema/JsonSchema.h"
 #include "session/Session.h"
+#include "ToolKit.h"
 
 #include <QLocale>
 
@@ -106,7 +107,7 @@ ToolResult timed(const Job &job, const NativeCompilation *native)
 }
 } // namespace
 
-Tool timeExecutionTool(Session *session, JobHandles *jobs)
+Tool timeExecutionTool(Session *session, JobHandles *jobs, const NativeCompilation *native)
 {
     ToolSpec spec{
         .name = QStringLiteral("time-execution"),
@@ -119,13 +120,12 @@ Tool timeExecutionTool(Session *session, JobHandles *jobs)
         .outputRequired = {QStringLiteral("status")},
         .hints = Hints::Destructive,
     };
-    return Tool(spec, [session, jobs](const ToolCallPtr &call, const ToolArguments &arguments) {
+    return Tool(spec, [session, jobs, native](const ToolCallPtr &call, const ToolArguments &arguments) {
         JobRequest request = EngineProtocol::timedEvaluation(arguments.text(Code), arguments.text(Package), arguments.value(AsTyped, false));
         request.description = arguments.text(Description);
         request.debug = arguments.value(Debug, false);
         if (const auto timeout = arguments.value(Timeout))
             request.timeoutMs = int(*timeout * 1000);
-        const NativeCompilation *native = session->native();
         ToolKit::submit(session, jobs, call, request, [native](const Job &job) { return timed(job, native); }, ToolKit::waitMsOf(arguments));
     });
 }

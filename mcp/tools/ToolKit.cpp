@@ -3,7 +3,7 @@
 #include "DebuggerFormatter.h"
 #include "EvalFormatter.h"
 #include "JobHandles.h"
-#include "JsonSchema.h"
+#include "schema/JsonSchema.h"
 #include "session/LocalClock.h"
 #include "session/Session.h"
 #include "session/TextLines.h"
@@ -19,7 +19,9 @@ void submit(Session *session, JobHandles *jobs, const ToolCallPtr &call, JobRequ
 {
     request.origin = call->origin();
     if (request.tool.isEmpty())
-        request.tool = call->tool(); // the ledger tells an edit-form's evaluation from evaluate-lisp's
+        request.tool = call->tool();
+    if (request.purpose == JobPurpose::Unstated)
+        request.purpose = JobPurpose::AgentTool;
     follow(session, jobs, call, session->submit(request), std::move(formatter), waitMs);
 }
 

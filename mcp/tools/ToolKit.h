@@ -2,7 +2,7 @@
 
 #include "client/EngineProtocol.h"
 #include "session/Job.h"
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 #include <QJsonObject>
 #include <functional>

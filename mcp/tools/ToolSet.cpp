@@ -2,9 +2,9 @@
 
 #include "HandoffTools.h"
 #include "ProjectTools.h"
-#include "ToolRegistry.h"
+#include "toolapi/ToolRegistry.h"
 
-void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs)
+void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs, const NativeCompilation *native)
 {
     tools->add(listDefinitionsTool(session));
     tools->add(resetSessionTool(session));
@@ -13,7 +13,7 @@ void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs)
     tools->add(jobTool(session, jobs));
     tools->add(configureLimitsTool(session));
     tools->add(compileFormTool(session, jobs));
-    tools->add(timeExecutionTool(session, jobs));
+    tools->add(timeExecutionTool(session, jobs, native));
     tools->add(describeSymbolTool(session));
     tools->add(documentationTool(session));
     tools->add(aproposTool(session));
@@ -29,9 +29,9 @@ void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs)
     tools->add(invokeRestartTool(session, jobs), Group::Debugger);
 }
 
-void addProjectTools(ToolRegistry *tools, Session *session, JobHandles *jobs, ProjectFiles *files)
+void addProjectTools(ToolRegistry *tools, Session *session, JobHandles *jobs, ProjectFiles *files, const SessionSetup &setup)
 {
-    tools->add(projectInfoTool(files, session), ToolRegistry::Group::Project);
+    tools->add(projectInfoTool(files, setup.native, setup.editors, setup.initFile), ToolRegistry::Group::Project);
     tools->add(setProjectRootTool(files), ToolRegistry::Group::Project);
     tools->add(listFilesTool(files), ToolRegistry::Group::Project);
     tools->add(readFileTool(files), ToolRegistry::Group::Project);
@@ -43,19 +43,20 @@ void addProjectTools(ToolRegistry *tools, Session *session, JobHandles *jobs, Pr
     tools->add(editFormTool(files, session, jobs), ToolRegistry::Group::Project);
 }
 
-void addHandoffTools(ToolRegistry *tools, Session *session, JobHandles *jobs, DefinitionLedger *ledger, FormStaging *staging)
+void addHandoffTools(ToolRegistry *tools, Session *session, JobHandles *jobs, DefinitionLedger *ledger, FormStaging *staging,
+                     const NativeCompilation *native)
 {
     tools->add(stageFormTool(staging), ToolRegistry::Group::Handoffs);
-    tools->add(definitionHistoryTool(session, ledger), ToolRegistry::Group::Handoffs);
+    tools->add(definitionHistoryTool(session, ledger, native), ToolRegistry::Group::Handoffs);
     tools->add(revertDefinitionTool(session, jobs, ledger), ToolRegistry::Group::Handoffs);
 }
 
 void addAllTools(ToolRegistry *tools, Session *session, JobHandles *jobs, ProjectFiles *files, DefinitionLedger *ledger,
-                 FormStaging *staging, Replayer *replayer, JournalSource journal)
+                 FormStaging *staging, Replayer *replayer, JournalSource journal, const SessionSetup &setup)
 {
     tools->add(evaluateLispTool(session, jobs));
-    addSessionTools(tools, session, jobs);
-    addProjectTools(tools, session, jobs, files);
-    addHandoffTools(tools, session, jobs, ledger, staging);
+    addSessionTools(tools, session, jobs, setup.native);
+    addProjectTools(tools, session, jobs, files, setup);
+    addHandoffTools(tools, session, jobs, ledger, staging, setup.native);
     tools->add(replaySessionTool(replayer, std::move(journal)));
 }

@@ -1,11 +1,12 @@
 #pragma once
 
 #include "history/Journal.h"
-#include "Tool.h"
+#include "toolapi/Tool.h"
 
 #include <functional>
 
 class JobHandles;
+class NativeCompilation;
 class Replayer;
 class Session;
 
@@ -23,7 +24,7 @@ Tool resetSessionTool(Session *session);
 Tool loadSystemTool(Session *session, JobHandles *jobs);
 Tool configureLimitsTool(Session *session);
 Tool compileFormTool(Session *session, JobHandles *jobs);
-Tool timeExecutionTool(Session *session, JobHandles *jobs);
+Tool timeExecutionTool(Session *session, JobHandles *jobs, const NativeCompilation *native);
 Tool describeSymbolTool(Session *session);
 Tool aproposTool(Session *session);
 Tool macroexpandTool(Session *session, JobHandles *jobs);

@@ -1,10 +1,10 @@
 #include "ProjectTools.h"
 
-#include "JsonSchema.h"
 #include "lispsource/LispFile.h"
 #include "project/ProjectFiles.h"
-#include "ProjectToolKit.h"
 #include "project/ProjectTree.h"
+#include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 
 #include <QJsonArray>
 

@@ -1,9 +1,9 @@
 #include "ProjectTools.h"
 
 #include "FileChangeResult.h"
-#include "JsonSchema.h"
 #include "project/ProjectFiles.h"
 #include "ProjectToolKit.h"
+#include "schema/JsonSchema.h"
 
 namespace {
 const auto Path = Arg::string(QStringLiteral("path"), QStringLiteral("Relative to the project root; folders are made"))

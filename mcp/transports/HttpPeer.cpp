@@ -1,9 +1,9 @@
 #include "HttpPeer.h"
 
-#include "HttpConnection.h"
-#include "JsonRpc.h"
-#include "McpPeer.h"
 #include "http/ServerSentEvents.h"
+#include "HttpConnection.h"
+#include "jsonrpc/JsonRpc.h"
+#include "server/McpPeer.h"
 
 HttpPeer::HttpPeer(const QByteArray &sessionId, McpPeer *peer, QObject *parent)
     : QObject(parent), m_sessionId(sessionId), m_peer(peer)

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "McpMessage.h"
 #include "http/HttpResponse.h"
+#include "server/McpMessage.h"
 
 #include <QElapsedTimer>
 #include <QHash>

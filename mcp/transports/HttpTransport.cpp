@@ -1,12 +1,13 @@
 #include "HttpTransport.h"
 
-#include "ClientPresence.h"
+#include "http/ServerSentEvents.h"
 #include "HttpPeer.h"
 #include "HttpSecurity.h"
 #include "json/JsonTextWriter.h"
 #include "McpRequestHeaders.h"
-#include "McpServer.h"
-#include "http/ServerSentEvents.h"
+#include "server/ClientPresence.h"
+#include "server/McpErrors.h"
+#include "server/McpServer.h"
 
 #include <QLoggingCategory>
 #include <QRandomGenerator>
@@ -249,7 +250,7 @@ void HttpTransport::onPost(HttpConnection *connection, const HttpRequest &reques
         && envelope.problem() != RequestEnvelope::Problem::Malformed) {
         const QString mismatch = McpRequestHeaders::mismatch(request, message.method(), envelope, admission.name);
         if (!mismatch.isEmpty()) {
-            connection->respond(jsonResponse(400, JsonRpc::error(message.id(), JsonRpc::HeaderMismatch, mismatch)));
+            connection->respond(jsonResponse(400, JsonRpc::error(message.id(), McpErrors::HeaderMismatch, mismatch)));
             return;
         }
     }

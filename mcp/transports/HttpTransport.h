@@ -1,8 +1,8 @@
 #pragma once
 
 #include "HttpConnection.h"
-#include "JsonRpc.h"
-#include "RequestEnvelope.h"
+#include "jsonrpc/JsonRpc.h"
+#include "server/RequestEnvelope.h"
 
 #include <QHash>
 #include <QHostAddress>

@@ -1,7 +1,7 @@
 #include "LocalSocketTransport.h"
 
-#include "JsonRpc.h"
-#include "McpServer.h"
+#include "jsonrpc/JsonRpc.h"
+#include "server/McpServer.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "http/HttpRequestParser.h"
-#include "RequestEnvelope.h"
+#include "server/RequestEnvelope.h"
 
 #include <QString>
 #include <optional>

@@ -1,8 +1,8 @@
 #include "StdioTransport.h"
 
-#include "JsonRpc.h"
-#include "McpServer.h"
 #include "client/StageLog.h"
+#include "jsonrpc/JsonRpc.h"
+#include "server/McpServer.h"
 
 #include <QSocketNotifier>
 

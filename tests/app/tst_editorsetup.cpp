@@ -10,10 +10,10 @@
 #include "SettingsDialog.h"
 #include "WindowSetup.h"
 #include "dialogs/ConnectDialog.h"
-#include "session/EditorBridge.h"
-#include "session/InitFile.h"
+#include "editor/EditorBridge.h"
+#include "initfile/InitFile.h"
 #include "session/Session.h"
-#include "session/SlimeSecret.h"
+#include "editor/SlimeSecret.h"
 #include "window/MainWindow.h"
 
 #include <QCheckBox>
@@ -114,23 +114,23 @@ private Q_SLOTS:
         p.save();
         {
             AppServices services;
-            QCOMPARE(services.session()->initFile()->files(), (QStringList{InitFile::eclrcPath(), InitFile::defaultPath()}));
-            QCOMPARE(services.session()->initFile()->timeLimitMs(), 7000);
-            QCOMPARE(services.session()->editors()->state(), EditorBridge::State::Off);
+            QCOMPARE(services.initFile()->files(), (QStringList{InitFile::eclrcPath(), InitFile::defaultPath()}));
+            QCOMPARE(services.initFile()->timeLimitMs(), 7000);
+            QCOMPARE(services.editors()->state(), EditorBridge::State::Off);
         }
         {
             AppOptions options;
             options.noInit = true;
             options.swankPort = 0;
             AppServices services(options);
-            QVERIFY(services.session()->initFile()->files().isEmpty());
+            QVERIFY(services.initFile()->files().isEmpty());
             // Asked for, but this HOME has no secret: it says so, and nothing listens.
-            QCOMPARE(services.session()->editors()->state(), EditorBridge::State::NoSecret);
-            QCOMPARE(services.session()->editors()->listening(), std::optional<int>(0));
-            QVERIFY(services.session()->editors()->message().contains(SlimeSecret::defaultPath()));
+            QCOMPARE(services.editors()->state(), EditorBridge::State::NoSecret);
+            QCOMPARE(services.editors()->listening(), std::optional<int>(0));
+            QVERIFY(services.editors()->message().contains(SlimeSecret::defaultPath()));
             p.swankEnabled = false; // the settings do not turn off what the command line asked for
             services.applyEditorAndInitFile(p);
-            QCOMPARE(services.session()->editors()->listening(), std::optional<int>(0));
+            QCOMPARE(services.editors()->listening(), std::optional<int>(0));
         }
         Preferences().save();
     }

@@ -107,6 +107,8 @@ private Q_SLOTS:
         QCoreApplication::setApplicationName(QStringLiteral("lisp-duet"));
         m_services = std::make_unique<AppServices>();
         m_window = std::make_unique<MainWindow>(m_services->session(), m_services->server(), m_services->access());
+        m_window->setNativeCompilation(m_services->native());
+        m_window->setEditorBridge(m_services->editors());
         ClientConfig::Target target;
         target.token = Token;
         m_setup = std::make_unique<WindowSetup>(m_window.get(), m_services.get(), target, false);

@@ -13,6 +13,7 @@
 #include "client/EngineClient.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
+#include "native/NativeCompilation.h"
 #include "session/Session.h"
 #include "window/MainWindow.h"
 
@@ -94,7 +95,7 @@ private Q_SLOTS:
         services.start();
         QVERIFY(QTest::qWaitFor([&] { return services.engine()->isReady(); }, 30000));
         QVERIFY(!engineSaysEnabled(services)); // the engine's own word: it queues nothing
-        NativeCompilation *native = services.session()->native();
+        NativeCompilation *native = services.native();
         QVERIFY(!native->isOn());
         QCOMPARE(native->reason(), QStringLiteral("Native compilation is off for this run (--no-native): the session's definitions run interpreted."));
     }
@@ -110,7 +111,7 @@ private Q_SLOTS:
         services.start();
         QVERIFY(QTest::qWaitFor([&] { return services.engine()->isReady(); }, 30000));
         QVERIFY(!engineSaysEnabled(services));
-        QVERIFY2(services.session()->native()->reason().contains(QStringLiteral("File \u25b8 Settings")), qPrintable(services.session()->native()->reason()));
+        QVERIFY2(services.native()->reason().contains(QStringLiteral("File \u25b8 Settings")), qPrintable(services.native()->reason()));
     }
 
     void turnedOffInTheSettingsTheRunningEngineStopsAtOnceAndTheWindowSaysSo()
@@ -122,7 +123,7 @@ private Q_SLOTS:
         WindowSetup setup(&window, &services, ClientConfig::Target{}, false);
         services.start();
         QVERIFY(QTest::qWaitFor([&] { return services.engine()->isReady(); }, 30000));
-        NativeCompilation *native = services.session()->native();
+        NativeCompilation *native = services.native();
         QVERIFY2(native->isOn(), qPrintable(native->reason()));
         SettingsDialog *dialog = setup.openSettings();
         dialog->findChild<QCheckBox *>(QStringLiteral("nativeCompilation"))->setChecked(false);

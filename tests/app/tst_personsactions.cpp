@@ -16,24 +16,24 @@
 #include "../common/IsolatedFolders.h"
 #include "SdkAgent.h"
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
+#include "access/ApprovalBar.h"
 #include "AppServices.h"
-#include "Preferences.h"
 #include "ClientConfig.h"
-#include "dialogs/ConnectDialog.h"
 #include "console/LispConsole.h"
 #include "console/RunningJobBar.h"
 #include "console/TranscriptView.h"
-#include "access/ApprovalBar.h"
 #include "debugger/DebuggerPanel.h"
-#include "toolcalls/ToolCallLog.h"
-#include "toolcalls/ToolCallsPanel.h"
+#include "dialogs/ConnectDialog.h"
+#include "Preferences.h"
 #include "project/ProjectFiles.h"
 #include "session/Session.h"
+#include "SettingsDialog.h"
+#include "toolcalls/ToolCallLog.h"
+#include "toolcalls/ToolCallsPanel.h"
 #include "transports/HttpTransport.h"
 #include "window/MainWindow.h"
 #include "WindowSetup.h"
-#include "SettingsDialog.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -120,6 +120,8 @@ private Q_SLOTS:
         }
         m_services = std::make_unique<AppServices>();
         m_window = std::make_unique<MainWindow>(m_services->session(), m_services->server(), m_services->access());
+        m_window->setNativeCompilation(m_services->native());
+        m_window->setEditorBridge(m_services->editors());
         ClientConfig::Target target;
         target.token = Token;
         m_setup = std::make_unique<WindowSetup>(m_window.get(), m_services.get(), target, false);

@@ -8,10 +8,10 @@
 
 #include "../common/IsolatedFolders.h"
 #include "AppServices.h"
-#include "McpPeer.h"
-#include "McpServer.h"
-#include "ToolRegistry.h"
 #include "Preferences.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
+#include "toolapi/ToolRegistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

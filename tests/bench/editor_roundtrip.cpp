@@ -16,7 +16,7 @@
 #include "../common/EditorHost.h"
 #include "raw_mcp_client.h"
 
-#include "session/EditorBridge.h"
+#include "editor/EditorBridge.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -241,12 +241,12 @@ Stats sessionRoundTrips(int calls)
 // The app's own routing: the Session's EditorBridge, as lisp-duet --swank 0 has it.
 Stats bridgeRoundTrips(const std::string &secretFile, int calls)
 {
-    EngineHarness lisp;
-    lisp.session.editors()->setSecretFile(QString::fromStdString(secretFile));
-    lisp.session.editors()->setListening(0);
-    if (!QTest::qWaitFor([&] { return lisp.session.editors()->state() == EditorBridge::State::Listening; }, 60000))
-        throw bench::ServerFailure("the bridge did not listen: " + lisp.session.editors()->message().toStdString());
-    const auto port = quint16(lisp.session.editors()->port());
+    EngineHarnessWithRooms lisp;
+    lisp.rooms.editors.setSecretFile(QString::fromStdString(secretFile));
+    lisp.rooms.editors.setListening(0);
+    if (!QTest::qWaitFor([&] { return lisp.rooms.editors.state() == EditorBridge::State::Listening; }, 60000))
+        throw bench::ServerFailure("the bridge did not listen: " + lisp.rooms.editors.message().toStdString());
+    const auto port = quint16(lisp.rooms.editors.port());
     return roundTripsBesideEventLoop(port, calls);
 }
 

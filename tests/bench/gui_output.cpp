@@ -6,16 +6,16 @@
 //   QT_QPA_PLATFORM=offscreen LISP_DUET_ENGINE=build/bin/lisp-duet-engine build/bin/bench_gui_output [MB] [scrollback]
 
 #include "../common/ResidentMemory.h"
+#include "access/AccessGate.h"
 #include "client/EngineClient.h"
-#include "tools/Tools.h"
-#include "McpServer.h"
-#include "session/Session.h"
-#include "ToolRegistry.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
-#include "window/MainWindow.h"
-#include "AccessGate.h"
+#include "server/McpServer.h"
+#include "session/Session.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
+#include "tools/Tools.h"
+#include "window/MainWindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -7,13 +7,13 @@
 
 #include "../common/ResidentMemory.h"
 #include "client/EngineClient.h"
+#include "history/Journal.h"
+#include "server/McpServer.h"
+#include "session/Session.h"
+#include "toolapi/ToolRegistry.h"
+#include "tools/JobHandles.h"
 #include "tools/Tools.h"
 #include "transports/HttpTransport.h"
-#include "history/Journal.h"
-#include "McpServer.h"
-#include "session/Session.h"
-#include "ToolRegistry.h"
-#include "tools/JobHandles.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

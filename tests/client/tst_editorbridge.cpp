@@ -10,9 +10,9 @@
 #include "../common/EngineHarness.h"
 #include "../common/SwankClient.h"
 
-#include "session/EditorBridge.h"
-#include "session/NativeCompilation.h"
-#include "session/SlimeSecret.h"
+#include "editor/EditorBridge.h"
+#include "native/NativeCompilation.h"
+#include "editor/SlimeSecret.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -24,17 +24,17 @@ class TestEditorBridge : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<EngineHarness> m_lisp;
+    std::unique_ptr<EngineHarnessWithRooms> m_lisp;
     QTemporaryDir m_folder;
     QString m_secretFile;
     QString m_secret;
 
-    EditorBridge *editors() const { return m_lisp->session.editors(); }
+    EditorBridge *editors() const { return &m_lisp->rooms.editors; }
 
     // A harness whose bridge is set before its engine is ready: Swank at its start.
     void startListening()
     {
-        m_lisp = std::make_unique<EngineHarness>();
+        m_lisp = std::make_unique<EngineHarnessWithRooms>();
         editors()->setSecretFile(m_secretFile);
         editors()->setListening(0);
     }
@@ -150,8 +150,8 @@ private Q_SLOTS:
         QCOMPARE(packages, QStringList{QStringLiteral("COMMON-LISP-USER")});
         // Nor is Swank handed to the native compiler: loading it queued hundreds of its
         // functions, kept gcc busy for seconds and made the window's Interrupt miss.
-        QVERIFY(QTest::qWaitFor([&] { return m_lisp->session.native()->find(QStringLiteral("function"), QStringLiteral("COMMON-LISP-USER"), QStringLiteral("MINE")); }, 10000));
-        QCOMPARE(m_lisp->session.native()->definitionCount(), 1);
+        QVERIFY(QTest::qWaitFor([&] { return m_lisp->rooms.native.find(QStringLiteral("function"), QStringLiteral("COMMON-LISP-USER"), QStringLiteral("MINE")); }, 10000));
+        QCOMPARE(m_lisp->rooms.native.definitionCount(), 1);
     }
 
     void anEditorsEvaluationIsASessionJobWithItsOrigin()

@@ -6,7 +6,7 @@
 #include "../common/EngineHarness.h"
 #include "../common/TestFiles.h"
 
-#include "session/InitFile.h"
+#include "initfile/InitFile.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -17,11 +17,11 @@ class TestInitFileSession : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<EngineHarness> m_lisp;
+    std::unique_ptr<EngineHarnessWithRooms> m_lisp;
     QTemporaryDir m_folder;
     QString m_file;
 
-    InitFile *initFile() const { return m_lisp->session.initFile(); }
+    InitFile *initFile() const { return &m_lisp->rooms.initFile; }
 
     // Resets the session and, once the old engine is gone, asks for `code` while the new one
     // starts: it runs after the init files.
@@ -42,7 +42,7 @@ private:
     void start(const QByteArray &text, int timeLimitMs = InitFile::DefaultTimeLimitMs)
     {
         QVERIFY(TestFiles::write(m_file, text));
-        m_lisp = std::make_unique<EngineHarness>();
+        m_lisp = std::make_unique<EngineHarnessWithRooms>();
         initFile()->setFiles({m_file});
         initFile()->setTimeLimitMs(timeLimitMs);
     }

@@ -1,5 +1,5 @@
 // How the host keeps what became of the session's definitions in the background compiler
-// (issue 30; NativeCompilation, session->native()): the job's reply says what it queued, the
+// (issue 30; NativeCompilation, engine/native): the job's reply says what it queued, the
 // engine's "native" events say what became of each, and the two come in either order. These
 // feed the client's signals with the engine's own shapes (engine/README.md, "Native code for
 // the session's definitions"), no process: the order of arrival is the test's to choose. The
@@ -7,6 +7,7 @@
 
 #include "client/EngineClient.h"
 #include "session/Session.h"
+#include "native/NativeCompilation.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>
@@ -64,8 +65,9 @@ private:
     // The client is never started: the test speaks for the engine through its signals.
     std::unique_ptr<EngineClient> m_engine;
     std::unique_ptr<Session> m_session;
+    std::unique_ptr<NativeCompilation> m_native;
 
-    NativeCompilation *native() const { return m_session->native(); }
+    NativeCompilation *native() const { return m_native.get(); }
     QString stateOf(const QString &name, const QString &space = QStringLiteral("function"), const QStringList &specializers = {}) const
     {
         const NativeCompilation::Definition *d = native()->find(space, QStringLiteral("COMMON-LISP-USER"), name, {}, specializers);
@@ -77,10 +79,13 @@ private Q_SLOTS:
     {
         m_engine = std::make_unique<EngineClient>();
         m_session = std::make_unique<Session>(m_engine.get());
+        m_native = std::make_unique<NativeCompilation>(m_engine.get(), m_session.get());
+        m_session->setEngineStart({m_native.get()});
         Q_EMIT m_engine->ready(ready(true, true));
     }
     void cleanup()
     {
+        m_native.reset();
         m_session.reset();
         m_engine.reset();
     }

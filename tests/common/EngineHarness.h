@@ -87,3 +87,12 @@ inline char *toString(JobResult::Status status)
 {
     return qstrdup(JobResult::statusName(status).toUtf8().constData());
 }
+
+#include "SessionRooms.h"
+
+// The same with the rooms AppServices makes beside the Session (native compilation, the
+// person's init files and editor), made before the engine is ready.
+struct EngineHarnessWithRooms : EngineHarness
+{
+    SessionRooms rooms{&engine, &session};
+};

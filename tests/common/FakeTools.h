@@ -2,8 +2,8 @@
 
 // Tools that answer at once, for tests of the MCP-side classes of the window without an engine.
 
-#include "Tool.h"
-#include "ToolRegistry.h"
+#include "toolapi/Tool.h"
+#include "toolapi/ToolRegistry.h"
 
 #include <QJsonObject>
 #include <memory>

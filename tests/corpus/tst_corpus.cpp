@@ -255,7 +255,7 @@ private Q_SLOTS:
         for (const LispFile &file : m_project.files)
             forms += int(file.forms().size());
         m_h = std::make_unique<ToolHarness>();
-        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, &m_projectFiles);
+        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, &m_projectFiles, m_h->setup());
         QVERIFY(m_projectFiles.setRoot(m_root.path(), Origin::person()));
         qInfo("corpus: %d libraries, %d .lisp files (%d read by ECL to the end), %d forms (top-level and in groups); set up in %lld ms",
               int(Libraries.size()), int(m_files.size()),

@@ -88,7 +88,7 @@ private Q_SLOTS:
         QVERIFY(TestFiles::copyTree(SourceRoot + QStringLiteral("/cl-cffi"), m_root.filePath(QStringLiteral("cl-cffi"))));
         QVERIFY(TestFiles::copyTree(SourceRoot + QStringLiteral("/named-readtables"), m_root.filePath(QStringLiteral("named-readtables"))));
         m_h = std::make_unique<ToolHarness>();
-        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, &m_projectFiles);
+        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, &m_projectFiles, m_h->setup());
         QVERIFY(m_projectFiles.setRoot(m_root.path(), Origin::person()));
         QVERIFY(m_h->waitUntilReady());
     }

@@ -11,15 +11,15 @@
 // FUZZ_CORPUS: jsonrpc
 // FUZZ_DICT: jsonrpc.dict
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 #include "client/EngineClient.h"
-#include "McpServer.h"
-#include "PromptProvider.h"
-#include "ResourceProvider.h"
+#include "features/PromptProvider.h"
+#include "features/ResourceProvider.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
-#include "ToolRegistry.h"
-#include "tools/Tools.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
+#include "tools/Tools.h"
 
 #include <QCoreApplication>
 #include <memory>

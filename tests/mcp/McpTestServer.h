@@ -4,12 +4,12 @@
 // MCP server, in the test's own event loop.
 
 #include "client/EngineClient.h"
-#include "McpServer.h"
-#include "ResourceProvider.h"
+#include "features/ResourceProvider.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
-#include "ToolRegistry.h"
-#include "tools/Tools.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
+#include "tools/Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -6,11 +6,11 @@
 
 #include "../common/EngineHarness.h"
 
-#include "McpServer.h"
-#include "RequestEnvelope.h"
-#include "ToolRegistry.h"
-#include "tools/Tools.h"
+#include "server/McpServer.h"
+#include "server/RequestEnvelope.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
+#include "tools/Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

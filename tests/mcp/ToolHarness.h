@@ -3,14 +3,15 @@
 // A real engine, session, tool registry and MCP server with one initialized peer, for tests
 // that call tools the way a client does (tools/call through McpServer::receive).
 
+#include "../common/SessionRooms.h"
 #include "client/EngineClient.h"
-#include "McpPeer.h"
-#include "McpServer.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
-#include "tools/ToolSet.h"
-#include "ToolRegistry.h"
 #include "tools/Tools.h"
+#include "tools/ToolSet.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,10 +25,10 @@ class ToolHarness
 {
 public:
     ToolHarness()
-        : m_session(&m_engine), m_jobs(&m_session), m_server(&m_session, &m_tools)
+        : m_session(&m_engine), m_rooms(&m_engine, &m_session), m_jobs(&m_session), m_server(&m_session, &m_tools)
     {
         m_tools.add(evaluateLispTool(&m_session, &m_jobs));
-        addSessionTools(&m_tools, &m_session, &m_jobs);
+        addSessionTools(&m_tools, &m_session, &m_jobs, &m_rooms.native);
         m_peer = m_server.createPeer(QStringLiteral("test"));
         QObject::connect(m_peer, &McpPeer::message, &m_owner, [this](const QJsonObject &message, const QJsonValue &) {
             m_messages.append(message);
@@ -73,6 +74,9 @@ public:
             .value(QStringLiteral("result")).toObject();
     }
 
+    // What the project and hand-off tools tell of beside the session (AppServices gives them the same).
+    SessionSetup setup() const { return {&m_rooms.native, &m_rooms.editors, &m_rooms.initFile}; }
+
     static QString text(const QJsonObject &result)
     {
         return result.value(QStringLiteral("content")).toArray().first().toObject().value(QStringLiteral("text")).toString();
@@ -88,6 +92,7 @@ public:
 
     EngineClient m_engine;
     Session m_session;
+    SessionRooms m_rooms; // as AppServices makes them beside the session
     JobHandles m_jobs;
     ToolRegistry m_tools;
     McpServer m_server;

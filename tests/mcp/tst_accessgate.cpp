@@ -1,16 +1,16 @@
 // Agent access (AccessGate) as the McpServer's call gate, through real tools/call messages: in
 // the window (the person decides what waits) and without one (the person is asked through the
 // client: MCP elicitation, as an elicitation/create request or a 2026-07-28 input_required
-// result); and the mode itself (mcp/AccessMode.h) as a plain value.
+// result); and the mode itself (mcp/access/AccessMode.h) as a plain value.
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 
-#include "client/EngineClient.h"
 #include "../common/FakeTools.h"
-#include "McpPeer.h"
-#include "McpServer.h"
+#include "client/EngineClient.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
-#include "ToolRegistry.h"
+#include "toolapi/ToolRegistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,8 @@
-// JSON-RPC 2.0 as MCP uses it (mcp/JsonRpc), on its own: which ids are ids, how they are keyed
+// JSON-RPC 2.0 as MCP uses it (mcp/jsonrpc/JsonRpc), on its own: which ids are ids, how they are keyed
 // and echoed, the shapes of answers, and what Message::parse makes of a client's bytes.
 
-#include "JsonRpc.h"
+#include "jsonrpc/JsonRpc.h"
+#include "server/RequestEnvelope.h" // MCP's progress token, read from a message's params
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -156,7 +157,7 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, bytes);
         QFETCH(QJsonValue, token);
-        QCOMPARE(JsonRpc::Message::parse(bytes).progressToken(), token);
+        QCOMPARE(RequestEnvelope::progressToken(JsonRpc::Message::parse(bytes).params()), token);
     }
 
     void aMessageKeepsWhatTheClientSent()

@@ -4,10 +4,10 @@
 
 #include "../common/EngineHarness.h"
 
-#include "McpServer.h"
-#include "ToolRegistry.h"
-#include "tools/Tools.h"
+#include "server/McpServer.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
+#include "tools/Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -6,7 +6,8 @@
 
 #include "PeerHarness.h"
 
-#include "ResourceProvider.h"
+#include "features/ResourceProvider.h"
+#include "server/McpErrors.h"
 
 namespace {
 const QString Transcript = QStringLiteral("lisp-duet://session/transcript");
@@ -137,7 +138,7 @@ private Q_SLOTS:
     {
         const McpServer::Received received =
             m_h->send(Modern::request(7, "server/discover", {}, Modern::meta("t", {{RequestEnvelope::ProtocolVersionKey, "2099-01-01"}})));
-        QCOMPARE(errorCodeOf(received.refusal), int(JsonRpc::UnsupportedProtocolVersion));
+        QCOMPARE(errorCodeOf(received.refusal), int(McpErrors::UnsupportedProtocolVersion));
         const QJsonObject data = received.refusal.value("error").toObject().value("data").toObject();
         QCOMPARE(data.value("supported").toArray(), QJsonArray{"2026-07-28"});
         QCOMPARE(data.value("requested").toString(), QStringLiteral("2099-01-01"));
@@ -166,7 +167,7 @@ private Q_SLOTS:
         QCOMPARE(errorCodeOf(modern), int(JsonRpc::InvalidParams));
         QCOMPARE(modern.value("error").toObject().value("data").toObject().value("uri").toString(), QStringLiteral("lisp-duet://nothing"));
         m_h->initialize();
-        QCOMPARE(errorCodeOf(m_h->call(Legacy::request(11, "resources/read", {{"uri", "lisp-duet://nothing"}}))), int(JsonRpc::ResourceNotFound));
+        QCOMPARE(errorCodeOf(m_h->call(Legacy::request(11, "resources/read", {{"uri", "lisp-duet://nothing"}}))), int(McpErrors::ResourceNotFound));
     }
 
     void logMessagesGoOnlyToRequestsThatAskedForThem()

@@ -88,7 +88,7 @@ private Q_SLOTS:
         }
         qputenv("LISP_DUET_SYSTEM_PATHS", m_systems.path().toUtf8());
         m_h = std::make_unique<ToolHarness>();
-        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, &m_files);
+        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, &m_files, m_h->setup());
         QVERIFY(m_h->waitUntilReady());
     }
     void cleanupTestCase() { m_h.reset(); }

@@ -107,7 +107,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_root.isValid());
         m_h = std::make_unique<ToolHarness>();
-        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, &m_files);
+        addProjectTools(&m_h->m_tools, &m_h->m_session, &m_h->m_jobs, &m_files, m_h->setup());
         QVERIFY(m_h->waitUntilReady());
         QVERIFY(m_files.setRoot(m_root.path(), Origin::person()));
     }

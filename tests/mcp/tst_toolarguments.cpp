@@ -1,7 +1,7 @@
-// A tool's arguments declared once (mcp/ToolArguments): the inputSchema they give, the sentence
+// A tool's arguments declared once (mcp/toolapi/ToolArguments): the inputSchema they give, the sentence
 // each wrong value gets, and how a tool reads the checked values.
 
-#include "ToolArguments.h"
+#include "toolapi/ToolArguments.h"
 
 #include <QJsonArray>
 #include <QTest>

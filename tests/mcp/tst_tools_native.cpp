@@ -41,7 +41,7 @@ private:
         const quint64 id = m_h->m_session.submit(EngineProtocol::nativeSettling(60000));
         bool settled = false;
         m_h->m_session.whenFinished(id, [&settled](JobPtr job) { settled = job->result.reply.value(QStringLiteral("settled")).toBool(); });
-        return QTest::qWaitFor([&] { return settled; }, 90000) && QTest::qWaitFor([&] { return m_h->m_session.native()->status().pending == 0; }, 5000);
+        return QTest::qWaitFor([&] { return settled; }, 90000) && QTest::qWaitFor([&] { return m_h->m_rooms.native.status().pending == 0; }, 5000);
     }
     QJsonObject history(const QString &name)
     {
@@ -59,9 +59,9 @@ private Q_SLOTS:
         QVERIFY(m_h->waitUntilReady());
         m_ledger = std::make_unique<DefinitionLedger>(&m_h->m_session);
         m_files = std::make_unique<ProjectFiles>();
-        m_h->m_tools.add(definitionHistoryTool(&m_h->m_session, m_ledger.get()));
-        m_h->m_tools.add(projectInfoTool(m_files.get(), &m_h->m_session));
-        QVERIFY2(m_h->m_session.native()->isOn(), qPrintable(m_h->m_session.native()->reason()));
+        m_h->m_tools.add(definitionHistoryTool(&m_h->m_session, m_ledger.get(), &m_h->m_rooms.native));
+        m_h->m_tools.add(projectInfoTool(m_files.get(), &m_h->m_rooms.native, &m_h->m_rooms.editors, &m_h->m_rooms.initFile));
+        QVERIFY2(m_h->m_rooms.native.isOn(), qPrintable(m_h->m_rooms.native.reason()));
     }
     void cleanupTestCase()
     {
@@ -182,7 +182,7 @@ private Q_SLOTS:
     void switchedOffTheToolsSayItRunsInterpretedAndWhy()
     {
         const QString why = QStringLiteral("Native compilation is off for this run (--no-native): the session's definitions run interpreted.");
-        NativeCompilation *native = m_h->m_session.native();
+        NativeCompilation *native = &m_h->m_rooms.native;
         native->setEnabled(false, why);
         QVERIFY(QTest::qWaitFor([native] { return !native->status().enabled; }, 10000)); // the engine's answer
         evaluate(QStringLiteral("(defun native-tool-while-off (x) (1+ x))"));

@@ -58,8 +58,9 @@ public:
         m_files = std::make_unique<ProjectFiles>();
         if (!m_files->setRoot(m_dir.filePath(QStringLiteral("shapes")), Origin::person(), error))
             return false;
-        addProjectTools(&m_live->tools, &m_live->session, &m_live->jobs, m_files.get());
+        addProjectTools(&m_live->tools, &m_live->session, &m_live->jobs, m_files.get(), {&m_live->rooms.native, &m_live->rooms.editors, &m_live->rooms.initFile});
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
+        m_live->furnish(m_window.get());
         m_window->setDefinitionLedger(&m_live->ledger);
         m_live->access.install(m_files.get());
         m_window->setProjectFiles(m_files.get());

@@ -4,15 +4,16 @@
 // AppServices builds, without the app library), and an MCP client fed with JSON-RPC messages
 // through a real peer.
 
-#include "AccessGate.h"
-#include "history/DefinitionLedger.h"
+#include "../common/SessionRooms.h"
+#include "access/AccessGate.h"
 #include "client/EngineClient.h"
-#include "McpPeer.h"
-#include "McpServer.h"
+#include "history/DefinitionLedger.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
-#include "ToolRegistry.h"
-#include "tools/Tools.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
+#include "tools/Tools.h"
 #include "window/MainWindow.h"
 
 #include <QDir>
@@ -41,6 +42,7 @@ struct LiveSession
 {
     EngineClient engine;
     Session session{&engine};
+    SessionRooms rooms{&engine, &session}; // native code, init files, the editor: as AppServices makes them
     JobHandles jobs{&session};
     DefinitionLedger ledger{&session}; // the window's Definitions panel reads it (setDefinitionLedger)
     ToolRegistry tools;
@@ -58,11 +60,19 @@ struct LiveSession
     }
     ~LiveSession() { engine.stop(); }
 
+    // What AppServices's window is given beside the session: native code and the editor.
+    void furnish(MainWindow *window)
+    {
+        window->setNativeCompilation(&rooms.native);
+        window->setEditorBridge(&rooms.editors);
+    }
+
     // The window over this session at `size`, shown (its Definitions panel reading the ledger
     // when `withLedger`); null when the platform never exposed it.
     std::unique_ptr<MainWindow> showWindow(QSize size, bool withLedger = false)
     {
         auto window = std::make_unique<MainWindow>(&session, &server, &access);
+        furnish(window.get());
         if (withLedger)
             window->setDefinitionLedger(&ledger);
         window->resize(size);

@@ -3,7 +3,7 @@
 
 #include "UiTestSupport.h"
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
@@ -52,6 +52,7 @@ private Q_SLOTS:
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
+        m_live->furnish(m_window.get());
         m_window->setDefinitionLedger(&m_live->ledger);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));

@@ -11,14 +11,14 @@
 
 #include "UiTestSupport.h"
 
-#include "AccessGate.h"
-#include "ClientPresence.h"
+#include "access/AccessGate.h"
+#include "access/ApprovalBar.h"
 #include "client/EngineProtocol.h"
 #include "console/LispConsole.h"
 #include "console/RunningJobBar.h"
 #include "console/TranscriptView.h"
-#include "access/ApprovalBar.h"
 #include "debugger/DebuggerPanel.h"
+#include "server/ClientPresence.h"
 #include "toolcalls/ToolCallLog.h"
 #include "toolcalls/ToolCallsPanel.h"
 #include "window/MainWindow.h"

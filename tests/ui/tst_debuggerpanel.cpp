@@ -6,10 +6,10 @@
 // of the project's compiled code shows its variables as copies. With DUET_SCREENSHOT_DIR set
 // it saves debugger.png (run under Xvfb by tests/ui/screenshots.sh).
 
-#include "UiTestSupport.h"
 #include "../common/TestFiles.h"
+#include "UiTestSupport.h"
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 #include "client/EngineProtocol.h"
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"

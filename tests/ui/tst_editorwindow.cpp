@@ -13,9 +13,9 @@
 #include "console/LispConsole.h"
 #include "console/TranscriptView.h"
 #include "dialogs/ConnectDialog.h"
-#include "session/InitFile.h"
-#include "session/EditorBridge.h"
-#include "session/SlimeSecret.h"
+#include "initfile/InitFile.h"
+#include "editor/EditorBridge.h"
+#include "editor/SlimeSecret.h"
 #include "window/EditorStatus.h"
 #include "window/MainWindow.h"
 
@@ -38,7 +38,7 @@ private:
     QTemporaryDir m_home;
     QString m_secret;
 
-    EditorBridge *editors() const { return m_live->session.editors(); }
+    EditorBridge *editors() const { return &m_live->rooms.editors; }
     QString secretFile() const { return m_home.filePath(QStringLiteral(".slime-secret")); }
     QString transcript() const
     {
@@ -186,14 +186,14 @@ private Q_SLOTS:
     {
         const QString file = m_home.filePath(QStringLiteral("init.lisp"));
         QVERIFY(TestFiles::write(file, "(defvar *half-done* t)\n(error \"my init went wrong\")\n"));
-        m_live->session.initFile()->setFiles({file});
+        m_live->rooms.initFile.setFiles({file});
         m_live->session.reset(Origin::person());
         QVERIFY(QTest::qWaitFor([this] { return transcript().contains(QLatin1String("The session runs without the rest of your init file")); }, 60000));
         const QString text = transcript();
         QVERIFY2(text.contains(QStringLiteral("init file \u00b7 load-init \u2014 your init file")), qPrintable(text));
         QVERIFY(text.contains(QLatin1String("[ERROR] SIMPLE-ERROR")));
         QVERIFY(text.contains(QLatin1String("my init went wrong")));
-        m_live->session.initFile()->setFiles({});
+        m_live->rooms.initFile.setFiles({});
     }
 };
 

@@ -10,9 +10,6 @@
 
 #include "UiTestSupport.h"
 
-#include "FormStager.h"
-#include "tools/HandoffTools.h"
-#include "tools/ToolSet.h"
 #include "console/ConsoleWidget.h"
 #include "console/LispConsole.h"
 #include "console/StagedForms.h"
@@ -21,6 +18,9 @@
 #include "definitions/DefinitionsModel.h"
 #include "definitions/DefinitionsPanel.h"
 #include "toolcalls/ToolCallLog.h"
+#include "tools/FormStager.h"
+#include "tools/HandoffTools.h"
+#include "tools/ToolSet.h"
 #include "window/MainWindow.h"
 
 #include <QDir>
@@ -87,8 +87,9 @@ private Q_SLOTS:
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
         m_staging = std::make_unique<FormStaging>();
-        addHandoffTools(&m_live->tools, &m_live->session, &m_live->jobs, &m_live->ledger, m_staging.get());
+        addHandoffTools(&m_live->tools, &m_live->session, &m_live->jobs, &m_live->ledger, m_staging.get(), &m_live->rooms.native);
         m_window = std::make_unique<MainWindow>(&m_live->session, &m_live->server, &m_live->access);
+        m_live->furnish(m_window.get());
         m_window->setDefinitionLedger(&m_live->ledger);
         m_staging->setStager(m_window->console()->stagedForms());
         m_window->resize(1200, 780);

@@ -61,11 +61,11 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
-        addSessionTools(&m_live->tools, &m_live->session, &m_live->jobs); // load-system
+        addSessionTools(&m_live->tools, &m_live->session, &m_live->jobs, &m_live->rooms.native); // load-system
         m_window = m_live->showWindow(QSize(1300, 780), true);
         QVERIFY(m_window);
         m_agent = std::make_unique<AgentClient>(&m_live->server, QStringLiteral("claude-code"));
-        QVERIFY2(m_live->session.native()->isOn(), qPrintable(m_live->session.native()->reason()));
+        QVERIFY2(m_live->rooms.native.isOn(), qPrintable(m_live->rooms.native.reason()));
     }
     void cleanupTestCase()
     {
@@ -80,17 +80,20 @@ private Q_SLOTS:
         QStringList states;
         QStringList shown;
         QObject scope; // the watchers end with this test
-        NativeCompilation *native = m_live->session.native();
+        NativeCompilation *native = &m_live->rooms.native;
         connect(native, &NativeCompilation::changed, &scope, [&] {
             const NativeCompilation::Definition *d = native->find(QStringLiteral("function"), QStringLiteral("COMMON-LISP-USER"), QStringLiteral("NATIVE-PANEL-FIB"));
             if (d && (states.isEmpty() || states.last() != d->execution()))
                 states << d->execution();
         });
-        connect(model(), &QAbstractItemModel::modelReset, &scope, [&] {
+        // The rows come with the engine's list (a reset); their Runs change in place.
+        const auto watch = [&] {
             const QString now = runs(QStringLiteral("NATIVE-PANEL-FIB"));
             if (!now.isEmpty() && (shown.isEmpty() || shown.last() != now))
                 shown << now;
-        });
+        };
+        connect(model(), &QAbstractItemModel::modelReset, &scope, watch);
+        connect(model(), &QAbstractItemModel::dataChanged, &scope, watch);
         agentEvaluates(QStringLiteral("(defun native-panel-fib (n) (if (< n 2) n (+ (native-panel-fib (- n 1)) (native-panel-fib (- n 2)))))"));
         QVERIFY2(QTest::qWaitFor([&] { return runs(QStringLiteral("NATIVE-PANEL-FIB")) == QStringLiteral("native"); }, 60000),
                  qPrintable(shown.join(QStringLiteral(", "))));
@@ -161,6 +164,7 @@ private Q_SLOTS:
         // As the app makes them: the window before the engine starts.
         EngineClient engine;
         Session session(&engine);
+        SessionRooms rooms(&engine, &session);
         DefinitionLedger ledger(&session);
         JobHandles jobs(&session);
         ToolRegistry tools;
@@ -169,9 +173,11 @@ private Q_SLOTS:
         access.install(&server);
         ProjectFiles files;
         tools.add(evaluateLispTool(&session, &jobs));
-        tools.add(projectInfoTool(&files, &session));
+        tools.add(projectInfoTool(&files, &rooms.native, &rooms.editors, &rooms.initFile));
         MainWindow window(&session, &server, &access);
         window.setDefinitionLedger(&ledger);
+        window.setNativeCompilation(&rooms.native);
+        window.setEditorBridge(&rooms.editors);
         const QByteArray path = qgetenv("PATH");
         QSignalSpy ready(&engine, &EngineClient::ready);
         // Three engines (the first, two resets), each started without gcc on its PATH.
@@ -185,7 +191,7 @@ private Q_SLOTS:
             qputenv("PATH", path);
             QVERIFY(started);
         }
-        const QString why = session.native()->reason();
+        const QString why = rooms.native.reason();
         QVERIFY2(why.startsWith(QStringLiteral("The C compiler gcc is not on PATH")), qPrintable(why));
         window.console()->transcript()->flushNow();
         QCOMPARE(window.console()->transcript()->toPlainText().count(QStringLiteral("The C compiler gcc is not on PATH")), 1);
@@ -205,7 +211,7 @@ private Q_SLOTS:
 
     void theSwitchKeepsNewDefinitionsInterpretedAndTheWindowSaysSoOnce()
     {
-        NativeCompilation *native = m_live->session.native();
+        NativeCompilation *native = &m_live->rooms.native;
         const QString why = QStringLiteral("Native compilation is off (File \u25b8 Settings\u2026): the session's definitions run interpreted.");
         native->setEnabled(false, why);
         QVERIFY(QTest::qWaitFor([native] { return !native->status().enabled; }, 10000));

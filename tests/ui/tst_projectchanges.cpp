@@ -10,7 +10,7 @@
 
 #include "ProjectWindow.h"
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 #include "access/ApprovalBar.h"
 #include "toolcalls/ToolCallLog.h"
 

@@ -38,7 +38,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
-        addSessionTools(&m_live->tools, &m_live->session, &m_live->jobs); // time-execution, run-tests, job...
+        addSessionTools(&m_live->tools, &m_live->session, &m_live->jobs, &m_live->rooms.native); // time-execution, run-tests, job...
         m_window = m_live->showWindow(QSize(1200, 760), true);
         QVERIFY(m_window);
         m_agent = std::make_unique<AgentClient>(&m_live->server, QStringLiteral("claude-code"));

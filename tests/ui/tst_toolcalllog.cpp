@@ -3,18 +3,18 @@
 
 #include "toolcalls/ToolCallLog.h"
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 
-#include "client/EngineClient.h"
 #include "../common/FakeTools.h"
-#include "McpPeer.h"
-#include "McpServer.h"
-#include "PromptProvider.h"
-#include "ResourceProvider.h"
+#include "client/EngineClient.h"
+#include "features/PromptProvider.h"
+#include "features/ResourceProvider.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
-#include "ToolRegistry.h"
-#include "tools/Tools.h"
+#include "toolapi/ToolRegistry.h"
 #include "tools/JobHandles.h"
+#include "tools/Tools.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #include "ApprovalBar.h"
 
-#include "AccessGate.h"
+#include "access/AccessGate.h"
 #include "highlight/DiffFormats.h"
 #include "highlight/LispHighlighter.h"
 

@@ -1,51 +1,28 @@
 #include "LispConsole.h"
 
+#include "access/AccessGate.h"
+#include "access/ApprovalBar.h"
 #include "ArglistHint.h"
 #include "ConsoleWidget.h"
-#include "ProjectActivity.h"
-#include "SetupNotes.h"
-#include "StagedForms.h"
-#include "RunningJobBar.h"
-#include "StagingBar.h"
-#include "TestRunBlock.h"
-#include "TranscriptView.h"
-#include "AccessGate.h"
-#include "access/ApprovalBar.h"
 #include "highlight/LispHighlighter.h"
+#include "JobEntries.h"
+#include "ProjectActivity.h"
+#include "RunningJobBar.h"
+#include "StagedForms.h"
+#include "StagingBar.h"
+#include "TranscriptView.h"
 
 #include "client/EngineProtocol.h"
-#include "session/JobOutcome.h"
-#include "session/JobSummary.h"
 #include "session/Session.h"
 #include "session/TextLines.h"
 
 #include <QHBoxLayout>
-#include <QJsonArray>
 #include <QLabel>
-#include <QLocale>
 #include <QPointer>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
 namespace {
-constexpr int MaxRememberedCode = 500;
-
-bool isTestRun(const JobRequest &request)
-{
-    return request.kind == EngineJob::Kind::RunTests;
-}
-
-// A system's load or test run has no code of its own: it shows what it does as a note.
-bool namesASystem(const JobRequest &request)
-{
-    return request.kind == EngineJob::Kind::LoadSystem || request.kind == EngineJob::Kind::RunTests;
-}
-
-bool showsCode(const JobRequest &request)
-{
-    return !request.code.isEmpty() && !request.isDebuggerStep();
-}
-
 QFont codeFont(const QString &family, double points)
 {
     QFont font(family.isEmpty() ? QStringLiteral("DejaVu Sans Mono") : family);
@@ -57,7 +34,7 @@ QFont codeFont(const QString &family, double points)
 
 LispConsole::LispConsole(Session *session, QWidget *parent)
     : QWidget(parent), m_session(session), m_transcript(new TranscriptView(this)), m_input(new ConsoleWidget(this)),
-      m_prompt(new QLabel(this)), m_hint(new QLabel(this)), m_staged(new StagedForms(session, m_input, this, this)),
+      m_entries(m_transcript), m_prompt(new QLabel(this)), m_hint(new QLabel(this)), m_staged(new StagedForms(session, m_input, this, this)),
       m_stagingBar(new StagingBar(m_staged, this)), m_runningBar(new RunningJobBar(session, this)), m_arglist(new ArglistHint(session, this))
 {
     setObjectName(QStringLiteral("lispConsole"));
@@ -96,8 +73,9 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     layout->addWidget(inputFrame);
     layout->addWidget(m_hint);
 
+    // The jobs' entries first: the running bar takes the colour of the lane a job's header got.
+    m_jobs = new JobEntries(session, &m_entries, this);
     connect(session, &Session::started, this, &LispConsole::onStarted);
-    connect(session, &Session::output, this, &LispConsole::onOutput);
     connect(session, &Session::finished, this, &LispConsole::onFinished);
     // An interrupt with debugging on parks the job as a break: the interrupt is over then.
     connect(session->debugger(), &SessionDebugger::parked, this, [this] {
@@ -105,10 +83,10 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
             setHint(QString());
     });
     connect(session, &Session::packageChanged, this, [this](const QString &package) {
-        m_prompt->setText(shortPackageName(package) + QStringLiteral(">"));
+        m_prompt->setText(JobEntries::shortPackageName(package) + QStringLiteral(">"));
     });
     connect(session, &Session::engineStatus, this, [this](Session::EngineStatus state, const QString &message) {
-        if (state == Session::EngineStatus::Ready && !m_hasEntries)
+        if (state == Session::EngineStatus::Ready && !m_entries.hasEntries())
             return; // the first start is not news
         m_transcript->newLine();
         m_transcript->appendText(QStringLiteral("; ") + message + QLatin1Char('\n'),
@@ -122,10 +100,6 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
             shown.chop(1);
         if (!shown.isEmpty())
             showNote(tr("the engine wrote: %1").arg(shown));
-    });
-    // Issue 30: said once, when native code is off or unavailable (no gcc, no ECL headers).
-    connect(session->native(), &NativeCompilation::notice, this, [this, native = session->native()](const QString &sentence) {
-        showNote(sentence, native->status().known && !native->status().available);
     });
     connect(session, &Session::sessionReset, this, [this](const Origin &origin, const QString &why) {
         m_transcript->newLine();
@@ -169,7 +143,7 @@ LispConsole::LispConsole(Session *session, QWidget *parent)
     connect(m_transcript, &TranscriptView::linkActivated, this, &LispConsole::onLink);
     connect(m_input->document(), &QTextDocument::contentsChanged, this, &LispConsole::fitInput);
 
-    m_prompt->setText(shortPackageName(session->currentPackage()) + QStringLiteral(">"));
+    m_prompt->setText(JobEntries::shortPackageName(session->currentPackage()) + QStringLiteral(">"));
     applyFonts();
     setFocusProxy(m_input);
 }
@@ -204,13 +178,9 @@ void LispConsole::setAccessGate(AccessGate *access)
     });
 }
 
-QString LispConsole::shortPackageName(const QString &package)
+void LispConsole::showPast(const QList<JournalEntry> &entries)
 {
-    if (package == QStringLiteral("COMMON-LISP-USER"))
-        return QStringLiteral("CL-USER");
-    if (package == QStringLiteral("COMMON-LISP"))
-        return QStringLiteral("CL");
-    return package;
+    m_jobs->showPast(entries);
 }
 
 QString LispConsole::promptText() const
@@ -269,42 +239,30 @@ void LispConsole::fitInput()
 
 int LispConsole::laneFor(const Origin &origin)
 {
-    if (origin.isPerson())
-        return 1;
-    if (!origin.isAgent() && !origin.isEditor()) // the person's editor has a lane of its own, as an agent has
-        return 0;
-    auto it = m_lanes.find(origin.clientKey);
-    if (it == m_lanes.end())
-        it = m_lanes.insert(origin.clientKey, int(m_lanes.size()) + 2);
-    return *it;
+    return m_entries.laneFor(origin);
 }
 
 void LispConsole::startEntry()
 {
-    if (m_hasEntries) {
-        // One blank line between entries, outside any lane, so each entry's bar starts at it.
-        m_transcript->newLine(0);
-        m_transcript->appendText(QStringLiteral("\n"), TranscriptView::Style::Plain, 0);
-    }
-    m_hasEntries = true;
+    m_entries.startEntry();
 }
 
 void LispConsole::showNote(const QString &text, bool problem, int lane)
 {
-    startEntry();
-    m_transcript->newLine(lane);
-    m_transcript->appendText(QStringLiteral("; ") + text + QLatin1Char('\n'), problem ? TranscriptView::Style::Error : TranscriptView::Style::Note, lane);
+    m_entries.showNote(text, problem, lane);
 }
 
 void LispConsole::setProjectFiles(ProjectFiles *files)
 {
     if (!m_projectActivity)
-        m_projectActivity = new ProjectActivity(files, this);
+        m_projectActivity = new ProjectActivity(files, &m_entries, this);
 }
 
 void LispConsole::evaluate(const QString &code)
 {
-    m_session->submit(EngineProtocol::evaluation(code)); // a request's origin is the person unless it says otherwise
+    JobRequest request = EngineProtocol::evaluation(code); // a request's origin is the person unless it says otherwise
+    request.purpose = JobPurpose::Repl;
+    m_session->submit(request);
     if (m_session->current() && m_session->queuedCount() > 0)
         setHint(tr("Queued: %1 evaluation(s) run before yours.").arg(m_session->queuedCount()));
 }
@@ -333,88 +291,24 @@ void LispConsole::copyToInput(const QString &code)
 void LispConsole::onLink(const QString &href)
 {
     if (href.startsWith(QStringLiteral("copy:"))) {
-        const QString code = m_code.value(href.mid(5).toULongLong());
+        const QString code = m_jobs->codeOf(href.mid(5).toULongLong());
         if (!code.isNull())
             copyToInput(code);
         else
-            setHint(tr("That code is no longer kept; only the last %1 entries are.").arg(MaxRememberedCode));
+            setHint(tr("That code is no longer kept; only the last %1 entries are.").arg(JobEntries::MaxRememberedCode));
     }
-}
-
-void LispConsole::showHeader(const JobPtr &job)
-{
-    const JobRequest &request = job->request;
-    const int lane = laneFor(request.origin);
-    m_shown.insert(job->id, lane);
-    startEntry();
-    const QString package = shortPackageName(request.package.isEmpty() ? m_packageAtStart.value(job->id, m_session->currentPackage())
-                                                                       : request.package.toUpper());
-    if (!request.origin.isPerson()) {
-        m_transcript->newLine(lane);
-        QString title = request.origin.name;
-        if (request.kind != EngineJob::Kind::Evaluate)
-            title += QStringLiteral(" \u00b7 ") + JobSummary::operation(request);
-        if (!request.description.isEmpty())
-            title += QStringLiteral(" \u2014 ") + request.description;
-        m_transcript->appendText(title + QStringLiteral("   "), TranscriptView::Style::Header, lane);
-        if (showsCode(request)) {
-            m_code.insert(job->id, request.code);
-            m_codeOrder.append(job->id);
-            while (m_codeOrder.size() > MaxRememberedCode)
-                m_code.remove(m_codeOrder.takeFirst());
-            m_transcript->appendLink(tr("Copy to input"), QStringLiteral("copy:%1").arg(job->id), lane);
-        }
-    } else if (!request.description.isEmpty()) {
-        // The person's job for a hand-off says what it is: "staged by claude-code: ...", a revert.
-        m_transcript->newLine(lane);
-        m_transcript->appendText(QStringLiteral("; ") + request.description, TranscriptView::Style::Note, lane);
-    }
-    QString debuggerStep = JobSummary::debuggerStep(request);
-    if (request.kind == EngineJob::Kind::FrameEvaluation)
-        debuggerStep += QLatin1Char(':');
-    if (!debuggerStep.isEmpty() && request.origin.isPerson()) // the person's entries have no header line
-        debuggerStep = request.kind == EngineJob::Kind::FrameEvaluation ? debuggerStep.replace(0, 1, QStringLiteral("I"))
-                                                                        : tr("You %1").arg(debuggerStep);
-    if (!debuggerStep.isEmpty()) {
-        m_transcript->appendText(debuggerStep, TranscriptView::Style::Note, lane);
-        if (request.kind == EngineJob::Kind::FrameEvaluation)
-            m_transcript->appendCode(request.code, lane, package + QStringLiteral("> "));
-    } else if (namesASystem(request)) { // "run-tests shapes", "load-system shapes"
-        m_transcript->appendText(JobSummary::action(request, 200), TranscriptView::Style::Note, lane);
-    } else if (showsCode(request)) {
-        m_transcript->appendCode(request.code, lane, package + QStringLiteral("> "));
-    }
-    m_transcript->newLine(lane);
 }
 
 void LispConsole::onStarted(const JobPtr &job)
 {
-    m_packageAtStart.insert(job->id, m_session->currentPackage());
-    if (isTestRun(job->request))
-        m_testRuns.insert(job->id);
     m_input->setBusy(true);
-    showHeader(job);
-    m_runningBar->setAccent(TranscriptView::laneColor(m_shown.value(job->id)));
+    m_runningBar->setAccent(TranscriptView::laneColor(m_jobs->laneOf(job->id)));
     if (!job->request.origin.isPerson())
         Q_EMIT statusMessage(tr("%1 is evaluating").arg(job->request.origin.name));
 }
 
-void LispConsole::onOutput(quint64 id, const QString &stream, const QString &text)
+void LispConsole::onFinished()
 {
-    if (m_testRuns.contains(id))
-        return; // the framework's report: the finished block shows it behind a link
-    const int lane = m_shown.value(id, 0);
-    m_transcript->appendText(text, stream == QStringLiteral("stderr") ? TranscriptView::Style::Stderr : TranscriptView::Style::Stdout, lane);
-}
-
-void LispConsole::onFinished(const JobPtr &job)
-{
-    if (!m_shown.contains(job->id))
-        showHeader(job); // cancelled before it ran
-    const int lane = m_shown.take(job->id);
-    m_packageAtStart.remove(job->id);
-    m_testRuns.remove(job->id);
-    showResult(job, lane);
     m_input->setBusy(m_session->current() != nullptr);
     if (!m_session->current()) {
         setHint(QString());
@@ -433,98 +327,4 @@ void LispConsole::showRejected(const StagedForm &form, const QString &reason)
                                               : tr("; You rejected a form %1 staged (%2):\n").arg(form.origin.name, reason),
                              TranscriptView::Style::Note, lane);
     m_transcript->appendText(form.code.trimmed() + QLatin1Char('\n'), TranscriptView::Style::Note, lane);
-}
-
-void LispConsole::showPast(const QList<JournalEntry> &entries)
-{
-    using Style = TranscriptView::Style;
-    constexpr int MaxPastEvaluations = 200; // the journal keeps all; the window shows the end
-    QList<const JournalEntry *> shown;
-    int jobs = 0;
-    for (auto it = entries.crbegin(); it != entries.crend() && jobs < MaxPastEvaluations; ++it) {
-        const bool restart = it->event == QStringLiteral("engine-restarted") || it->event == QStringLiteral("session-reset");
-        if (it->isJob() || restart)
-            shown.prepend(&*it);
-        jobs += it->isJob();
-    }
-    if (jobs == 0)
-        return;
-    QDateTime when;
-    for (const JournalEntry &entry : entries) {
-        if (entry.time().isValid()) {
-            when = entry.time();
-            break;
-        }
-    }
-    TranscriptView *t = m_transcript;
-    t->appendText(tr("\u2014 previous session, %1 \u2014\n").arg(QLocale().toString(when, QLocale::ShortFormat)), Style::Note, 0);
-    int total = 0;
-    for (const JournalEntry &entry : entries)
-        total += entry.isJob();
-    if (total > jobs)
-        t->appendText(tr("(%1 earlier evaluations are in the journal, not shown)\n").arg(total - jobs), Style::Note, 0);
-    for (const JournalEntry *entry : shown) {
-        if (!entry->isJob()) {
-            t->appendText(QStringLiteral("; ") + entry->message + QLatin1Char('\n'), Style::Note, 0);
-            continue;
-        }
-        const Job &e = entry->job;
-        const QString who = e.request.origin.isPerson() ? QString() : e.request.origin.name + QStringLiteral(": ");
-        const QString op = e.request.kind == EngineJob::Kind::Evaluate ? QString() : JobSummary::operation(e.request) + QLatin1Char(' ');
-        t->appendText(who + shortPackageName(e.request.package) + QStringLiteral("> ") + op + JobSummary::subject(e.request) + QLatin1Char('\n'), Style::Note, 0);
-        QString out = e.result.stdoutText + e.result.stderrText;
-        if (out.size() > 2000)
-            out = out.left(2000) + QStringLiteral("\u2026");
-        if (!out.isEmpty())
-            t->appendText(out.endsWith(QLatin1Char('\n')) ? out : out + QLatin1Char('\n'), Style::Note, 0);
-        t->appendText(JobOutcome::text(e.result) + QLatin1Char('\n'), Style::Note, 0);
-    }
-    t->appendText(tr("\u2014 end of the previous session \u2014\n"), Style::Note, 0);
-    m_hasEntries = true;
-}
-
-void LispConsole::showResult(const JobPtr &job, int lane)
-{
-    using Style = TranscriptView::Style;
-    const JobResult &result = job->result;
-    TranscriptView *t = m_transcript;
-    t->newLine(lane);
-    if (result.outputDropped > 0)
-        t->appendText(tr("; %1 more characters of output were dropped (over the output cap)\n").arg(result.outputDropped), Style::Note, lane);
-    for (const QString &warning : result.warnings) {
-        // The engine names the condition ("STYLE-WARNING: ..."); add a label only when it did not.
-        const bool named = warning.section(QLatin1Char(':'), 0, 0).endsWith(QStringLiteral("WARNING"));
-        t->appendText((named ? QStringLiteral("; ") : QStringLiteral("; WARNING: ")) + warning + QLatin1Char('\n'), Style::Warning, lane);
-    }
-    switch (result.status) {
-    case JobResult::Status::Ok:
-        if (job->request.kind == EngineJob::Kind::InvokeRestart || job->request.kind == EngineJob::Kind::FrameLook)
-            break; // the debugger's own lines say what came of it
-        if (isTestRun(job->request)) {
-            TestRunBlock::append(t, EngineProtocol::TestRunReply(result.reply), lane);
-            break;
-        }
-        if (SetupNotes::isSetupJob(job->request)) {
-            t->appendText(QStringLiteral("; ") + SetupNotes::okNote(*job) + QLatin1Char('\n'), Style::Note, lane);
-            break;
-        }
-        t->appendText(JobOutcome::values(result.values) + QLatin1Char('\n'), result.values.isEmpty() ? Style::Note : Style::Value, lane);
-        break;
-    case JobResult::Status::Error: {
-        t->appendText(QStringLiteral("[ERROR] ") + result.error.type + QLatin1Char('\n'), Style::Error, lane);
-        t->appendText(result.error.message + QLatin1Char('\n'), Style::Error, lane);
-        if (!result.error.backtrace.isEmpty())
-            t->appendCollapsed(result.error.backtrace.size() == 1 ? tr("Backtrace (1 frame)") : tr("Backtrace (%1 frames)").arg(result.error.backtrace.size()), result.error.backtrace, lane);
-        break;
-    }
-    default:
-        t->appendText(QStringLiteral("; ") + (result.error.message.isEmpty() ? JobResult::statusName(result.status) : result.error.message)
-                          + QLatin1Char('\n'),
-                      result.status == JobResult::Status::EngineRestarted || result.status == JobResult::Status::Failed ? Style::Error
-                                                                                                                          : Style::Note,
-                      lane);
-        break;
-    }
-    if (!result.ok() && SetupNotes::isSetupJob(job->request) && !SetupNotes::problemNote(*job).isEmpty())
-        t->appendText(QStringLiteral("; ") + SetupNotes::problemNote(*job) + QLatin1Char('\n'), Style::Error, lane);
 }

@@ -1,11 +1,10 @@
 #pragma once
 
-#include "FormStager.h"
-#include "session/Job.h"
 #include "history/Journal.h"
+#include "session/Job.h"
+#include "tools/FormStager.h"
+#include "TranscriptEntries.h"
 
-#include <QHash>
-#include <QSet>
 #include <QWidget>
 
 class AccessGate;
@@ -14,6 +13,7 @@ class ArglistHint;
 class ConsoleWidget;
 class QLabel;
 class FormStager;
+class JobEntries;
 class ProjectActivity;
 class RunningJobBar;
 class Session;
@@ -21,12 +21,13 @@ class StagedForms;
 class StagingBar;
 class TranscriptView;
 
-// The REPL: binds the transcript and the input to the Session. Every evaluation, the person's
-// or an agent's, is shown from the Session's signals as it starts, streams and finishes, so
-// the transcript reads in the order things ran; agents' entries carry their client's name,
-// their description and a coloured bar, and a "Copy to input" link.
 class ProjectFiles;
 
+// The REPL: the transcript, the input and the bars around it (approval, staged form, running
+// job, hint), bound to the Session. Every job, the person's or an agent's, is shown in the
+// transcript as it starts, streams and finishes (JobEntries), so the transcript reads in the
+// order things ran; agents' entries carry their client's name, their description and a
+// coloured bar, and a "Copy to input" link.
 class LispConsole : public QWidget
 {
     Q_OBJECT
@@ -59,11 +60,10 @@ public:
     // "— previous session, <date> —" separator, before anything of this session.
     void showPast(const QList<JournalEntry> &entries);
 
-    static QString shortPackageName(const QString &package);
+    // The transcript's lanes and entries (TranscriptEntries), as the console's parts write them.
+    TranscriptEntries *entries() { return &m_entries; }
     int laneFor(const Origin &origin);
-    // Separates the next entry from the previous one (a blank line outside any lane).
     void startEntry();
-    // A line of the app's own ("; " and the text) in `lane`: a problem in the error colour.
     void showNote(const QString &text, bool problem = false, int lane = 0);
     // Shows the project's file changes in the transcript, with Undo (ProjectActivity).
     void setProjectFiles(ProjectFiles *files);
@@ -78,10 +78,7 @@ Q_SIGNALS:
 
 private:
     void onStarted(const JobPtr &job);
-    void onOutput(quint64 id, const QString &stream, const QString &text);
-    void onFinished(const JobPtr &job);
-    void showHeader(const JobPtr &job);
-    void showResult(const JobPtr &job, int lane);
+    void onFinished();
     void showRejected(const StagedForm &form, const QString &reason);
     void onLink(const QString &href);
     void setHint(const QString &text);
@@ -91,23 +88,18 @@ private:
     Session *m_session;
     TranscriptView *m_transcript;
     ConsoleWidget *m_input;
+    TranscriptEntries m_entries;
     QLabel *m_prompt;
     QLabel *m_hint;
     ApprovalBar *m_approvalBar = nullptr;
     StagedForms *m_staged;
     StagingBar *m_stagingBar;
     RunningJobBar *m_runningBar;
+    JobEntries *m_jobs = nullptr;
     ProjectActivity *m_projectActivity = nullptr;
     ArglistHint *m_arglist;
-    QHash<QString, int> m_lanes;       // client key -> lane
-    QHash<quint64, int> m_shown;       // evaluations whose header is in the transcript -> lane
-    QHash<quint64, QString> m_code;    // for "Copy to input"
-    QList<quint64> m_codeOrder;
-    QHash<quint64, QString> m_packageAtStart;
-    QSet<quint64> m_testRuns; // their output is shown once, in the test-run block
     double m_zoom = 1.0;
     double m_basePointSize = 11.0;
     QString m_fontFamily;
-    bool m_hasEntries = false;
     bool m_interrupting = false; // the hint says "Interrupting…" until the job stops or parks
 };

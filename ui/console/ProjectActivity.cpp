@@ -1,24 +1,24 @@
 #include "ProjectActivity.h"
 
-#include "LispConsole.h"
+#include "TranscriptEntries.h"
 #include "TranscriptView.h"
 
 #include "project/ProjectFiles.h"
 
 #include <QPointer>
 
-ProjectActivity::ProjectActivity(ProjectFiles *files, LispConsole *console)
-    : QObject(console), m_files(files), m_console(console)
+ProjectActivity::ProjectActivity(ProjectFiles *files, TranscriptEntries *entries, QObject *parent)
+    : QObject(parent), m_files(files), m_entries(entries)
 {
     connect(files, &ProjectFiles::changeApplied, this, &ProjectActivity::showChange);
     connect(files, &ProjectFiles::changeRefused, this, [this](const FileChange &change, const QString &reason) {
         // An agent's change that was not made says why where its changes appear (the person's
         // own refused undo says so through undo()).
         if (change.origin.isAgent())
-            m_console->showNote(tr("%1's change to %2 was not made: %3").arg(change.origin.name, change.path, reason), true,
-                                m_console->laneFor(change.origin));
+            m_entries->showNote(tr("%1's change to %2 was not made: %3").arg(change.origin.name, change.path, reason), true,
+                                m_entries->laneFor(change.origin));
     });
-    connect(console->transcript(), &TranscriptView::linkActivated, this, [this](const QString &href) {
+    connect(entries->view(), &TranscriptView::linkActivated, this, [this](const QString &href) {
         if (href.startsWith(QStringLiteral("undo:")))
             undo(href.mid(5).toULongLong());
     });
@@ -36,9 +36,9 @@ const FileChange *ProjectActivity::findChange(quint64 id) const
 void ProjectActivity::showChange(const FileChange &change)
 {
     using Style = TranscriptView::Style;
-    TranscriptView *t = m_console->transcript();
-    const int lane = m_console->laneFor(change.origin);
-    m_console->startEntry();
+    TranscriptView *t = m_entries->view();
+    const int lane = m_entries->laneFor(change.origin);
+    m_entries->startEntry();
     t->newLine(lane);
     if (change.kind == FileChange::Kind::Undo) {
         const FileChange *original = findChange(change.undoes);
@@ -73,5 +73,5 @@ void ProjectActivity::undo(quint64 changeId)
 
 void ProjectActivity::showNote(const QString &text, bool error)
 {
-    m_console->showNote(text, error, 1);
+    m_entries->showNote(text, error, 1);
 }

@@ -4,8 +4,8 @@
 
 #include <QObject>
 
-class LispConsole;
 class ProjectFiles;
+class TranscriptEntries;
 
 // What happens to the project's files, in the transcript as it happens: each applied change
 // as a block (who, why, the file, the summary and the coloured diff, long diffs collapsed) in
@@ -17,7 +17,7 @@ class ProjectActivity : public QObject
 {
     Q_OBJECT
 public:
-    ProjectActivity(ProjectFiles *files, LispConsole *console);
+    ProjectActivity(ProjectFiles *files, TranscriptEntries *entries, QObject *parent = nullptr);
 
     // What the "Undo" link of change `changeId` does.
     void undo(quint64 changeId);
@@ -28,5 +28,5 @@ private:
     const FileChange *findChange(quint64 id) const;
 
     ProjectFiles *m_files;
-    LispConsole *m_console;
+    TranscriptEntries *m_entries;
 };

@@ -165,8 +165,9 @@ QString RunningJobBar::whatRuns() const
 {
     const JobRequest &request = m_job->request;
     const QString who = request.origin.isPerson() ? tr("You are") : tr("<b>%1</b> is").arg(request.origin.name.toHtmlEscaped());
-    const bool evaluating = request.kind == EngineJob::Kind::Evaluate;
-    QString what = !request.tool.isEmpty() ? request.tool : evaluating ? tr("evaluating") : JobSummary::operation(request);
+    const QString operation = JobSummary::shownOperation(request);
+    const bool evaluating = operation.isEmpty();
+    QString what = !request.tool.isEmpty() ? request.tool : evaluating ? tr("evaluating") : operation;
     QString title = tr("%1 running %2").arg(who, what.toHtmlEscaped());
     if (request.tool.isEmpty() && evaluating)
         title = tr("%1 evaluating").arg(who);

@@ -1,8 +1,8 @@
 #include "SetupNotes.h"
 
 #include "client/EditorMessages.h"
-#include "session/EditorBridge.h"
-#include "session/InitFile.h"
+#include "editor/EditorBridge.h"
+#include "initfile/InitFile.h"
 
 #include <QCoreApplication>
 

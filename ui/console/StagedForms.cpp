@@ -84,6 +84,7 @@ bool StagedForms::submit(const QString &code)
     const bool edited = code.trimmed() != form.code.trimmed();
     JobRequest request = EngineProtocol::evaluation(code, form.package);
     request.origin = Origin::person();
+    request.purpose = JobPurpose::StagedForm;
     request.tool = QStringLiteral("stage-form");
     request.description = form.description.isEmpty() ? tr("staged by %1").arg(form.origin.name)
                                                      : tr("staged by %1: %2").arg(form.origin.name, form.description);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "FormStager.h"
+#include "tools/FormStager.h"
 
 #include <QHash>
 #include <QList>

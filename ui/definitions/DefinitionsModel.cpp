@@ -2,6 +2,7 @@
 
 #include "history/DefinitionLedger.h"
 #include "client/EngineProtocol.h"
+#include "native/NativeCompilation.h"
 #include "session/Session.h"
 
 #include <QBrush>
@@ -71,10 +72,29 @@ void DefinitionsModel::attach(Session *session)
         else if (state == Session::EngineStatus::Ready)
             m_refresh.start();
     });
-    // A definition became native (or failed to) long after the job that made it: the engine's
-    // list (generic functions) and the rows' Runs are asked again.
-    connect(session->native(), &NativeCompilation::changed, this, [this] { m_refresh.start(); });
-    connect(session->native(), &NativeCompilation::statusChanged, this, [this] { m_refresh.start(); });
+}
+
+void DefinitionsModel::setNativeCompilation(NativeCompilation *native)
+{
+    m_native = native;
+    // A definition became native (or failed to) long after the job that made it, or native
+    // code was switched: the rows' Runs change in place; what exists is what it was.
+    connect(native, &NativeCompilation::changed, this, &DefinitionsModel::updateExecutions);
+    connect(native, &NativeCompilation::statusChanged, this, &DefinitionsModel::updateExecutions);
+    updateExecutions();
+}
+
+void DefinitionsModel::updateExecutions()
+{
+    for (int p = 0; p < m_packages.size(); ++p) {
+        QList<Definition> &rows = m_packages[p].definitions;
+        for (int row = 0; row < rows.size(); ++row) {
+            if (execution(rows[row])) {
+                const QModelIndex runs = createIndex(row, RunsColumn, quintptr(p + 1));
+                Q_EMIT dataChanged(runs, runs);
+            }
+        }
+    }
 }
 
 void DefinitionsModel::setLedger(DefinitionLedger *ledger)
@@ -91,7 +111,6 @@ void DefinitionsModel::setEngineReply(const QJsonObject &json)
 {
     const EngineProtocol::DefinitionsReply reply(json);
     m_engine.clear();
-    m_engineNative.clear();
     m_engineKnown = reply.ok() && reply.hasDefinitions();
     if (m_engineKnown) {
         for (const QJsonValue &value : reply.definitions()) {
@@ -105,12 +124,10 @@ void DefinitionsModel::setEngineReply(const QJsonObject &json)
             d.documentation = nullableText(entry.documentation());
             d.file = nullableText(entry.file());
             d.line = entry.line();
-            d.execution = entry.execution();
+            d.listed = {entry.execution(), entry.nativeSinceMs(), entry.nativeReason()};
             if (d.name.isEmpty() || d.package.isEmpty())
                 continue;
             m_engine.append(d);
-            if (!d.execution.isEmpty())
-                m_engineNative.insert(keyOf(d).id() + d.kind, {entry.nativeSinceMs(), entry.nativeReason()});
         }
     }
     rebuild();
@@ -177,35 +194,18 @@ void DefinitionsModel::provenance(Definition &d) const
     }
 }
 
-void DefinitionsModel::execution(Definition &d, qint64 engineSinceMs, const QString &engineReason) const
+bool DefinitionsModel::execution(Definition &d) const
 {
-    const NativeCompilation *native = m_session ? m_session->native() : nullptr;
-    const DefinitionKey key = keyOf(d);
-    std::optional<NativeCompilation::Definition> known;
-    if (native && d.kind == QStringLiteral("generic-function"))
-        known = native->genericFunction(d.package, d.name);
-    else if (native && (key.space == QStringLiteral("function") || key.space == QStringLiteral("method")))
-        if (const NativeCompilation::Definition *found = native->find(key.space, key.package, key.name, key.qualifiers, key.specializers))
-            known = *found;
-    if (known && known->state != NativeCompilation::State::Superseded) {
-        d.execution = known->execution();
-        d.executionSentence = known->sentence();
-        d.nativeFailed = known->state == NativeCompilation::State::Interpreted && native->isOn();
-        return;
-    }
-    // What the engine's list said when it was asked: compiled by ASDF or COMPILE, or made
-    // while native compilation was off.
-    if (d.execution == QStringLiteral("native")) {
-        d.executionSentence = engineSinceMs > 0
-            ? tr("Runs native code since %1.").arg(QDateTime::fromMSecsSinceEpoch(engineSinceMs).toString(QStringLiteral("HH:mm:ss")))
-            : tr("Runs native code (compiled).");
-    } else if (d.execution == QStringLiteral("interpreted")) {
-        const QString why = !engineReason.isEmpty() ? engineReason : native && !native->isOn() ? native->reason() : QString();
-        d.executionSentence = why.isEmpty() ? tr("Runs interpreted.") : tr("Runs interpreted: %1").arg(why);
-        d.nativeFailed = !engineReason.isEmpty();
-    } else if (d.execution == QStringLiteral("compiling")) {
-        d.executionSentence = tr("Runs interpreted while it is compiled to native code.");
-    }
+    const std::optional<NativeCompilation::Definition> runs = m_native ? m_native->runs(keyOf(d), d.kind, &d.listed) : std::nullopt;
+    const QString execution = runs ? runs->execution() : QString();
+    const QString sentence = runs ? runs->sentence() : QString();
+    const bool failed = runs && runs->failed;
+    if (execution == d.execution && sentence == d.executionSentence && failed == d.nativeFailed)
+        return false;
+    d.execution = execution;
+    d.executionSentence = sentence;
+    d.nativeFailed = failed;
+    return true;
 }
 
 void DefinitionsModel::rebuild()
@@ -215,8 +215,7 @@ void DefinitionsModel::rebuild()
     if (m_engineKnown) {
         for (Definition d : std::as_const(m_engine)) {
             provenance(d);
-            const auto engineNative = m_engineNative.value(keyOf(d).id() + d.kind);
-            execution(d, engineNative.first, engineNative.second);
+            execution(d);
             listed.insert(keyOf(d).id());
             all.append(d);
         }
@@ -235,7 +234,7 @@ void DefinitionsModel::rebuild()
             d.kind = history->latest().kind;
             d.key = key;
             provenance(d);
-            execution(d, 0, {});
+            execution(d);
             all.append(d);
         }
     }

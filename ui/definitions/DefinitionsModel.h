@@ -2,6 +2,7 @@
 
 #include "history/DefinitionLedger.h"
 #include "history/DefinitionVersion.h"
+#include "native/NativeCompilation.h"
 
 #include <QAbstractItemModel>
 #include <QDateTime>
@@ -19,7 +20,9 @@ class Session;
 // through EngineProtocol::DefinitionsReply), in every package the session or the project
 // made. The ledger (DefinitionLedger) knows who defined each name and how, its versions, and
 // the methods of a generic function one by one. Without an engine answer the panel lists the
-// ledger's live definitions.
+// ledger's live definitions. How each runs (Runs) is NativeCompilation's answer alone
+// (NativeCompilation::runs, given what the engine's list said); its news changes the rows'
+// Runs in place, without asking the engine again.
 class DefinitionsModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -51,12 +54,16 @@ public:
         QString execution;
         QString executionSentence;
         bool nativeFailed = false; // interpreted because its native version failed
+        NativeCompilation::Listed listed; // what the engine's list said of how it runs
     };
 
     explicit DefinitionsModel(QObject *parent = nullptr);
 
-    // Asks the engine again after every evaluation, and clears on a reset or restart.
+    // Asks the engine again after every burst of finished jobs, and clears on a reset or restart.
     void attach(Session *session);
+    // How functions, macros and methods run (issue 30): the Runs column; its news updates the
+    // rows in place. Without it Runs is empty.
+    void setNativeCompilation(NativeCompilation *native);
     // Who defined what, and the histories; without it the rows have no provenance.
     void setLedger(DefinitionLedger *ledger);
     DefinitionLedger *ledger() const { return m_ledger; }
@@ -97,14 +104,15 @@ private:
     void rebuild();
     void requestRefresh();
     void provenance(Definition &definition) const;
-    // From the session's background compiler, else from the engine's list (`engineSinceMs`,
-    // `engineReason`: its native_since_ms and native_reason).
-    void execution(Definition &definition, qint64 engineSinceMs, const QString &engineReason) const;
+    // Runs, as NativeCompilation::runs says; true when that changed it.
+    bool execution(Definition &definition) const;
+    // Native news: every row's Runs again, and dataChanged for those that changed.
+    void updateExecutions();
 
     Session *m_session = nullptr;
+    QPointer<NativeCompilation> m_native;
     QPointer<DefinitionLedger> m_ledger;
     QList<Definition> m_engine;
-    QHash<QString, QPair<qint64, QString>> m_engineNative; // DefinitionKey id -> native since, why not
     bool m_engineKnown = false;
     QList<Package> m_packages; // sorted by name; what the view shows
     QTimer m_refresh;

@@ -152,6 +152,12 @@ DefinitionsPanel::DefinitionsPanel(DefinitionsModel *model, QWidget *parent)
             showDetails();
         }
     });
+    // Native news changes a row's Runs in place: the selected one's details say it too.
+    connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+        const QModelIndex current = m_proxy->mapToSource(m_tree->currentIndex());
+        if (current.isValid() && current.parent() == from.parent() && current.row() >= from.row() && current.row() <= to.row())
+            showDetails();
+    });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &DefinitionsPanel::showDetails);
     connect(m_history, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         m_selectedVersion = item ? item->data(0, VersionRole).toInt() : 0;
@@ -327,8 +333,9 @@ bool DefinitionsPanel::revertSelected()
         m_status->show();
         return false;
     }
-    const quint64 job = m_session->submit(plan.request);
-    ledger->expectRevert(job, m_historyKey, m_selectedVersion);
+    JobRequest request = plan.request; // a revert of that version (its purpose says so)
+    request.tool = QStringLiteral("revert-definition"); // shown as the agents' revert is
+    const quint64 job = m_session->submit(request);
     m_followNewest = true; // the revert's own version, the newest, is shown once it is recorded
     m_status->setText(plan.summary);
     m_status->show();

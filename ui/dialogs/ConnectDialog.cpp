@@ -1,9 +1,9 @@
 #include "ConnectDialog.h"
 
-#include "ClientPresence.h"
-#include "McpPeer.h"
-#include "McpServer.h"
-#include "session/EditorBridge.h"
+#include "editor/EditorBridge.h"
+#include "server/ClientPresence.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 
 #include <QClipboard>
 #include <QDialogButtonBox>

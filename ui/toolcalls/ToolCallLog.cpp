@@ -1,6 +1,6 @@
 #include "ToolCallLog.h"
 
-#include "McpServer.h"
+#include "server/McpServer.h"
 
 #include <QBrush>
 #include <QGuiApplication>

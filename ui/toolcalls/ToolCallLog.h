@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RequestTrace.h"
+#include "toolapi/RequestTrace.h"
 
 #include <QAbstractTableModel>
 #include <QColor>

@@ -1,9 +1,8 @@
 #include "EditorStatus.h"
 
 #include "console/LispConsole.h"
-#include "session/EditorBridge.h"
-#include "session/Session.h"
-#include "session/SlimeSecret.h"
+#include "editor/EditorBridge.h"
+#include "editor/SlimeSecret.h"
 
 #include <QLabel>
 #include <QMessageBox>
@@ -11,14 +10,13 @@
 #include <QStatusBar>
 #include <QTimer>
 
-EditorStatus::EditorStatus(Session *session, LispConsole *console, QStatusBar *statusBar, QWidget *window)
-    : QObject(window), m_session(session), m_console(console), m_window(window), m_label(new QLabel(window))
+EditorStatus::EditorStatus(EditorBridge *editors, LispConsole *console, QStatusBar *statusBar, QWidget *window)
+    : QObject(window), m_bridge(editors), m_console(console), m_window(window), m_label(new QLabel(window))
 {
     m_label->setObjectName(QStringLiteral("editorLabel"));
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_label->setContentsMargins(6, 0, 6, 0);
     statusBar->addPermanentWidget(m_label);
-    EditorBridge *editors = session->editors();
     connect(editors, &EditorBridge::stateChanged, this, &EditorStatus::onStateChanged);
     connect(editors, &EditorBridge::editorsChanged, this, &EditorStatus::onEditorsChanged);
     connect(editors, &EditorBridge::refused, this, [this](const QString &peer, const QString &reason) {
@@ -34,7 +32,7 @@ QMessageBox *EditorStatus::secretOffer() const
 
 void EditorStatus::onStateChanged()
 {
-    const EditorBridge *editors = m_session->editors();
+    const EditorBridge *editors = m_bridge;
     QString text;
     QString tip;
     switch (editors->state()) {
@@ -68,7 +66,7 @@ void EditorStatus::onStateChanged()
 void EditorStatus::onEditorsChanged()
 {
     QHash<qint64, QPair<QString, QString>> now;
-    for (const EditorBridge::Editor &editor : m_session->editors()->editors()) {
+    for (const EditorBridge::Editor &editor : m_bridge->editors()) {
         const QString program = editor.program().isEmpty() ? tr("Your editor") : editor.program();
         now.insert(editor.number, {program, editor.peer});
         if (!m_editors.contains(editor.number))
@@ -84,7 +82,7 @@ void EditorStatus::onEditorsChanged()
 
 void EditorStatus::offerSecret()
 {
-    const EditorBridge *editors = m_session->editors();
+    const EditorBridge *editors = m_bridge;
     if (m_offered || editors->state() != EditorBridge::State::NoSecret)
         return;
     m_offered = true;
@@ -111,7 +109,7 @@ void EditorStatus::offerSecret()
 
 bool EditorStatus::makeSecret()
 {
-    EditorBridge *editors = m_session->editors();
+    EditorBridge *editors = m_bridge;
     QString error;
     if (!SlimeSecret::create(editors->secretFile(), &error)) {
         m_console->showNote(error, true);

@@ -4,12 +4,12 @@
 #include <QPointer>
 #include <QHash>
 
+class EditorBridge;
 class LispConsole;
 class QLabel;
 class QMessageBox;
 class QStatusBar;
 class QWidget;
-class Session;
 
 // The person's own editor in the window (issue 31): where Swank listens, in the status bar
 // (the line to type in Emacs as its tooltip); editors that connect, leave or are refused, as
@@ -20,7 +20,7 @@ class EditorStatus : public QObject
 {
     Q_OBJECT
 public:
-    EditorStatus(Session *session, LispConsole *console, QStatusBar *statusBar, QWidget *window);
+    EditorStatus(EditorBridge *editors, LispConsole *console, QStatusBar *statusBar, QWidget *window);
 
     QLabel *label() const { return m_label; }
     // The open offer to make the secret, or null.
@@ -34,7 +34,7 @@ private:
     void onEditorsChanged();
     void offerSecret();
 
-    Session *m_session;
+    EditorBridge *m_bridge;
     LispConsole *m_console;
     QWidget *m_window;
     QLabel *m_label;

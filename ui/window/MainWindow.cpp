@@ -1,21 +1,22 @@
 #include "MainWindow.h"
 
-#include "RunTestsAction.h"
 #include "console/LispConsole.h"
 #include "debugger/DebuggerPanel.h"
 #include "debugger/DebuggerTranscript.h"
-#include "EditorStatus.h"
 #include "definitions/DefinitionsModel.h"
 #include "definitions/DefinitionsPanel.h"
+#include "EditorStatus.h"
+#include "RunTestsAction.h"
 #include "toolcalls/ToolCallLog.h"
 #include "toolcalls/ToolCallsPanel.h"
 
-#include "AccessGate.h"
-#include "ClientPresence.h"
-#include "McpPeer.h"
-#include "McpServer.h"
+#include "access/AccessGate.h"
 #include "project/ProjectFiles.h"
-#include "session/EditorBridge.h"
+#include "editor/EditorBridge.h"
+#include "native/NativeCompilation.h"
+#include "server/ClientPresence.h"
+#include "server/McpPeer.h"
+#include "server/McpServer.h"
 #include "session/Session.h"
 
 #include <QAction>
@@ -69,8 +70,6 @@ MainWindow::MainWindow(Session *session, McpServer *server, AccessGate *access, 
     connect(server, &McpServer::peerCreated, this, &MainWindow::updateClients);
     // Clients that came, left (closed, or gone without a word) or came back.
     connect(server->presence(), &ClientPresence::changed, this, &MainWindow::updateClients);
-    connect(session->editors(), &EditorBridge::editorsChanged, this, &MainWindow::updateClients);
-    m_editorStatus = new EditorStatus(session, m_console, statusBar(), this); // where the person's editor connects
     // The engine may have started before the window was made.
     m_engineState = session->isEngineReady() ? Session::EngineStatus::Ready : Session::EngineStatus::Starting;
     updateEngineState();
@@ -84,6 +83,23 @@ MainWindow::~MainWindow() = default;
 void MainWindow::setDefinitionLedger(DefinitionLedger *ledger)
 {
     m_definitions->setLedger(ledger);
+}
+
+void MainWindow::setNativeCompilation(NativeCompilation *native)
+{
+    m_definitions->setNativeCompilation(native);
+    // Said once, when native code is off or unavailable (no gcc, no ECL headers).
+    connect(native, &NativeCompilation::notice, m_console, [console = m_console, native](const QString &sentence) {
+        console->showNote(sentence, native->status().known && !native->status().available);
+    });
+}
+
+void MainWindow::setEditorBridge(EditorBridge *editors)
+{
+    m_editors = editors;
+    connect(editors, &EditorBridge::editorsChanged, this, &MainWindow::updateClients);
+    m_editorStatus = new EditorStatus(editors, m_console, statusBar(), this); // where the person's editor connects
+    updateClients();
 }
 
 void MainWindow::buildActions()
@@ -361,7 +377,7 @@ void MainWindow::updateClients()
     if (const QString agents = presence->hereText(); !agents.isEmpty())
         names << agents;
     // The person's own editors, connected through Swank, beside the agents.
-    for (const EditorBridge::Editor &editor : m_session->editors()->editors())
+    for (const EditorBridge::Editor &editor : m_editors ? m_editors->editors() : QList<EditorBridge::Editor>())
         names << (editor.program().isEmpty() ? tr("your editor") : tr("%1 (your editor)").arg(editor.program()));
     const QString here = names.join(QStringLiteral(", "));
     m_clientsLabel->setText(here.isEmpty() ? tr("No clients") : tr("Clients: %1").arg(here));

@@ -11,9 +11,11 @@ class DebuggerPanel;
 class DefinitionLedger;
 class DefinitionsModel;
 class DefinitionsPanel;
+class EditorBridge;
 class EditorStatus;
 class LispConsole;
 class McpServer;
+class NativeCompilation;
 class ProjectFiles;
 class QAction;
 class QActionGroup;
@@ -45,6 +47,12 @@ public:
     DefinitionsPanel *definitionsPanel() const { return m_definitionsPanel; }
     // Who defined what (the app's ledger): the Definitions panel's provenance, history and Revert.
     void setDefinitionLedger(DefinitionLedger *ledger);
+    // Native code for the session's definitions (issue 30): the Definitions panel's Runs, and
+    // the transcript's note, once, that it is off or unavailable.
+    void setNativeCompilation(NativeCompilation *native);
+    // The person's own editor (issue 31): where Swank listens, in the status bar
+    // (editorStatus()), and the editors connected, beside the agents.
+    void setEditorBridge(EditorBridge *editors);
     QSystemTrayIcon *trayIcon() const { return m_tray; }
     // The shared debugger (issue 20): shown and raised when an evaluation parks.
     DebuggerPanel *debuggerPanel() const { return m_debuggerPanel; }
@@ -97,6 +105,7 @@ private:
     void showProjectRoot(const QString &root);
 
     Session *m_session;
+    EditorBridge *m_editors = nullptr;
     McpServer *m_server;
     AccessGate *m_access;
     LispConsole *m_console;
