@@ -274,6 +274,8 @@ conses ran 1.2x slower beside an idle one on this VM)."
 (define-operation "libraries" :service #'libraries-op)
 
 (defun systems-to-warm (request)
+  "The systems REQUEST names and those its dependencies_of depend on, but not the project's own:
+they compile at (debug 3) when they load (systems.lisp), never with the library flags."
   (let ((names (mapcar #'string-downcase (remove-if-not #'stringp (getf request :systems))))
         (owners (remove-if-not #'stringp (getf request :dependencies_of))))
     (dolist (owner owners)
@@ -281,7 +283,10 @@ conses ran 1.2x slower beside an idle one on this VM)."
         (when system
           (setf names (union names (transitive-dependencies (funcall (asdf-symbol "COMPONENT-NAME") system))
                              :test #'string=)))))
-    names))
+    (remove-if (lambda (name)
+                 (let ((system (ignore-errors (funcall (asdf-symbol "FIND-SYSTEM") name nil))))
+                   (and system (project-component-p system))))
+               names)))
 
 (defun files-to-compile (name)
   "How many of NAME's files (with its dependencies) ASDF would compile natively now, or NIL
