@@ -9,6 +9,9 @@
 
 #include "client/EngineProtocol.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -533,6 +536,40 @@ private Q_SLOTS:
         QVERIFY(timed && timed->result.ok());
         QCOMPARE(timed->result.reply.value(QStringLiteral("timed")).toString(), QStringLiteral("as-typed"));
         QVERIFY(timed->result.reply.value(QStringLiteral("native_note")).toString().contains(QStringLiteral("gcc")));
+    }
+
+    // A killed engine's batch folder (lisp-duet-native-PID-XXXXXX) is swept by the next engine;
+    // a folder of somebody else's that only starts the same way is not touched (CI once lost
+    // the e2e suite's project, mkdtemp'd as lisp-duet-native-9Lbnwt, to this sweep).
+    void theSweepOfStaleBatchFoldersTakesOnlyAnEnginesOwn()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        int deadPid = 4000000;
+        while (QFileInfo::exists(QStringLiteral("/proc/%1").arg(deadPid)))
+            ++deadPid;
+        const QString stale = tmp.filePath(QStringLiteral("lisp-duet-native-%1-AbC123").arg(deadPid));
+        const QStringList notOurs = {tmp.filePath(QStringLiteral("lisp-duet-native-9Lbnwt")),
+                                     tmp.filePath(QStringLiteral("lisp-duet-native-%1").arg(deadPid)),
+                                     tmp.filePath(QStringLiteral("lisp-duet-native-%1x-AbC123").arg(deadPid))};
+        for (const QString &folder : QStringList{stale} + notOurs) {
+            QVERIFY(QDir().mkpath(folder));
+            QFile file(folder + QStringLiteral("/piece.lisp"));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("(defun kept () 1)\n");
+        }
+        const QByteArray tmpdir = qgetenv("TMPDIR");
+        qputenv("TMPDIR", tmp.path().toLocal8Bit());
+        EngineHarness fresh;
+        qputenv("TMPDIR", tmpdir);
+        if (tmpdir.isNull())
+            qunsetenv("TMPDIR");
+        QVERIFY(fresh.waitReady());
+        QVERIFY(fresh.result(QStringLiteral("(defun native-sweep-probe () 1)")).ok());
+        QVERIFY(settle(fresh).value(QStringLiteral("settled")).toBool());
+        QVERIFY2(!QFileInfo::exists(stale), qPrintable(stale));
+        for (const QString &folder : notOurs)
+            QVERIFY2(QFileInfo::exists(folder + QStringLiteral("/piece.lisp")), qPrintable(folder));
     }
 
     void theSwitchesTurnItOffAtStart()

@@ -177,12 +177,21 @@ fresh compiler state, MP:+LOAD-COMPILE-LOCK+); returns the conditions the compil
      (delete-file file))
    (si::rmdir directory)))
 
+(defun native-directory-owner (name)
+  "The process id in NAME when NAME is one this engine's kind makes, lisp-duet-native-PID-XXXXXX,
+else NIL: a folder of somebody else's that merely starts the same way (a test's mkdtemp
+lisp-duet-native-9Lbnwt) is never taken for an engine's."
+  (let* ((start (length "lisp-duet-native-"))
+         (dash (position #\- name :start (min start (length name)))))
+    (when (and dash (> dash start) (< (1+ dash) (length name))
+               (every #'digit-char-p (subseq name start dash)))
+      (parse-integer name :start start :end dash))))
+
 (defun sweep-stale-native-directories ()
   "Removes the batch directories of engines that no longer run (killed: an engine that ends
 normally removes its own)."
   (dolist (directory (ignore-errors (directory (concatenate 'string (temporary-root) "lisp-duet-native-*/"))))
-    (let* ((name (car (last (pathname-directory directory))))
-           (pid (ignore-errors (parse-integer name :start (length "lisp-duet-native-") :junk-allowed t))))
+    (let ((pid (native-directory-owner (car (last (pathname-directory directory))))))
       (when (and pid (/= pid (%process-id)) (not (ext:file-kind (format nil "/proc/~D" pid) nil)))
         (remove-native-directory directory)))))
 
