@@ -54,12 +54,19 @@
 (defun private-build-directory (directory)
   (format nil "~A.lisp-duet-build-~D/" directory (%process-id)))
 
+(defun build-directory-owner (name)
+  "The process id in NAME when NAME is one a compiler process makes, .lisp-duet-build-PID (PID
+all digits), else NIL: a folder that merely starts the same way is never taken for one (the
+sweep of native-compiler.lisp took a test's lisp-duet-native-9Lbnwt for process 9's)."
+  (let ((start (length ".lisp-duet-build-")))
+    (when (and (> (length name) start) (every #'digit-char-p (subseq name start)))
+      (parse-integer name :start start))))
+
 (defun sweep-dead-build-directories (directory)
   "Removes the folders of compiler processes that were killed (a process that ends normally
 removes its own)."
   (dolist (folder (ignore-errors (directory (concatenate 'string directory ".lisp-duet-build-*/"))))
-    (let* ((name (car (last (pathname-directory folder))))
-           (pid (ignore-errors (parse-integer name :start (length ".lisp-duet-build-") :junk-allowed t))))
+    (let ((pid (build-directory-owner (car (last (pathname-directory folder))))))
       (when (and pid (/= pid (%process-id)) (not (ext:file-kind (format nil "/proc/~D" pid) nil)))
         (remove-native-directory folder)))))
 
