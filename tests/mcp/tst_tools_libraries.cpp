@@ -111,7 +111,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([this] { return stateOf(QStringLiteral("duet-swaplib")) == QStringLiteral("partial"); }, 240000));
         const QJsonObject info = m_h->call(QStringLiteral("project-info"));
         const QString after = text(info);
-        QVERIFY2(after.contains(QStringLiteral("- duet-swaplib runs partly native: 3 of 4 files run natively; 1 stay bytecode until the next engine start")),
+        QVERIFY2(after.contains(QStringLiteral("- duet-swaplib runs partly native: 3 of 4 files run natively; 1 stays bytecode until the next engine start")),
                  qPrintable(after));
         static const QRegularExpression deferred(QStringLiteral("\n  - counter\\.lisp: Its top-level form \\(LET \\.\\.\\.\\) at line 5 would run again: "
                                                                 "native from the next engine start\\."));

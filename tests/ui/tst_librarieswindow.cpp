@@ -126,10 +126,16 @@ private Q_SLOTS:
                                                      QRegularExpression::MultilineOption)).isEmpty(),
                  qPrintable(rowsSaid.join(QStringLiteral("\n--\n"))));
         const QString rows = panel()->rowsText();
-        QVERIFY2(rows.startsWith(QStringLiteral("duet-swaplib | partly native | done | 3 of 4 files run natively; 1 stay bytecode until the next engine start")),
+        QVERIFY2(rows.startsWith(QStringLiteral("duet-swaplib | partly native | done | 3 of 4 files run natively; 1 stays bytecode until the next engine start")),
                  qPrintable(rows));
         QVERIFY2(rows.contains(QStringLiteral("\n  counter.lisp | Its top-level form (LET ...) at line 5 would run again: native from the next engine start.")),
                  qPrintable(rows));
+        // The reason, cut in its column to the dock's width, is whole under the list.
+        QVERIFY2(panel()->detailText().startsWith(QStringLiteral("duet-swaplib runs partly native: 3 of 4 files run natively")),
+                 qPrintable(panel()->detailText()));
+        QVERIFY2(panel()->detailText().endsWith(QStringLiteral("(counter.lisp: Its top-level form (LET ...) at line 5 would run again: "
+                                                               "native from the next engine start).")),
+                 qPrintable(panel()->detailText()));
         panel()->tree()->expandAll();
         saveScreenshot(QStringLiteral("libraries-panel.png"));
         if (!qEnvironmentVariableIsEmpty("DUET_SCREENSHOT_DIR")) {
@@ -140,8 +146,10 @@ private Q_SLOTS:
             dark.setColor(QPalette::AlternateBase, QColor(0x2b, 0x2b, 0x2b));
             dark.setColor(QPalette::Button, QColor(0x2b, 0x2b, 0x2b));
             dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-            for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+            for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) {
                 dark.setColor(role, QColor(0xdc, 0xdc, 0xdc));
+                dark.setColor(QPalette::Disabled, role, QColor(0x7a, 0x7a, 0x7a));
+            }
             dark.setColor(QPalette::Link, QColor(0x6c, 0xa8, 0xff));
             QApplication::setPalette(dark);
             saveScreenshot(QStringLiteral("libraries-panel-dark.png"));

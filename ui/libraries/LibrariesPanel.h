@@ -22,6 +22,9 @@ public:
     QTreeWidget *tree() const { return m_tree; }
     QPushButton *warmUpButton() const { return m_warmUp; }
     QString summaryText() const;
+    // Under the tree, whole: the chosen row's sentence (a library's, with its files that stay
+    // bytecode and why; a file's reason), else the first library's.
+    QString detailText() const;
     // The rows as text, one a line ("alexandria | bytecode | 7 of 22 files | ..."), children
     // indented: what tests and screenshots compare.
     QString rowsText() const;
@@ -34,9 +37,11 @@ protected:
 
 private:
     void refresh();
+    void showDetail();
 
     LibraryCompilation *m_libraries;
     QLabel *m_summary;
     QTreeWidget *m_tree;
+    QLabel *m_detail;
     QPushButton *m_warmUp;
 };

@@ -143,10 +143,11 @@ those that cannot be swapped say why."
     (if (null left)
         (set-library-state library :native)
         (set-library-state library :partial
-                           (format nil "~D of ~D files run natively; ~D stay bytecode until the next engine start (~A: ~A)."
+                           (format nil "~D of ~D files run natively; ~D ~A bytecode until the next engine start (~A: ~A)."
                                    (- (length files) (length left)) (length files) (length left)
+                                   (if (= 1 (length left)) "stays" "stay")
                                    (file-namestring (library-file-source (first left)))
-                                   (library-file-reason (first left)))))))
+                                   (string-right-trim "." (or (library-file-reason (first left)) "")))))))
 
 ;;; The swap of one file, on the worker.
 
