@@ -60,8 +60,8 @@ CommandLine CommandLine::parse(const QStringList &arguments)
     parser.addOption(noNativeOption);
 
     const QCommandLineOption swankOption(QStringLiteral("swank"),
-                                         QStringLiteral("Let your editor join the session: Swank (SLIME, slimv, vlime, Conjure) on "
-                                                        "127.0.0.1:PORT (0: any free port), for clients that send ~/.slime-secret."),
+                                         QStringLiteral("Let your editor join the session: Swank (SLIME, slimv) on 127.0.0.1:PORT "
+                                                        "(0: any free port), for clients that send ~/.slime-secret."),
                                          QStringLiteral("PORT"));
     const QCommandLineOption noInitOption(QStringLiteral("no-init"),
                                           QStringLiteral("Do not load your init file (~/.config/lisp-duet/init.lisp, and ~/.eclrc when the settings say)."));

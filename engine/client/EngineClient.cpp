@@ -14,10 +14,13 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcEngine, "duet.engine")
@@ -127,8 +130,13 @@ void EngineClient::launch()
     // without stopping it, the kernel sends it SIGKILL: nobody else could talk to it.
     // Its stdin and stdout become the protocol's pipes (after QProcess set up its own channels;
     // dup2 leaves them open across exec, where every other descriptor of ours closes).
-    m_process->setChildProcessModifier([parent = ::getpid(), in = m_childStdin, out = m_childStdout] {
+    // The descriptor channel becomes its fd 3 the same way.
+    m_process->setChildProcessModifier([parent = ::getpid(), in = m_childStdin, out = m_childStdout,
+                                        descriptors = m_childDescriptors] {
         if (::dup2(in, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0)
+            ::_exit(127);
+        if (descriptors == EngineProtocol::DescriptorChannel ? ::fcntl(descriptors, F_SETFD, 0) < 0
+                                                            : ::dup2(descriptors, EngineProtocol::DescriptorChannel) < 0)
             ::_exit(127);
         ::setpgid(0, 0);
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -154,7 +162,7 @@ void EngineClient::launch()
     m_process->start(QIODevice::ReadOnly);
     // The engine has its ends now (or never will): only its copies may keep them open, so that
     // its death reads as the end of the pipe.
-    for (int *childEnd : {&m_childStdin, &m_childStdout}) {
+    for (int *childEnd : {&m_childStdin, &m_childStdout, &m_childDescriptors}) {
         if (*childEnd >= 0)
             ::close(std::exchange(*childEnd, -1));
     }
@@ -171,10 +179,18 @@ bool EngineClient::openPipes()
         ::close(toEngine[1]);
         return false;
     }
+    int descriptors[2];
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, descriptors) != 0) {
+        for (const int fd : {toEngine[0], toEngine[1], fromEngine[0], fromEngine[1]})
+            ::close(fd);
+        return false;
+    }
     m_childStdin = toEngine[0];
     m_toEngine = toEngine[1];
     m_fromEngine = fromEngine[0];
     m_childStdout = fromEngine[1];
+    m_descriptors = descriptors[0];
+    m_childDescriptors = descriptors[1];
     ::fcntl(m_toEngine, F_SETFL, ::fcntl(m_toEngine, F_GETFL) | O_NONBLOCK);
     ::fcntl(m_fromEngine, F_SETFL, ::fcntl(m_fromEngine, F_GETFL) | O_NONBLOCK);
     m_readable = new QSocketNotifier(m_fromEngine, QSocketNotifier::Read, this);
@@ -190,7 +206,7 @@ void EngineClient::closePipes()
 {
     delete std::exchange(m_readable, nullptr);
     delete std::exchange(m_writable, nullptr);
-    for (int *fd : {&m_toEngine, &m_fromEngine, &m_childStdin, &m_childStdout}) {
+    for (int *fd : {&m_toEngine, &m_fromEngine, &m_childStdin, &m_childStdout, &m_descriptors, &m_childDescriptors}) {
         if (*fd >= 0)
             ::close(std::exchange(*fd, -1));
     }
@@ -211,6 +227,26 @@ void EngineClient::stop()
     }
     process->deleteLater();
     setState(State::Stopped);
+}
+
+bool EngineClient::passDescriptor(int fd, const QByteArray &token)
+{
+    if (!m_process || m_descriptors < 0 || fd < 0)
+        return false;
+    // One message: the token as its bytes, the descriptor beside them (SCM_RIGHTS).
+    iovec data{const_cast<char *>(token.constData()), size_t(token.size())};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr message{};
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(header), &fd, sizeof(int));
+    return ::sendmsg(m_descriptors, &message, MSG_NOSIGNAL | MSG_DONTWAIT) == ssize_t(token.size());
 }
 
 void EngineClient::restart(const QString &reason)

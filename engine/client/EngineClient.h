@@ -45,6 +45,11 @@ public:
     // The same, already written as one line of JSON text (without its newline).
     bool sendLine(const QByteArray &json);
     void interrupt(quint64 id);
+    // Hands a copy of descriptor `fd` to the running engine over its descriptor channel (a
+    // socket pair the engine has as fd 3, EngineProtocol::DescriptorChannel), tagged with
+    // `token`, for the request that names it: the Swank port's listening socket the host holds
+    // (issue 41; editor-listen's "descriptor_token"). False when there is no engine.
+    bool passDescriptor(int fd, const QByteArray &token);
 
     // The longest line read from the engine. The kernel caps what a job prints and returns
     // (max_output_chars, at most 10 million characters), so only a damaged engine reaches it.
@@ -95,6 +100,8 @@ private:
     // process and reads its stderr.
     int m_toEngine = -1;
     int m_fromEngine = -1;
+    int m_descriptors = -1;      // the app's end of the engine's descriptor channel
+    int m_childDescriptors = -1; // the engine's end, open in the app until the engine has it
     int m_childStdin = -1;  // the engine's ends, open in the app until the engine has them
     int m_childStdout = -1;
     QSocketNotifier *m_readable = nullptr;

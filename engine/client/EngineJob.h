@@ -30,7 +30,9 @@ struct EngineJob
         RunTests,        // system; test (one test or suite; empty: all)
         InvokeRestart,   // target, level; restart, restartArguments; by
         FrameEvaluation, // target, level, frame; code; editorRequest
-        EditorListen,    // port; file (the secret file; empty: ~/.slime-secret): Swank for the person's editor
+        EditorListen,    // port; file (the secret file; empty: ~/.slime-secret); descriptorToken
+                         // (the listening socket the app holds, passed with that token): Swank
+                         // for the person's editor
         EditorClose,     // Swank stops listening and closes every editor's connection
         LoadInit,        // file; timeLimitMs: the person's init file
         NativeSettle,    // timeLimitMs; sinceSerial: waits until the background compiler is done
@@ -62,6 +64,7 @@ struct EngineJob
     QString by;           // who chose the restart, for the person's editor ("claude-code")
     qint64 editorRequest = 0; // the request of the person's editor this job serves (0: none)
     int port = 0;
+    QString descriptorToken; // EditorListen: names the socket passed (EngineClient::passDescriptor)
     QString file;
     int timeLimitMs = 0;
     bool asTyped = false;     // Time: the code as typed (bytecodes), not its native version

@@ -132,11 +132,12 @@ EngineJob frameLook(int frame)
     return request;
 }
 
-EngineJob editorListen(int port, const QString &secretFile)
+EngineJob editorListen(int port, const QString &secretFile, const QString &descriptorToken)
 {
     EngineJob request = job(EngineJob::Kind::EditorListen);
     request.port = port;
     request.file = secretFile;
+    request.descriptorToken = descriptorToken;
     return request;
 }
 
@@ -234,6 +235,8 @@ QJsonObject jobFields(const EngineJob &job)
         break;
     case K::EditorListen:
         fields.insert(QStringLiteral("port"), job.port);
+        if (!job.descriptorToken.isEmpty())
+            fields.insert(QStringLiteral("descriptor_token"), job.descriptorToken);
         if (!job.file.isEmpty())
             fields.insert(QStringLiteral("secret_file"), job.file);
         break;
@@ -297,7 +300,7 @@ std::optional<EngineJob> recordedJob(const QString &op, const QString &code, con
     return recorded;
 }
 
-QByteArray jobLine(quint64 id, const EngineJob &job)
+QByteArray jobLine(quint64 id, const EngineJob &job, const QString &origin)
 {
     // Written field by field: a QJsonObject for this line cost more than the rest of sending it.
     JsonTextWriter line(128 + 3 * job.code.size());
@@ -307,8 +310,11 @@ QByteArray jobLine(quint64 id, const EngineJob &job)
         line.key("code").value(job.code);
     if (!job.package.isEmpty())
         line.key("package").value(job.package);
-    if (job.debug)
+    if (job.debug) {
         line.key("debug").value(true);
+        if (!origin.isEmpty()) // who asked, for the person who opens it from their editor
+            line.key("origin").value(origin);
+    }
     const QJsonObject fields = jobFields(job);
     for (auto it = fields.constBegin(); it != fields.constEnd(); ++it)
         line.key(QLatin1StringView(it.key().toLatin1())).value(it.value());

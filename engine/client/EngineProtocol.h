@@ -14,6 +14,11 @@
 // protocol's field names in these two and nowhere else.
 namespace EngineProtocol {
 
+// The engine's descriptor channel: a socket pair whose end the engine has as this descriptor,
+// over which the app hands it descriptors (SCM_RIGHTS), each tagged with a token a request
+// names: the Swank port's listening socket the app holds (EngineClient::passDescriptor).
+constexpr int DescriptorChannel = 3;
+
 // The defaults of the limits, in one place. The kernel has the same ones until the host sends
 // its own, which the Session does at every engine start.
 constexpr int DefaultPrintLength = 100;
@@ -59,7 +64,9 @@ EngineJob frameLook(int frame);
 // The person's editor (issue 31): Swank listening on 127.0.0.1:`port` (0: any free one) for
 // editors that send the secret in `secretFile` (empty: ~/.slime-secret). Reply: listening,
 // port, address...
-EngineJob editorListen(int port, const QString &secretFile = {});
+// `descriptorToken`: listen on the socket passed with it (EngineClient::passDescriptor), the
+// port the app holds, rather than on one of the engine's own.
+EngineJob editorListen(int port, const QString &secretFile = {}, const QString &descriptorToken = {});
 EngineJob editorClose();
 // The person's init file, loaded within `timeLimitMs`; an eval-shaped reply plus file, loaded,
 // timed_out.
@@ -74,8 +81,9 @@ EngineJob libraryWarmUp(const QStringList &systems, const QStringList &dependenc
 // The job an `editor-request` event asks for (its "request" object: op eval or debugger-eval,
 // code, package, target/level/frame, editor_request); nullopt for anything else.
 std::optional<EngineJob> editorJob(const QJsonObject &request);
-// The line that starts job `id`.
-QByteArray jobLine(quint64 id, const EngineJob &job);
+// The line that starts job `id`; `origin`, who asked ("claude-code"), goes with a job that
+// may park in the debugger (the person's editor lists it so: lisp-duet-debuggers).
+QByteArray jobLine(quint64 id, const EngineJob &job, const QString &origin = {});
 // The protocol's word for a kind of job ("eval", "load-system"...), which the journal keeps too.
 QString operationName(EngineJob::Kind kind);
 // A job's fields beyond op, code and package, as the line sends them (and the journal keeps

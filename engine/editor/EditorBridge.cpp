@@ -1,6 +1,7 @@
 #include "EditorBridge.h"
 
 #include "SlimeSecret.h"
+#include "swankwire/SwankHandshake.h"
 #include "session/LocalClock.h"
 #include "session/Session.h"
 #include "session/TextLines.h"
@@ -33,7 +34,7 @@ QString EditorBridge::Editor::program() const
 }
 
 EditorBridge::EditorBridge(Session *session, EngineClient *engine, QObject *parent)
-    : QObject(parent), m_session(session), m_secretFile(SlimeSecret::defaultPath())
+    : QObject(parent), m_session(session), m_engine(engine), m_secretFile(SlimeSecret::defaultPath())
 {
     connect(engine, &EngineClient::otherEvent, this, &EditorBridge::onEvent);
     connect(session, &Session::engineStatus, this, [this](Session::EngineStatus status) {
@@ -75,6 +76,21 @@ QString EditorBridge::describeKind(const QString &kind)
         {QStringLiteral("swank-delete-package"), QStringLiteral("deleted a package")},
         {QStringLiteral("swank-toggle-trace"), QStringLiteral("toggled a trace")},
         {QStringLiteral("untrace-all"), QStringLiteral("untraced everything")},
+        // What the gate (engine/kernel/lisp/editor/gate.lisp) sends as jobs.
+        {QStringLiteral("slime-eval"), QStringLiteral("evaluated a form it sent")},
+        {QStringLiteral("inspect"), QStringLiteral("inspected a value")},
+        {QStringLiteral("inspector-eval"), QStringLiteral("evaluated in the inspector")},
+        {QStringLiteral("edit-value"), QStringLiteral("edited a value")},
+        {QStringLiteral("disassemble"), QStringLiteral("disassembled a form")},
+        {QStringLiteral("toggle-profile-fdefinition"), QStringLiteral("toggled profiling")},
+        {QStringLiteral("profile-by-substring"), QStringLiteral("profiled functions")},
+        {QStringLiteral("swank-profile-package"), QStringLiteral("profiled a package")},
+        {QStringLiteral("dialog-toggle-trace"), QStringLiteral("toggled a trace")},
+        {QStringLiteral("dialog-trace"), QStringLiteral("traced a function")},
+        {QStringLiteral("dialog-untrace"), QStringLiteral("untraced a function")},
+        {QStringLiteral("dialog-untrace-all"), QStringLiteral("untraced everything")},
+        {QStringLiteral("operate-on-system-for-emacs"), QStringLiteral("loaded a system")},
+        {QStringLiteral("reload-system"), QStringLiteral("reloaded a system")},
     };
     return phrases.value(kind, kind);
 }
@@ -118,6 +134,7 @@ void EditorBridge::setListening(std::optional<int> port)
         return;
     const bool wasListening = m_state == State::Listening || m_state == State::Starting;
     m_wanted = port;
+    m_listener.close();
     m_port = 0;
     if (m_session->isEngineReady() && wasListening) {
         // The engine keeps one server: closed first when the port changes, or when turned off.
@@ -138,6 +155,8 @@ void EditorBridge::listenNow()
 {
     if (!m_wanted)
         return;
+    if (!holdPort())
+        return;
     if (const QString problem = SlimeSecret::problem(m_secretFile); !problem.isEmpty()) {
         setState(State::NoSecret, problem);
         return;
@@ -150,9 +169,29 @@ void EditorBridge::listenNow()
     m_session->whenFinished(id, [this](JobPtr job) { onListened(job); });
 }
 
-JobRequest EditorBridge::listenJob() const
+bool EditorBridge::holdPort()
 {
-    JobRequest request = EngineProtocol::editorListen(m_port > 0 ? m_port : m_wanted.value_or(0), m_secretFile);
+    // Held from the moment Swank is wanted, the secret made or not: nobody else can take the
+    // port meanwhile, and an editor that connects early waits in its backlog.
+    if (m_listener.isOpen())
+        return true;
+    QString problem;
+    if (!m_listener.open(m_wanted.value_or(0), &problem)) {
+        setState(State::Failed, problem);
+        return false;
+    }
+    m_port = m_listener.port();
+    return true;
+}
+
+JobRequest EditorBridge::listenJob()
+{
+    // The engine listens on the port this bridge holds: a copy of the socket goes to it first,
+    // with the token the request names (the engine's descriptor channel).
+    const QString token = QStringLiteral("swank-%1").arg(++m_passed);
+    if (!m_engine->passDescriptor(m_listener.descriptor(), token.toUtf8()))
+        qCWarning(lcEditor) << "the Swank port could not be passed to the engine";
+    JobRequest request = EngineProtocol::editorListen(m_port, m_secretFile, token);
     request.origin = Origin::system(QStringLiteral("Lisp Duet"));
     request.purpose = JobPurpose::Setup;
     request.description = QStringLiteral("Swank for your editor");
@@ -162,7 +201,7 @@ JobRequest EditorBridge::listenJob() const
 
 QList<EngineStartJob> EditorBridge::engineStarted(const EngineProtocol::ReadyEvent &)
 {
-    if (!m_wanted)
+    if (!m_wanted || !holdPort())
         return {};
     if (const QString problem = SlimeSecret::problem(m_secretFile); !problem.isEmpty()) {
         setState(State::NoSecret, problem);
@@ -179,18 +218,12 @@ void EditorBridge::onListened(const JobPtr &job)
         return;
     const JobResult &result = job->result;
     if (result.ok()) {
-        m_port = EngineProtocol::EditorListenReply(result.reply).port();
         setState(State::Listening);
         return;
     }
     const QString type = result.error.type;
     if (type == QLatin1String("EDITOR-NO-SECRET")) {
         setState(State::NoSecret, result.error.message);
-    } else if (type == QLatin1String("EDITOR-PORT") && m_port > 0 && m_port != *m_wanted) {
-        // The port an earlier engine had is taken now: the one asked for, then.
-        qCInfo(lcEditor) << "port" << m_port << "is taken; asking for" << *m_wanted;
-        m_port = 0;
-        listenNow();
     } else if (result.status == JobResult::Status::EngineRestarted || result.status == JobResult::Status::Cancelled) {
         // The next engine asks again (engineStarted).
     } else {
@@ -244,7 +277,7 @@ void EditorBridge::onEvent(const QJsonObject &event)
         onDisconnected(event);
     } else if (name == QLatin1String("editor-refused")) {
         const EngineProtocol::EditorRefusedEvent refusal(event);
-        Q_EMIT refused(refusal.peer(), refusal.reason());
+        Q_EMIT refused(SwankHandshake::printable(refusal.peer()), SwankHandshake::printable(refusal.reason()));
     }
 }
 
@@ -362,7 +395,7 @@ void EditorBridge::onAgentParked(const JobPtr &job)
         return;
     const Debugger &d = *job->debugger;
     tell(0, QStringLiteral("Lisp Duet: %1's evaluation waits in debugger %2: %3: %4 (restarts: %5). "
-                           "Answer it in Lisp Duet's window.")
+                           "Answer it here with M-x lisp-duet-debuggers (lisp-duet.el), or in Lisp Duet's window.")
                 .arg(job->request.origin.name)
                 .arg(d.id)
                 .arg(d.conditionType, TextLines::oneLine(d.message, 160), d.restartList()));

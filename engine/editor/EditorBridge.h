@@ -2,6 +2,7 @@
 
 #include "session/EngineStart.h"
 #include "session/Job.h"
+#include "swankwire/SwankListener.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -55,9 +56,10 @@ public:
     // A new engine: editor-listen, when Swank is wanted and the secret is usable.
     QList<EngineStartJob> engineStarted(const EngineProtocol::ReadyEvent &ready) override;
 
-    // Swank at every engine start on `port` (0: any free one; the first port it got is asked
-    // again by later engines, so editors reconnect to the same address); nullopt: off (an
-    // engine that listens stops). Takes effect in the running engine at once.
+    // Swank on `port` (0: any free one) for as long as it is wanted: the app holds the
+    // listening socket (SwankListener) and passes it to each engine, so the port never closes
+    // while engines come and go (issue 41); nullopt: off (the socket is closed, an engine that
+    // listens stops). Takes effect in the running engine at once.
     void setListening(std::optional<int> port);
     std::optional<int> listening() const { return m_wanted; }
     // The secret the engine checks each client against (default ~/.slime-secret).
@@ -90,7 +92,8 @@ Q_SIGNALS:
     void refused(const QString &peer, const QString &reason);
 
 private:
-    JobRequest listenJob() const;
+    bool holdPort();
+    JobRequest listenJob();
     void onListened(const JobPtr &job);
     void setState(State state, const QString &message = {});
     void onEvent(const QJsonObject &event);
@@ -106,8 +109,11 @@ private:
     void tell(qint64 editor, const QString &text);
 
     Session *m_session;
+    EngineClient *m_engine;
     std::optional<int> m_wanted; // the port asked for; nullopt: off
-    int m_port = 0;              // where it listens (or last listened: asked again)
+    int m_port = 0;              // the port held (0: none)
+    SwankListener m_listener;    // the Swank port, held while Swank is wanted
+    quint64 m_passed = 0;        // descriptors passed to engines, for their tokens
     QString m_secretFile;
     State m_state = State::Off;
     // This engine was asked to listen by this bridge: its editor events are ours to route

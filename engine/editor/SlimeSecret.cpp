@@ -1,5 +1,7 @@
 #include "SlimeSecret.h"
 
+#include "swankwire/SwankHandshake.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -38,8 +40,12 @@ QString problem(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return QStringLiteral("%1 cannot be read: %2").arg(path, file.errorString());
-    if (file.readLine(4096).trimmed().isEmpty())
+    // Its first line as SLIME sends it and the engine compares it (spaces are part of it).
+    const QByteArray secret = SwankHandshake::secretLine(file.read(SwankHandshake::MaxSecretSize + 2));
+    if (secret.isEmpty())
         return QStringLiteral("%1 is empty.").arg(path);
+    if (secret.size() > SwankHandshake::MaxSecretSize)
+        return QStringLiteral("The first line of %1 is longer than any secret (%2 bytes).").arg(path).arg(SwankHandshake::MaxSecretSize);
     return {};
 }
 

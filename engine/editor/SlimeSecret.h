@@ -2,9 +2,8 @@
 
 #include <QString>
 
-// SLIME's ~/.slime-secret: the only authentication Swank has. SLIME (and slimv, vlime, Conjure
-// through their Swank clients) send its first line first; the engine refuses a client that
-// does not, and listens only when the file is the person's and nobody else can read it. The
+// SLIME's ~/.slime-secret: the only authentication Swank has. SLIME (and slimv through its
+// Swank client) sends its first line first; the engine refuses a client that does not, and listens only when the file is the person's and nobody else can read it. The
 // host checks the same before it asks (so that the window can offer to make one) and makes
 // one when the person agrees.
 namespace SlimeSecret {

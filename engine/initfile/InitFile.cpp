@@ -79,21 +79,24 @@ QList<InitFile::Status> InitFile::statuses() const
     return list;
 }
 
-QString InitFile::problem() const
+QString InitFile::problem(Reader reader) const
 {
+    // The person reads "Your init file"; an agent, to whom "your" would mean itself, reads
+    // "The person's init file" (issue 40.8).
+    const QString whose = reader == Reader::Person ? QStringLiteral("Your init file") : QStringLiteral("The person's init file");
     QStringList sentences;
     for (const Status &status : statuses()) {
         const QString file = shortPath(status.file);
         switch (status.state) {
         case Status::State::Failed:
-            sentences << QStringLiteral("Your init file %1 failed: %2 The session runs without the rest of it.").arg(file, status.error);
+            sentences << QStringLiteral("%1 %2 failed: %3 The session runs without the rest of it.").arg(whose, file, status.error);
             break;
         case Status::State::TimedOut:
         case Status::State::Stopped:
-            sentences << QStringLiteral("Your init file %1 %2 The session runs without the rest of it.").arg(file, status.error);
+            sentences << QStringLiteral("%1 %2 %3 The session runs without the rest of it.").arg(whose, file, status.error);
             break;
         case Status::State::Skipped:
-            sentences << QStringLiteral("Your init file %1 was not loaded: %2").arg(file, status.error);
+            sentences << QStringLiteral("%1 %2 was not loaded: %3").arg(whose, file, status.error);
             break;
         case Status::State::Missing:
         case Status::State::Queued:
@@ -123,7 +126,9 @@ QList<EngineStartJob> InitFile::engineStarted(const EngineProtocol::ReadyEvent &
         JobRequest request = EngineProtocol::initFileLoad(file, m_timeLimitMs);
         request.origin = Origin::system(QStringLiteral("init file"));
         request.purpose = JobPurpose::InitFile;
-        request.description = QStringLiteral("your init file %1").arg(shortPath(file));
+        // Read by the person in the window and by the agents in their digest: "your" would
+        // mean each reader (issue 40.8).
+        request.description = QStringLiteral("loading %1").arg(shortPath(file));
         request.timeoutMs = m_timeLimitMs + HostMarginMs;
         status.state = Status::State::Queued;
         status.job = quint64(-1); // set when it ends; 0 after a reset cut it short
@@ -159,6 +164,10 @@ void InitFile::onLoaded(const JobPtr &job)
     } else if (result.status == JobResult::Status::EngineRestarted) {
         status.state = Status::State::Queued; // the next engine loads it again
         status.error.clear();
+    } else if (result.error.type == QLatin1String("INIT-FILE-UNSAFE")) {
+        // Another user's, or one others can change: the engine did not load it (issue 41).
+        status.state = Status::State::Skipped;
+        status.error = result.error.message.section(QStringLiteral("Not loaded: "), 1);
     } else {
         status.state = Status::State::Failed;
         status.error = TextLines::oneLine(QStringLiteral("%1: %2").arg(result.error.type, result.error.message), 400);

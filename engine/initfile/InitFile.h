@@ -61,8 +61,10 @@ public:
 
     QList<Status> statuses() const;
     // A sentence for each file that did not load although it exists (empty when all is well):
-    // "Your init file ~/.config/lisp-duet/init.lisp failed: ... The session runs without it."
-    QString problem() const;
+    // "Your init file ~/.config/lisp-duet/init.lisp failed: ... The session runs without it.",
+    // for the person; "The person's init file ..." for an agent.
+    enum class Reader { Person, Agent };
+    QString problem(Reader reader = Reader::Person) const;
 
     // $XDG_CONFIG_HOME/lisp-duet/init.lisp (~/.config/lisp-duet/init.lisp).
     static QString defaultPath();

@@ -4,14 +4,20 @@
 
 #include "InterruptsDisabled.h"
 #include "Marshal.h"
+#include "swankwire/SocketOwner.h"
+#include "swankwire/SwankHandshake.h"
+#include "swankwire/SwankListener.h"
 
 #include <QByteArray>
-#include <QDir>
 #include <QFile>
 
+#include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #ifdef LISP_DUET_SWANK_DIR
@@ -34,68 +40,27 @@ cl_object fileStatus(cl_object path)
                 S_ISREG(status.st_mode) ? ECL_T : ECL_NIL);
 }
 
-// The inode of the TCP socket from LOCAL-PORT to REMOTE-PORT, as /proc/net/tcp lists it
-// (ports in hexadecimal after the colon of each address; the inode is the tenth column).
-quint64 socketInode(int localPort, int remotePort)
-{
-    QFile table(QStringLiteral("/proc/net/tcp"));
-    if (!table.open(QIODevice::ReadOnly))
-        return 0;
-    const QList<QByteArray> lines = table.readAll().split('\n');
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const QList<QByteArray> fields = lines[i].simplified().split(' ');
-        if (fields.size() < 10)
-            continue;
-        const auto port = [](const QByteArray &address) {
-            const qsizetype colon = address.indexOf(':');
-            bool ok = false;
-            const int value = colon < 0 ? -1 : address.mid(colon + 1).toInt(&ok, 16);
-            return ok ? value : -1;
-        };
-        if (port(fields[1]) == localPort && port(fields[2]) == remotePort)
-            return fields[9].toULongLong();
-    }
-    return 0;
-}
-
-// The process (of this user: others' descriptors cannot be read) that holds socket INODE.
-qint64 socketOwner(quint64 inode)
-{
-    const QByteArray wanted = "socket:[" + QByteArray::number(inode) + ']';
-    const QStringList processes = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString &process : processes) {
-        bool numeric = false;
-        const qint64 pid = process.toLongLong(&numeric);
-        if (!numeric || pid == ::getpid())
-            continue;
-        const QString fdDirectory = QStringLiteral("/proc/%1/fd").arg(pid);
-        const QStringList descriptors = QDir(fdDirectory).entryList(QDir::NoDotAndDotDot | QDir::System | QDir::Files | QDir::Dirs);
-        for (const QString &descriptor : descriptors) {
-            char target[64];
-            const QByteArray link = QFile::encodeName(fdDirectory + QLatin1Char('/') + descriptor);
-            const ssize_t n = ::readlink(link.constData(), target, sizeof target - 1);
-            if (n > 0 && QByteArray(target, n) == wanted)
-                return pid;
-        }
-    }
-    return 0;
-}
-
 // (%socket-process local-port remote-port): (values pid command) of the local process at the
 // other end of one of our TCP connections (its own port LOCAL-PORT, ours REMOTE-PORT), or
 // NIL. It names an editor that connected: "emacs", "nvim".
 cl_object socketProcess(cl_object localPort, cl_object remotePort)
 {
     const cl_env_ptr env = ecl_process_env();
-    if (!ECL_FIXNUMP(localPort) || !ECL_FIXNUMP(remotePort))
+    const std::optional<SocketOwner::Process> process =
+        ECL_FIXNUMP(localPort) && ECL_FIXNUMP(remotePort)
+            ? SocketOwner::connectedTo(int(ecl_fixnum(localPort)), int(ecl_fixnum(remotePort)))
+            : std::nullopt;
+    if (!process)
         ecl_return1(env, ECL_NIL);
-    const quint64 inode = socketInode(int(ecl_fixnum(localPort)), int(ecl_fixnum(remotePort)));
-    const qint64 pid = inode ? socketOwner(inode) : 0;
-    if (!pid)
-        ecl_return1(env, ECL_NIL);
-    QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
-    const QString command = comm.open(QIODevice::ReadOnly) ? QString::fromUtf8(comm.readAll().trimmed()) : QString();
-    ecl_return2(env, ecl_make_integer(pid), Marshal::toLispString(command));
+    ecl_return2(env, ecl_make_integer(process->pid), Marshal::toLispString(process->command));
+}
+
+// (%port-taken-message port): what the person must know when another program holds the
+// Swank port they asked for (the host says the same when it holds the port: SwankListener).
+cl_object portTakenMessage(cl_object port)
+{
+    ecl_return1(ecl_process_env(),
+                Marshal::toLispString(SwankListener::takenMessage(ECL_FIXNUMP(port) ? int(ecl_fixnum(port)) : 0)));
 }
 
 // (%shutdown-socket fd): ends both directions of a socket, which wakes a thread blocked
@@ -107,6 +72,147 @@ cl_object shutdownSocket(cl_object fd)
         ::shutdown(int(ecl_fixnum(fd)), SHUT_RDWR);
     }
     ecl_return0(ecl_process_env());
+}
+
+// Bytes as a Lisp base string, one character per byte (the secret is compared as bytes: SLIME
+// sends the file's first line as it is, whatever its encoding).
+cl_object byteString(const QByteArray &bytes)
+{
+    cl_object string = ecl_alloc_simple_base_string(bytes.size());
+    std::memcpy(string->base_string.self, bytes.constData(), size_t(bytes.size()));
+    return string;
+}
+
+QByteArray stringBytes(cl_object string)
+{
+    QByteArray bytes;
+    if (!ECL_STRINGP(string))
+        return bytes;
+    const cl_index n = ecl_length(string);
+    bytes.reserve(qsizetype(n));
+    for (cl_index i = 0; i < n; ++i)
+        bytes.append(char(ecl_char(string, i) & 0xff));
+    return bytes;
+}
+
+// (%secret-line path): the secret in PATH as SLIME reads and sends it (its first line, as
+// bytes: SwankHandshake::secretLine), or NIL when it cannot be read or is longer than any
+// secret. The caller has checked the file's owner and mode.
+cl_object secretLine(cl_object path)
+{
+    const cl_env_ptr env = ecl_process_env();
+    QFile file(Marshal::fromLispString(path));
+    if (!file.open(QIODevice::ReadOnly))
+        ecl_return1(env, ECL_NIL);
+    const QByteArray line = SwankHandshake::secretLine(file.read(SwankHandshake::MaxSecretSize + 2));
+    if (line.size() > SwankHandshake::MaxSecretSize)
+        ecl_return1(env, ECL_NIL);
+    ecl_return1(env, byteString(line));
+}
+
+// Reads exactly what SwankHandshake asks for from the client's socket FD until a verdict,
+// within `timeoutMs`: nothing past the secret's message is read (it is Swank's).
+SwankHandshake::Verdict readHandshake(int fd, const QByteArray &secret, int timeoutMs)
+{
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
+    QByteArray received;
+    for (;;) {
+        const SwankHandshake::Verdict verdict = SwankHandshake::judge(received, secret);
+        if (verdict.kind != SwankHandshake::Verdict::Kind::NeedMore)
+            return verdict;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        pollfd ready{fd, POLLIN, 0};
+        const int polled = left > 0 ? ::poll(&ready, 1, int(left)) : 0;
+        if (polled < 0 && errno == EINTR)
+            continue; // the collector stopped this thread for a moment
+        if (polled <= 0)
+            return {SwankHandshake::Verdict::Kind::Refuse, 0,
+                    received.isEmpty()
+                        ? QStringLiteral("It sent nothing within %1 s (SLIME sends ~/.slime-secret at once).").arg(timeoutMs / 1000)
+                        : QStringLiteral("It stopped within its first message for %1 s.").arg(timeoutMs / 1000)};
+        char buffer[512];
+        const ssize_t n = ::recv(fd, buffer, size_t(std::min<qsizetype>(verdict.needed, qsizetype(sizeof buffer))), 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return {SwankHandshake::Verdict::Kind::Refuse, 0,
+                    received.isEmpty() ? QStringLiteral("It closed the connection without sending anything.")
+                                       : QStringLiteral("It closed the connection within its first message.")};
+        received.append(buffer, n);
+    }
+}
+
+// (%editor-handshake fd secret timeout-ms): (values T NIL) when the client on socket FD sent
+// SECRET (a byte string, %SECRET-LINE's) as its first message within TIMEOUT-MS, else
+// (values NIL reason). Called inside MP:WITHOUT-INTERRUPTS: it blocks in poll().
+cl_object editorHandshake(cl_object fd, cl_object secret, cl_object timeoutMs)
+{
+    const cl_env_ptr env = ecl_process_env();
+    if (!ECL_FIXNUMP(fd) || !ECL_FIXNUMP(timeoutMs) || !ECL_STRINGP(secret) || ecl_length(secret) == 0)
+        ecl_return2(env, ECL_NIL, Marshal::toLispString(QStringLiteral("Lisp Duet's handshake was called wrongly.")));
+    const QByteArray expected = stringBytes(secret);
+    SwankHandshake::Verdict verdict;
+    {
+        InterruptsDisabled guard;
+        verdict = readHandshake(int(ecl_fixnum(fd)), expected, int(ecl_fixnum(timeoutMs)));
+    }
+    if (verdict.kind == SwankHandshake::Verdict::Kind::Accept)
+        ecl_return2(env, ECL_T, ECL_NIL);
+    ecl_return2(env, ECL_NIL, Marshal::toLispString(verdict.reason));
+}
+
+// The engine's end of the descriptor channel the app made (engine/client's
+// EngineProtocol::DescriptorChannel: the kernel knows no host header, so the number is here too).
+constexpr int DescriptorChannel = 3;
+
+// (%receive-descriptor token timeout-ms): the descriptor the app passed on the channel with
+// TOKEN (editor-listen's "descriptor_token": the Swank port's listening socket it holds),
+// waiting up to TIMEOUT-MS; descriptors passed with other tokens (for requests that never
+// came) are closed on the way. NIL when none came.
+cl_object receiveDescriptor(cl_object token, cl_object timeoutMs)
+{
+    const cl_env_ptr env = ecl_process_env();
+    if (!ECL_STRINGP(token) || !ECL_FIXNUMP(timeoutMs))
+        ecl_return1(env, ECL_NIL);
+    const QByteArray wanted = stringBytes(token);
+    int found = -1;
+    {
+        InterruptsDisabled guard;
+        using Clock = std::chrono::steady_clock;
+        const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(ecl_fixnum(timeoutMs));
+        while (found < 0) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+            pollfd ready{DescriptorChannel, POLLIN, 0};
+            const int polled = left > 0 ? ::poll(&ready, 1, int(left)) : 0;
+            if (polled < 0 && errno == EINTR)
+                continue;
+            if (polled <= 0)
+                break;
+            char data[256];
+            iovec part{data, sizeof data};
+            alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+            msghdr message{};
+            message.msg_iov = &part;
+            message.msg_iovlen = 1;
+            message.msg_control = control;
+            message.msg_controllen = sizeof control;
+            const ssize_t n = ::recvmsg(DescriptorChannel, &message, MSG_CMSG_CLOEXEC);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            int received = -1;
+            for (cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header))
+                if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS)
+                    std::memcpy(&received, CMSG_DATA(header), sizeof(int));
+            if (received >= 0 && QByteArray(data, qsizetype(n)) == wanted)
+                found = received;
+            else if (received >= 0)
+                ::close(received);
+        }
+    }
+    ecl_return1(env, found >= 0 ? ecl_make_fixnum(found) : ECL_NIL);
 }
 
 // (%swank-directory): where Debian's cl-swank was when the engine was built (its bridge is
@@ -145,6 +251,10 @@ void define()
     defineFunction("%FILE-STATUS", fileStatus, 1);
     defineFunction("%SOCKET-PROCESS", socketProcess, 2);
     defineFunction("%SHUTDOWN-SOCKET", shutdownSocket, 1);
+    defineFunction("%PORT-TAKEN-MESSAGE", portTakenMessage, 1);
+    defineFunction("%SECRET-LINE", secretLine, 1);
+    defineFunction("%EDITOR-HANDSHAKE", editorHandshake, 3);
+    defineFunction("%RECEIVE-DESCRIPTOR", receiveDescriptor, 2);
     defineFunction("%SWANK-DIRECTORY", swankDirectory, 0);
     defineFunction("%INIT-SWANK-BRIDGE", initSwankBridge, 0);
 }

@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/uio.h>
@@ -12,8 +14,28 @@ int ProtocolChannel::s_out = -1;
 std::mutex ProtocolChannel::s_writeMutex;
 QByteArray ProtocolChannel::s_pending;
 
+namespace {
+// Descriptors the engine inherited beyond 0-2 (the Swank port's listening socket the host
+// holds, issue 41) stay the engine's: no program the session's code runs gets them.
+void keepInheritedDescriptorsPrivate()
+{
+    DIR *folder = opendir("/proc/self/fd");
+    if (!folder)
+        return;
+    const int own = dirfd(folder);
+    while (const dirent *entry = readdir(folder)) {
+        char *end = nullptr;
+        const long fd = std::strtol(entry->d_name, &end, 10);
+        if (end != entry->d_name && *end == '\0' && fd > 2 && fd != own)
+            fcntl(int(fd), F_SETFD, fcntl(int(fd), F_GETFD) | FD_CLOEXEC);
+    }
+    closedir(folder);
+}
+} // namespace
+
 bool ProtocolChannel::takeOverStandardDescriptors()
 {
+    keepInheritedDescriptorsPrivate();
     s_in = fcntl(0, F_DUPFD_CLOEXEC, 10);
     s_out = fcntl(1, F_DUPFD_CLOEXEC, 10);
     if (s_in < 0 || s_out < 0)

@@ -12,6 +12,7 @@ class ProtocolChannel
 public:
     // Moves the protocol onto private descriptors: requests come from the old stdin, replies go
     // to the old stdout; afterwards stdin reads /dev/null and stdout goes where stderr goes.
+    // Every other inherited descriptor becomes close-on-exec.
     static bool takeOverStandardDescriptors();
 
     enum class Read { Line, End, Yielded };

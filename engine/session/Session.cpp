@@ -261,7 +261,9 @@ JobPtr Session::startNext()
         m_current->startedAt = LocalClock::now();
         m_currentProcessOutput = 0;
         startRunning(m_current);
-        const QByteArray line = EngineProtocol::jobLine(m_current->id, m_current->request);
+        const Origin &origin = m_current->request.origin;
+        const QByteArray line = EngineProtocol::jobLine(m_current->id, m_current->request,
+                                                        origin.isPerson() ? QStringLiteral("the person, in the window") : origin.name);
         if (StageLog::enabled())
             StageLog::mark("sent", qint64(m_current->id), StageLog::now());
         if (!m_engine->sendLine(line)) {

@@ -6,13 +6,21 @@
 #include "schema/JsonSchema.h"
 #include "session/Session.h"
 
+#include <QHash>
 #include <QJsonArray>
+#include <QPointer>
 
 namespace {
 const auto Symbol = Arg::string(QStringLiteral("symbol"), QStringLiteral("\"area\" (any package), \"shapes:area\", \":radius\""))
                         .required(QStringLiteral("the symbol to find"))
                         .notBlank(QStringLiteral("is empty; give a symbol name"));
 const auto Limit = Arg::integer(QStringLiteral("limit"), QStringLiteral("Most uses (default 200)"), 1, 10000);
+const auto Relation = Arg::choice(
+    QStringLiteral("relation"),
+    QStringLiteral("Instead: the definitions in the session and its loaded sources that call it, it calls, "
+                   "reference/bind/set it, expand it, or specialize on it"),
+    {QStringLiteral("calls"), QStringLiteral("calls-who"), QStringLiteral("references"), QStringLiteral("binds"),
+     QStringLiteral("sets"), QStringLiteral("macroexpands"), QStringLiteral("specializes")});
 constexpr int MaxLineChars = 200;
 
 QJsonObject outputProperties()
@@ -26,8 +34,79 @@ QJsonObject outputProperties()
                           {QStringLiteral("form_last_line"), integer(QStringLiteral("Its last line"), 1, 2147483647)},
                           {QStringLiteral("package"), string(QStringLiteral("The package in force there"))},
                           {QStringLiteral("text"), string(QStringLiteral("The line"))}};
+    const QJsonObject related{{QStringLiteral("definition"), string(QStringLiteral("The definition, \"(DEFUN AREA)\""))},
+                              {QStringLiteral("name"), string(QStringLiteral("calls-who: the function it calls"))},
+                              {QStringLiteral("where"), string(QStringLiteral("file (file, line), session (defined by an evaluation), or unknown"))},
+                              {QStringLiteral("file"), string(QStringLiteral("Relative to the root when inside it"))},
+                              {QStringLiteral("line"), integer(QStringLiteral("1-based"), 1, 2147483647)}};
     return {{QStringLiteral("references"), objectArray(QStringLiteral("Uses of the symbol in code"), hit, {QStringLiteral("file"), QStringLiteral("line")})},
+            {QStringLiteral("related"), objectArray(QStringLiteral("With relation: the definitions so related"), related, {QStringLiteral("definition")})},
             {QStringLiteral("total"), integer(QStringLiteral("Uses found, listed or not"), 0, 2147483647)}};
+}
+
+QString relationPhrase(const QString &relation)
+{
+    static const QHash<QString, QString> phrases{
+        {QStringLiteral("calls"), QStringLiteral("calling")},          {QStringLiteral("calls-who"), QStringLiteral("called by")},
+        {QStringLiteral("references"), QStringLiteral("referencing")}, {QStringLiteral("binds"), QStringLiteral("binding")},
+        {QStringLiteral("sets"), QStringLiteral("setting")},           {QStringLiteral("macroexpands"), QStringLiteral("using the macro")},
+        {QStringLiteral("specializes"), QStringLiteral("specializing on")}};
+    return phrases.value(relation, relation);
+}
+
+// With `relation`: the session's cross-references (the engine's "xref": its definitions and
+// every source file it loaded, libraries included), not the project's text.
+void answerRelation(const ToolCallPtr &call, ProjectFiles *files, Session *session, const QString &symbol, const QString &relation, int limit)
+{
+    QPointer<ProjectFiles> guard(files);
+    session->query({QStringLiteral("xref"), {{QStringLiteral("kind"), relation}, {QStringLiteral("name"), symbol}}},
+                   [call, guard, symbol, relation, limit](const QJsonObject &reply) {
+        if (reply.value(QStringLiteral("status")).toString() == QLatin1String("failed")) {
+            call->finish(ToolResult::error(QStringLiteral("The session could not be asked: %1")
+                                               .arg(reply.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString())));
+            return;
+        }
+        if (!reply.value(QStringLiteral("found")).toBool()) {
+            call->finish(ToolResult::error(QStringLiteral("%1 Give the symbol with its package (\"shapes:area\").")
+                                               .arg(reply.value(QStringLiteral("message")).toString())));
+            return;
+        }
+        const QJsonArray found = reply.value(QStringLiteral("references")).toArray();
+        QStringList lines;
+        QJsonArray related;
+        for (const QJsonValue &value : found) {
+            if (related.size() >= limit)
+                break;
+            const QJsonObject entry = value.toObject();
+            const QString where = entry.value(QStringLiteral("where")).toString();
+            const QString absolute = entry.value(QStringLiteral("file")).toString();
+            const QString file = absolute.isEmpty() || !guard ? absolute : guard->root().display(absolute);
+            QJsonObject item{{QStringLiteral("definition"), entry.value(QStringLiteral("definition"))}, {QStringLiteral("where"), where}};
+            QString place = where == QLatin1String("session") ? QStringLiteral("defined in the session") : QStringLiteral("source unknown");
+            if (where == QLatin1String("file")) {
+                item.insert(QStringLiteral("file"), file);
+                item.insert(QStringLiteral("line"), entry.value(QStringLiteral("line")));
+                place = QStringLiteral("%1:%2").arg(file).arg(entry.value(QStringLiteral("line")).toInt());
+            }
+            QString head = entry.value(QStringLiteral("definition")).toString();
+            if (entry.contains(QStringLiteral("name"))) {
+                item.insert(QStringLiteral("name"), entry.value(QStringLiteral("name")));
+                head = entry.value(QStringLiteral("name")).toString() + (head.isEmpty() ? QString() : QStringLiteral(" ") + head);
+            }
+            lines << QStringLiteral("%1  %2").arg(head, place);
+            related.append(item);
+        }
+        const QString subject = reply.value(QStringLiteral("symbol")).toString();
+        QString text = found.isEmpty()
+            ? QStringLiteral("Nothing in the session's definitions or loaded sources %1 %2.").arg(relationPhrase(relation), subject)
+            : QStringLiteral("%1 definition%2 %3 %4 (the session's definitions and the %5 source files it loaded):\n%6")
+                  .arg(found.size()).arg(found.size() == 1 ? QString() : QStringLiteral("s"), relationPhrase(relation), subject)
+                  .arg(reply.value(QStringLiteral("files")).toInt()).arg(lines.join(QLatin1Char('\n')));
+        if (found.size() > limit)
+            text += QStringLiteral("\n... %1 more (raise limit)").arg(found.size() - limit);
+        call->finish(ToolResult{text, {{QStringLiteral("references"), QJsonArray()}, {QStringLiteral("related"), related},
+                                       {QStringLiteral("total"), int(found.size())}}, false});
+    });
 }
 } // namespace
 
@@ -38,13 +117,17 @@ Tool findReferencesTool(ProjectFiles *files, Session *session)
         .title = QStringLiteral("Find references"),
         .description = QStringLiteral(
             "Uses of a symbol in the project's Lisp files, read as Lisp (strings and comments never count), each with file, "
-            "line and enclosing form."),
-        .arguments = {Symbol, Limit},
+            "line and enclosing form; with relation, who calls it (and more) in the session."),
+        .arguments = {Symbol, Limit, Relation},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("references"), QStringLiteral("total")},
         .hints = Hints::ReadOnly,
     };
     return Tool(spec, [files, session](const ToolCallPtr &call, const ToolArguments &arguments) {
+        if (const QString relation = arguments.text(Relation); !relation.isEmpty()) {
+            answerRelation(call, files, session, arguments.text(Symbol).trimmed(), relation, arguments.value(Limit, 200));
+            return;
+        }
         if (!files->root().isSet()) {
             call->finish(ToolResult::error(ProjectToolKit::noRootMessage()));
             return;

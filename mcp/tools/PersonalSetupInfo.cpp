@@ -68,7 +68,7 @@ QStringList lines(const EditorBridge *editors, const InitFile *initFile)
     }
     if (!initFile)
         return lines;
-    const QString problem = initFile->problem();
+    const QString problem = initFile->problem(InitFile::Reader::Agent);
     if (!problem.isEmpty())
         lines << problem;
     for (const InitFile::Status &status : initFile->statuses()) {

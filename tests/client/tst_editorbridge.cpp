@@ -1,6 +1,8 @@
 // The host's side of the person's editor (issue 31): the Session's EditorBridge with the real
 // engine, and a SwankClient as the editor. Swank listens at every engine start before any
-// job, on the same port after a restart; what the editor evaluates is a job of the session
+// job, on the port the app holds for as long as Swank is wanted (issue 41: never closed while
+// engines come and go, so a squatter never gets it; one another program holds is said plainly
+// with the danger); what the editor evaluates is a job of the session
 // with the editor's origin, in turn with the others; its error parks in the shared debugger
 // and its SLDB's choice is the shared debugger's (first answer wins); its C-c C-c
 // interrupts its own job; a queued job cancelled in the window, or of an editor that left,
@@ -8,6 +10,7 @@
 // without a secret nothing listens, and it says how to make one.
 
 #include "../common/EngineHarness.h"
+#include "../common/OtherUser.h"
 #include "../common/SwankClient.h"
 
 #include "editor/EditorBridge.h"
@@ -16,8 +19,15 @@
 
 #include <QFile>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 class TestEditorBridge : public QObject
 {
@@ -211,7 +221,7 @@ private Q_SLOTS:
         QCOMPARE(queued->state, Job::State::Queued);
         // The window cancels it before its turn: the editor hears why, and nothing ran.
         QVERIFY(m_lisp->session.cancel(queued->id, QStringLiteral("The person cancelled it in the window."), Origin::person()));
-        QVERIFY2(editor.waitReturn(id).contains(QLatin1String("Lisp Duet did not run it: The person cancelled it in the window.")),
+        QVERIFY2(editor.waitReturn(id).contains(QLatin1String("Lisp Duet did not run it: The person cancelled it in the window\")")),
                  qPrintable(editor.waitReturn(id)));
         QVERIFY(m_lisp->waitFor(busy)->result.ok());
         QCOMPARE(m_lisp->result(QStringLiteral("(boundp '*never-ran*)")).values, QStringList{QStringLiteral("NIL")});
@@ -309,7 +319,8 @@ private Q_SLOTS:
                                                  Origin::agent(QStringLiteral("claude-code"), QStringLiteral("claude-code")));
         QVERIFY(m_lisp->waitParked(parked));
         const QString told = editor.waitFor([](const QString &m) { return m.startsWith(QLatin1String("(:background-message ")); });
-        QVERIFY2(told.contains(QLatin1String("claude-code's evaluation waits in debugger")) && told.contains(QLatin1String("agent trouble")),
+        QVERIFY2(told.contains(QLatin1String("claude-code's evaluation waits in debugger")) && told.contains(QLatin1String("agent trouble"))
+                     && told.contains(QLatin1String("M-x lisp-duet-debuggers")),
                  qPrintable(told));
         QVERIFY(m_lisp->session.cancel(parked));
     }
@@ -343,6 +354,75 @@ private Q_SLOTS:
         QCOMPARE(editors()->port(), port);
         SwankClient again;
         QVERIFY(connectEditor(again));
+    }
+
+    void thePortIsTheAppsWhileEnginesComeAndGo()
+    {
+        const int port = editors()->port();
+        // A squatter tries to bind the port every millisecond while the engine restarts: a
+        // second local user where the machine allows (as root: useradd), else this user.
+        QString why;
+        const std::optional<OtherUser> other = OtherUser::get(&why);
+        if (!other)
+            qInfo().noquote() << "the squatter runs as this user:" << why;
+        const pid_t squatter = ::fork();
+        if (squatter == 0) {
+            if (other && (::setgid(other->gid) != 0 || ::setuid(other->uid) != 0))
+                ::_exit(3);
+            sockaddr_in address{};
+            address.sin_family = AF_INET;
+            address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            address.sin_port = htons(quint16(port));
+            for (int i = 0; i < 30000; ++i) {
+                const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+                const int one = 1;
+                ::setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+                if (::bind(s, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 && ::listen(s, 1) == 0)
+                    ::_exit(1); // the port was there to take
+                ::close(s);
+                ::usleep(1000);
+            }
+            ::_exit(0);
+        }
+        QVERIFY(squatter > 0);
+        for (int round = 0; round < 3; ++round) {
+            // A reset, as after a crash or a time limit: the editor connects again at once.
+            const qint64 old = m_lisp->engine.pid();
+            m_lisp->session.reset(Origin::person());
+            QVERIFY(QTest::qWaitFor([&] { return m_lisp->engine.pid() != old; }, 30000));
+            SwankClient inTheGap; // waits in the port's backlog until the new engine listens
+            QVERIFY(inTheGap.connectWithSecret(quint16(port), m_secret));
+            QVERIFY(waitListening());
+            QCOMPARE(editors()->port(), port);
+            const int id = inTheGap.rex(QStringLiteral("(swank:connection-info)"));
+            QVERIFY2(!inTheGap.waitReturn(id).isEmpty(), "the editor that connected in the gap is served by the new engine");
+        }
+        ::kill(squatter, SIGTERM);
+        int status = 0;
+        QCOMPARE(::waitpid(squatter, &status, 0), squatter);
+        QVERIFY2(!(WIFEXITED(status) && WEXITSTATUS(status) == 1), "the squatter bound the Swank port");
+        QVERIFY2(!(WIFEXITED(status) && WEXITSTATUS(status) == 3), "the squatter could not become the other user");
+    }
+
+    void aPortAnotherProgramHoldsIsSaidPlainly()
+    {
+        m_lisp.reset();
+        QTcpServer squatter;
+        QVERIFY(squatter.listen(QHostAddress::LocalHost));
+        m_lisp = std::make_unique<EngineHarnessWithRooms>();
+        editors()->setSecretFile(m_secretFile);
+        editors()->setListening(squatter.serverPort());
+        QCOMPARE(editors()->state(), EditorBridge::State::Failed);
+        const QString message = editors()->message();
+        QVERIFY2(message.startsWith(QStringLiteral("Another program already listens on 127.0.0.1:%1 ").arg(squatter.serverPort()))
+                     && message.contains(QLatin1String("do not connect an editor to that port, it would send that program your ~/.slime-secret")),
+                 qPrintable(message));
+        // Once it is free, listening again takes it.
+        squatter.close();
+        editors()->listenNow();
+        QVERIFY(waitListening());
+        SwankClient editor;
+        QVERIFY(connectEditor(editor));
     }
 
     void turnedOffItClosesTheEditorsAndTurnedOnItListensAgain()

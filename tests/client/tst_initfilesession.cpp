@@ -8,6 +8,7 @@
 
 #include "initfile/InitFile.h"
 
+#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -114,6 +115,25 @@ private Q_SLOTS:
         QVERIFY(initFile()->problem().contains(QLatin1String("runs without the rest of it")));
         QCOMPARE(m_lisp->result(QStringLiteral("(list (boundp '*before-the-error*) (boundp '*after-the-error*))")).values,
                  QStringList{QStringLiteral("(T NIL)")});
+    }
+
+    void oneOthersCanChangeIsSkippedWithTheReasonForEachReader()
+    {
+        // Issue 41: written by others, it would run their code as the person; not loaded.
+        QVERIFY(TestFiles::write(m_file, "(defvar *writable-init-ran* t)\n"));
+        QVERIFY(QFile::setPermissions(m_file, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther | QFile::WriteOther));
+        m_lisp = std::make_unique<EngineHarnessWithRooms>();
+        initFile()->setFiles({m_file});
+        QCOMPARE(waitEnded(), InitFile::Status::State::Skipped);
+        const QString short_ = InitFile::shortPath(m_file);
+        QVERIFY2(initFile()->problem().startsWith(QStringLiteral("Your init file %1 was not loaded: other users can change %2 (mode 606)")
+                                                       .arg(short_, m_file)),
+                 qPrintable(initFile()->problem()));
+        // An agent reads whose it is (to an agent, "your" would be its own).
+        QVERIFY2(initFile()->problem(InitFile::Reader::Agent).startsWith(QStringLiteral("The person's init file %1 was not loaded: ").arg(short_)),
+                 qPrintable(initFile()->problem(InitFile::Reader::Agent)));
+        QCOMPARE(m_lisp->result(QStringLiteral("(boundp '*writable-init-ran*)")).values, QStringList{QStringLiteral("NIL")});
+        QVERIFY(QFile::setPermissions(m_file, QFile::ReadOwner | QFile::WriteOwner));
     }
 
     void anInitFileThatLoopsIsStoppedAtItsTimeLimit()

@@ -62,6 +62,29 @@ struct EditorHost
 
     bool connect(SwankClient &client) { return client.connectWithSecret(port, secret); }
 
+    // The engine started, the secret written, Swank listening: what each editor suite's
+    // init() needs. NoSwank: this engine was built without cl-swank (the suite skips).
+    enum class Start { Listening, NoSwank, Failed };
+    Start start(QString *problem)
+    {
+        if (!lisp.waitReady()) {
+            *problem = QStringLiteral("the engine did not start");
+            return Start::Failed;
+        }
+        if (!writeSecret()) {
+            *problem = QStringLiteral("cannot write the secret file");
+            return Start::Failed;
+        }
+        const JobPtr listening = listen();
+        if (listening && listening->result.error.type == QLatin1String("SWANK-UNAVAILABLE"))
+            return Start::NoSwank;
+        if (!listening || !listening->result.ok()) {
+            *problem = listening ? listening->result.error.message : QStringLiteral("editor-listen had no reply");
+            return Start::Failed;
+        }
+        return Start::Listening;
+    }
+
     // The first editor event named `name` (from index *from on) for which `matches` holds.
     QJsonObject waitEvent(const QString &name, const std::function<bool(const QJsonObject &)> &matches = {},
                           int ms = 30000)
@@ -147,3 +170,15 @@ private:
         }
     }
 };
+
+// An editor suite's init(): HOST (a std::unique_ptr<EditorHost>) made, started and listening,
+// or the test skipped (no cl-swank at build time) or failed with the reason.
+#define DUET_START_EDITOR_HOST(host)                                                             \
+    do {                                                                                         \
+        (host) = std::make_unique<EditorHost>();                                                 \
+        QString problem_;                                                                        \
+        const EditorHost::Start started_ = (host)->start(&problem_);                            \
+        if (started_ == EditorHost::Start::NoSwank)                                              \
+            QSKIP("this engine was built without cl-swank");                                     \
+        QVERIFY2(started_ == EditorHost::Start::Listening, qPrintable(problem_));                \
+    } while (false)

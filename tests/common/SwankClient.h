@@ -81,6 +81,16 @@ public:
         return waitFor([&](const QString &m) { return m.startsWith(QLatin1String("(:return ")) && m.endsWith(tail); }, ms);
     }
 
+    // A request and its reply ("(:return (:ok ...) ID)"), empty (and said) if none came.
+    QString ask(const QString &form, const QString &thread = QStringLiteral("t"), int ms = 30000)
+    {
+        const int id = rex(form, thread);
+        const QString reply = waitReturn(id, ms);
+        if (reply.isEmpty())
+            qWarning() << "no reply to" << form << "; messages:" << messages;
+        return reply;
+    }
+
     // The next "(:debug THREAD LEVEL ...)" SLDB was opened with; `thread` gets its thread id.
     QString waitDebug(QString *thread = nullptr, int ms = 30000)
     {

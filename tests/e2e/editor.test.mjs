@@ -220,9 +220,9 @@ describe('the person\'s init file and library folders, told to the agent', () =>
   test('an init file that fails is told in the first digest and project-info, and the session serves', async () => {
     const result = await evaluate(agent, '(list *from-init* (boundp \'*after-the-error*))');
     assert.equal(result.content[0].text, '=> (:YES NIL)');
-    assert.match(result.content[1]?.text ?? '', /- init file at \d\d:\d\d:\d\d \(your init file .*init\.lisp\): load-init .*init went wrong/);
+    assert.match(result.content[1]?.text ?? '', /- init file at \d\d:\d\d:\d\d \(loading .*init\.lisp\): load-init .*init went wrong/);
     const info = await agent.callTool({ name: 'project-info', arguments: {} });
-    assert.match(textOf(info), /Your init file .*init\.lisp failed: SIMPLE-ERROR: init went wrong The session runs without the rest of it\./);
+    assert.match(textOf(info), /The person's init file .*init\.lisp failed: SIMPLE-ERROR: init went wrong The session runs without the rest of it\./);
     assert.equal(info.structuredContent.init_files[0].status, 'failed');
     assert.match(server.stderr(), /Your init file .*init\.lisp failed: SIMPLE-ERROR: init went wrong/);
   });

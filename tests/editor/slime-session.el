@@ -15,15 +15,7 @@
 (setq debug-on-error nil
       slime-load-failed-fasl 'never)
 
-(defun duet-say (step format-string &rest arguments)
-  (princ (format "DUET %s %s\n" step (apply #'format format-string arguments)) #'external-debugging-output))
-
-(defun duet-wait (predicate seconds)
-  "Lets Emacs read from Lisp until PREDICATE holds (its value) or SECONDS pass (nil)."
-  (let ((deadline (+ (float-time) seconds)) (value nil))
-    (while (and (not (setq value (funcall predicate))) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    value))
+(load (expand-file-name "duet-steps.el" (file-name-directory load-file-name)) nil t)
 
 (defun duet-signal-p (name)
   (file-exists-p (expand-file-name name (getenv "DUET_SIGNALS"))))

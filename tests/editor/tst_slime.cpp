@@ -9,6 +9,7 @@
 #include "../common/EditorHost.h"
 #include "../common/TestFiles.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTest>
@@ -37,7 +38,8 @@ private:
         bool has(const QString &name) const { return output.contains(QStringLiteral("DUET %1 ").arg(name)); }
     };
 
-    void startEmacs(EmacsRun &run, const QString &home, bool expectRefused)
+    void startEmacs(EmacsRun &run, const QString &home, bool expectRefused,
+                    const QString &script = QStringLiteral(DUET_SOURCE_DIR "/tests/editor/slime-session.el"))
     {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("HOME"), home);
@@ -45,13 +47,13 @@ private:
         environment.insert(QStringLiteral("DUET_SIGNALS"), home);
         if (expectRefused)
             environment.insert(QStringLiteral("DUET_EXPECT_REFUSED"), QStringLiteral("1"));
+        environment.insert(QStringLiteral("DUET_LISP_DUET_EL"), QStringLiteral(DUET_SOURCE_DIR "/resources/emacs/lisp-duet.el"));
         run.process.setProcessEnvironment(environment);
         run.process.setProcessChannelMode(QProcess::MergedChannels);
         QObject::connect(&run.process, &QProcess::readyRead, &run.process,
                          [&run] { run.output += QString::fromUtf8(run.process.readAll()); });
         // --batch reads no init file, only Debian's site start, which finds the slime package.
-        run.process.start(m_emacs, {QStringLiteral("--batch"),
-                                    QStringLiteral("-l"), QStringLiteral(DUET_SOURCE_DIR "/tests/editor/slime-session.el")});
+        run.process.start(m_emacs, {QStringLiteral("--batch"), QStringLiteral("-l"), script});
     }
 
     bool waitStep(EmacsRun &run, const QString &name, int ms = 60000)
@@ -72,13 +74,7 @@ private Q_SLOTS:
 
     void init()
     {
-        m_host = std::make_unique<EditorHost>();
-        QVERIFY2(m_host->lisp.waitReady(), "the engine did not start");
-        QVERIFY(m_host->writeSecret());
-        const JobPtr listening = m_host->listen();
-        if (listening && listening->result.error.type == QLatin1String("SWANK-UNAVAILABLE"))
-            QSKIP("this engine was built without cl-swank");
-        QVERIFY2(listening && listening->result.ok(), listening ? qPrintable(listening->result.error.message) : "no reply");
+        DUET_START_EDITOR_HOST(m_host);
     }
     void cleanup() { m_host.reset(); }
 
@@ -133,6 +129,60 @@ private Q_SLOTS:
             QVERIFY2(kinds.contains(kind), qPrintable(kinds.join(QLatin1Char(' '))));
         QVERIFY(compiledRecorded);
         QCOMPARE(m_host->lisp.result(policy).values, policyBefore);
+    }
+
+    void theDebuggerXrefAndQuitInEmacs()
+    {
+        const QString folder = m_host->folder.path();
+        const auto present = [&](const QString &name) { return QFile::exists(QDir(folder).filePath(name)); };
+        const auto say = [&](const QString &name) { return TestFiles::write(QDir(folder).filePath(name), "yes"); };
+        EmacsRun emacs;
+        startEmacs(emacs, folder, false, QStringLiteral(DUET_SOURCE_DIR "/tests/editor/slime-debugger.el"));
+        // The SLDB's evaluation is held (a long queue), then interrupted in Emacs.
+        QVERIFY2(QTest::qWaitFor([&] { return present(QStringLiteral("hold")) || emacs.has(QStringLiteral("DONE")); }, 180000), qPrintable(emacs.output));
+        m_host->queueRequests = false;
+        QVERIFY(say(QStringLiteral("holding")));
+        QVERIFY2(QTest::qWaitFor([&] { return !m_host->held.isEmpty(); }, 30000), qPrintable(emacs.output));
+        QVERIFY(say(QStringLiteral("held")));
+        QVERIFY(waitStep(emacs, QStringLiteral("SLDB-AFTER-INTERRUPT")));
+        m_host->queueRequests = true;
+        // The shared debugger holds the same error, with AREA's frame and its locals.
+        const QList<DebuggerPtr> open = m_host->lisp.session.debugger()->openDebuggers();
+        QCOMPARE(open.size(), 1);
+        bool areaWithLocals = false;
+        for (const DebuggerFrame &frame : open.first()->frames)
+            areaWithLocals |= frame.text == QLatin1String("(AREA 4)") && frame.localsAvailable;
+        QVERIFY(areaWithLocals);
+        QVERIFY(say(QStringLiteral("agent-looked")));
+        // An agent's evaluation parks; Emacs opens it and answers.
+        QVERIFY(QTest::qWaitFor([&] { return present(QStringLiteral("want-agent")) || emacs.has(QStringLiteral("DONE")); }, 120000));
+        const quint64 agentJob = m_host->lisp.debugEval(QStringLiteral("(progn (cerror \"Go on with 42.\" \"the agent is stuck\") 42)"),
+                                                        Origin::agent(QStringLiteral("claude-code"), QStringLiteral("claude-code")));
+        QVERIFY(m_host->lisp.waitParked(agentJob));
+        QVERIFY(say(QStringLiteral("agent-parked")));
+        QVERIFY(waitStep(emacs, QStringLiteral("DONE"), 180000));
+        QVERIFY2(!emacs.has(QStringLiteral("ELISP-ERROR")), qPrintable(emacs.output));
+        QCOMPARE(emacs.step(QStringLiteral("CONNECTED")), QStringLiteral("t"));
+        QCOMPARE(emacs.step(QStringLiteral("SLDB")), QStringLiteral("t"));
+        QVERIFY2(emacs.step(QStringLiteral("LOCALS")).contains(QLatin1String("SIDE = 4"))
+                     && emacs.step(QStringLiteral("LOCALS")).contains(QLatin1String("SQUARED = 16")),
+                 qPrintable(emacs.step(QStringLiteral("LOCALS"))));
+        QCOMPARE(emacs.step(QStringLiteral("SOURCE")), QStringLiteral("shapes.lisp:3"));
+        QCOMPARE(emacs.step(QStringLiteral("SLDB-AFTER-INTERRUPT")), QStringLiteral("t"));
+        QVERIFY2(emacs.step(QStringLiteral("XREF")).contains(QLatin1String("(DEFUN DESCRIBE-AREA)")), qPrintable(emacs.step(QStringLiteral("XREF"))));
+        QCOMPARE(emacs.step(QStringLiteral("INSPECTOR-EVAL")), QStringLiteral("3"));
+        QVERIFY2(emacs.step(QStringLiteral("AGENT-SLDB")).contains(QLatin1String("the agent is stuck")), qPrintable(emacs.output));
+        QCOMPARE(emacs.step(QStringLiteral("AGENT-SLDB-CLOSED")), QStringLiteral("t"));
+        QVERIFY2(emacs.step(QStringLiteral("QUIT")).contains(QLatin1String("Lisp Duet keeps this Lisp running")), qPrintable(emacs.output));
+        QCOMPARE(emacs.step(QStringLiteral("AFTER-QUIT")), QStringLiteral("t => 42 (6 bits, #x2A, #o52, #b101010)"));
+        QCOMPARE(m_host->lisp.waitFor(agentJob)->result.values, QStringList{QStringLiteral("42")});
+        // The inspector's evaluate was a job of the person's editor, as the digest reports it.
+        bool inspectorEval = false;
+        for (const JobPtr &job : std::as_const(m_host->lisp.done))
+            inspectorEval |= job->request.tool == QLatin1String("inspector-eval") && job->request.code == QLatin1String("(length *)")
+                             && job->request.origin.name == QLatin1String("the person, in Emacs");
+        QVERIFY(inspectorEval);
+        QVERIFY(QTest::qWaitFor([&] { return emacs.process.state() == QProcess::NotRunning; }, 10000));
     }
 
     void slimeWithoutTheSecretIsRefused()

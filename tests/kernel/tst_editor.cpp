@@ -131,9 +131,21 @@ private Q_SLOTS:
         QVERIFY(bare.connectTo(m_host->port));
         bare.rex(QStringLiteral("(swank:interactive-eval \"(defparameter *got-in* t)\")"));
         QVERIFY(bare.waitClosed());
-        QVERIFY(bare.messages.isEmpty() && wrong.messages.isEmpty());
-        QCOMPARE(m_host->waitEvent(QStringLiteral("editor-refused")).value(QStringLiteral("reason")).toString(),
-                 QStringLiteral("It did not send the secret first (SLIME sends ~/.slime-secret by itself)."));
+        // A wrong secret of the right length: read, compared, refused as wrong.
+        SwankClient sameLength;
+        QVERIFY(sameLength.connectWithSecret(m_host->port, QString(m_host->secret.size(), QLatin1Char('x'))));
+        QVERIFY(sameLength.waitClosed());
+        QVERIFY(bare.messages.isEmpty() && wrong.messages.isEmpty() && sameLength.messages.isEmpty());
+        QStringList reasons;
+        QVERIFY(QTest::qWaitFor([&] {
+            reasons.clear();
+            for (const QJsonObject &event : std::as_const(m_host->events))
+                if (event.value(QStringLiteral("event")).toString() == QLatin1String("editor-refused"))
+                    reasons << event.value(QStringLiteral("reason")).toString();
+            return reasons.size() == 3;
+        }, 15000));
+        QCOMPARE(reasons.count(QStringLiteral("It sent a wrong secret (not the first line of ~/.slime-secret).")), 1);
+        QCOMPARE(reasons.filter(QStringLiteral("is not the secret: SLIME sends ~/.slime-secret first")).size(), 2);
         QVERIFY(m_host->waitEvent(QStringLiteral("editor-connected"), {}, 500).isEmpty());
         QCOMPARE(m_host->lisp.result(QStringLiteral("(boundp '*got-in*)")).values, QStringList{QStringLiteral("NIL")});
     }

@@ -27,11 +27,7 @@ private:
     // The editor's request, answered: its text; fails the test if it never came.
     QString evaluate(const QString &form, int ms = 30000)
     {
-        const int id = m_editor->rex(form);
-        const QString reply = m_editor->waitReturn(id, ms);
-        if (reply.isEmpty())
-            qWarning() << "no reply to" << form << "; messages:" << m_editor->messages;
-        return reply;
+        return m_editor->ask(form, QStringLiteral("t"), ms);
     }
 
     // The value of a variable as the engine's service thread describes it (while the worker
@@ -51,13 +47,7 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_host = std::make_unique<EditorHost>();
-        QVERIFY2(m_host->lisp.waitReady(), "the engine did not start");
-        QVERIFY(m_host->writeSecret());
-        const JobPtr listening = m_host->listen();
-        if (listening && listening->result.error.type == QLatin1String("SWANK-UNAVAILABLE"))
-            QSKIP("this engine was built without cl-swank");
-        QVERIFY2(listening && listening->result.ok(), listening ? qPrintable(listening->result.error.message) : "no reply");
+        DUET_START_EDITOR_HOST(m_host);
         m_editor = std::make_unique<SwankClient>();
         QVERIFY(m_host->connect(*m_editor));
         QVERIFY(!evaluate(QStringLiteral("(swank:connection-info)")).isEmpty());
@@ -190,12 +180,11 @@ private Q_SLOTS:
 
     void theEditorsInterruptStopsItsJobAsTheWindowsDoes()
     {
-        const int id = m_editor->rex(QStringLiteral("(swank:interactive-eval \"(loop)\")"));
+        const int id = m_editor->rex(QStringLiteral("(swank:interactive-eval \"(progn (close (open \\\"%1\\\" :direction :output)) (loop))\")")
+                                         .arg(m_host->folder.filePath(QStringLiteral("began"))));
         const qint64 number = m_host->requestWith(QStringLiteral("(loop)"));
-        QVERIFY(QTest::qWaitFor([&] {
-            const JobPtr job = m_host->lisp.session.job(m_host->jobOf.value(number));
-            return job && job->state == Job::State::Running;
-        }, 10000));
+        // Running in the engine, not only sent there (the host's "running"): it made its file.
+        QVERIFY(QTest::qWaitFor([&] { return QFile::exists(m_host->folder.filePath(QStringLiteral("began"))); }, 30000));
         m_editor->send(QStringLiteral("(:emacs-interrupt t)"));
         const QJsonObject interrupt = m_host->waitEvent(QStringLiteral("editor-interrupt"));
         QCOMPARE(interrupt.value(QStringLiteral("state")).toString(), QStringLiteral("running"));
@@ -206,7 +195,7 @@ private Q_SLOTS:
         QVERIFY2(debug.contains(QLatin1String("LISP-DUET:EVALUATION-INTERRUPTED")) && debug.contains(QLatin1String("(\"CONTINUE\" ")),
                  qPrintable(debug));
         m_editor->rex(QStringLiteral("(swank:throw-to-toplevel)"), thread);
-        QCOMPARE(m_editor->waitReturn(id), QStringLiteral("(:return (:abort \"Interrupted (in Lisp Duet).\") %1)").arg(id));
+        QCOMPARE(m_editor->waitReturn(id), QStringLiteral("(:return (:abort \"Interrupted (in Lisp Duet)\") %1)").arg(id));
         QCOMPARE(m_host->finishedJobOf(number)->result.status, JobResult::Status::Interrupted);
     }
 
@@ -218,7 +207,7 @@ private Q_SLOTS:
         m_editor->send(QStringLiteral("(:emacs-interrupt t)"));
         QCOMPARE(m_host->waitEvent(QStringLiteral("editor-interrupt")).value(QStringLiteral("state")).toString(),
                  QStringLiteral("queued"));
-        QVERIFY2(m_editor->waitReturn(id).contains(QLatin1String("Lisp Duet did not run it: It was interrupted before it ran.")),
+        QVERIFY2(m_editor->waitReturn(id).contains(QLatin1String("Lisp Duet did not run it: It was interrupted before it ran\") ")),
                  qPrintable(m_editor->waitReturn(id)));
         // The host's job for it, had it been sent anyway, runs nothing.
         const quint64 late = m_host->queue(m_host->held.first());
@@ -258,6 +247,33 @@ private Q_SLOTS:
         m_editor->rex(QStringLiteral("(swank:sldb-abort)"), thread);
         QVERIFY(m_editor->waitReturn(id).startsWith(QStringLiteral("(:return (:abort \"LISP-DUET:QUIT-REFUSED: ")));
         QCOMPARE(evaluate(QStringLiteral("(swank:interactive-eval \"(+ 20 22)\")")).left(26), QStringLiteral("(:return (:ok \"=> 42 (6 bi"));
+    }
+
+    void aMacroTheEditorCompiledIsNativeWithNoReason()
+    {
+        // C-c C-k of a file with a macro: ECL defines it for the compiler while the file
+        // compiles; that is not a definition for the background compiler (issue 40: it said
+        // "Runs interpreted" with ECL's internal text while list-definitions said native).
+        const QString file = m_host->folder.filePath(QStringLiteral("twice.lisp"));
+        QFile source(file);
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("(defmacro twice (x) `(progn ,x ,x))\n(defun use-twice () (twice (print 1)))\n");
+        source.close();
+        const QString compiled = evaluate(QStringLiteral("(swank:compile-file-for-emacs \"%1\" t)").arg(file), 120000);
+        QVERIFY2(compiled.contains(QLatin1String("(:compilation-result nil t ")), qPrintable(compiled));
+        QVERIFY(evaluate(QStringLiteral("(swank:load-file \"%1\")").arg(QString(file).replace(QLatin1String(".lisp"), QLatin1String(".fas")))).startsWith(QLatin1String("(:return (:ok ")));
+        bool settled = false;
+        m_host->lisp.session.query({QStringLiteral("native-settle"), {{QStringLiteral("timeout_ms"), 30000}}},
+                                   [&](const QJsonObject &) { settled = true; });
+        QVERIFY(QTest::qWaitFor([&] { return settled; }, 40000));
+        QJsonObject listed;
+        bool answered = false;
+        m_host->lisp.session.query({QStringLiteral("definitions"), {{QStringLiteral("pattern"), QStringLiteral("TWICE")}}},
+                                   [&](const QJsonObject &reply) { listed = reply; answered = true; });
+        QVERIFY(QTest::qWaitFor([&] { return answered; }, 30000));
+        const QJsonObject twice = listed.value(QStringLiteral("definitions")).toArray().first().toObject();
+        QCOMPARE(twice.value(QStringLiteral("execution")).toString(), QStringLiteral("native"));
+        QVERIFY2(twice.value(QStringLiteral("native_reason")).isNull(), qPrintable(twice.value(QStringLiteral("native_reason")).toString()));
     }
 
     void loadingAFileRecordsItsSource()

@@ -6,6 +6,7 @@
 // test's own.
 
 #include "../common/EngineHarness.h"
+#include "../common/OtherUser.h"
 #include "../common/TestFiles.h"
 
 #include <QElapsedTimer>
@@ -103,6 +104,45 @@ private Q_SLOTS:
         job = loadInit(writeInit("(ext:quit)\n"));
         QCOMPARE(job->result.error.type, QStringLiteral("LISP-DUET:QUIT-REFUSED"));
         QCOMPARE(m_lisp->result(QStringLiteral("(+ 1 2)")).values, QStringList{QStringLiteral("3")});
+    }
+
+    void anInitFileOthersCanChangeIsNotLoaded()
+    {
+        // Issue 41: it runs as the person; whoever can write it could run code as them.
+        const QString file = m_home.filePath(QStringLiteral("writable/init.lisp"));
+        QVERIFY(TestFiles::write(file, "(defparameter *unsafe-init-ran* t)\n"));
+        QVERIFY(QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther | QFile::WriteOther
+                                                | QFile::ReadGroup | QFile::WriteGroup));
+        JobPtr job = loadInit(file);
+        QCOMPARE(job->result.error.type, QStringLiteral("INIT-FILE-UNSAFE"));
+        QVERIFY2(job->result.error.message.contains(QStringLiteral("Not loaded: other users can change %1 (mode 666)").arg(file)), qPrintable(job->result.error.message));
+        QCOMPARE(job->result.reply.value(QStringLiteral("loaded")).toBool(), false);
+        QCOMPARE(m_lisp->result(QStringLiteral("(boundp '*unsafe-init-ran*)")).values, QStringList{QStringLiteral("NIL")});
+        // Writable by the group alone is the same; by the person alone it loads.
+        QVERIFY(QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner | QFile::WriteGroup));
+        QCOMPARE(loadInit(file)->result.error.type, QStringLiteral("INIT-FILE-UNSAFE"));
+        QVERIFY(QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
+        QVERIFY(loadInit(file)->result.ok());
+        QCOMPARE(m_lisp->result(QStringLiteral("(boundp '*unsafe-init-ran*)")).values, QStringList{QStringLiteral("T")});
+    }
+
+    void anInitFileOfAnotherUserIsNotLoaded()
+    {
+        QString why;
+        const std::optional<OtherUser> other = OtherUser::get(&why);
+        if (!other)
+            QSKIP(qPrintable(why));
+        const QString file = m_home.filePath(QStringLiteral("theirs/init.lisp"));
+        QVERIFY(TestFiles::write(file, "(defparameter *their-init-ran* t)\n"));
+        QVERIFY(::chown(QFile::encodeName(file).constData(), other->uid, other->gid) == 0);
+        JobPtr job = loadInit(file);
+        QCOMPARE(job->result.error.type, QStringLiteral("INIT-FILE-UNSAFE"));
+        QVERIFY2(job->result.error.message.startsWith(QStringLiteral("Not loaded: %1 belongs to another user").arg(file)), qPrintable(job->result.error.message));
+        // A link of the person's own to it is judged by the file it leads to.
+        const QString link = m_home.filePath(QStringLiteral("eclrc-link"));
+        QVERIFY(QFile::link(file, link));
+        QCOMPARE(loadInit(link)->result.error.type, QStringLiteral("INIT-FILE-UNSAFE"));
+        QCOMPARE(m_lisp->result(QStringLiteral("(boundp '*their-init-ran*)")).values, QStringList{QStringLiteral("NIL")});
     }
 
     void anInitFileThatLoopsIsStoppedAtItsTimeLimit()

@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QTemporaryDir>
 
 namespace {
@@ -245,6 +246,35 @@ private Q_SLOTS:
         const QJsonObject classes = call(QStringLiteral("search-forms"), {{QStringLiteral("kind"), QStringLiteral("class")}});
         QCOMPARE(ToolHarness::structured(classes).value(QStringLiteral("total")).toInt(), 3);
         QFile::remove(m_root.filePath(QStringLiteral("types.lisp")));
+    }
+
+    // find-references with a relation answers from the session (issue 40): the definitions
+    // it evaluated and the source files it loaded, whether the project's files say so or not.
+    void whoCallsAnswersFromTheSessionsDefinitionsAndLoadedSources()
+    {
+        write(QStringLiteral("callers.lisp"), "(defun helper-one (x) (list x))\n\n(defun uses-helper (y)\n  (helper-one y))\n");
+        const QJsonObject loaded = call(QStringLiteral("evaluate-lisp"),
+                                        {{QStringLiteral("code"), QStringLiteral("(load \"%1\")").arg(m_root.filePath(QStringLiteral("callers.lisp")))}});
+        QVERIFY2(!ToolHarness::isError(loaded), qPrintable(text(loaded)));
+        QVERIFY(!ToolHarness::isError(call(QStringLiteral("evaluate-lisp"),
+                                           {{QStringLiteral("code"), QStringLiteral("(defun at-the-repl () (helper-one 2))")}})));
+        const QJsonObject callers = call(QStringLiteral("find-references"), {{QStringLiteral("symbol"), QStringLiteral("helper-one")},
+                                                                              {QStringLiteral("relation"), QStringLiteral("calls")}});
+        QVERIFY2(text(callers).startsWith(QLatin1String("2 definitions calling HELPER-ONE (the session's definitions and the "))
+                     && text(callers).contains(QLatin1String("(DEFUN USES-HELPER)  callers.lisp:3"))
+                     && text(callers).contains(QLatin1String("(DEFUN AT-THE-REPL)  defined in the session")),
+                 qPrintable(text(callers)));
+        const QJsonArray related = ToolHarness::structured(callers).value(QStringLiteral("related")).toArray();
+        QCOMPARE(related.size(), 2);
+        QCOMPARE(ToolHarness::structured(callers).value(QStringLiteral("total")).toInt(), 2);
+        const QJsonObject called = call(QStringLiteral("find-references"), {{QStringLiteral("symbol"), QStringLiteral("uses-helper")},
+                                                                             {QStringLiteral("relation"), QStringLiteral("calls-who")}});
+        QVERIFY2(text(called).contains(QLatin1String("HELPER-ONE (DEFUN HELPER-ONE)  callers.lisp:1")), qPrintable(text(called)));
+        const QJsonObject unknown = call(QStringLiteral("find-references"), {{QStringLiteral("symbol"), QStringLiteral("nowhere-to-be-found")},
+                                                                              {QStringLiteral("relation"), QStringLiteral("calls")}});
+        QVERIFY(ToolHarness::isError(unknown));
+        QVERIFY2(text(unknown).contains(QLatin1String("Give the symbol with its package")), qPrintable(text(unknown)));
+        QFile::remove(m_root.filePath(QStringLiteral("callers.lisp")));
     }
 
     // A package the files use but do not declare is what the session says it is; the session's

@@ -9,14 +9,7 @@
 (slime-setup '(slime-fancy))
 (setq debug-on-error nil)
 
-(defun duet-say (step format-string &rest arguments)
-  (princ (format "DUET %s %s\n" step (apply #'format format-string arguments)) #'external-debugging-output))
-
-(defun duet-wait (predicate seconds)
-  (let ((deadline (+ (float-time) seconds)) (value nil))
-    (while (and (not (setq value (funcall predicate))) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    value))
+(load (expand-file-name "../editor/duet-steps.el" (file-name-directory load-file-name)) nil t)
 
 (defvar duet-compiled nil)
 (add-hook 'slime-compilation-finished-hook (lambda (_notes) (setq duet-compiled slime-last-compilation-result)))

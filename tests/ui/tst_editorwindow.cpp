@@ -190,7 +190,7 @@ private Q_SLOTS:
         m_live->session.reset(Origin::person());
         QVERIFY(QTest::qWaitFor([this] { return transcript().contains(QLatin1String("The session runs without the rest of your init file")); }, 60000));
         const QString text = transcript();
-        QVERIFY2(text.contains(QStringLiteral("init file \u00b7 load-init \u2014 your init file")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("init file \u00b7 load-init \u2014 loading ")), qPrintable(text));
         QVERIFY(text.contains(QLatin1String("[ERROR] SIMPLE-ERROR")));
         QVERIFY(text.contains(QLatin1String("my init went wrong")));
         m_live->rooms.initFile.setFiles({});

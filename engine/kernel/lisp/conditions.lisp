@@ -182,25 +182,45 @@ the call from the condition where it says what it was."
                (brief (list (first arguments) (type-error-datum condition)))
                (format nil "(~A ...)" (brief (first arguments))))))))))
 
-(defun backtrace-frames (condition base &optional (limit 20))
+(defvar *top-level-form* nil
+  "The top-level form an eval job evaluates now (evaluate.lisp): the debugger shows its frame.")
+
+(defun top-level-frame-index (base)
+  "The IHS index of the frame of the evaluated top-level form itself (the outermost
+SI:BYTECODES frame above BASE: EVAL made it), or NIL."
+  (and *top-level-form*
+       (loop for index from (1+ base) to (si::ihs-top)
+             when (eq (frame-function-name (si::ihs-fun index)) 'si::bytecodes)
+               return index)))
+
+(defun backtrace-frames (condition base &key (limit 20) top-level)
   "Frames of the user's code between the signal and the evaluator at IHS index BASE, the
 innermost first, each (TEXT FUNCTION ENVIRONMENT): FUNCTION is NIL for a call rebuilt from
 the condition (a built-in's call, which keeps no frame), ENVIRONMENT the IHS's lexical
-environment (bytecoded functions only)."
+environment (bytecoded functions only). With TOP-LEVEL (the debugger's frames), the
+evaluated top-level form's own frame comes last, shown as the form, when it binds variables
+(plain ECL's SLDB shows it; an error reply's backtrace leaves it out: it is the code sent)."
   (let ((frames '())
-        (origin (condition-origin-frame condition)))
+        (origin (condition-origin-frame condition))
+        (form-frame (and top-level (top-level-frame-index base))))
     (when origin (push (list origin nil nil) frames))
     (loop for index from (si::ihs-top) above base
           while (< (length frames) limit)
           do (let* ((function (si::ihs-fun index))
                     (name (frame-function-name function)))
-               (unless (or (kernel-frame-p name)
-                           ;; the rebuilt call already stands for the built-in's own frame
-                           (and origin (null (cdr frames))
-                                (eql 0 (search (format nil "(~A " (brief name)) origin))))
-                 (let ((environment (ignore-errors (si::ihs-env index))))
-                   (push (list (format-frame name function environment) function environment)
-                         frames)))))
+               (cond ((eql index form-frame)
+                      ;; Only when it binds variables: else it is the call below it again.
+                      (let ((environment (ignore-errors (si::ihs-env index))))
+                        (when (frame-variable-records environment)
+                          (push (list (brief *top-level-form*) function environment) frames))))
+                     ((or (kernel-frame-p name)
+                          ;; the rebuilt call already stands for the built-in's own frame
+                          (and origin (null (cdr frames))
+                               (eql 0 (search (format nil "(~A " (brief name)) origin)))))
+                     (t
+                      (let ((environment (ignore-errors (si::ihs-env index))))
+                        (push (list (format-frame name function environment) function environment)
+                              frames))))))
     (nreverse frames)))
 
 (defun numbered-frames (frames)
@@ -210,7 +230,7 @@ environment (bytecoded functions only)."
 
 (defun capture-backtrace (condition base &optional (limit 20))
   "The backtrace of an error reply: BACKTRACE-FRAMES' texts, numbered from 0."
-  (numbered-frames (backtrace-frames condition base limit)))
+  (numbered-frames (backtrace-frames condition base :limit limit)))
 
 ;;; Reader errors name ECL's string stream ("#<string-input stream from ...>"); say where in
 ;;; the user's code the unreadable form starts instead.

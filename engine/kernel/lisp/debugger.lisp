@@ -35,7 +35,10 @@ break, not at every start of the engine (a condition class costs millions of ins
   frames      ; (TEXT FUNCTION ENVIRONMENT) of BACKTRACE-FRAMES, innermost first
   package     ; *PACKAGE* where it parked: restart arguments are read there
   ended-by    ; the restart an invoke-restart request chose, for the "unparked" event
-  chosen-by)  ; who chose it, as the host said ("by"), for the person's editor
+  chosen-by   ; who chose it, as the host said ("by"), for the person's editor
+  condition   ; what it parked on
+  origin      ; who asked for the parked job, when the host said
+  (watchers '())) ; functions of the level, called when it closes (the editors' SLDBs on it)
 
 (defvar *levels* '() "The worker's open levels, innermost first (bound per level).")
 (defvar *parked* '() "Every open level, innermost first, for the service thread.")
@@ -46,6 +49,23 @@ break, not at every start of the engine (a condition class costs millions of ins
   "Set by an operation that answered its request itself before control left it.")
 
 ;;; Parking
+
+(defun watch-level (level watcher)
+  "Calls WATCHER with LEVEL when the level closes (from the worker, as control leaves it);
+NIL, calling nothing, when it has closed already."
+  (mp:with-lock (*parked-lock*)
+    (unless (eq (level-watchers level) :closed)
+      (push watcher (level-watchers level))
+      t)))
+
+(defun unwatch-level (level watcher)
+  (mp:with-lock (*parked-lock*)
+    (unless (eq (level-watchers level) :closed)
+      (setf (level-watchers level) (remove watcher (level-watchers level) :test #'eq)))))
+
+(defun parked-levels ()
+  "Every open level, outermost first (a copy, for any thread)."
+  (mp:with-lock (*parked-lock*) (reverse *parked*)))
 
 (defun parkable-p (condition)
   ;; A stack or heap exhausted leaves no room to serve a nested loop where it happened.
@@ -80,7 +100,7 @@ and jobs around it), innermost first."
 until control leaves it. Called from the job's handler or the debugger hook, in the
 dynamic environment of the signal."
   (let* ((debug *job-debug*)
-         (frames (backtrace-frames condition (job-debug-base debug)))
+         (frames (backtrace-frames condition (job-debug-base debug) :top-level t))
          (failure (error-object (condition-type-name condition) (condition-message condition)
                                 *job-phase* (numbered-frames frames))))
     (setf *job-final-package* *package*)
@@ -102,7 +122,9 @@ dynamic environment of the signal."
                                 :number (1+ (length *levels*))
                                 :restarts (append (nthcdr (length session) own) session)
                                 :frames frames
-                                :package *package*)))
+                                :package *package*
+                                :condition condition
+                                :origin (job-debug-origin debug))))
         (serve-parked level debug condition failure break-p)))))
 
 (defun parked-event (level condition failure break-p)
@@ -142,7 +164,10 @@ dynamic environment of the signal."
          (send (parked-event level condition failure break-p))
          (when editor (editor-job-parked editor level condition))
          (serve-level))
-    (mp:with-lock (*parked-lock*) (setf *parked* (remove level *parked* :test #'eq)))
+    (let ((watchers (mp:with-lock (*parked-lock*)
+                      (setf *parked* (remove level *parked* :test #'eq))
+                      (shiftf (level-watchers level) :closed))))
+      (dolist (watcher watchers) (ignore-errors (funcall watcher level))))
     (setf *running-job* (job-debug-id debug))
     (ignore-errors
      (send-event "unparked" "id" (level-job-id level) "level" (level-number level)

@@ -34,7 +34,8 @@ the session's own even when load-system made them.")
                  (cons (let ((*package* *session-package*) (*print-pretty* t)
                              (*print-right-margin* 100) (*print-length* 50) (*print-level* 8))
                          (print-limited (lambda (s) (prin1 form s)) 4000))
-                       job-id))))))))
+                       job-id)))
+         (note-xref-definition form job-id))))))
 
 (defun user-package-p (package)
   (and package

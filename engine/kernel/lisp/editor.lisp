@@ -233,7 +233,8 @@ leaves the compiler's policy as it was (at build time, the bridge is compiled af
                (umask 077; head -c 24 /dev/urandom | base64 > ~A)" file))
 
 (defun read-editor-secret (file)
-  "(values secret problem): the first line of FILE, if only its owner, the person, can read it."
+  "(values secret problem): the first line of FILE, as bytes (one character per byte), if only
+its owner, the person, can read it."
   (multiple-value-bind (mode mine kind) (file-mode-and-owner file)
     (cond ((null mode)
            (values nil (format nil "There is no ~A: without a secret, any local user could evaluate code in your session through the editor's port, so it stays closed. ~A"
@@ -246,11 +247,15 @@ leaves the compiler's policy as it was (at build time, the bridge is compiled af
            (values nil (format nil "~A can be read by other users (mode ~3,'0O): anyone who reads it could evaluate code in your session. Make it yours alone: chmod 600 ~A"
                                file mode file)))
           (t
-           (let ((line (with-open-file (in file :external-format :utf-8)
-                         (string-trim '(#\Space #\Tab #\Return) (or (read-line in nil "") "")))))
-             (if (plusp (length line))
-                 (values line nil)
-                 (values nil (format nil "~A is empty. ~A" file (secret-instructions file)))))))))
+           ;; As SLIME reads and sends it: the first line, nothing trimmed (engine/swankwire).
+           (let ((line (mp:without-interrupts (%secret-line file))))
+             (cond ((null line)
+                    (values nil (format nil "~A could not be read, or its first line is longer than any secret (4096 bytes). ~A"
+                                        file (secret-instructions file))))
+                   ((plusp (length line))
+                    (values line nil))
+                   (t
+                    (values nil (format nil "~A is empty. ~A" file (secret-instructions file))))))))))
 
 ;;; editor-listen: Swank's server, on the loopback interface only. It runs on the worker, in
 ;;; order with the jobs: loading Swank proclaims, and the policy is put back before any job
@@ -261,6 +266,8 @@ leaves the compiler's policy as it was (at build time, the bridge is compiled af
 (defun editor-listen (request)
   (let* ((id (getf request :id))
          (port (getf request :port 0))
+         (token (getf request :descriptor_token))
+         (descriptor (getf request :fd))
          (secret-file (or (getf request :secret_file) (default-secret-file)))
          (directory (let ((built (%swank-directory))) (and built (directory-text built)))))
     (when *editor-server*
@@ -270,6 +277,15 @@ leaves the compiler's policy as it was (at build time, the bridge is compiled af
     (unless (and (integerp port) (<= 0 port 65535))
       (return-from editor-listen
         (failed-reply id "BAD-REQUEST" "editor-listen needs a \"port\" from 0 (any free port) to 65535.")))
+    (unless (or (null descriptor) (and (integerp descriptor) (<= 0 descriptor 65535)))
+      (return-from editor-listen
+        (failed-reply id "BAD-REQUEST" "editor-listen's \"fd\", when given, is the descriptor of the listening socket the host passed.")))
+    (when (stringp token)
+      ;; The port the host holds, passed on the descriptor channel just before this request.
+      (setf descriptor (mp:without-interrupts (%receive-descriptor token 10000)))
+      (unless descriptor
+        (return-from editor-listen
+          (failed-reply id "EDITOR-PORT" "The listening socket the host holds for the editor did not reach this engine (its descriptor channel was empty): Swank is not listening. Turn Swank off and on again, or restart Lisp Duet."))))
     (unless directory
       (return-from editor-listen
         (failed-reply id "SWANK-UNAVAILABLE" "This engine was built without Swank (Debian's cl-swank was not installed at build time): install cl-swank and build again.")))
@@ -298,7 +314,7 @@ leaves the compiler's policy as it was (at build time, the bridge is compiled af
                (%init-swank-bridge))
              (restore-compilation-policy policy)
              (multiple-value-bind (listening problem)
-                 (funcall 'start-editor-server port secret-file policy)
+                 (funcall 'start-editor-server port secret-file policy descriptor)
                (if problem
                    (failed-reply id "EDITOR-PORT" problem)
                    (progn

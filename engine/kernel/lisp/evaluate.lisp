@@ -145,7 +145,8 @@ define nothing for the session's records."
             do (dolist (w (form-style-warnings form)) (note-job-warning w))
                (if in-frame
                    (setf results (multiple-value-list (eval (in-frame-form form environment))))
-                   (let ((before (definition-before form)))
+                   (let ((before (definition-before form))
+                         (*top-level-form* form))
                      (setf results (if debug
                                        (evaluate-retryably form debug)
                                        (evaluate-form form)))

@@ -28,6 +28,19 @@ interrupts the job (INTERRUPT-JOB, as the host's interrupt does)."
 (defun reply-field (reply key)
   (loop for (k v) on (cdr reply) by #'cddr when (equal k key) return v))
 
+(defun init-file-problem (file)
+  "Why FILE must not be loaded as the person's init file, or NIL: it runs as the person, in
+their session, so only the person may be able to change it (its owner is this user, and
+neither group nor others may write it; a link is judged by the file it leads to)."
+  (multiple-value-bind (mode mine) (file-mode-and-owner file)
+    (cond ((null mode) nil) ; it vanished meanwhile: LOAD says so
+          ((not mine)
+           (format nil "Not loaded: ~A belongs to another user, who could put any code in it to run as you in this session. Use an init file of your own."
+                   file))
+          ((plusp (logand mode #o022))
+           (format nil "Not loaded: other users can change ~A (mode ~3,'0O), and whatever they wrote would run as you in this session. Make it yours alone (chmod go-w ~A); the next engine loads it."
+                   file (logand mode #o777) file)))))
+
 (defun load-init (request)
   (let* ((id (getf request :id))
          (file (getf request :file))
@@ -40,6 +53,9 @@ interrupts the job (INTERRUPT-JOB, as the host's interrupt does)."
           ((not (eq (ext:file-kind file t) :file))
            ;; Nothing to load is not an error: most people have no init file.
            (nconc (job-reply id "ok" :package (package-name *session-package*))
+                  (list "file" file "loaded" :false "timed_out" :false)))
+          ((init-file-problem file)
+           (nconc (failed-reply id "INIT-FILE-UNSAFE" (init-file-problem file))
                   (list "file" file "loaded" :false "timed_out" :false)))
           (t
            ;; The debugger is off: nobody is there to answer it while the session starts.

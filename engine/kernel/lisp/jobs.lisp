@@ -110,6 +110,7 @@ nested in a debugger level of an editor's job is not taken for it.")
 ;; objects, so that they land in this job even when another job runs nested above it).
 (define-record job-debug
   id base streams
+  (origin nil)  ; who asked, when the host said ("origin": "claude-code"), for the editor's list
   (outer-restarts si::*restart-clusters*)
   (abort-tag (list :abort))
   (retry-tag (list :retry))
@@ -206,7 +207,8 @@ the person's editor asked for instead (editor.lisp)."
                      ;; A job with the debugger parks on an error (PARK-OR-FAIL) instead of
                      ;; throwing; its ABORT restart throws to its own tag. A job without it
                      ;; runs exactly as before: nothing of the debugger is made for it.
-                     (let ((*job-debug* (make-job-debug :id id :base base :streams streams)))
+                     (let ((*job-debug* (make-job-debug :id id :base base :streams streams
+                                                        :origin (request-field request :origin))))
                        (catch (job-debug-abort-tag *job-debug*)
                          (guarded #'park-or-fail)))
                      (guarded (lambda (c) (job-failed c :base base)))))))

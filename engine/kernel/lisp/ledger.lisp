@@ -102,7 +102,8 @@ when an editor asks) and the loading of Swank itself (editor.lisp).")
       (mp:with-lock (*ledger-lock*)
         (when (< *job-loaded-count* +max-loaded-files+)
           (incf *job-loaded-count*)
-          (push name *job-loaded-files*))))))
+          (push name *job-loaded-files*)))
+      (note-xref-file name))))
 
 (defun take-ledger-facts ()
   "The ledger's fields for the reply of the job that just ended; forgets them."

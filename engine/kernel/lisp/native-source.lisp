@@ -104,7 +104,11 @@ compiler again once it is (REPLAY-PROCLAMATIONS).")
     (when (noting-p)
       (let ((macro (first more)))
         (when macro (note-macro-definition name))
-        (note-native-definition (if macro :macro :function) name definition definition nil)))))
+        ;; While COMPILE-FILE runs (the editor's C-c C-k, or the person's), ECL defines the
+        ;; file's macros for its own use as it goes: not a definition to compile (it has no
+        ;; lambda expression of its own); the fasl's load defines the native one.
+        (unless *compile-file-truename*
+          (note-native-definition (if macro :macro :function) name definition definition nil))))))
 
 (defun install-method-noting (name qualifiers specializers lambda-list function &rest options)
   (let ((method (apply *original-install-method* name qualifiers specializers lambda-list

@@ -29,9 +29,10 @@
 (define-condition quit-refused (error)
   ((operator :initarg :operator :reader quit-refused-operator))
   (:report (lambda (c s)
-             (format s "~S is disabled in Lisp Duet: the Lisp session is shared with the ~
-                        person at the window and with other agents, so it must keep running. ~
-                        To start afresh, use the reset-session tool (or Session > Reset)."
+             (format s "~S is disabled in Lisp Duet: this Lisp session is shared by the ~
+                        person (the window, their editor) and the agents, so it keeps running. ~
+                        To start afresh, reset the session: Session > Reset in the window, or ~
+                        the reset-session tool."
                      (quit-refused-operator c)))))
 
 (define-condition interactive-input-unavailable (error)

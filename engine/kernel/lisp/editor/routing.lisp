@@ -15,7 +15,8 @@
 \"; Evaluation aborted on TEXT\"."))
 
 (defmethod print-object ((condition editor-evaluation-ended) stream)
-  (write-string (editor-evaluation-ended-text condition) stream))
+  ;; SLIME writes "; Evaluation aborted on TEXT." and puts the period itself.
+  (write-string (string-right-trim "." (editor-evaluation-ended-text condition)) stream))
 
 (defun delegating-p ()
   "True in a Swank thread serving an editor: its evaluations go to the session."
@@ -44,6 +45,14 @@ meanwhile. (values entry dropped-reason)."
     (unwind-protect (values entry (wait-for-editor-job entry))
       (note-editor-wait thread entry nil))))
 
+(defun serve-editor-rex (event description)
+  "Serves a request the editor sent to this thread while it waits (for a job, or in SLDB),
+with an ABORT restart of its own, as Swank's SLDB-LOOP has: a request that ends without
+values (END-EDITOR-EVALUATION, an interrupt in the editor) ends only itself, never the wait
+or the SLDB it was sent from."
+  (with-simple-restart (abort "~A" description)
+    (apply #'swank::eval-for-emacs (rest event))))
+
 (defun wait-for-editor-job (entry)
   "Waits for ENTRY's job: returns NIL when it ended, the reason when the host dropped it.
 Meanwhile the editor may send this thread requests of its debugger (sldb.lisp)."
@@ -51,7 +60,7 @@ Meanwhile the editor may send this thread requests of its debugger (sldb.lisp)."
     (loop
       (let ((event (swank::wait-for-event `(or (:emacs-rex . _) (:lisp-duet ,id . _)))))
         (if (eq (first event) :emacs-rex)
-            (apply #'swank::eval-for-emacs (rest event))
+            (serve-editor-rex event "Return to the wait for Lisp Duet's evaluation.")
             (destructuring-bind (message &optional argument condition) (cddr event)
               (case message
                 (:done (return nil))
@@ -142,10 +151,25 @@ package being the one the code left the session in."
 
 ;;; Evaluations in the source buffers
 
+(defun call-with-editor-policy (function)
+  "Calls FUNCTION (a compilation the editor asked for) at (DEBUG 3), as plain SLIME on ECL
+compiles (Swank's ECL backend proclaims it), unless the person proclaimed a DEBUG level of
+their own: the editor's compiled code keeps its frames, arguments and locals for SLDB and the
+shared debugger. The policy is bound, so neither that nor a DECLAIM in the compiled code
+leaks into the session's own policy (the background native tier keeps the person's
+proclamations itself: native-source.lisp)."
+  (let ((policy (compilation-policy))
+        (debug (find-symbol "*DEBUG*" "C")))
+    (progv (mapcar #'car policy) (mapcar #'cdr policy)
+      (when (and debug (boundp debug) (not (assoc 'debug *person-policy*)))
+        (setf (symbol-value debug) 3))
+      (funcall function))))
+
 (defun route (name replacement)
   "Makes NAME (a Swank function) call REPLACEMENT with the original and the arguments when
 an editor calls it."
   (let ((original (fdefinition name)))
+    (pushnew name *routed-requests*)
     (setf (fdefinition name)
           (lambda (&rest arguments)
             (if (delegating-p)
@@ -194,11 +218,12 @@ a compilation that succeeded."
     (when (and path (not (equalp (pathname-type path) "lisp")))
       (probe-file (make-pathname :type "lisp" :defaults path)))))
 
-(defun editor-run-original (kind code original arguments &key ledger-code loaded-file)
+(defun editor-run-original (kind code original arguments &key ledger-code loaded-file compiles)
   "Runs a Swank function that changes the session (compiles, loads, undefines...) as a job:
 the original, on the worker, with the editor's context; its value goes back to the editor.
 LEDGER-CODE is compiled code whose definitions go into the ledger when it compiled; the
-source of a compiled LOADED-FILE goes into the job's loaded files (the ledger reads it)."
+source of a compiled LOADED-FILE goes into the job's loaded files (the ledger reads it).
+COMPILES: it runs ECL's compiler, at the editor's policy (CALL-WITH-EDITOR-POLICY)."
   (multiple-value-bind (entry dropped)
       (delegate-to-session
        kind
@@ -207,7 +232,9 @@ source of a compiled LOADED-FILE goes into the job's loaded files (the ledger re
         (lambda (body)
           (declare (ignore body))
           (let* ((forms (and ledger-code (read-forms-for-ledger ledger-code)))
-                 (result (apply original arguments)))
+                 (result (if compiles
+                             (call-with-editor-policy (lambda () (apply original arguments)))
+                             (apply original arguments))))
             (when (and forms (compilation-succeeded-p result))
               (note-compiled-forms forms (editor-request-job-id *editor-request*)))
             (let ((source (and loaded-file (fasl-source loaded-file))))
@@ -221,6 +248,22 @@ source of a compiled LOADED-FILE goes into the job's loaded files (the ledger re
                                  (mapcar (lambda (name) (session-print name 1000)) names)
                                  (list (session-print result 1000)))))))))
     (first (editor-outcome entry dropped))))
+
+(defun editor-run-as-job (kind code-of)
+  "A replacement for ROUTE: the Swank function runs whole as a job of the session (it
+evaluates the person's code), its digest line showing (funcall CODE-OF arguments)."
+  (lambda (original &rest arguments)
+    (editor-run-original kind (apply code-of arguments) original arguments)))
+
+(defun editor-refusal (text)
+  "A replacement for ROUTE: the request is refused with TEXT (SLIME shows \"Evaluation
+aborted on TEXT\"), and the connection goes on."
+  (lambda (original &rest arguments)
+    (declare (ignore original arguments))
+    (end-editor-evaluation text)))
+
+(defparameter *quit-refusal*
+  "Lisp Duet keeps this Lisp running: it is shared with Lisp Duet's window and the agents. To start afresh, use Session > Reset in the window; to leave, M-x slime-disconnect")
 
 (defun echo-area-evaluation (kind)
   (lambda (original string)
@@ -246,25 +289,55 @@ source of a compiled LOADED-FILE goes into the job's loaded files (the ledger re
              (swank::cat (get-output-stream-string output) (swank::swank-pprint values)))))
   (route 'swank:compile-string-for-emacs
          (lambda (original string &rest more)
-           (editor-run-original "compile-string" string original (cons string more) :ledger-code string)))
+           (editor-run-original "compile-string" string original (cons string more) :ledger-code string
+                                :compiles t)))
   (route 'swank:compile-multiple-strings-for-emacs
          (lambda (original strings &rest more)
            (let ((code (format nil "~{~A~^~%~}" (mapcar #'first strings))))
-             (editor-run-original "compile-string" code original (cons strings more) :ledger-code code))))
+             (editor-run-original "compile-string" code original (cons strings more) :ledger-code code
+                                  :compiles t))))
   (route 'swank:compile-file-for-emacs
          (lambda (original filename &rest more)
            (editor-run-original "compile-file" (editor-call-text 'compile-file (list filename))
-                                original (cons filename more))))
+                                original (cons filename more) :compiles t)))
   (route 'swank:compile-file-if-needed
          (lambda (original filename &rest more)
            (editor-run-original "compile-file" (editor-call-text 'compile-file (list filename))
-                                original (cons filename more))))
+                                original (cons filename more) :compiles t)))
   (route 'swank:load-file
          (lambda (original filename)
            (editor-run-original "load-file" (editor-call-text 'load (list filename))
                                 original (list filename) :loaded-file filename)))
-  (dolist (name '(swank:re-evaluate-defvar swank:undefine-function swank:unintern-symbol
-                  swank:swank-delete-package swank:swank-toggle-trace swank:untrace-all))
+  ;; What evaluates the person's text outside the buffers: the inspector (C-c I, its e),
+  ;; C-c E, disassembling a form.
+  (route 'swank:init-inspector (editor-run-as-job "inspect" #'identity))
+  (route 'swank:inspector-eval (editor-run-as-job "inspector-eval" #'identity))
+  (route 'swank:value-for-editing (editor-run-as-job "edit-value" #'identity))
+  (route 'swank:commit-edited-value
+         (editor-run-as-job "edit-value" (lambda (form value) (format nil "(setf ~A `~A)" form value))))
+  (route 'swank:disassemble-form (editor-run-as-job "disassemble" (lambda (form) (format nil "(disassemble ~A)" form))))
+  (route 'swank:quit-lisp
+         (lambda (original)
+           (declare (ignore original))
+           (swank::background-message "~A." *quit-refusal*)
+           (end-editor-evaluation *quit-refusal*)))
+  (route 'swank:start-swank-server-in-thread
+         (editor-refusal "Lisp Duet does not start a second Swank server in a thread: connect to the one it runs"))
+  (dolist (name (append '(swank:re-evaluate-defvar swank:undefine-function swank:unintern-symbol
+                          swank:toggle-profile-fdefinition swank:profile-by-substring
+                          swank:swank-profile-package)
+                        ;; The trace dialog's and swank-asdf's requests, when SLIME loaded them.
+                        (loop for (package . names) in '(("SWANK-TRACE-DIALOG" "DIALOG-TOGGLE-TRACE" "DIALOG-TRACE"
+                                                          "DIALOG-UNTRACE" "DIALOG-UNTRACE-ALL")
+                                                         ("SWANK" "OPERATE-ON-SYSTEM-FOR-EMACS" "RELOAD-SYSTEM"))
+                              append (loop for name in names
+                                           for symbol = (and (find-package package) (find-symbol name package))
+                                           when (and symbol (fboundp symbol)) collect symbol))))
+    (let ((name name))
+      (route name (lambda (original &rest arguments)
+                    (editor-run-original (string-downcase (symbol-name name))
+                                         (editor-call-text name arguments) original arguments)))))
+  (dolist (name '(swank:swank-delete-package swank:swank-toggle-trace swank:untrace-all))
     (let ((name name))
       (route name (lambda (original &rest arguments)
                     (editor-run-original (string-downcase (symbol-name name))

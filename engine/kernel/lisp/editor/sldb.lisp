@@ -14,15 +14,22 @@
 
 (define-record editor-sldb
   depth      ; SLDB's level in this thread: 1 for the first
-  entry      ; the editor's request whose job parked
+  key        ; the number of the (:LISP-DUET KEY ...) messages about it (its request's)
+  editor     ; the number of the editor's connection
+  entry      ; the editor's request whose job parked, or NIL: another's, opened from the editor
   level      ; the shared debugger's level (debugger.lisp)
   condition  ; what it parked on
-  tag)       ; thrown to when the level closes
+  tag        ; thrown to when the level closes
+  chosen)    ; the restart this SLDB chose, if any
 
 (defun editor-sldb (entry level condition)
   "SLDB in the editor for ENTRY's job, parked at LEVEL, until that level closes."
-  (let* ((sldb (make-editor-sldb :depth (1+ (length *editor-sldb*)) :entry entry :level level
-                                 :condition condition :tag (list :sldb)))
+  (open-editor-sldb (editor-request-id entry) (editor-request-editor entry) entry level condition))
+
+(defun open-editor-sldb (key editor entry level condition)
+  "SLDB in this thread's editor on LEVEL until it closes; KEY numbers the messages about it."
+  (let* ((sldb (make-editor-sldb :depth (1+ (length *editor-sldb*)) :key key :editor editor
+                                 :entry entry :level level :condition condition :tag (list :sldb)))
          (*editor-sldb* (cons sldb *editor-sldb*))
          (thread (swank::current-thread-id)))
     (swank::send-to-emacs (list* :debug thread (editor-sldb-depth sldb)
@@ -31,17 +38,18 @@
     (unwind-protect (catch (editor-sldb-tag sldb) (serve-editor-sldb sldb))
       (swank::send-to-emacs (list :debug-return thread (editor-sldb-depth sldb) nil))
       (let ((by (level-chosen-by level)) (restart (level-ended-by level)))
-        (when by
+        ;; Said when someone else chose: the person knows what they chose themselves.
+        (when (and by (not (and restart (equal restart (editor-sldb-chosen sldb)))))
           (swank::background-message "Lisp Duet: ~A chose ~A." by (or restart "a restart")))))))
 
 (defun serve-editor-sldb (sldb)
   "SLDB's requests, until the level closes: then throws to the level's tag (a request that
 waits here, such as the restart the editor chose, is answered as aborted, as in Swank)."
-  (let ((id (editor-request-id (editor-sldb-entry sldb))))
+  (let ((id (editor-sldb-key sldb)))
     (loop
       (let ((event (swank::wait-for-event `(or (:emacs-rex . _) (:lisp-duet ,id . _)))))
         (if (eq (first event) :emacs-rex)
-            (apply #'swank::eval-for-emacs (rest event))
+            (serve-editor-rex event (format nil "Return to SLDB level ~D." (editor-sldb-depth sldb)))
             (destructuring-bind (message &optional argument) (cddr event)
               (case message
                 (:unparked
@@ -103,9 +111,10 @@ then waits until the level closes, by that choice or by someone else's."
       (swank::send-to-emacs (list :debug-condition (swank::current-thread-id)
                                   (format nil "This debugger has no restart ~A." designator)))
       (return-from choose-editor-restart nil))
+    (setf (editor-sldb-chosen sldb) (restart-name-text restart))
     (send-event "editor-restart"
-                "editor" (editor-request-editor entry)
-                "editor_request" (editor-request-id entry)
+                "editor" (editor-sldb-editor sldb)
+                "editor_request" (if entry (editor-request-id entry) :null)
                 "target" (level-job-id level)
                 "level" (level-number level)
                 "restart" (position restart (level-restarts level))
@@ -113,23 +122,60 @@ then waits until the level closes, by that choice or by someone else's."
     (serve-editor-sldb sldb)))
 
 (defun sldb-unavailable (what)
-  (swank::send-to-emacs
-   (list :debug-condition (swank::current-thread-id)
-         (format nil "~A is not available in Lisp Duet's shared debugger: its frames are on the session's worker. Use the restarts, the locals, or evaluate in a frame (e)." what)))
-  nil)
+  (end-editor-evaluation
+   (format nil "~A is not available in Lisp Duet's shared debugger: its frames are on the session's worker. Use the restarts, the locals (i inspects one), the source (v), or evaluate in a frame (e)" what)))
 
-(defun evaluate-in-frame (string index &key pretty)
+(defun frame-evaluation (string index &key (to-editor t))
+  "The values of STRING evaluated in frame INDEX of the innermost SLDB's level: a job of the
+session (debugger-eval), as an agent's evaluation in a frame is."
   (let* ((sldb (first *editor-sldb*))
          (level (editor-sldb-level sldb)))
     (multiple-value-bind (entry dropped)
         (delegate-to-session "frame-eval"
                              (list "op" "debugger-eval" "target" (level-job-id level)
                                    "level" (level-number level) "frame" index "code" string)
-                             (editor-job-body #'funcall :to-editor (not pretty)))
-      (let ((values (editor-outcome entry dropped)))
-        (if pretty
-            (swank::swank-pprint values)
-            (swank::with-buffer-syntax () (swank::format-values-for-echo-area values)))))))
+                             (editor-job-body #'funcall :to-editor to-editor))
+      (editor-outcome entry dropped))))
+
+(defun evaluate-in-frame (string index &key pretty)
+  (let ((values (frame-evaluation string index :to-editor (not pretty))))
+    (if pretty
+        (swank::swank-pprint values)
+        (swank::with-buffer-syntax () (swank::format-values-for-echo-area values)))))
+
+(defun inspect-in-frame (string index)
+  "SLDB's i: the value of STRING in frame INDEX (a job of the session), in the inspector."
+  (let ((value (first (frame-evaluation string index :to-editor nil))))
+    (swank::with-buffer-syntax ()
+      (swank::reset-inspector)
+      (swank::inspect-object value))))
+
+(defun source-form-location (text)
+  "A location SLIME shows as a buffer holding TEXT (the definition as the session has it)."
+  (list :location (list :source-form text) (list :position 1) nil))
+
+(defun frame-source (sldb index)
+  "SLDB's v: where frame INDEX's code is. A function compiled or loaded from a file (C-c C-k,
+C-c C-l, a system): its file and position, or its buffer for C-c C-c (Swank's backend knows);
+one the session defined by evaluation: its definition's text; the evaluated form's own frame:
+the form."
+  (let ((frame (nth index (level-frames (editor-sldb-level sldb)))))
+    (unless frame
+      (return-from frame-source (list :error (format nil "There is no frame ~D." index))))
+    (destructuring-bind (text function environment) frame
+      (declare (ignore environment))
+      (let* ((name (frame-function-name function))
+             (object (if (and (symbolp function) function) (ignore-errors (fdefinition function)) function))
+             (file-location (and (functionp object)
+                                 (ignore-errors (nth-value 0 (ext:compiled-function-file object)))
+                                 (ignore-errors (swank/backend:find-source-location object))))
+             (session (and (symbolp name) name (definition-source name "function"))))
+        (cond ((and (consp file-location) (eq (first file-location) :location)) file-location)
+              (session (source-form-location (car session)))
+              ((eq name 'si::bytecodes) (source-form-location text))
+              ((null function)
+               (list :error (format nil "~A is a call of a built-in function: ECL keeps no frame or source for it." text)))
+              (t (list :error (format nil "Lisp Duet knows no source for ~A (compiled without a file, or defined by a library that did not record it)." text))))))))
 
 (defun sldb-by-depth (depth)
   (or (find depth *editor-sldb* :key #'editor-sldb-depth) (first *editor-sldb*)))
@@ -162,12 +208,11 @@ then waits until the level closes, by that choice or by someone else's."
                                             (swank::reset-inspector)
                                             (swank::inspect-object (editor-sldb-condition (first *editor-sldb*))))))
     (swank:sdlb-print-condition . ,(lambda () (condition-message (editor-sldb-condition (first *editor-sldb*)))))
-    (swank:frame-source-location . ,(lambda (index)
-                                      (declare (ignore index))
-                                      (list :error "Lisp Duet's shared debugger keeps no source location for frames.")))
+    (swank:frame-source-location . ,(lambda (index) (frame-source (first *editor-sldb*) index)))
+    (swank:inspect-in-frame . ,#'inspect-in-frame)
     ,@(loop for name in '(swank:sldb-disassemble swank:sldb-return-from-frame swank:restart-frame
                           swank:sldb-step swank:sldb-next swank:sldb-out swank:sldb-break-on-return
-                          swank:inspect-in-frame swank:sldb-break-with-default-debugger)
+                          swank:sldb-break-with-default-debugger)
             collect (let ((name name))
                       (cons name (lambda (&rest arguments)
                                    (declare (ignore arguments))
