@@ -22,7 +22,7 @@ const auto Force = Arg::boolean(QStringLiteral("force"), QStringLiteral("Recompi
 const auto Timeout = Arg::number(QStringLiteral("timeout_seconds"), QStringLiteral("Time limit (default 300)"), 1, 3600);
 const auto Verbose = Arg::boolean(QStringLiteral("verbose"), QStringLiteral("Include the compiler's output"));
 const auto UntilNative = Arg::boolean(QStringLiteral("until_native"),
-                                      QStringLiteral("Answer once the libraries it loaded as bytecode run native (within wait_seconds)"));
+                                      QStringLiteral("Wait for native code"));
 
 // ASDF says 'Component "x" not found'; for the system the agent named, seed 001's wording
 // ('System "x" not found.') is clearer and still true.
@@ -173,9 +173,8 @@ Tool loadSystemTool(Session *session, JobHandles *jobs, const LibraryCompilation
         .name = QStringLiteral("load-system"),
         .title = QStringLiteral("Load system"),
         .description = QStringLiteral(
-            "Load an ASDF system (registry, project root, LISP_DUET_SYSTEM_PATHS; no Quicklisp). The project's own compile "
-            "natively at (debug 3), so their frames show in the debugger; a library not yet compiled runs as bytecode at "
-            "once and becomes native in the background. Lists warnings."),
+            "Load an ASDF system (registry, project root, LISP_DUET_SYSTEM_PATHS; no Quicklisp); the project's own natively "
+            "at (debug 3), so their frames show in the debugger. Lists warnings."),
         .arguments = {System, Force, Timeout, Verbose, UntilNative, ToolKit::descriptionArgument(), ToolKit::waitSecondsArgument()},
         .outputProperties = ToolKit::withRunningProperties(outputProperties()),
         .outputRequired = {QStringLiteral("status")},

@@ -114,9 +114,8 @@ Tool projectInfoTool(ProjectFiles *files, const SessionSetup &setup)
         .title = QStringLiteral("Project info"),
         .description = QStringLiteral(
             "The project root (or how to set one), read-only roots, each .asd file with its systems, and how to load and test "
-            "them. File paths are relative to the root. Whether definitions are compiled to native code, or why not; what "
-            "each loaded library runs as (native, bytecode while it compiles, k of n files); where the person's editor "
-            "connects (Swank); whether their init file loaded."),
+            "them. File paths are relative to the root. Whether definitions and libraries are compiled to native code, or why "
+            "not; where the person's editor connects (Swank); whether their init file loaded."),
         .arguments = {},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("root")},
