@@ -13,6 +13,8 @@
 #include "client/EngineProtocol.h"
 
 #include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonArray>
 #include <QProcess>
@@ -109,6 +111,32 @@ int filesOfType(const QString &dir, const QString &suffix)
     return count;
 }
 
+// The .fasc files under DIR that are not bytecode but native (ELF) files, one path a line.
+QString nativeFascFiles(const QString &dir)
+{
+    QStringList found;
+    QDirIterator it(dir, {QStringLiteral("*.fasc")}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        QFile file(it.next());
+        if (file.open(QIODevice::ReadOnly) && file.read(4) == QByteArray("\x7f" "ELF", 4))
+            found << file.fileName();
+    }
+    return found.join(QLatin1Char('\n'));
+}
+
+// The .fasc files under DIR whose folder has no native .fas of the same name, one a line.
+QString fascWithoutNative(const QString &dir)
+{
+    QStringList found;
+    QDirIterator it(dir, {QStringLiteral("*.fasc")}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (!QFileInfo::exists(path.chopped(1)))
+            found << path;
+    }
+    return found.join(QLatin1Char('\n'));
+}
+
 // An engine with an empty ASDF cache of its own (LISP_DUET_LIBRARY_NATIVE as `native` says).
 struct FreshEngine
 {
@@ -191,6 +219,36 @@ private slots:
         QCOMPARE(stateOf(whole), QStringLiteral("native"));
         QCOMPARE(whole.value(QStringLiteral("bytecode_files")).toInt(), 0);
         QCOMPARE(value(next, QStringLiteral("(lisp-duet.kernel::bytecoded-p #'alexandria:flatten)")), QStringLiteral("NIL"));
+        QVERIFY2(fresh.halfWritten().isEmpty(), qPrintable(fresh.halfWritten()));
+    }
+
+    // asdf-flv, FiveAM's dependency, defines ASDF's PERFORM :around (COMPILE-OP CL-SOURCE-FILE):
+    // with our methods on the same classes it replaced them, and ASDF compiled every file after
+    // it natively into the .fasc shown to it, which then failed to load ("Found invalid
+    // character Rubout"); in the compiler process, the files after it were never published.
+    void aLibraryWhoseDependencyHooksAsdfsCompileStillLoadsAsBytecodeThenNative()
+    {
+        FreshEngine fresh;
+        EngineHarness &lisp = *fresh.lisp;
+        QVERIFY(lisp.waitReady());
+        const JobPtr loaded = loadSystem(lisp, QStringLiteral("fiveam"));
+        QVERIFY(loaded);
+        QVERIFY2(loaded->result.ok(), qPrintable(loaded->result.error.message));
+        QCOMPARE(value(lisp, QStringLiteral("(lisp-duet.kernel::bytecoded-p #'fiveam:run)")), QStringLiteral("T"));
+        QVERIFY2(nativeFascFiles(fresh.cache.path()).isEmpty(), qPrintable(nativeFascFiles(fresh.cache.path())));
+        const QString probe = QStringLiteral("(progn (fiveam:test duet-probe (fiveam:is (= 4 (+ 2 2))))"
+                                             " (let ((fiveam:*test-dribble* (make-broadcast-stream)))"
+                                             " (fiveam:results-status (fiveam:run 'duet-probe))))");
+        QCOMPARE(value(lisp, probe), QStringLiteral("T"));
+        const QJsonObject done = waitForState(lisp, QStringLiteral("fiveam"), {QStringLiteral("native"), QStringLiteral("partial"), QStringLiteral("bytecode")});
+        QVERIFY2(QStringList({QStringLiteral("native"), QStringLiteral("partial")}).contains(stateOf(done)),
+                 qPrintable(QJsonDocument(done).toJson()));
+        QCOMPARE(done.value(QStringLiteral("compiled")).toInt(), done.value(QStringLiteral("total")).toInt());
+        // Every file the session compiled to bytecode now has its native file in ASDF's cache.
+        QVERIFY2(fascWithoutNative(fresh.cache.path()).isEmpty(), qPrintable(fascWithoutNative(fresh.cache.path())));
+        QVERIFY2(nativeFascFiles(fresh.cache.path()).isEmpty(), qPrintable(nativeFascFiles(fresh.cache.path())));
+        QCOMPARE(value(lisp, QStringLiteral("(lisp-duet.kernel::bytecoded-p #'fiveam:run)")), QStringLiteral("NIL"));
+        QCOMPARE(value(lisp, probe), QStringLiteral("T"));
         QVERIFY2(fresh.halfWritten().isEmpty(), qPrintable(fresh.halfWritten()));
     }
 

@@ -86,7 +86,16 @@ beside it, seeded with a hard link to SHARED when that exists."
 
 (defvar *twins* (make-hash-table :test #'equal))
 
+(defvar *publishing-method* nil "Our PERFORM :around that publishes what was compiled.")
+
 (defun private-output-files (files)
+  "Our own folder's twins of FILES, while the method that publishes them is in force (a
+library's method on the same classes would replace it: library-tiers.lisp); FILES otherwise."
+  (if (not (asdf-method-in-force-p *publishing-method* "PERFORM"))
+      files
+      (private-twins files)))
+
+(defun private-twins (files)
   (mapcar (lambda (file)
             (let ((shared (namestring file)))
               (pathname (or (gethash shared *twins*)
@@ -111,18 +120,28 @@ wants both; a .fas alone would be reloaded, an .o alone recompiled)."
   (report-compiler :compiled *compiling-system* (component-source component)
                    (incf *compiled-count*) (max *compiled-count* *files-to-compile*)))
 
+(defun lisp-source-file-p (component)
+  (typep component (asdf-symbol "CL-SOURCE-FILE")))
+
 (defun install-private-outputs ()
+  ;; SOURCE-FILE: asdf-flv, loaded here with FiveAM, replaced our methods on CL-SOURCE-FILE
+  ;; (library-tiers.lisp), and the files compiled after it were never published.
   (eval `(defmethod ,(asdf-symbol "OUTPUT-FILES") :around ((operation ,(asdf-symbol "COMPILE-OP"))
-                                                           (component ,(asdf-symbol "CL-SOURCE-FILE")))
-           (private-output-files (call-next-method))))
-  (eval `(defmethod ,(asdf-symbol "PERFORM") :around ((operation ,(asdf-symbol "COMPILE-OP"))
-                                                      (component ,(asdf-symbol "CL-SOURCE-FILE")))
-           (handler-bind ((error (lambda (condition)
-                                   (report-compiler :failed *compiling-system* (component-source component)
-                                                    (one-line (condition-message condition)))
-                                   (throw 'compile-failed 1))))
-             (multiple-value-prog1 (call-next-method)
-               (publish-compiled operation component)))))
+                                                           (component ,(asdf-symbol "SOURCE-FILE")))
+           (if (lisp-source-file-p component)
+               (private-output-files (call-next-method))
+               (call-next-method))))
+  (setf *publishing-method*
+        (eval `(defmethod ,(asdf-symbol "PERFORM") :around ((operation ,(asdf-symbol "COMPILE-OP"))
+                                                            (component ,(asdf-symbol "SOURCE-FILE")))
+                 (if (lisp-source-file-p component)
+                     (handler-bind ((error (lambda (condition)
+                                             (report-compiler :failed *compiling-system* (component-source component)
+                                                              (one-line (condition-message condition)))
+                                             (throw 'compile-failed 1))))
+                       (multiple-value-prog1 (call-next-method)
+                         (publish-compiled operation component)))
+                     (call-next-method)))))
   (eval `(defmethod ,(asdf-symbol "PERFORM-PLAN") :around ((steps list) &key force &allow-other-keys)
            (setf *files-to-compile* (or (ignore-errors (count-files-to-compile steps force)) 0))
            (report-compiler :plan *compiling-system* *files-to-compile*)

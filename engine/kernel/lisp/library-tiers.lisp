@@ -61,11 +61,31 @@ files...) compiles its own way, natively, as before."
 
 ;;; What ASDF sees.
 
+;;; ASDF keeps one method per generic function, qualifiers and specializers: a library that
+;;; defines the same one replaces ours without a word. asdf-flv (FiveAM's dependency) defines
+;;; PERFORM :around (COMPILE-OP CL-SOURCE-FILE): with ours on the same classes, every library
+;;; file compiled after asdf-flv loaded was compiled natively by ASDF into the .fasc our
+;;; OUTPUT-FILES still showed, and loading that ELF file as bytecode failed ("Found invalid
+;;; character Rubout"): FiveAM did not load on an empty cache. So our methods specialize on
+;;; SOURCE-FILE, which libraries leave alone (theirs, more specific, run around ours), and the
+;;; view and the compile check each other: the .fasc is shown only while our PERFORM is in
+;;; force, and bytecode is written only to a .fasc.
+
+(defvar *tiered-perform-method* nil "Our PERFORM :around for COMPILE-OP, once installed.")
+
+(defun asdf-method-in-force-p (method generic)
+  "True while METHOD is still one of ASDF's GENERIC's methods (GENERIC: its name)."
+  (and method
+       (member method (ignore-errors (clos:generic-function-methods (fdefinition (asdf-symbol generic)))))
+       t))
+
 (defun tiered-output-files (component files)
   "The output files ASDF is shown for COMPONENT's COMPILE-OP: FILES (the native ones), or for
-a bytecode file the .fasc in their place, or for one loaded from source the source itself."
+a bytecode file the .fasc in their place, or for one loaded from source the source itself;
+FILES whenever our COMPILE-OP is no longer in force (see above)."
   (let ((file (library-file-of component)))
-    (case (and file (library-file-tier file))
+    (case (and file (asdf-method-in-force-p *tiered-perform-method* "PERFORM")
+               (library-file-tier file))
       (:bytecode (list (make-pathname :type "fasc" :defaults (first files))))
       (:source (list (pathname (library-file-source file))))
       (t files))))
@@ -144,12 +164,16 @@ bytecodes compiler cannot run: such a file is compiled natively, on the worker, 
   "ASDF's COMPILE-OP for a library file: bytecode for a bytecode file (and for one whose
 bytecode could not be written, e.g. a constant that does not print readably, nothing: it is
 loaded from its source), NEXT (ASDF's own) otherwise."
-  (let ((file (library-file-of component)))
-    (case (and file (library-file-tier file))
+  (let* ((file (library-file-of component))
+         (output (and file (first (funcall (asdf-symbol "OUTPUT-FILES") operation component)))))
+    (case (and file
+               ;; Our OUTPUT-FILES replaced by a library's: ASDF expects its native files.
+               (or (not (eq (library-file-tier file) :bytecode))
+                   (equal (pathname-type output) "fasc"))
+               (library-file-tier file))
       (:bytecode
        (announce-file-compile component)
-       (let ((input (first (funcall (asdf-symbol "INPUT-FILES") operation component)))
-             (output (first (funcall (asdf-symbol "OUTPUT-FILES") operation component))))
+       (let ((input (first (funcall (asdf-symbol "INPUT-FILES") operation component))))
          (when (inlines-c-p input)
            ;; ECL's FFI inlines C (usocket, cl+ssl on ECL): only the native compiler can.
            (setf (library-file-tier file) :native
@@ -238,21 +262,24 @@ loaded as bytecode go to the background compiler (library-native.lisp)."
 
 (defun install-library-tiers ()
   "Once ASDF exists: our view of the output files and our COMPILE-OP for library files."
+  ;; SOURCE-FILE, not CL-SOURCE-FILE: a library's method would replace ours (see above). Only
+  ;; plain CL-SOURCE-FILEs get a tier (DECIDE-LIBRARY-TIERS), others pass through.
   (without-noting-definitions
     (eval `(defmethod ,(asdf-symbol "OUTPUT-FILES") :around ((operation ,(asdf-symbol "COMPILE-OP"))
-                                                             (component ,(asdf-symbol "CL-SOURCE-FILE")))
+                                                             (component ,(asdf-symbol "SOURCE-FILE")))
              (tiered-output-files component (call-next-method))))
     ;; LOAD-OP's input files are COMPILE-OP's outputs translated into the cache once more: a
     ;; file loaded from its source is loaded from where it is.
     (eval `(defmethod ,(asdf-symbol "INPUT-FILES") :around ((operation ,(asdf-symbol "LOAD-OP"))
-                                                            (component ,(asdf-symbol "CL-SOURCE-FILE")))
+                                                            (component ,(asdf-symbol "SOURCE-FILE")))
              (let ((file (library-file-of component)))
                (if (and file (eq (library-file-tier file) :source))
                    (list (pathname (library-file-source file)))
                    (call-next-method)))))
-    (eval `(defmethod ,(asdf-symbol "PERFORM") :around ((operation ,(asdf-symbol "COMPILE-OP"))
-                                                        (component ,(asdf-symbol "CL-SOURCE-FILE")))
-             (perform-tiered-compile operation component #'call-next-method)))))
+    (setf *tiered-perform-method*
+          (eval `(defmethod ,(asdf-symbol "PERFORM") :around ((operation ,(asdf-symbol "COMPILE-OP"))
+                                                              (component ,(asdf-symbol "SOURCE-FILE")))
+                   (perform-tiered-compile operation component #'call-next-method))))))
 
 (defun library-files-of (system)
   "SYSTEM's files loaded as bytecode in this engine, in the order they were loaded."
