@@ -205,11 +205,26 @@ loaded from its source), NEXT (ASDF's own) otherwise."
 (defun native-done-p (operation component)
   (nth-value 1 (funcall (asdf-symbol "COMPUTE-ACTION-STAMP") nil operation component)))
 
+(defun native-file-p (path)
+  "True when PATH is an ELF file (a native fasl or object)."
+  (ignore-errors
+   (with-open-file (in path :element-type '(unsigned-byte 8))
+     (let ((head (make-array 4 :element-type '(unsigned-byte 8) :initial-element 0)))
+       (and (= 4 (read-sequence head in)) (equalp head #(127 69 76 70)))))))
+
+(defun remove-misnamed-native-file (native)
+  "Deletes a native file that stands under the .fasc name of NATIVE (an engine before the fix
+above wrote them): ASDF would find it up to date and load it as bytecode, failing each time."
+  (let ((bytecode (make-pathname :type "fasc" :defaults native)))
+    (when (native-file-p bytecode)
+      (ignore-errors (delete-file bytecode)))))
+
 (defun note-bytecode-file (operation component)
   "Gives COMPONENT the bytecode tier; where its native file goes is asked first, while ASDF
 still sees the native view."
   (let ((native (ignore-errors (namestring (first (funcall (asdf-symbol "OUTPUT-FILES") operation component)))))
         (source (component-source component)))
+    (when native (remove-misnamed-native-file native))
     (when (and native source)
       (mp:with-lock (*library-tiers-lock*)
         (setf (gethash source *library-files*)
