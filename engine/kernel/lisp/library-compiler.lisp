@@ -163,7 +163,11 @@ wants both; a .fas alone would be reloaded, an .o alone recompiled)."
     (setf *compiling-system* system)
     (let ((*standard-output* (make-broadcast-stream))
           (*error-output* (make-broadcast-stream))
-          (*load-verbose* nil) (*compile-verbose* nil) (*compile-print* nil))
+          (*load-verbose* nil) (*compile-verbose* nil) (*compile-print* nil)
+          ;; A file without IN-PACKAGE is read in CL-USER, as ASDF in plain ECL and our
+          ;; bytecode (library-tiers.lisp) read it: in the kernel's package, its .fas named
+          ;; LISP-DUET.KERNEL, and plain ECL could not load it from the shared cache.
+          (*package* (find-package "COMMON-LISP-USER")))
       (require :asdf)
       (require :cmp)
       (use-library-compiler-flags)
