@@ -236,6 +236,84 @@ private slots:
         QVERIFY2(fresh.halfWritten().isEmpty(), qPrintable(fresh.halfWritten()));
     }
 
+    // Before: ASDF 3.1 notes an action done in PERFORM's :after method, which our bytecode
+    // COMPILE-OP never reached: every later load-system loaded each bytecode file again and
+    // reset the library's DEFPARAMETERs. And the compiler process read a file without
+    // IN-PACKAGE in the kernel's package: plain ECL could not load its .fas from the cache.
+    void aSecondLoadLoadsNoFileAgain_data()
+    {
+        QTest::addColumn<bool>("native");
+        QTest::newRow("bytecode only") << false;
+        QTest::newRow("native in the background, swapped") << true;
+    }
+
+    void aSecondLoadLoadsNoFileAgain()
+    {
+        QFETCH(bool, native);
+        QTemporaryDir systems;
+        const QString dir = systems.filePath(QStringLiteral("duet-twice"));
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(TestFiles::write(dir + QStringLiteral("/duet-twice.asd"),
+                                 "(asdf:defsystem \"duet-twice\" :components ((:file \"state\") (:file \"use\")))\n"));
+        QVERIFY(TestFiles::write(dir + QStringLiteral("/state.lisp"), "(defparameter *duet-twice* :as-loaded)\n"));
+        QVERIFY(TestFiles::write(dir + QStringLiteral("/use.lisp"), "(defun duet-twice () *duet-twice*)\n"));
+        FreshEngine fresh(native);
+        EngineHarness &lisp = *fresh.lisp;
+        QVERIFY(lisp.waitReady());
+        QVERIFY(lisp.result(QStringLiteral("(require :asdf)")).ok());
+        QVERIFY(lisp.result(QStringLiteral("(progn (push #p\"%1/\" asdf:*central-registry*) nil)").arg(dir)).ok());
+        const QStringList names = {QStringLiteral("duet-twice"), QStringLiteral("alexandria")};
+        for (const QString &name : names) {
+            const JobPtr first = loadSystem(lisp, name);
+            QVERIFY2(first && first->result.ok(), first ? qPrintable(first->result.error.message) : "no answer");
+            QVERIFY2(!EngineProtocol::LedgerFacts(first->result.reply).loadedFiles().isEmpty(), qPrintable(name));
+        }
+        QCOMPARE(value(lisp, QStringLiteral("(lisp-duet.kernel::bytecoded-p #'alexandria:flatten)")), QStringLiteral("T"));
+        // The session's changes, which loading a file again would undo.
+        QVERIFY(lisp.result(QStringLiteral("(setf *duet-twice* :the-sessions)")).ok());
+        QVERIFY(lisp.result(QStringLiteral("(defun alexandria:ensure-list (x) (list :mine x))")).ok());
+        const auto loadsNothing = [&](const char *when) {
+            for (const QString &name : names) {
+                const JobPtr again = loadSystem(lisp, name);
+                QVERIFY2(again && again->result.ok(), again ? qPrintable(again->result.error.message) : "no answer");
+                const QStringList files = EngineProtocol::LedgerFacts(again->result.reply).loadedFiles();
+                QVERIFY2(files.isEmpty(), qPrintable(QStringLiteral("%1, %2: %3").arg(QLatin1String(when), name, files.join(QLatin1Char(' ')))));
+            }
+            for (const QString &code : {QStringLiteral("(asdf:load-system \"duet-twice\")"), QStringLiteral("(asdf:load-system \"alexandria\")"),
+                                        QStringLiteral("(require \"alexandria\")")}) {
+                const JobResult result = lisp.result(code);
+                QVERIFY2(result.ok(), qPrintable(code + result.error.message));
+                const QStringList files = EngineProtocol::LedgerFacts(result.reply).loadedFiles();
+                QVERIFY2(files.isEmpty(), qPrintable(QStringLiteral("%1, %2: %3").arg(QLatin1String(when), code, files.join(QLatin1Char(' ')))));
+            }
+            QCOMPARE(value(lisp, QStringLiteral("(duet-twice)")), QStringLiteral(":THE-SESSIONS"));
+            QCOMPARE(value(lisp, QStringLiteral("(alexandria:ensure-list 1)")), QStringLiteral("(:MINE 1)"));
+        };
+        loadsNothing("while bytecode");
+        if (!native || QTest::currentTestFailed())
+            return;
+        for (const QString &name : names) {
+            const QJsonObject done = waitForState(lisp, name, {QStringLiteral("native"), QStringLiteral("partial"), QStringLiteral("bytecode")});
+            QVERIFY2(QStringList({QStringLiteral("native"), QStringLiteral("partial")}).contains(stateOf(done)), qPrintable(QJsonDocument(done).toJson()));
+        }
+        QCOMPARE(value(lisp, QStringLiteral("(lisp-duet.kernel::bytecoded-p #'duet-twice)")), QStringLiteral("NIL"));
+        loadsNothing("after the swap");
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(waitUntilNoneCompiles(lisp));
+        // Plain ECL loads both from the shared cache, compiling nothing, in CL-USER.
+        QProcess ecl;
+        ecl.setProcessChannelMode(QProcess::MergedChannels);
+        ecl.start(QStringLiteral("ecl"), {QStringLiteral("--norc"), QStringLiteral("--eval"), QStringLiteral("(require :asdf)"), QStringLiteral("--eval"),
+                                           QStringLiteral("(progn (push #p\"%1/\" asdf:*central-registry*)"
+                                                          " (asdf:load-system \"alexandria\") (asdf:load-system \"duet-twice\")"
+                                                          " (format t \"~&plain ~S~%\" (funcall (find-symbol \"DUET-TWICE\" \"CL-USER\")))"
+                                                          " (ext:quit 0))").arg(dir)});
+        QVERIFY(ecl.waitForFinished(120000));
+        const QString said = QString::fromUtf8(ecl.readAll());
+        QVERIFY2(said.contains(QStringLiteral("plain :AS-LOADED")) && !said.contains(QStringLiteral("Compiling")), qPrintable(said));
+    }
+
     // asdf-flv, FiveAM's dependency, defines ASDF's PERFORM :around (COMPILE-OP CL-SOURCE-FILE):
     // with our methods on the same classes it replaced them, and ASDF compiled every file after
     // it natively into the .fasc shown to it, which then failed to load ("Found invalid

@@ -160,10 +160,23 @@ bytecodes compiler cannot run: such a file is compiled natively, on the worker, 
        (let ((forms (ignore-errors (read-top-level-forms source))))
          (and forms (notany (lambda (entry) (compile-time-only-p (car entry))) forms)))))
 
+;;; ASDF 3.1 (ECL's) notes an action done in PERFORM's :after method (OPERATION COMPONENT),
+;;; which runs only when PERFORM's next method does: a file we compiled to bytecode ourselves
+;;; was never noted, so its COMPILE-OP had no date and the date of its .fasc stayed the one
+;;; ASDF had read before the file existed (none). LOAD-OP was then noted with the source's
+;;; date instead of the .fasc's, and every later load-system (asdf:load-system, require, the
+;;; tool) found the file's load out of date and loaded it again, resetting its DEFPARAMETERs.
+;;; Noting it ourselves is what the :after method does (a second note, as newer ASDFs make
+;;; from PERFORM-PLAN, changes nothing).
+
+(defun note-compile-done (operation component)
+  (funcall (asdf-symbol "MARK-OPERATION-DONE") operation component)
+  nil)
+
 (defun perform-tiered-compile (operation component next)
   "ASDF's COMPILE-OP for a library file: bytecode for a bytecode file (and for one whose
 bytecode could not be written, e.g. a constant that does not print readably, nothing: it is
-loaded from its source), NEXT (ASDF's own) otherwise."
+loaded from its source), NEXT (ASDF's own) otherwise. Either way ASDF notes it done."
   (let* ((file (library-file-of component))
          (output (and file (first (funcall (asdf-symbol "OUTPUT-FILES") operation component)))))
     (case (and file
@@ -179,15 +192,15 @@ loaded from its source), NEXT (ASDF's own) otherwise."
            (setf (library-file-tier file) :native
                  (library-file-state file) :native)
            (return-from perform-tiered-compile (funcall next)))
-         (when (source-load-better-p input)
-           (setf (library-file-tier file) :source)
-           (return-from perform-tiered-compile nil))
-         (handler-case (compile-to-bytecode component input output)
-           (error (condition)
-             (setf (library-file-tier file) :source
-                   (library-file-reason file)
-                   (format nil "Its bytecode could not be written (~A): it loads from its source." (one-line (condition-message condition))))))))
-      (:source nil)
+         (if (source-load-better-p input)
+             (setf (library-file-tier file) :source)
+             (handler-case (compile-to-bytecode component input output)
+               (error (condition)
+                 (setf (library-file-tier file) :source
+                       (library-file-reason file)
+                       (format nil "Its bytecode could not be written (~A): it loads from its source." (one-line (condition-message condition)))))))
+         (note-compile-done operation component)))
+      (:source (note-compile-done operation component))
       (t (funcall next)))))
 
 ;;; Deciding, before ASDF performs a plan.
