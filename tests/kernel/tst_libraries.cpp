@@ -149,6 +149,19 @@ QString fascWithoutNative(const QString &dir)
     return found.join(QLatin1Char('\n'));
 }
 
+// What plain ECL (no Lisp Duet) prints running FORM after (require :asdf), on the ASDF cache
+// of XDG_CACHE_HOME (the tests' shared one).
+QString plainEcl(const QString &form)
+{
+    QProcess ecl;
+    ecl.setProcessChannelMode(QProcess::MergedChannels);
+    ecl.start(QStringLiteral("ecl"), {QStringLiteral("--norc"), QStringLiteral("--eval"), QStringLiteral("(require :asdf)"),
+                                       QStringLiteral("--eval"), form, QStringLiteral("--eval"), QStringLiteral("(ext:quit 0)")});
+    if (!ecl.waitForFinished(120000))
+        ecl.kill();
+    return QString::fromUtf8(ecl.readAll());
+}
+
 // An engine with an empty ASDF cache of its own (LISP_DUET_LIBRARY_NATIVE as `native` says).
 struct FreshEngine
 {
@@ -219,7 +232,9 @@ private slots:
 
         const JobPtr nativeRun = lisp.run(EngineProtocol::testRun(QStringLiteral("alexandria")), 240000);
         QVERIFY(nativeRun && nativeRun->result.ok());
-        QCOMPARE(nativeRun->result.reply.value(QStringLiteral("passed")).toInt(), passed);
+        QVERIFY2(nativeRun->result.reply.value(QStringLiteral("passed")).toInt() == passed,
+                 qPrintable(QStringLiteral("passed %1 of %2 before; failures: ").arg(nativeRun->result.reply.value(QStringLiteral("passed")).toInt()).arg(passed)
+                            + QString::fromUtf8(QJsonDocument(nativeRun->result.reply.value(QStringLiteral("failures")).toArray()).toJson(QJsonDocument::Compact))));
         QCOMPARE(nativeRun->result.reply.value(QStringLiteral("failed")).toInt(), failed);
 
         // A new engine loads it natively from the cache, every file.
@@ -302,15 +317,9 @@ private slots:
             return;
         QVERIFY(waitUntilNoneCompiles(lisp));
         // Plain ECL loads both from the shared cache, compiling nothing, in CL-USER.
-        QProcess ecl;
-        ecl.setProcessChannelMode(QProcess::MergedChannels);
-        ecl.start(QStringLiteral("ecl"), {QStringLiteral("--norc"), QStringLiteral("--eval"), QStringLiteral("(require :asdf)"), QStringLiteral("--eval"),
-                                           QStringLiteral("(progn (push #p\"%1/\" asdf:*central-registry*)"
-                                                          " (asdf:load-system \"alexandria\") (asdf:load-system \"duet-twice\")"
-                                                          " (format t \"~&plain ~S~%\" (funcall (find-symbol \"DUET-TWICE\" \"CL-USER\")))"
-                                                          " (ext:quit 0))").arg(dir)});
-        QVERIFY(ecl.waitForFinished(120000));
-        const QString said = QString::fromUtf8(ecl.readAll());
+        const QString said = plainEcl(QStringLiteral("(progn (push #p\"%1/\" asdf:*central-registry*)"
+                                                     " (asdf:load-system \"alexandria\") (asdf:load-system \"duet-twice\")"
+                                                     " (format t \"~&plain ~S~%\" (funcall (find-symbol \"DUET-TWICE\" \"CL-USER\"))))").arg(dir));
         QVERIFY2(said.contains(QStringLiteral("plain :AS-LOADED")) && !said.contains(QStringLiteral("Compiling")), qPrintable(said));
     }
 
@@ -427,15 +436,9 @@ private slots:
         // Plain ECL loads what they compiled, without compiling anything.
         const int compiled = filesOfType(fresh.cache.path(), QStringLiteral("fas"));
         QCOMPARE(compiled, 4);
-        QProcess ecl;
-        ecl.setProcessChannelMode(QProcess::MergedChannels);
-        ecl.start(QStringLiteral("ecl"), {QStringLiteral("--norc"), QStringLiteral("--eval"), QStringLiteral("(require :asdf)"), QStringLiteral("--eval"),
-                                           QStringLiteral("(progn (push #p\"%1/duet-swaplib/\" asdf:*central-registry*)"
-                                                          " (asdf:load-system \"duet-swaplib\")"
-                                                          " (format t \"~&checksum ~A~%\" (funcall (find-symbol \"CHECKSUM\" \"DUET-SWAPLIB\") 1000))"
-                                                          " (ext:quit 0))").arg(LibraryData)});
-        QVERIFY(ecl.waitForFinished(120000));
-        const QString said = QString::fromUtf8(ecl.readAll());
+        const QString said = plainEcl(QStringLiteral("(progn (push #p\"%1/duet-swaplib/\" asdf:*central-registry*)"
+                                                     " (asdf:load-system \"duet-swaplib\")"
+                                                     " (format t \"~&checksum ~A~%\" (funcall (find-symbol \"CHECKSUM\" \"DUET-SWAPLIB\") 1000)))").arg(LibraryData));
         QVERIFY2(said.contains(QStringLiteral("checksum ")) && !said.contains(QStringLiteral("Compiling")), qPrintable(said));
         QCOMPARE(filesOfType(fresh.cache.path(), QStringLiteral("fas")), compiled);
     }
