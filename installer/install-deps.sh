@@ -21,6 +21,8 @@ if [ "$want_tests" = 1 ]; then
              cl-split-sequence cl-trivial-gray-streams cl-iterate cl-kmrcl cl-ptester cl-rt cl-trivial-features
              cl-trivial-garbage cl-usocket cl-plus-ssl cl-closer-mop cl-puri cl-md5 cl-parse-number
              cl-trivial-backtrace cl-yason cl-local-time cl-esrap cl-named-readtables libffi-dev)
+  # tests/bench bench_libraries: a first load of hunchentoot beside SBCL's (issue 39)
+  packages+=(cl-hunchentoot sbcl)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

@@ -4,6 +4,7 @@
 #include "client/EngineClient.h"
 #include "features/ClientRoots.h"
 #include "features/CompletionProvider.h"
+#include "features/LibraryNotices.h"
 #include "features/PromptProvider.h"
 #include "features/ResourceProvider.h"
 #include "history/DefinitionLedger.h"
@@ -11,8 +12,10 @@
 #include "Preferences.h"
 #include "editor/EditorBridge.h"
 #include "initfile/InitFile.h"
+#include "native/LibraryCompilation.h"
 #include "native/NativeCompilation.h"
 #include "project/ProjectFiles.h"
+#include "ProjectWarmUp.h"
 #include "server/McpServer.h"
 #include "session/Session.h"
 #include "toolapi/ToolRegistry.h"
@@ -31,6 +34,7 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
       m_engine(new EngineClient(this)),
       m_session(new Session(m_engine, this)),
       m_native(new NativeCompilation(m_engine, m_session, this)),
+      m_libraries(new LibraryCompilation(m_engine, m_session, m_native, this)),
       m_initFile(new InitFile(m_session, this)),
       m_editors(new EditorBridge(m_session, m_engine, this)),
       m_jobHandles(new JobHandles(m_session, this)),
@@ -67,7 +71,7 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     setNativeCompilation(preferences.nativeCompilation); // before the engine starts: its arguments
     applyEditorAndInitFile(preferences);
     addAllTools(m_tools, m_session, m_jobHandles, m_projectFiles, m_ledger, m_formStaging, m_replayer,
-                [this](const QString &source, QString *error) { return journalEntries(source, error); }, {m_native, m_editors, m_initFile});
+                [this](const QString &source, QString *error) { return journalEntries(source, error); }, {m_native, m_editors, m_initFile, m_libraries});
     applyToolGroups(preferences);
     // Agents may read the sources of the systems the session can load, never write them.
     m_projectFiles->root().setReadOnlyRoots(ProjectRoot::systemSourceFolders());
@@ -83,6 +87,8 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     connect(m_native, &NativeCompilation::notice, m_server, [server = m_server, native = m_native](const QString &sentence) {
         server->log(native->status().available ? QStringLiteral("info") : QStringLiteral("warning"), QStringLiteral("engine"), sentence);
     });
+    // ...and when a library's background compile ends: native now, partly, or why not.
+    LibraryNotices::follow(m_libraries, m_server);
     new PromptProvider(m_server, this);
     new CompletionProvider(m_server, m_session, this);
     connect(m_clientRoots, &ClientRoots::rootsChanged, this, &AppServices::followClientRoots);
@@ -93,6 +99,8 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
     });
     if (m_projectFiles->root().isSet())
         m_session->setProjectRoot(m_projectFiles->root().path());
+    m_warmUp = new ProjectWarmUp(m_libraries, m_projectFiles, this);
+    setLibraryWarmUp(preferences.libraryWarmUp);
     // The person's undo of an agent's change is news for that agent: its next answer says so,
     // so it no longer believes the file holds what it wrote.
     connect(m_projectFiles, &ProjectFiles::changeApplied, this, [this](const FileChange &change) {
@@ -111,6 +119,11 @@ AppServices::AppServices(const AppOptions &options, QObject *parent)
         }
     });
     loadPastJournal();
+}
+
+void AppServices::setLibraryWarmUp(bool on)
+{
+    m_warmUp->setEnabled(on);
 }
 
 void AppServices::applyToolGroups(const Preferences &preferences)

@@ -17,7 +17,9 @@ class EngineClient;
 class FormStaging;
 class InitFile;
 class JobHandles;
+class LibraryCompilation;
 class NativeCompilation;
+class ProjectWarmUp;
 class ProjectFiles;
 class Replayer;
 class Session;
@@ -40,6 +42,12 @@ public:
     // Native code for the session's definitions (issue 30): on or off, and what became of each
     // definition the background compiler was given.
     NativeCompilation *native() const { return m_native; }
+    // Libraries at once (issue 39): what each library the session loaded runs as (bytecode at
+    // once, native in the background), and the warm-up that compiles a project's ahead.
+    LibraryCompilation *libraries() const { return m_libraries; }
+    // The first time a project is open on this machine, its libraries are compiled ahead
+    // (Preferences::libraryWarmUp; WindowSetup applies it again when it changes).
+    void setLibraryWarmUp(bool on);
     // The person's own setup (issue 31): their init files, loaded by every new engine before
     // any job, and Swank for their editor (SLIME and the other Swank clients), whose requests
     // are jobs of the session. Both do nothing until applyEditorAndInitFile configures them.
@@ -105,6 +113,8 @@ private:
     EngineClient *m_engine;
     Session *m_session;
     NativeCompilation *m_native;
+    LibraryCompilation *m_libraries;
+    ProjectWarmUp *m_warmUp = nullptr;
     InitFile *m_initFile;
     EditorBridge *m_editors;
     JobHandles *m_jobHandles;

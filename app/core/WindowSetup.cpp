@@ -88,6 +88,7 @@ WindowSetup::WindowSetup(MainWindow *window, AppServices *services, const Client
     window->setDefinitionLedger(services->ledger());
     // Native code (issue 30) and the person's editor (issue 31), as the services made them.
     window->setNativeCompilation(services->native());
+    window->setLibraryCompilation(services->libraries()); // issue 39
     window->setEditorBridge(services->editors());
     // Only the person's choice in the window is remembered: not --project, an agent's
     // set-project-root or a client's roots.
@@ -138,6 +139,7 @@ void WindowSetup::apply(const Preferences &p)
     m_services->session()->debugger()->setDebugDefaults(p.ownErrorsDebug, p.agentErrorsDebug);
     m_services->session()->debugger()->setAbandonAfterMs(p.debuggerAbandonMinutes * 60 * 1000);
     m_services->setNativeCompilation(p.nativeCompilation);
+    m_services->setLibraryWarmUp(p.libraryWarmUp);
     m_services->applyEditorAndInitFile(p);
     LispConsole *console = m_window->console();
     console->transcript()->setScrollback(p.scrollbackLines);

@@ -37,6 +37,7 @@ constexpr BoolSetting BoolSettings[] = {
     {"tools/debugger", &Preferences::debuggerTools},
     {"tools/handoffs", &Preferences::handoffTools},
     {"engine/nativeCompilation", &Preferences::nativeCompilation},
+    {"libraries/warmUp", &Preferences::libraryWarmUp},
     {"editor/swank", &Preferences::swankEnabled},
     {"init/load", &Preferences::initFileEnabled},
     {"init/eclrc", &Preferences::eclrcEnabled},
@@ -45,6 +46,7 @@ const QString AccessKey = QStringLiteral("agents/accessMode");
 const QString FontFamilyKey = QStringLiteral("console/fontFamily");
 const QString FontSizeKey = QStringLiteral("console/fontSize");
 const QString ThemeKey = QStringLiteral("appearance/theme");
+const QString WarmedUpKey = QStringLiteral("libraries/warmedUpProjects");
 } // namespace
 
 Preferences Preferences::load()
@@ -106,6 +108,23 @@ void Preferences::rememberProjectRoot(QSettings &settings, const QString &root)
 {
     settings.setValue(ProjectRootKey, root);
     settings.sync();
+}
+
+bool Preferences::markWarmedUp(const QString &root)
+{
+    QSettings settings;
+    return markWarmedUp(settings, root);
+}
+
+bool Preferences::markWarmedUp(QSettings &settings, const QString &root)
+{
+    QStringList roots = settings.value(WarmedUpKey).toStringList();
+    if (roots.contains(root))
+        return false;
+    roots << root;
+    settings.setValue(WarmedUpKey, roots);
+    settings.sync();
+    return true;
 }
 
 bool Preferences::isStored()

@@ -42,6 +42,9 @@ struct Preferences
     // Issue 30: the session's definitions are compiled to native code in the background
     // (--no-native turns it off for one run).
     bool nativeCompilation = true;
+    // Issue 39: the first time a project is open on this machine, the libraries its .asd files
+    // depend on are compiled natively in the background at idle priority (warm-up).
+    bool libraryWarmUp = true;
     // The person's own setup (issue 31): Swank for their editor (off unless they turn it on, or
     // --swank), on swankPort (SLIME's usual 4005; 0: any free port); their init file
     // (~/.config/lisp-duet/init.lisp) loaded at every engine start unless off (or --no-init),
@@ -66,6 +69,10 @@ struct Preferences
     void save(QSettings &settings) const;
     static void rememberProjectRoot(const QString &root);
     static void rememberProjectRoot(QSettings &settings, const QString &root);
+    // The projects whose libraries were warmed up on this machine: true when `root` was not
+    // among them (it is now). Not save()'s either.
+    static bool markWarmedUp(const QString &root);
+    static bool markWarmedUp(QSettings &settings, const QString &root);
     // No settings written yet: the first start of the app on this account.
     static bool isStored();
 

@@ -88,6 +88,12 @@ SettingsDialog::SettingsDialog(const Preferences &current, QWidget *parent)
                                        "background, then swapped in (10-20 times faster for calls and loops). Off: it stays "
                                        "interpreted. Definitions already native stay native."));
     form->addRow(tr("Speed:"), m_nativeCompilation);
+    m_libraryWarmUp = new QCheckBox(tr("Compile a project's &libraries natively when it is first opened here"), this);
+    m_libraryWarmUp->setObjectName(QStringLiteral("libraryWarmUp"));
+    m_libraryWarmUp->setToolTip(tr("The libraries its .asd files depend on are compiled in the background at idle priority, "
+                                   "without loading them, so that their first load is native. Session \u25b8 Compile the "
+                                   "project's libraries natively does it any time."));
+    form->addRow(QString(), m_libraryWarmUp);
     m_editor->addRows(form);
     m_abandonMinutes->setSpecialValueText(tr("never"));
     m_ownErrorsDebug->setToolTip(tr("An error in your evaluation stops it where it happened, with its restarts and frames, instead of unwinding."));
@@ -149,6 +155,7 @@ Preferences SettingsDialog::preferences() const
     p.debuggerTools = m_debuggerTools->isChecked();
     p.handoffTools = m_handoffTools->isChecked();
     p.nativeCompilation = m_nativeCompilation->isChecked();
+    p.libraryWarmUp = m_libraryWarmUp->isChecked();
     m_editor->read(p);
     p.agents = m_agents->agents();
     return p;
@@ -174,6 +181,7 @@ void SettingsDialog::setPreferences(const Preferences &p)
     m_debuggerTools->setChecked(p.debuggerTools);
     m_handoffTools->setChecked(p.handoffTools);
     m_nativeCompilation->setChecked(p.nativeCompilation);
+    m_libraryWarmUp->setChecked(p.libraryWarmUp);
     m_editor->show(p);
     m_agents->setAgents(p.agents.isEmpty() ? AgentSettings::builtIns() : p.agents);
     updateRestartNote();

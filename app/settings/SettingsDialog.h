@@ -59,6 +59,7 @@ private:
     QCheckBox *m_handoffTools;
     QLabel *m_restart;
     QCheckBox *m_nativeCompilation = nullptr; // issue 30
+    QCheckBox *m_libraryWarmUp = nullptr;     // issue 39
     EditorSettings *m_editor; // Swank and the init files (issue 31)
     AgentsPage *m_agents;     // the hosted agents (issue 38)
     class QTabWidget *m_pages;

@@ -36,6 +36,7 @@ struct EngineJob
         EditorClose,     // Swank stops listening and closes every editor's connection
         LoadInit,        // file; timeLimitMs: the person's init file
         NativeSettle,    // timeLimitMs; sinceSerial: waits until the background compiler is done
+        LibraryWarmUp,   // systems, dependenciesOf: compiled natively in the background, not loaded
         // Not sent as a job: a look at a parked job's frame (a query), which the session records
         // in the transcript so that the others see who looked (Session::inspectFrame).
         FrameLook        // frame
@@ -68,6 +69,8 @@ struct EngineJob
     int timeLimitMs = 0;
     bool asTyped = false;     // Time: the code as typed (bytecodes), not its native version
     qint64 sinceSerial = 0;   // NativeSettle: the definitions from this serial on
+    QStringList systems;        // LibraryWarmUp: these systems...
+    QStringList dependenciesOf; // ...and the systems these depend on
 
     bool isDebuggerStep() const { return kind == Kind::InvokeRestart || kind == Kind::FrameEvaluation || kind == Kind::FrameLook; }
     bool runsCode() const { return kind == Kind::Evaluate || kind == Kind::Time; }

@@ -52,6 +52,7 @@ constexpr KindName KindNames[] = {
     {EngineJob::Kind::EditorClose, QLatin1StringView("editor-close")},
     {EngineJob::Kind::LoadInit, QLatin1StringView("load-init")},
     {EngineJob::Kind::NativeSettle, QLatin1StringView("native-settle")},
+    {EngineJob::Kind::LibraryWarmUp, QLatin1StringView("library-warmup")},
 };
 
 bool sendsCode(EngineJob::Kind kind)
@@ -161,6 +162,14 @@ EngineJob nativeSettling(int timeoutMs, qint64 sinceSerial)
     return request;
 }
 
+EngineJob libraryWarmUp(const QStringList &systems, const QStringList &dependenciesOf)
+{
+    EngineJob request = job(EngineJob::Kind::LibraryWarmUp);
+    request.systems = systems;
+    request.dependenciesOf = dependenciesOf;
+    return request;
+}
+
 std::optional<EngineJob> editorJob(const QJsonObject &request)
 {
     const QString op = request.value(QStringLiteral("op")).toString();
@@ -243,6 +252,10 @@ QJsonObject jobFields(const EngineJob &job)
         if (job.sinceSerial > 0)
             fields.insert(QStringLiteral("since_serial"), job.sinceSerial);
         break;
+    case K::LibraryWarmUp:
+        fields = {{QStringLiteral("systems"), QJsonArray::fromStringList(job.systems)},
+                  {QStringLiteral("dependencies_of"), QJsonArray::fromStringList(job.dependenciesOf)}};
+        break;
     case K::Compile:
     case K::EditorClose:
         break;
@@ -281,6 +294,8 @@ std::optional<EngineJob> recordedJob(const QString &op, const QString &code, con
     recorded.timeLimitMs = fields.value(known->kind == EngineJob::Kind::NativeSettle ? QStringLiteral("timeout_ms") : QStringLiteral("time_limit_ms")).toInt();
     recorded.asTyped = fields.value(QStringLiteral("as_typed")).toBool();
     recorded.sinceSerial = fields.value(QStringLiteral("since_serial")).toInteger();
+    recorded.systems = toStringList(fields.value(QStringLiteral("systems")));
+    recorded.dependenciesOf = toStringList(fields.value(QStringLiteral("dependencies_of")));
     // Not editor_request: a recorded job is run again (replay) long after its editor's request.
     return recorded;
 }
@@ -411,6 +426,11 @@ Query nativeCompilation(std::optional<bool> enabled)
     if (enabled)
         query.fields.insert(QStringLiteral("enabled"), *enabled);
     return query;
+}
+
+Query libraries()
+{
+    return Query{QStringLiteral("libraries"), {}};
 }
 
 Query editorMessage(const QString &text, qint64 editor)

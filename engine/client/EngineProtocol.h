@@ -74,6 +74,10 @@ EngineJob initFileLoad(const QString &file, int timeLimitMs);
 // Native code for the session's definitions (issue 30): waits, up to `timeoutMs`, until the
 // background compiler has nothing left; its reply lists the definitions from `sinceSerial` on.
 EngineJob nativeSettling(int timeoutMs, qint64 sinceSerial = 0);
+// Libraries at once (issue 39): compiles `systems` and the systems `dependenciesOf` depend on
+// (not those, nor the project's own) natively in the background at idle priority, loading
+// nothing into the session. Reply: LibraryWarmUpReply (LibraryMessages.h).
+EngineJob libraryWarmUp(const QStringList &systems, const QStringList &dependenciesOf);
 // The job an `editor-request` event asks for (its "request" object: op eval or debugger-eval,
 // code, package, target/level/frame, editor_request); nullopt for anything else.
 std::optional<EngineJob> editorJob(const QJsonObject &request);
@@ -131,6 +135,8 @@ Query editorDrop(qint64 editorRequest, const QString &reason);
 // asked). Reply: enabled, available, reason, pending.
 Query nativeCompilation(std::optional<bool> enabled = std::nullopt);
 Query editorMessage(const QString &text, qint64 editor = 0);
+// What each library this engine loaded runs as (issue 39). Reply: LibrariesReply.
+Query libraries();
 QJsonObject queryLine(quint64 id, const Query &query);
 // Stops the running job; with `breakIn`, a job with debugging on parks where it is instead
 // (a break with a CONTINUE restart; `by` names who asked, for its message).

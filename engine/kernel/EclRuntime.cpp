@@ -74,7 +74,7 @@ bool EclRuntime::initKernel()
     return outcome == ECL_NIL;
 }
 
-int EclRuntime::run(int argc, char **argv)
+bool EclRuntime::boot(int argc, char **argv)
 {
     configureBootOptions();
     cl_boot(argc, argv);
@@ -83,10 +83,16 @@ int EclRuntime::run(int argc, char **argv)
     if (!bootEval("(defpackage \"LISP-DUET.KERNEL\" (:use \"CL\") (:nicknames \"DUET-KERNEL\"))")) {
         std::fprintf(stderr, "lisp-duet-engine: cannot create the kernel package\n");
         cl_shutdown();
-        return 3;
+        return false;
     }
     HostFunctions::define();
+    return true;
+}
 
+int EclRuntime::run(int argc, char **argv)
+{
+    if (!boot(argc, argv))
+        return 3;
     if (!initKernel()) {
         // The host sees the reason on the engine's stderr and in the missing "ready" event.
         cl_shutdown();
@@ -96,4 +102,19 @@ int EclRuntime::run(int argc, char **argv)
     bootEval("(lisp-duet.kernel::run-supervisor)");
     cl_shutdown();
     return 0;
+}
+
+int EclRuntime::runLibraryCompiler(int argc, char **argv)
+{
+    if (!boot(argc, argv))
+        return 3;
+    if (!initKernel()) {
+        cl_shutdown();
+        return 4;
+    }
+    const cl_object failed = ecl_make_keyword("COMPILER-FAILED");
+    const cl_object code = si_safe_eval(3, c_string_to_object("(lisp-duet.kernel::library-compiler-main)"), ECL_NIL, failed);
+    const int exitCode = ECL_FIXNUMP(code) ? int(ecl_fixnum(code)) : 6;
+    cl_shutdown();
+    return exitCode;
 }

@@ -7,9 +7,13 @@ class EclRuntime
 {
 public:
     static int run(int argc, char **argv);
+    // The same boot, then LIBRARY-COMPILER-MAIN instead of the supervisor: a background
+    // process compiling a library (--compile-library). Returns its exit code.
+    static int runLibraryCompiler(int argc, char **argv);
 
 private:
     static void configureBootOptions();
     static void chainSegvHandler();
     static bool initKernel();
+    static bool boot(int argc, char **argv);
 };

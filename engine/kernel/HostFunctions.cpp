@@ -5,6 +5,7 @@
 #include "EditorSupport.h"
 #include "InterruptsDisabled.h"
 #include "JsonWriter.h"
+#include "LibraryFunctions.h"
 #include "Marshal.h"
 #include "OutputStreams.h"
 #include "Protocol.h"
@@ -298,6 +299,7 @@ void define()
     defineFunction("%FORGET-FAULT", forgetFault, 0);
     defineFunction("%SCRUB-STACK", scrubStack, 0);
     EditorSupport::define();
+    LibraryFunctions::define();
 }
 
 } // namespace HostFunctions

@@ -9,6 +9,7 @@
 #include <QJsonParseError>
 
 #include <cfenv>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -83,6 +84,9 @@ public:
     Request takeForWorker();
     // The reader thread's loop; returns at end of input.
     void readWhileWorkerBusy();
+    // A request the engine made for the worker (RequestRouter::postForWorker).
+    void post(Request request);
+    std::atomic<bool> postsExpected{false};
 
 private:
     enum class Owner { Nobody, Worker, Reader };
@@ -93,6 +97,7 @@ private:
     void closed();
     void becomeBusy();
     int yieldFd();
+    int postFd();
 
     std::mutex m_mutex;
     std::condition_variable m_workerWakes; // a request queued, or the pipe free to read
@@ -140,6 +145,23 @@ int Pipe::yieldFd()
 {
     static const int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     return fd;
+}
+
+int Pipe::postFd()
+{
+    static const int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    return fd;
+}
+
+void Pipe::post(Request request)
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_workerRequests.push_back(std::move(request));
+    m_workerWakes.notify_one();
+    if (m_owner == Owner::Worker) { // blocked on the pipe: wake it if it listens
+        const uint64_t one = 1;
+        [[maybe_unused]] const ssize_t n = ::write(postFd(), &one, sizeof one);
+    }
 }
 
 Pipe::Outcome Pipe::readOne(Request &forWorker, int wakeFd, bool byWorker)
@@ -203,7 +225,8 @@ Request Pipe::takeForWorker()
         m_owner = Owner::Worker;
         lock.unlock();
         Request request;
-        const Outcome outcome = readOne(request, -1, true);
+        // Listening for posts costs a poll(2) per line: only while the kernel expects some.
+        const Outcome outcome = readOne(request, postsExpected.load(std::memory_order_relaxed) ? postFd() : -1, true);
         const bool moreRead = ProtocolChannel::hasBufferedInput(); // still the pipe's owner
         lock.lock();
         m_owner = Owner::Nobody;
@@ -273,6 +296,18 @@ void start()
 {
     static std::once_flag started;
     std::call_once(started, [] { std::thread([] { pipe().readWhileWorkerBusy(); }).detach(); });
+}
+
+void postForWorker(QJsonObject object)
+{
+    Request request;
+    request.object = std::move(object);
+    pipe().post(std::move(request));
+}
+
+void expectPostsForWorker(bool expected)
+{
+    pipe().postsExpected.store(expected, std::memory_order_relaxed);
 }
 
 Request next(Queue queue)

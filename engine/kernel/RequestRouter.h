@@ -32,6 +32,12 @@ struct Request
     int64_t routed = 0;
 };
 
+// Queues a request for the worker that the engine makes itself (the swap of native library
+// code, lisp/library-swap.lisp), as if the host had sent it. While posts are expected, the
+// idle worker reading the pipe is woken for it; otherwise it is taken after the next line.
+void postForWorker(QJsonObject object);
+void expectPostsForWorker(bool expected);
+
 // Blocks until a request for `queue` arrives; an empty one once the host closed its end
 // (only the supervisor is told). A line that is not a JSON object comes as
 // {"op":"invalid","error":...} so the supervisor can say what was wrong.

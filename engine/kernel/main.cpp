@@ -4,9 +4,12 @@
 #include "EclRuntime.h"
 #include "ProtocolChannel.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <sys/prctl.h>
 #include <thread>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
@@ -14,14 +17,23 @@ int main(int argc, char **argv)
         std::printf("lisp-duet-engine %s\n", LISP_DUET_VERSION);
         return 0;
     }
-    if (!ProtocolChannel::takeOverStandardDescriptors()) {
+    // lisp-duet-engine --compile-library REQUEST: a background process of an engine that
+    // compiles a library to native code (lisp/library-compiler.lisp); no protocol. It ends
+    // with the engine that started it.
+    const bool compiler = argc > 2 && std::strcmp(argv[1], "--compile-library") == 0;
+    if (compiler) {
+        const pid_t parent = ::getppid();
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent)
+            return 5;
+    } else if (!ProtocolChannel::takeOverStandardDescriptors()) {
         std::perror("lisp-duet-engine: cannot set up the protocol descriptors");
         return 2;
     }
     // ECL boots on a thread of its own: cl_boot turns on floating-point traps in the booting
     // thread, and the threads it creates inherit them.
     int exitCode = 0;
-    std::thread boot([&] { exitCode = EclRuntime::run(argc, argv); });
+    std::thread boot([&] { exitCode = compiler ? EclRuntime::runLibraryCompiler(argc, argv) : EclRuntime::run(argc, argv); });
     boot.join();
     return exitCode;
 }

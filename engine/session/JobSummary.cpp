@@ -28,6 +28,12 @@ QString subject(const JobRequest &request)
         return request.restart;
     case Kind::FrameLook:
         return QStringLiteral("frame %1 of debugger %2").arg(request.frame).arg(request.debuggerId);
+    case Kind::LibraryWarmUp: {
+        QStringList what = request.systems;
+        if (!request.dependenciesOf.isEmpty())
+            what << QStringLiteral("the libraries of %1").arg(request.dependenciesOf.join(QStringLiteral(", ")));
+        return what.join(QStringLiteral(", "));
+    }
     default:
         return request.code;
     }

@@ -3,10 +3,13 @@
 #include "PersonalSetupInfo.h"
 #include "project/ProjectFiles.h"
 #include "project/ProjectSystems.h"
+#include "native/LibraryCompilation.h"
 #include "native/NativeCompilation.h"
 #include "ProjectToolKit.h"
 #include "schema/JsonSchema.h"
+#include "ToolSet.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 
 namespace {
@@ -22,7 +25,19 @@ QJsonObject outputProperties()
             {QStringLiteral("native"), object({{QStringLiteral("on"), boolean(QStringLiteral("The session's definitions are compiled to native code in the background"))},
                                                {QStringLiteral("reason"), nullableString(QStringLiteral("Why they run interpreted; null while native compilation is on"))},
                                                {QStringLiteral("pending"), integer(QStringLiteral("Definitions queued or compiling now"), 0, 2147483647)}},
-                                              {QStringLiteral("on"), QStringLiteral("reason")}, false)}};
+                                              {QStringLiteral("on"), QStringLiteral("reason")}, false)},
+            {QStringLiteral("libraries"),
+             object({{QStringLiteral("available"), boolean(QStringLiteral("Libraries loaded as bytecode are compiled natively in the background"))},
+                     {QStringLiteral("reason"), nullableString(QStringLiteral("Why they stay bytecode in this engine; null when they do not"))},
+                     {QStringLiteral("compiler_limit"), integer(QStringLiteral("Background compiler processes at most at once"), 0, 2147483647)},
+                     {QStringLiteral("systems"), objectArray(QStringLiteral("Each library the session loaded (or warms up): state native, queued, "
+                                                                            "compiling, swapping, partial or bytecode; compiled of total files; "
+                                                                            "deferred files with why"),
+                                                             {{QStringLiteral("system"), string(QStringLiteral("The library"))},
+                                                              {QStringLiteral("state"), string(QStringLiteral("What it runs as, or how far its compile is"))},
+                                                              {QStringLiteral("sentence"), string(QStringLiteral("The same, said"))}},
+                                                             {QStringLiteral("system"), QStringLiteral("state")})}},
+                    {QStringLiteral("available"), QStringLiteral("systems")}, false)}};
     for (auto it = project.begin(); it != project.end(); ++it)
         properties.insert(it.key(), it.value());
     return properties;
@@ -45,6 +60,40 @@ void addNative(const NativeCompilation *native, QStringList &lines, QJsonObject 
                                                             {QStringLiteral("pending"), native->status().pending}});
 }
 
+// Issue 39: what each library the session loaded runs as, how far their background compile is,
+// and which files stay bytecode until the next engine start and why.
+void addLibraries(const LibraryCompilation *libraries, QStringList &lines, QJsonObject &structured)
+{
+    if (!libraries || !libraries->isKnown())
+        return;
+    lines << QString();
+    if (libraries->isAvailable())
+        lines << QStringLiteral("Libraries: a first load runs as bytecode at once and is compiled natively in the background "
+                                "(at most %1 compiler process%2 at once), then loads natively from ASDF's cache.")
+                     .arg(libraries->compilerLimit())
+                     .arg(libraries->compilerLimit() == 1 ? QString() : QStringLiteral("es"));
+    else
+        lines << QStringLiteral("Libraries: a first load runs as bytecode and stays bytecode in this engine: %1").arg(libraries->reason());
+    QJsonArray systems;
+    const QList<LibraryCompilation::Library> all = libraries->libraries();
+    for (const LibraryCompilation::Library &library : all) {
+        systems.append(library.toJson());
+        lines << QStringLiteral("- ") + library.sentence();
+        constexpr int DeferredShown = 10;
+        for (const auto &file : library.deferred.mid(0, DeferredShown))
+            lines << QStringLiteral("  - %1: %2").arg(QFileInfo(file.file).fileName(), file.reason);
+        if (library.deferred.size() > DeferredShown)
+            lines << QStringLiteral("  - and %1 more files (structuredContent has them all)").arg(library.deferred.size() - DeferredShown);
+    }
+    if (all.isEmpty())
+        lines << QStringLiteral("- none loaded yet");
+    structured.insert(QStringLiteral("libraries"),
+                      QJsonObject{{QStringLiteral("available"), libraries->isAvailable()},
+                                  {QStringLiteral("reason"), libraries->reason().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(libraries->reason())},
+                                  {QStringLiteral("compiler_limit"), libraries->compilerLimit()},
+                                  {QStringLiteral("systems"), systems}});
+}
+
 // The person's editor and init files, after the project's own text and fields.
 ToolResult withPersonalSetup(ToolResult result, const EditorBridge *editors, const InitFile *initFile)
 {
@@ -58,26 +107,28 @@ ToolResult withPersonalSetup(ToolResult result, const EditorBridge *editors, con
 }
 } // namespace
 
-Tool projectInfoTool(ProjectFiles *files, const NativeCompilation *native, const EditorBridge *editors, const InitFile *initFile)
+Tool projectInfoTool(ProjectFiles *files, const SessionSetup &setup)
 {
     ToolSpec spec{
         .name = QStringLiteral("project-info"),
         .title = QStringLiteral("Project info"),
         .description = QStringLiteral(
             "The project root (or how to set one), read-only roots, each .asd file with its systems, and how to load and test "
-            "them. File paths are relative to the root. Whether definitions are compiled to native code, or why not; where "
-            "the person's editor connects (Swank); whether their init file loaded."),
+            "them. File paths are relative to the root. Whether definitions and libraries are compiled to native code, or why "
+            "not; where the person's editor connects (Swank); whether their init file loaded."),
         .arguments = {},
         .outputProperties = outputProperties(),
         .outputRequired = {QStringLiteral("root")},
         .hints = Hints::ReadOnly,
     };
-    return Tool(spec, [files, native, editors, initFile](const ToolCallPtr &call, const ToolArguments &) {
+    return Tool(spec, [files, native = setup.native, editors = setup.editors, initFile = setup.initFile,
+                       libraries = setup.libraries](const ToolCallPtr &call, const ToolArguments &) {
         const ProjectRoot &root = files->root();
         if (!root.isSet()) {
             QStringList lines{ProjectToolKit::noRootMessage()};
             QJsonObject structured{{QStringLiteral("root"), QJsonValue::Null}};
             addNative(native, lines, structured);
+            addLibraries(libraries, lines, structured);
             call->finish(withPersonalSetup(ToolResult{lines.join(QLatin1Char('\n')), structured, false}, editors, initFile));
             return;
         }
@@ -114,6 +165,7 @@ Tool projectInfoTool(ProjectFiles *files, const NativeCompilation *native, const
                                {QStringLiteral("read_only_roots"), QJsonArray::fromStringList(root.readOnlyRoots())},
                                {QStringLiteral("asd_files"), asdFiles}};
         addNative(native, lines, structured);
+        addLibraries(libraries, lines, structured);
         call->finish(withPersonalSetup(ToolResult{lines.join(QLatin1Char('\n')), structured, false}, editors, initFile));
     });
 }

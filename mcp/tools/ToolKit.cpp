@@ -15,14 +15,15 @@
 
 namespace ToolKit {
 
-void submit(Session *session, JobHandles *jobs, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs)
+void submit(Session *session, JobHandles *jobs, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs,
+            Delivery deliver)
 {
     request.origin = call->origin();
     if (request.tool.isEmpty())
         request.tool = call->tool();
     if (request.purpose == JobPurpose::Unstated)
         request.purpose = JobPurpose::AgentTool;
-    follow(session, jobs, call, session->submit(request), std::move(formatter), waitMs);
+    follow(session, jobs, call, session->submit(request), std::move(formatter), waitMs, std::move(deliver));
 }
 
 void traceJob(Session *session, const ToolCallPtr &call, quint64 id, const JobPtr &job, QObject *context)
@@ -66,7 +67,8 @@ void traceUntilItEnds(Session *session, const RequestTracePtr &trace, quint64 id
     });
 }
 
-void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs)
+void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs,
+            Delivery deliver)
 {
     // The connections of this call live until it is answered: a context owned by the call
     // itself would never go (the lambdas hold the call), and every later evaluation would run
@@ -80,7 +82,7 @@ void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64
     if (submitted && submitted->request.debug)
         jobs->track(submitted, tool, formatter); // a later invoke-restart formats the outcome the same way
     // Answered at the earliest of: the end, its parking in the debugger, wait_seconds.
-    session->whenAnswerable(id, [call, formatter, context, session, jobs, tool](JobPtr job) {
+    session->whenAnswerable(id, [call, formatter, context, session, jobs, tool, deliver](JobPtr job) {
         if (context)
             context->deleteLater();
         if (job->state == Job::State::Done || job->state == Job::State::Parked) {
@@ -88,7 +90,11 @@ void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64
                 jobs->handOut(job, tool, formatter); // its caller may wait for the choice with the tool job
                 traceUntilItEnds(session, call->traceRef(), job->id);
             }
-            call->finish(DebuggerFormatter::answer(*job, formatter, session));
+            const ToolResult result = DebuggerFormatter::answer(*job, formatter, session);
+            if (deliver && job->state == Job::State::Done)
+                deliver(result, job);
+            else
+                call->finish(result);
             return;
         }
         // wait_seconds passed: the job goes on, and `job` answers for it later.

@@ -25,9 +25,15 @@ using ReplyFormatter = std::function<ToolResult(const QJsonObject &reply)>;
 // formatter for a later invoke-restart. With `waitMs` (>= 0), a job still queued or running
 // then is answered with running() instead, and handed out in `jobs` with the formatter: the
 // tool `job` gives its result later. The call is answered at the earliest of the three.
-void submit(Session *session, JobHandles *jobs, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs = -1);
+// `deliver`, when given, gets the result of a job that ended (not one parked or still going)
+// in place of call->finish: a tool that waits for more than its job (load-system's
+// until_native) finishes the call itself.
+using Delivery = std::function<void(const ToolResult &result, const JobPtr &job)>;
+void submit(Session *session, JobHandles *jobs, const ToolCallPtr &call, JobRequest request, JobFormatter formatter, int waitMs = -1,
+            Delivery deliver = {});
 // The same for a job already submitted (debugger-eval's, through Session::evaluateInFrame).
-void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs = -1);
+void follow(Session *session, JobHandles *jobs, const ToolCallPtr &call, quint64 id, JobFormatter formatter, int waitMs = -1,
+            Delivery deliver = {});
 // Tells the call's trace (the Tool calls panel) which job serves it and when that job starts;
 // the connection lives as long as `context`. `job` is null when it is over already.
 void traceJob(Session *session, const ToolCallPtr &call, quint64 id, const JobPtr &job, QObject *context);

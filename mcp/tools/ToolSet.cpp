@@ -4,11 +4,12 @@
 #include "ProjectTools.h"
 #include "toolapi/ToolRegistry.h"
 
-void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs, const NativeCompilation *native)
+void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs, const NativeCompilation *native,
+                     const LibraryCompilation *libraries)
 {
     tools->add(listDefinitionsTool(session));
     tools->add(resetSessionTool(session));
-    tools->add(loadSystemTool(session, jobs));
+    tools->add(loadSystemTool(session, jobs, libraries));
     tools->add(runTestsTool(session, jobs));
     tools->add(jobTool(session, jobs));
     tools->add(configureLimitsTool(session));
@@ -31,7 +32,7 @@ void addSessionTools(ToolRegistry *tools, Session *session, JobHandles *jobs, co
 
 void addProjectTools(ToolRegistry *tools, Session *session, JobHandles *jobs, ProjectFiles *files, const SessionSetup &setup)
 {
-    tools->add(projectInfoTool(files, setup.native, setup.editors, setup.initFile), ToolRegistry::Group::Project);
+    tools->add(projectInfoTool(files, setup), ToolRegistry::Group::Project);
     tools->add(setProjectRootTool(files), ToolRegistry::Group::Project);
     tools->add(listFilesTool(files), ToolRegistry::Group::Project);
     tools->add(readFileTool(files), ToolRegistry::Group::Project);
@@ -55,7 +56,7 @@ void addAllTools(ToolRegistry *tools, Session *session, JobHandles *jobs, Projec
                  FormStaging *staging, Replayer *replayer, JournalSource journal, const SessionSetup &setup)
 {
     tools->add(evaluateLispTool(session, jobs));
-    addSessionTools(tools, session, jobs, setup.native);
+    addSessionTools(tools, session, jobs, setup.native, setup.libraries);
     addProjectTools(tools, session, jobs, files, setup);
     addHandoffTools(tools, session, jobs, ledger, staging, setup.native);
     tools->add(replaySessionTool(replayer, std::move(journal)));

@@ -6,6 +6,7 @@
 #include <functional>
 
 class JobHandles;
+class LibraryCompilation;
 class NativeCompilation;
 class Replayer;
 class Session;
@@ -21,7 +22,8 @@ Tool evaluateLispTool(Session *session, JobHandles *jobs);
 // seed 001: the session's own definitions.
 Tool listDefinitionsTool(Session *session);
 Tool resetSessionTool(Session *session);
-Tool loadSystemTool(Session *session, JobHandles *jobs);
+// `libraries` (may be null): what the libraries a load brings in run as (issue 39).
+Tool loadSystemTool(Session *session, JobHandles *jobs, const LibraryCompilation *libraries);
 Tool configureLimitsTool(Session *session);
 Tool compileFormTool(Session *session, JobHandles *jobs);
 Tool timeExecutionTool(Session *session, JobHandles *jobs, const NativeCompilation *native);

@@ -129,11 +129,26 @@ inline std::string toolCall(long id, const std::string &tool, const std::string 
         + R"(","arguments":{"code":")" + code + "\"" + extraArguments + "}}}";
 }
 
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+// In a forked child: runs `argv` (looked up on PATH) with `environment` added; never returns.
+[[noreturn]] inline void execWith(const std::vector<std::string> &argv, const Environment &environment)
+{
+    for (const auto &[name, value] : environment)
+        setenv(name.c_str(), value.c_str(), 1);
+    std::vector<char *> args;
+    for (const std::string &arg : argv)
+        args.push_back(const_cast<char *>(arg.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+}
+
 // A server started with fork/exec whose stdin and stdout are pipes to this process.
 class PipeServer
 {
 public:
-    using Environment = std::vector<std::pair<std::string, std::string>>;
+    using Environment = bench::Environment;
 
     // `argv[0]` is the executable (looked up on PATH when it has no slash); `environment` is
     // added to this process's; the server's stderr goes to `stderrPath` (default: /dev/null,
@@ -149,14 +164,7 @@ public:
             dup2(out[1], 1);
             const int log = stderrPath.empty() ? open("/dev/null", O_WRONLY) : open(stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
             dup2(log, 2);
-            for (const auto &[name, value] : environment)
-                setenv(name.c_str(), value.c_str(), 1);
-            std::vector<char *> args;
-            for (const std::string &arg : argv)
-                args.push_back(const_cast<char *>(arg.c_str()));
-            args.push_back(nullptr);
-            execvp(args[0], args.data());
-            _exit(127);
+            execWith(argv, environment);
         }
         close(in[0]);
         close(out[1]);

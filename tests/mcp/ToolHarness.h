@@ -5,6 +5,7 @@
 
 #include "../common/SessionRooms.h"
 #include "client/EngineClient.h"
+#include "features/LibraryNotices.h"
 #include "server/McpPeer.h"
 #include "server/McpServer.h"
 #include "session/Session.h"
@@ -28,7 +29,8 @@ public:
         : m_session(&m_engine), m_rooms(&m_engine, &m_session), m_jobs(&m_session), m_server(&m_session, &m_tools)
     {
         m_tools.add(evaluateLispTool(&m_session, &m_jobs));
-        addSessionTools(&m_tools, &m_session, &m_jobs, &m_rooms.native);
+        addSessionTools(&m_tools, &m_session, &m_jobs, &m_rooms.native, &m_rooms.libraries);
+        LibraryNotices::follow(&m_rooms.libraries, &m_server); // as AppServices does
         m_peer = m_server.createPeer(QStringLiteral("test"));
         QObject::connect(m_peer, &McpPeer::message, &m_owner, [this](const QJsonObject &message, const QJsonValue &) {
             m_messages.append(message);
@@ -75,7 +77,7 @@ public:
     }
 
     // What the project and hand-off tools tell of beside the session (AppServices gives them the same).
-    SessionSetup setup() const { return {&m_rooms.native, &m_rooms.editors, &m_rooms.initFile}; }
+    SessionSetup setup() const { return {&m_rooms.native, &m_rooms.editors, &m_rooms.initFile, &m_rooms.libraries}; }
 
     static QString text(const QJsonObject &result)
     {

@@ -60,7 +60,7 @@ private Q_SLOTS:
         m_ledger = std::make_unique<DefinitionLedger>(&m_h->m_session);
         m_files = std::make_unique<ProjectFiles>();
         m_h->m_tools.add(definitionHistoryTool(&m_h->m_session, m_ledger.get(), &m_h->m_rooms.native));
-        m_h->m_tools.add(projectInfoTool(m_files.get(), &m_h->m_rooms.native, &m_h->m_rooms.editors, &m_h->m_rooms.initFile));
+        m_h->m_tools.add(projectInfoTool(m_files.get(), m_h->setup()));
         QVERIFY2(m_h->m_rooms.native.isOn(), qPrintable(m_h->m_rooms.native.reason()));
     }
     void cleanupTestCase()

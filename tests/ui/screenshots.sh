@@ -50,6 +50,13 @@ if [ -x "$build/bin/tst_nativewindow" ]; then
     aDefinitionRunsInterpretedWhileItCompilesThenNativeInTheDefinitionsPanel aDefinitionWhoseNativeVersionFailedSaysWhy \
     aLoadSystemsCompilingFileKOfNShowsInTheRunningJobBar
 fi
+if [ -x "$build/bin/tst_librarieswindow" ]; then
+  # libraries-compiling.png: a library's background compile in the running-job bar and the
+  # Libraries dock; libraries-panel.png (and -dark): partly native, the file that waits and why
+  DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
+    xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_librarieswindow" \
+    aFirstLoadShowsInTheBarAndTheLibrariesDockUntilItRunsNative
+fi
 if [ -x "$build/bin/tst_editorwindow" ]; then
   DUET_SCREENSHOT_DIR=$out LISP_DUET_ENGINE=$build/bin/lisp-duet-engine QT_QPA_PLATFORM=xcb \
     xvfb-run -a -s "-screen 0 1400x900x24" "$build/bin/tst_editorwindow"
@@ -65,7 +72,7 @@ ls -l "$out"/*.png
 if [ "$out" = "$here/docs" ]; then
   mv "$out/1-idle.png" "$out/screenshot.png"
   mv "$out/native-definitions.png" "$out/native.png"
-  rm -f "$out/native-progress.png"
+  rm -f "$out/native-progress.png" "$out"/libraries-*.png
   rm -f "$out/2-awaiting-approval.png" "$out/3-presentation.png" "$out/4-awaiting-approval-without-code.png" \
         "$out/edit-diff.png" "$out/approval.png" "$out/staging-bar.png" "$out/definition-history.png"
 fi

@@ -173,7 +173,7 @@ private Q_SLOTS:
         access.install(&server);
         ProjectFiles files;
         tools.add(evaluateLispTool(&session, &jobs));
-        tools.add(projectInfoTool(&files, &rooms.native, &rooms.editors, &rooms.initFile));
+        tools.add(projectInfoTool(&files, {&rooms.native, &rooms.editors, &rooms.initFile, &rooms.libraries}));
         MainWindow window(&session, &server, &access);
         window.setDefinitionLedger(&ledger);
         window.setNativeCompilation(&rooms.native);

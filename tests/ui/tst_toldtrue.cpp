@@ -100,7 +100,7 @@ private Q_SLOTS:
         m_live = std::make_unique<LiveSession>();
         QVERIFY2(m_live->engine.isReady(), "the engine did not start");
         m_live->tools.add(resetSessionTool(&m_live->session));
-        m_live->tools.add(loadSystemTool(&m_live->session, &m_live->jobs));
+        m_live->tools.add(loadSystemTool(&m_live->session, &m_live->jobs, &m_live->rooms.libraries));
         m_window = m_live->showWindow(QSize(1400, 860));
         QVERIFY(m_window);
         m_alpha = std::make_unique<AgentClient>(&m_live->server, QStringLiteral("agent-alpha"));

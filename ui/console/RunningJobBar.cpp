@@ -21,13 +21,17 @@ constexpr qsizetype LineShown = 160;
 
 RunningJobBar::RunningJobBar(Session *session, QWidget *parent)
     : QFrame(parent), m_session(session), m_title(new QLabel(this)), m_elapsed(new QLabel(this)), m_output(new QLabel(this)),
-      m_interrupt(new QPushButton(tr("&Interrupt"), this))
+      m_background(new QLabel(this)), m_interrupt(new QPushButton(tr("&Interrupt"), this))
 {
     setObjectName(QStringLiteral("runningJobBar"));
     m_title->setObjectName(QStringLiteral("runningJobTitle"));
     m_elapsed->setObjectName(QStringLiteral("runningJobElapsed"));
     m_output->setObjectName(QStringLiteral("runningJobOutput"));
     m_interrupt->setObjectName(QStringLiteral("runningJobInterrupt"));
+    m_background->setObjectName(QStringLiteral("runningJobBackground"));
+    m_background->setTextFormat(Qt::PlainText);
+    m_background->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_background->hide();
     m_title->setTextFormat(Qt::RichText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_output->setTextFormat(Qt::PlainText);
@@ -51,6 +55,7 @@ RunningJobBar::RunningJobBar(Session *session, QWidget *parent)
     layout->setSpacing(2);
     layout->addLayout(top);
     layout->addWidget(m_output);
+    layout->addWidget(m_background);
 
     connect(m_interrupt, &QPushButton::clicked, this, &RunningJobBar::interruptRequested);
     connect(session, &Session::started, this, &RunningJobBar::onStarted);
@@ -91,16 +96,15 @@ void RunningJobBar::followTheme()
     m_colouredDark = int(dark);
     setStyleSheet(dark ? QStringLiteral("#runningJobBar { background: #1f2a36; border: 1px solid #34475c; border-left: 4px solid %1; }"
                                         "#runningJobBar QLabel { background: transparent; color: #dce6f0; }"
-                                        "#runningJobOutput { color: #a9b7c4; }")
+                                        "#runningJobOutput, #runningJobBackground { color: #a9b7c4; }")
                              .arg(m_accent.name())
                        : QStringLiteral("#runningJobBar { background: #eef4fa; border: 1px solid #c8d6e6; border-left: 4px solid %1; }"
                                         "#runningJobBar QLabel { background: transparent; color: #22303d; }"
-                                        "#runningJobOutput { color: #4f5d6b; }")
+                                        "#runningJobOutput, #runningJobBackground { color: #4f5d6b; }")
                              .arg(m_accent.name()));
     if (m_job)
         m_title->setText(whatRuns());
 }
-
 
 QString RunningJobBar::headline() const
 {
@@ -117,6 +121,47 @@ QString RunningJobBar::outputLine() const
     return m_output->text();
 }
 
+QString RunningJobBar::backgroundLine() const
+{
+    if (m_backgroundTitle.isEmpty() || isHidden())
+        return {};
+    return m_jobShown ? m_background->text() : m_output->text();
+}
+
+void RunningJobBar::setBackgroundWork(const QString &title, const QString &line, const QDateTime &since)
+{
+    m_backgroundTitle = title;
+    m_backgroundLine = TextLines::shortened(line, LineShown);
+    m_backgroundSince = since;
+    render();
+}
+
+void RunningJobBar::render()
+{
+    const bool background = !m_backgroundTitle.isEmpty();
+    if (m_job && m_jobShown) {
+        m_title->setText(whatRuns());
+        m_interrupt->show();
+        m_background->setText(background ? tr("In the background: %1").arg(m_backgroundLine) : QString());
+        m_background->setVisible(background);
+        showActivity();
+    } else if (background) {
+        m_title->setText(m_backgroundTitle.toHtmlEscaped());
+        m_output->setText(m_backgroundLine);
+        m_interrupt->hide();
+        m_background->hide();
+    } else {
+        if (!m_job)
+            m_ticker.stop(); // a young job's tick shows it when it has run long enough
+        hide();
+        return;
+    }
+    if (!m_ticker.isActive())
+        m_ticker.start();
+    tick();
+    show();
+}
+
 QString RunningJobBar::clock(qint64 ms)
 {
     const qint64 seconds = ms / 1000;
@@ -128,11 +173,20 @@ QString RunningJobBar::clock(qint64 ms)
 void RunningJobBar::onStarted(const JobPtr &job)
 {
     m_job = job;
+    m_jobShown = false;
     m_newest.clear();
-    m_title->setText(whatRuns());
-    m_output->setText(tr("(no output yet)"));
+    if (jobOwnsLabels()) {
+        m_title->setText(whatRuns());
+        m_output->setText(tr("(no output yet)"));
+    }
     tick();
     m_ticker.start();
+}
+
+bool RunningJobBar::jobOwnsLabels() const
+{
+    // While a young job runs, the background work keeps the bar: quick evaluations do not flash it.
+    return m_job && (m_jobShown || m_backgroundTitle.isEmpty());
 }
 
 void RunningJobBar::onOutput(quint64 id, const QString &, const QString &text)
@@ -153,7 +207,11 @@ void RunningJobBar::onProgress(quint64 id, const QString &message)
 
 void RunningJobBar::showActivity()
 {
+    if (!jobOwnsLabels())
+        return;
     const QString line = TextLines::shortened(m_newest.line(), LineShown);
+    if (line.isEmpty() && m_output->text() == m_backgroundLine)
+        m_output->setText(tr("(no output yet)")); // it showed the background work
     if (!line.isEmpty() && line != m_output->text())
         m_output->setText(line);
 }
@@ -163,15 +221,25 @@ void RunningJobBar::onFinished(const JobPtr &job)
     if (!m_job || m_job->id != job->id)
         return;
     m_job.reset();
-    m_ticker.stop();
-    hide();
+    m_jobShown = false;
+    render(); // the background work, if any goes on, else nothing
 }
 
 void RunningJobBar::tick()
 {
-    if (!m_job || !m_job->startedAt.isValid())
+    const qint64 ms = m_job && m_job->startedAt.isValid() ? m_job->startedAt.msecsTo(LocalClock::now()) : -1;
+    if (ms >= ShowAfterMs && !m_jobShown) {
+        m_jobShown = true;
+        render(); // the job takes the bar (and ticks)
         return;
-    const qint64 ms = m_job->startedAt.msecsTo(LocalClock::now());
+    }
+    if (!jobOwnsLabels() || ms < 0) {
+        if (!m_backgroundTitle.isEmpty() && m_backgroundSince.isValid()) {
+            m_elapsed->setText(clock(m_backgroundSince.msecsTo(LocalClock::now())));
+            m_elapsed->setToolTip(tr("How long it has gone on"));
+        }
+        return;
+    }
     // When its time limit stops it, if nothing else does first (running time only: time
     // parked in the debugger does not count).
     const int limitMs = m_session->timeLimitOf(*m_job);

@@ -3,6 +3,7 @@
 #include "session/Job.h"
 #include "session/TextLines.h"
 
+#include <QDateTime>
 #include <QFrame>
 #include <QTimer>
 
@@ -16,7 +17,9 @@ class Session;
 // Interrupt. An agent's call may have answered "running" long ago
 // (wait_seconds): the work goes on here, in the shared session, where the person sees it. A job
 // parked in the debugger leaves the bar (the Debugger panel shows it) and comes back when it
-// resumes.
+// resumes. Work that goes on in the background (libraries compiled natively, issue 39) is a
+// line of its own under a job's, and the whole bar while no job shows (without Interrupt: it
+// keeps nobody waiting).
 class RunningJobBar : public QFrame
 {
     Q_OBJECT
@@ -32,6 +35,13 @@ public:
     QString headline() const;
     QString elapsedText() const;
     QString outputLine() const;
+    // The background work's line as shown now (under a job's, or alone); empty when none.
+    QString backgroundLine() const;
+    // Background work, told while it goes on: `title` what it is, `line` how far (an empty
+    // title: none now); `since` is the clock's start while no job shows.
+    void setBackgroundWork(const QString &title, const QString &line, const QDateTime &since);
+    // No job shows, the background work does.
+    bool showsBackgroundOnly() const { return isVisible() && !m_jobShown && !m_backgroundTitle.isEmpty(); }
     QPushButton *interruptButton() const { return m_interrupt; }
     quint64 jobId() const { return m_job ? m_job->id : 0; }
 
@@ -54,6 +64,9 @@ private:
     void onFinished(const JobPtr &job);
     void tick();
     QString whatRuns() const;
+    // Shows the job (once it has run ShowAfterMs), else the background work, else nothing.
+    void render();
+    bool jobOwnsLabels() const;
 
     Session *m_session;
     JobPtr m_job;
@@ -61,7 +74,12 @@ private:
     QLabel *m_title;
     QLabel *m_elapsed;
     QLabel *m_output;
+    QLabel *m_background;
     QPushButton *m_interrupt;
+    bool m_jobShown = false; // the job has run long enough to show
+    QString m_backgroundTitle;
+    QString m_backgroundLine;
+    QDateTime m_backgroundSince;
     QTimer m_ticker;
     QColor m_accent;
     int m_colouredDark = -1; // the theme the colours were made for (-1: none yet)

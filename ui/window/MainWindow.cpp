@@ -8,6 +8,8 @@
 #include "definitions/DefinitionsModel.h"
 #include "definitions/DefinitionsPanel.h"
 #include "EditorStatus.h"
+#include "libraries/LibrariesPanel.h"
+#include "libraries/LibraryProgress.h"
 #include "RunTestsAction.h"
 #include "toolcalls/ToolCallLog.h"
 #include "toolcalls/ToolCallsPanel.h"
@@ -15,6 +17,7 @@
 #include "access/AccessGate.h"
 #include "project/ProjectFiles.h"
 #include "editor/EditorBridge.h"
+#include "native/LibraryCompilation.h"
 #include "native/NativeCompilation.h"
 #include "server/ClientPresence.h"
 #include "server/McpPeer.h"
@@ -34,6 +37,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSettings>
 #include <QStatusBar>
 #include <QSystemTrayIcon>
@@ -96,6 +100,57 @@ void MainWindow::setNativeCompilation(NativeCompilation *native)
     });
 }
 
+void MainWindow::setLibraryCompilation(LibraryCompilation *libraries)
+{
+    m_libraries = libraries;
+    m_librariesPanel = new LibrariesPanel(libraries, this);
+    m_librariesDock = new QDockWidget(tr("Libraries"), this);
+    m_librariesDock->setObjectName(QStringLiteral("librariesDock"));
+    m_librariesDock->setWidget(m_librariesPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_librariesDock);
+    tabifyDockWidget(m_definitionsDock, m_librariesDock);
+    m_definitionsDock->raise();
+    m_viewMenu->addAction(m_librariesDock->toggleViewAction());
+    connect(m_librariesPanel, &LibrariesPanel::warmUpRequested, this, [this] { warmUpLibraries(); });
+    m_warmUpLibraries->setEnabled(true);
+    LibraryProgress::follow(libraries, m_console->runningJobBar());
+}
+
+bool MainWindow::warmUpLibraries(QString *why)
+{
+    QString problem;
+    const QStringList systems = m_projectFiles ? LibraryCompilation::projectSystems(m_projectFiles->root()) : QStringList();
+    if (!m_libraries)
+        problem = tr("Libraries are not followed in this window.");
+    else if (m_libraries->isKnown() && !m_libraries->isAvailable())
+        problem = tr("Libraries stay bytecode in this engine: %1").arg(m_libraries->reason());
+    else if (systems.isEmpty())
+        problem = tr("Open a project with .asd files first (File \u25b8 Open project\u2026): its libraries are what is compiled.");
+    if (!problem.isEmpty()) {
+        statusBar()->showMessage(problem, 10000);
+        if (why)
+            *why = problem;
+        return false;
+    }
+    m_librariesDock->show();
+    m_librariesDock->raise();
+    statusBar()->showMessage(tr("Finding the libraries of %1\u2026").arg(systems.join(QStringLiteral(", "))), 5000);
+    QPointer<MainWindow> window(this);
+    m_libraries->warmUp({}, systems, Origin::person(), [window](const EngineProtocol::LibraryWarmUpReply &reply, const QString &error) {
+        if (!window)
+            return;
+        QString text = !error.isEmpty() ? tr("The libraries could not be compiled ahead: %1").arg(error)
+                     : reply.queued().isEmpty() ? tr("The project's libraries are native already (%n libraries).", nullptr, int(reply.native().size()))
+                                                : tr("Compiling %n libraries natively in the background, at idle priority (%1).", nullptr,
+                                                     int(reply.queued().size()))
+                                                      .arg(reply.queued().join(QStringLiteral(", ")));
+        if (error.isEmpty() && !reply.unknown().isEmpty())
+            text += tr(" Not found: %1.").arg(reply.unknown().join(QStringLiteral(", ")));
+        window->statusBar()->showMessage(text, 15000);
+    });
+    return true;
+}
+
 void MainWindow::setEditorBridge(EditorBridge *editors)
 {
     m_editors = editors;
@@ -125,6 +180,11 @@ void MainWindow::buildActions()
     m_interrupt->setEnabled(false);
     m_runTests = new RunTestsAction(m_session, this);
     sessionMenu->addAction(m_runTests);
+    m_warmUpLibraries = sessionMenu->addAction(tr("Compile the project's &libraries natively"), this, [this] { warmUpLibraries(); });
+    m_warmUpLibraries->setObjectName(QStringLiteral("warmUpLibrariesAction"));
+    m_warmUpLibraries->setToolTip(tr("Compile the libraries the project's .asd files depend on natively in the background, at idle "
+                                     "priority, without loading them: their first load is then native"));
+    m_warmUpLibraries->setEnabled(false); // until setLibraryCompilation
     sessionMenu->addAction(tr("&Reset session\u2026"), this, [this] {
         if (QMessageBox::question(this, tr("Reset session"),
                                   tr("Start a fresh Lisp engine? Every definition of the session is lost, for agents too."))
@@ -512,7 +572,12 @@ void MainWindow::setPresenting(bool on)
             m_agentDock->hide();
         m_console->setZoom(2.0);
         agentPanel()->setZoom(2.0);
+        m_librariesVisibleBefore = m_librariesDock && m_librariesDock->isVisible();
+        if (m_librariesDock)
+            m_librariesDock->hide();
     } else {
+        if (m_librariesDock)
+            m_librariesDock->setVisible(m_librariesVisibleBefore);
         m_definitionsDock->setVisible(m_docksVisibleBefore[0]);
         m_toolCallsDock->setVisible(m_docksVisibleBefore[1]);
         m_debuggerDock->setVisible(m_docksVisibleBefore[2]);

@@ -15,6 +15,8 @@ class DefinitionsModel;
 class DefinitionsPanel;
 class EditorBridge;
 class EditorStatus;
+class LibrariesPanel;
+class LibraryCompilation;
 class LispConsole;
 class McpServer;
 class NativeCompilation;
@@ -52,6 +54,15 @@ public:
     // Native code for the session's definitions (issue 30): the Definitions panel's Runs, and
     // the transcript's note, once, that it is off or unavailable.
     void setNativeCompilation(NativeCompilation *native);
+    // Libraries at once (issue 39): the Libraries dock (tabbed with Definitions), the running-job
+    // bar's line while they compile, and Session ▸ Compile the project's libraries natively.
+    void setLibraryCompilation(LibraryCompilation *libraries);
+    LibrariesPanel *librariesPanel() const { return m_librariesPanel; }
+    QDockWidget *librariesDock() const { return m_librariesDock; }
+    QAction *warmUpLibrariesAction() const { return m_warmUpLibraries; }
+    // Compiles the project's libraries ahead, as the person; false (and the status bar says
+    // why) without a project with .asd files, or when libraries stay bytecode here.
+    bool warmUpLibraries(QString *why = nullptr);
     // The person's own editor (issue 31): where Swank listens, in the status bar
     // (editorStatus()), and the editors connected, beside the agents.
     void setEditorBridge(EditorBridge *editors);
@@ -125,6 +136,11 @@ private:
     QDockWidget *m_debuggerDock = nullptr;
     AgentDock *m_agentDock = nullptr;
     QMenu *m_viewMenu = nullptr;
+    LibraryCompilation *m_libraries = nullptr;
+    LibrariesPanel *m_librariesPanel = nullptr;
+    QDockWidget *m_librariesDock = nullptr;
+    QAction *m_warmUpLibraries = nullptr;
+    bool m_librariesVisibleBefore = true;
     QAction *m_interrupt = nullptr;
     QAction *m_openProject = nullptr;
     RunTestsAction *m_runTests = nullptr;

@@ -103,7 +103,9 @@ compiler policy at +PROJECT-DEBUG-LEVEL+."
 (defun install-load-progress ()
   (without-noting-definitions
     (eval `(defmethod ,(asdf-symbol "PERFORM-PLAN") :around ((steps list) &key force &allow-other-keys)
-             (call-counting-plan steps force #'call-next-method)))
+             ;; Library files not yet native in ASDF's cache load as bytecode (library-tiers.lisp).
+             (call-with-library-tiers steps force
+                                      (lambda () (call-counting-plan steps force #'call-next-method)))))
     (eval `(defmethod ,(asdf-symbol "PERFORM") :before ((operation ,(asdf-symbol "COMPILE-OP"))
                                                         (component ,(asdf-symbol "CL-SOURCE-FILE")))
              (announce-file-compile component)))))
@@ -112,6 +114,7 @@ compiler policy at +PROJECT-DEBUG-LEVEL+."
   "Makes ASDF compile the project's components through DEBUGGING-COMPILATION, and announce
 the files it compiles."
   (install-load-progress)
+  (install-library-tiers)
   (without-noting-definitions
     (eval `(defmethod ,(asdf-symbol "AROUND-COMPILE-HOOK") :around ((component ,(asdf-symbol "COMPONENT")))
              (let ((inner (call-next-method)))
@@ -241,7 +244,8 @@ someone else's package, not about the code."
         (force (eq (getf request :force) t))
         (verbose (eq (getf request :verbose) t))
         (compiler-output "")
-        (load-warnings '()))
+        (load-warnings '())
+        (*job-libraries* '()))
     (run-job request
              (lambda ()
                (ensure-asdf)
@@ -274,6 +278,9 @@ someone else's package, not about the code."
                        "forced" (if force t :false)
                        "load_warnings" (reverse load-warnings)
                        "compiler_output" (if verbose compiler-output :null)
+                       ;; What each library of the plan runs as: native, or bytecode for now
+                       ;; (library-native.lisp).
+                       "libraries" (library-objects *job-libraries*)
                        "source_file" (or (ignore-errors
                                           (namestring (funcall (asdf-symbol "SYSTEM-SOURCE-FILE") system)))
                                          :null)))))))

@@ -1,0 +1,3 @@
+(in-package :duet-badlib)
+
+(defun after-answer () (+ (good-answer) (bad-answer)))

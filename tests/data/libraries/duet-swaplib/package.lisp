@@ -1,0 +1,3 @@
+(defpackage :duet-swaplib
+  (:use :cl)
+  (:export #:*greeting* #:greet #:greet-loudly #:next-ticket #:checksum))

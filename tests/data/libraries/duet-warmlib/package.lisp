@@ -1,0 +1,3 @@
+(defpackage :duet-warmlib
+  (:use :cl)
+  (:export #:warm-sum))

@@ -1,0 +1,4 @@
+(in-package :duet-warmlib)
+
+(defun warm-sum (n)
+  (loop for i below n sum i))
