@@ -100,7 +100,7 @@ private Q_SLOTS:
         QVERIFY2(SlimeSecret::create(m_home.filePath(QStringLiteral(".slime-secret")), &error), qPrintable(error));
         m_live->rooms.editors.setSecretFile(m_home.filePath(QStringLiteral(".slime-secret")));
         m_live->rooms.editors.setListening(0);
-        m_live->tools.add(loadSystemTool(&m_live->session, &m_live->jobs));
+        m_live->tools.add(loadSystemTool(&m_live->session, &m_live->jobs, &m_live->rooms.libraries));
         m_window = m_live->showWindow(QSize(1400, 860), true);
         QVERIFY(m_window);
         m_live->startEngine();
