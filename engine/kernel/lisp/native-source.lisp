@@ -137,15 +137,22 @@ file was not loaded since; else NIL."
 (defvar *uncompiled-methods* (make-hash-table :test #'eq)
   "Methods the session defined while native compilation was off: they run interpreted.")
 
+(defvar *bytecoded-methods* (make-hash-table :test #'eq :weakness :key)
+  "Methods installed with a bytecoded function that the session's native compiler does not
+look after: a library file loaded as bytecode (library-tiers.lisp). They run interpreted until
+the library's native file is loaded, which installs new method objects.")
+
 (defun install-method-noting (name qualifiers specializers lambda-list function &rest options)
   (let ((method (apply *original-install-method* name qualifiers specializers lambda-list
                        function options)))
-    (when (noting-p)
-      (kernel-bookkeeping
-        (unless (note-native-definition :method name function
-                                        (ignore-errors (clos:method-function method)) method)
-          (when (bytecoded-definition-p function)
-            (setf (gethash method *uncompiled-methods*) t)))))
+    (if (noting-p)
+        (kernel-bookkeeping
+          (unless (note-native-definition :method name function
+                                          (ignore-errors (clos:method-function method)) method)
+            (when (bytecoded-definition-p function)
+              (setf (gethash method *uncompiled-methods*) t))))
+        (when (bytecoded-definition-p function)
+          (setf (gethash method *bytecoded-methods*) t)))
     method))
 
 (defun make-special-noting (symbol)

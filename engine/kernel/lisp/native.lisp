@@ -488,7 +488,8 @@ and \"native_notes\" of a function, macro or generic function's methods the sess
   (let ((states (method-states name)))
     (cond ((or (member :interpreted states)
                (and (fboundp name) (typep (fdefinition name) 'generic-function)
-                    (some (lambda (method) (gethash method *uncompiled-methods*))
+                    (some (lambda (method) (or (gethash method *uncompiled-methods*)
+                                               (gethash method *bytecoded-methods*)))
                           (clos:generic-function-methods (fdefinition name)))))
            "interpreted")
           ((intersection '(:queued :compiling) states) "compiling")
@@ -497,8 +498,9 @@ and \"native_notes\" of a function, macro or generic function's methods the sess
 (defun method-execution (name method)
   "How METHOD of the generic function NAME runs, as an object the host matches to the ledger's
 method by its qualifiers and specializers: its own record's word when the background compiler
-saw it; else interpreted when the session made it while native compilation was off; else native
-(compiled by COMPILE-FILE: load-system, the editor's C-c C-k, a library)."
+saw it; else interpreted when the session made it while native compilation was off or a
+library's bytecode file installed it; else native (compiled by COMPILE-FILE: load-system, the
+editor's C-c C-k, a library's native file)."
   (multiple-value-bind (qualifiers specializers) (method-texts method)
     (let* ((record (mp:with-lock (*native-lock*)
                      (gethash (list :method name qualifiers specializers) *native-records*)))
@@ -506,7 +508,9 @@ saw it; else interpreted when the session made it while native compilation was o
       (obj "qualifiers" qualifiers
            "specializers" specializers
            "execution" (cond ((member state '(:queued :compiling)) "compiling")
-                             ((or (eq state :interpreted) (gethash method *uncompiled-methods*)) "interpreted")
+                             ((or (eq state :interpreted) (gethash method *uncompiled-methods*)
+                                  (and (null state) (gethash method *bytecoded-methods*)))
+                              "interpreted")
                              (t "native"))
            "native_since_ms" (or (and (eq state :native) (native-entry-since record)) :null)
            "native_reason" (or (and (eq state :interpreted) (native-entry-reason record)) :null)))))
