@@ -215,6 +215,17 @@ loaded from its source), NEXT (ASDF's own) otherwise. Either way ASDF notes it d
                          ((and (consp spec) (eq (first spec) :require)) nil))
         when name collect (string-downcase (string name))))
 
+(defun cffi-name-p (name)
+  (or (string= name "cffi") (and (> (length name) 5) (string= name "cffi-" :end1 5))))
+
+(defun foreign-code-system-p (system name)
+  "True for CFFI and the systems that use it directly: they compile natively, as before issue
+39. Their callers of CFFI's macros, as bytecode, go through ECL's dynamic FFI instead of the
+inline C the native compiler writes, and cffi's own tests then died of a segmentation
+violation (tst_corpusruns aTestRunLeavesNoFilesInTheProject)."
+  (or (cffi-name-p name)
+      (some #'cffi-name-p (dependency-names system))))
+
 (defun native-done-p (operation component)
   (nth-value 1 (funcall (asdf-symbol "COMPUTE-ACTION-STAMP") nil operation component)))
 
@@ -265,7 +276,8 @@ files, and of every library system with source files in the plan, in the plan's 
           (when (and name (not (member name tainted :test #'string=))
                      (intersection (dependency-names system) tainted :test #'string=))
             (push name tainted))
-          (when (and name (plain-source-file-p component) (not (project-component-p component)))
+          (when (and name (plain-source-file-p component) (not (project-component-p component))
+                     (not (foreign-code-system-p system name)))
             ;; A cached system's plan may hold no COMPILE-OP at all: it is a library all the same.
             (pushnew name libraries :test #'string=)
             (when (typep operation compile-op)
