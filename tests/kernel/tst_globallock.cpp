@@ -22,6 +22,11 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
+        // The code here makes (SETF name)s by the hundred thousand, and ECL 21.2.1 adds each to
+        // its table under the READ side of the lock: a background compile reading that table
+        // meanwhile races the growth (with native code on, 2 runs in 16 went wrong at the
+        // 10th and 61st round; off, 0 in 16). That is not the fault under test.
+        qputenv("LISP_DUET_NATIVE", "0");
         m_lisp = std::make_unique<EngineHarness>();
         QVERIFY2(m_lisp->waitReady(), "the engine did not start");
     }
