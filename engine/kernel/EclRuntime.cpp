@@ -4,6 +4,8 @@
 
 #include <ecl/ecl.h>
 
+#include <sys/mman.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -12,15 +14,39 @@ namespace {
 
 struct sigaction s_eclSegvAction;
 
+// An interrupt that arrives while C code has interrupts off (every allocation does) makes ECL
+// write-protect the thread's environment; the write that turns them on again faults, and ECL
+// 21.2.1's handler then runs the interrupt right there, even when Lisp has them off
+// (MP:WITHOUT-INTERRUPTS, and ECL's own global environment lock around symbol lookups,
+// SYSPROPs and (SETF name) definitions). An interrupt that throws from inside that lock kept
+// it for ever: the next writer (every PROCLAIM, DEFUN, new symbol) waited for ever (issue 37).
+// When Lisp has interrupts off, the fault only lifts the protection: the interrupt stays
+// queued and runs where Lisp turns them on again (the end of WITHOUT-INTERRUPTS or of the
+// lock checks the queue), as ECL does for one that arrives outside C's critical sections.
+// Only reads and mprotect: safe in a signal handler.
+bool deferredToLisp(cl_env_ptr env, const siginfo_t *info)
+{
+    const auto *address = static_cast<const volatile char *>(info->si_addr);
+    const auto *flag = reinterpret_cast<const volatile char *>(&env->disable_interrupts);
+    if (address < flag || address >= flag + sizeof env->disable_interrupts)
+        return false;
+    if (ECL_SYM_VAL(env, ECL_INTERRUPTS_ENABLED) != ECL_NIL)
+        return false;
+    return mprotect(env, sizeof *env, PROT_READ | PROT_WRITE) == 0;
+}
+
 // ECL's SIGSEGV handler implements interrupts and stack-overflow detection for Lisp threads,
 // but silently ends a non-Lisp thread that faults: such a thread gets the default action.
 void segvHandler(int signal, siginfo_t *info, void *context)
 {
-    if (ecl_process_env_unsafe() == nullptr) {
+    const cl_env_ptr env = ecl_process_env_unsafe();
+    if (env == nullptr) {
         ::signal(signal, SIG_DFL);
         ::raise(signal);
         return;
     }
+    if (deferredToLisp(env, info))
+        return;
     if (s_eclSegvAction.sa_flags & SA_SIGINFO)
         s_eclSegvAction.sa_sigaction(signal, info, context);
     else if (s_eclSegvAction.sa_handler != SIG_DFL && s_eclSegvAction.sa_handler != SIG_IGN)

@@ -1,0 +1,84 @@
+// An interrupt that throws never leaves ECL's global environment lock held (issue 37: after a
+// question's time limit or an Interrupt had thrown, load-system waited for ever in ASDF's
+// first PROCLAIM, and so would every later form with a new symbol). ECL 21.2.1 runs a pending
+// interrupt at the end of an allocation even inside that lock (here: a new (SETF name)
+// defined, as loading compiled code or a DEFCLASS accessor does); the engine's SIGSEGV chain
+// keeps it queued until the lock is given back. Both tests keep the lock within a few
+// rounds without that (the first within 50-100 throws in a plain `ecl`). A suite of its own:
+// ECL never frees (SETF name) entries, so the hundreds of thousands made here would weigh on
+// another suite's memory figures.
+
+#include "../common/EngineHarness.h"
+
+#include <QTest>
+
+class TestGlobalLock : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<EngineHarness> m_lisp;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // The code here makes (SETF name)s by the hundred thousand, and ECL 21.2.1 adds each to
+        // its table under the READ side of the lock: a background compile reading that table
+        // meanwhile races the growth (with native code on, 2 runs in 16 went wrong at the
+        // 10th and 61st round; off, 0 in 16). That is not the fault under test.
+        qputenv("LISP_DUET_NATIVE", "0");
+        m_lisp = std::make_unique<EngineHarness>();
+        QVERIFY2(m_lisp->waitReady(), "the engine did not start");
+    }
+    void cleanupTestCase() { m_lisp.reset(); }
+
+    // Hundreds of throwing interrupts from a thread of the code's own, then a write from
+    // another thread (a writer waits for ever on a kept lock: it gets 5 s).
+    void aThrowingInterruptNeverKeepsTheGlobalLock()
+    {
+        const JobResult storm = m_lisp->result(QStringLiteral(
+            "(let* ((stop nil) (thrown 0)"
+            "       (victim (mp:process-run-function \"victim\""
+            "                 (lambda () (loop until stop do (catch :tag (loop until stop do (si::setf-definition (gensym) t))))))))"
+            "  (sleep 0.1)"
+            "  (dotimes (i 500) (ignore-errors (mp:interrupt-process victim (lambda () (incf thrown) (throw :tag nil)))) (sleep 0.0005))"
+            "  (setf stop t) (mp:process-join victim)"
+            "  (let* ((written nil)"
+            "         (writer (mp:process-run-function \"writer\" (lambda () (si:put-sysprop 'storm-probe 'written t) (setf written t)))))"
+            "    (declare (ignore writer))"
+            "    (loop repeat 100 until written do (sleep 0.05))"
+            "    (list (if written :free :held) (> thrown 250))))"), QString(), 20000);
+        QVERIFY2(storm.ok(), qPrintable(storm.error.type + QStringLiteral(": ") + storm.error.message));
+        QCOMPARE(storm.values, QStringList{"(:FREE T)"});
+        QCOMPARE(m_lisp->result(QStringLiteral("(proclaim '(special *after-the-storm*)) (defun after-the-storm () 1) (after-the-storm)"),
+                                QString(), 10000).values,
+                 QStringList{"1"});
+    }
+
+    // The same through the person's Interrupt: the job is thrown out wherever it is, and the
+    // next definition still goes through.
+    void interruptingAJobInsideTheGlobalLockLeavesItFree()
+    {
+        for (int round = 0; round < 200; ++round) {
+            JobRequest request;
+            request.code = QStringLiteral("(loop (si::setf-definition (gensym) t))");
+            const quint64 id = m_lisp->session.submit(request);
+            QVERIFY(QTest::qWaitFor([&] { return m_lisp->session.current() && m_lisp->session.current()->id == id; }, 10000));
+            QTest::qWait(5 + round % 7);
+            m_lisp->session.interruptCurrent();
+            const JobPtr stopped = m_lisp->waitFor(id, 10000);
+            QVERIFY2(stopped, qPrintable(QStringLiteral("round %1: the interrupted job did not end").arg(round)));
+            QVERIFY2(stopped->result.status == JobResult::Status::Interrupted,
+                     qPrintable(QStringLiteral("round %1: %2 %3: %4")
+                                    .arg(round)
+                                    .arg(JobResult::statusName(stopped->result.status), stopped->result.error.type,
+                                         stopped->result.error.message)));
+            const JobResult defined = m_lisp->result(QStringLiteral("(defun after-an-interrupt () %1) (after-an-interrupt)").arg(round),
+                                                     QString(), 10000);
+            QVERIFY2(defined.ok(), qPrintable(QStringLiteral("round %1: %2").arg(round).arg(defined.error.message)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGlobalLock)
+#include "tst_globallock.moc"
