@@ -26,6 +26,12 @@
 
 namespace {
 
+QString loadAverage()
+{
+    QFile file(QStringLiteral("/proc/loadavg"));
+    return file.open(QIODevice::ReadOnly) ? QString::fromLatin1(file.readLine()).section(QLatin1Char(' '), 0, 2) : QStringLiteral("unknown");
+}
+
 const QString LibraryData = QStringLiteral(DUET_SOURCE_DIR "/tests/data/libraries");
 
 // Every engine of these tests compiles libraries in the background (the test machine turns
@@ -210,7 +216,8 @@ private slots:
         QCOMPARE(value(lisp, QStringLiteral("(alexandria:flatten '((1 (2)) 3))")), QStringLiteral("(1 2 3)"));
 
         const JobPtr bytecodeRun = lisp.run(EngineProtocol::testRun(QStringLiteral("alexandria")), 240000);
-        QVERIFY(bytecodeRun && bytecodeRun->result.ok());
+        QVERIFY2(bytecodeRun && bytecodeRun->result.ok(), qPrintable(bytecodeRun ? QStringLiteral("the test run failed: ") + QString::fromUtf8(QJsonDocument(bytecodeRun->result.reply).toJson(QJsonDocument::Compact)).left(1500)
+                                                     : QStringLiteral("no answer from the test run within 240 s (it compiles each RT test with gcc; load %1)").arg(loadAverage())));
         const int passed = bytecodeRun->result.reply.value(QStringLiteral("passed")).toInt();
         const int failed = bytecodeRun->result.reply.value(QStringLiteral("failed")).toInt();
         QVERIFY2(passed > 100, qPrintable(QString::number(passed)));
@@ -237,7 +244,8 @@ private slots:
         const QJsonArray settled = ask(lisp, QStringLiteral("libraries")).value(QStringLiteral("libraries")).toArray();
         QCOMPARE(stateOf(libraryIn(settled, QStringLiteral("rt"))), QStringLiteral("native"));
         const JobPtr nativeRun = lisp.run(EngineProtocol::testRun(QStringLiteral("alexandria")), 240000);
-        QVERIFY(nativeRun && nativeRun->result.ok());
+        QVERIFY2(nativeRun && nativeRun->result.ok(), qPrintable(nativeRun ? QStringLiteral("the test run failed: ") + QString::fromUtf8(QJsonDocument(nativeRun->result.reply).toJson(QJsonDocument::Compact)).left(1500)
+                                                     : QStringLiteral("no answer from the test run within 240 s (it compiles each RT test with gcc; load %1)").arg(loadAverage())));
         QVERIFY2(nativeRun->result.reply.value(QStringLiteral("passed")).toInt() == passed,
                  qPrintable(QStringLiteral("passed %1 of %2 before; failures: ").arg(nativeRun->result.reply.value(QStringLiteral("passed")).toInt()).arg(passed)
                             + QString::fromUtf8(QJsonDocument(nativeRun->result.reply.value(QStringLiteral("failures")).toArray()).toJson(QJsonDocument::Compact))
