@@ -109,9 +109,10 @@ describe('every tool through the SDK client', () => {
 
   test('load-system from LISP_DUET_SYSTEM_PATHS', async () => {
     const result = await call('load-system', { system: 'e2e-tiny' });
-    // Seed 001's two lines, then what the library runs as (issue 39; the suites run with
-    // background compiles off, LISP_DUET_LIBRARY_NATIVE=0: it stays bytecode and says why).
-    assert.match(textOf(result), /^Loading system: e2e-tiny\nLoaded: e2e-tiny \(version 1\.2\.3\)\n\nLibraries:\n- e2e-tiny runs as bytecode \(1 file\): Compiling libraries in the background is off/);
+    // Seed 001's two lines, then what the library runs as (issue 39): bytecode, and why. Under
+    // CTest background compiles are off (LISP_DUET_LIBRARY_NATIVE=0: it stays bytecode); the
+    // package test runs this suite against the installed app, where they are on (for now).
+    assert.match(textOf(result), /^Loading system: e2e-tiny\nLoaded: e2e-tiny \(version 1\.2\.3\)\n\nLibraries:\n- e2e-tiny runs as bytecode (\(1 file\): Compiling libraries in the background is off|for now \(1 file\): )/);
     assert.match(textOf(await call('evaluate-lisp', { code: '(e2e-tiny:ping)' })), /=> :PONG/);
   });
 

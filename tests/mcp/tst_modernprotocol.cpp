@@ -10,7 +10,7 @@
 #include "server/McpErrors.h"
 
 namespace {
-const QString Transcript = QStringLiteral("lisp-duet://session/transcript");
+const QString TranscriptUri = QStringLiteral("lisp-duet://session/transcript");
 
 QJsonObject evaluation(const QString &code)
 {
@@ -87,7 +87,7 @@ private Q_SLOTS:
         QTest::newRow("resources/list") << "resources/list" << QJsonObject{} << 60000 << "public";
         QTest::newRow("resources/templates/list") << "resources/templates/list" << QJsonObject{} << 60000 << "public";
         QTest::newRow("resources/read: the session changes with every evaluation")
-            << "resources/read" << QJsonObject{{"uri", Transcript}} << 0 << "private";
+            << "resources/read" << QJsonObject{{"uri", TranscriptUri}} << 0 << "private";
     }
     void listsAndReadsCarryCacheHints()
     {
@@ -153,7 +153,7 @@ private Q_SLOTS:
     void methodsTheRevisionRemovedAreNotFound()
     {
         QFETCH(QString, method);
-        const McpServer::Received received = m_h->send(Modern::request(8, method, {{"uri", Transcript}}));
+        const McpServer::Received received = m_h->send(Modern::request(8, method, {{"uri", TranscriptUri}}));
         QCOMPARE(errorCodeOf(received.refusal), int(JsonRpc::MethodNotFound)); // HTTP answers 404
         QCOMPARE(received.refusal.value("id"), QJsonValue(8));
         // The same method without the envelope belongs to the handshake's era.
@@ -190,7 +190,7 @@ private Q_SLOTS:
 
     void listenAcknowledgesWhatItHonoursThenTagsEveryNotification()
     {
-        const QJsonObject filter{{"toolsListChanged", true}, {"promptsListChanged", true}, {"resourceSubscriptions", QJsonArray{Transcript}}};
+        const QJsonObject filter{{"toolsListChanged", true}, {"promptsListChanged", true}, {"resourceSubscriptions", QJsonArray{TranscriptUri}}};
         const McpServer::Received received = m_h->send(Modern::request("listen-1", "subscriptions/listen", {{"notifications", filter}}));
         QVERIFY(!received.isRefused());
         QVERIFY(!m_h->peer->hasRequestsInFlight()); // an open stream waits for no answer (stdio ends at end of input)
@@ -200,7 +200,7 @@ private Q_SLOTS:
         QCOMPARE(ackParams.value("_meta").toObject().value(RequestEnvelope::SubscriptionIdKey), QJsonValue("listen-1"));
         // Our prompts never change, so that part is not honoured.
         QCOMPARE(ackParams.value("notifications").toObject(),
-                 (QJsonObject{{"toolsListChanged", true}, {"resourceSubscriptions", QJsonArray{Transcript}}}));
+                 (QJsonObject{{"toolsListChanged", true}, {"resourceSubscriptions", QJsonArray{TranscriptUri}}}));
 
         m_h->tools.add(checkParensTool());
         const QList<QJsonObject> changed = m_h->notifications(QStringLiteral("notifications/tools/list_changed"));
@@ -212,7 +212,7 @@ private Q_SLOTS:
         m_h->call(Modern::request(12, "tools/call", evaluation("(+ 1 1)")));
         QVERIFY(QTest::qWaitFor([&] { return !m_h->notifications(QStringLiteral("notifications/resources/updated")).isEmpty(); }, 5000));
         const QJsonObject updated = m_h->notifications(QStringLiteral("notifications/resources/updated")).first();
-        QCOMPARE(updated.value("params").toObject().value("uri").toString(), Transcript);
+        QCOMPARE(updated.value("params").toObject().value("uri").toString(), TranscriptUri);
 
         // notifications/cancelled ends it: no answer, nothing more.
         const qsizetype before = m_h->sent.size();
