@@ -331,6 +331,18 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         QVERIFY(waitUntilNoneCompiles(lisp));
+        // Settled, a load queues no compiler process again: before, each load of a library
+        // with files once bytecode flipped it back to "compiling", a new process compiling
+        // nothing.
+        for (const QString &name : names) {
+            const QJsonObject before = library(lisp, name);
+            const JobPtr again = loadSystem(lisp, name);
+            QVERIFY2(again && again->result.ok(), again ? qPrintable(again->result.error.message) : "no answer");
+            const QJsonObject after = library(lisp, name);
+            QVERIFY2(stateOf(after) == stateOf(before) && after.value(QStringLiteral("pid")) == before.value(QStringLiteral("pid")),
+                     qPrintable(name + QStringLiteral(": ") + QString::fromUtf8(QJsonDocument(before).toJson(QJsonDocument::Compact))
+                                + QStringLiteral(" then ") + QString::fromUtf8(QJsonDocument(after).toJson(QJsonDocument::Compact))));
+        }
         // Plain ECL loads both from the shared cache, compiling nothing, in CL-USER.
         const QString said = plainEcl(QStringLiteral("(progn (push #p\"%1/\" asdf:*central-registry*)"
                                                      " (asdf:load-system \"alexandria\") (asdf:load-system \"duet-twice\")"
