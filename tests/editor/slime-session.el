@@ -84,11 +84,17 @@
 (condition-case failure
     (let* ((port (string-to-number (getenv "SWANK_PORT")))
            (process (slime-net-connect "127.0.0.1" port)))
-      (slime-setup-connection process)
       (if (getenv "DUET_EXPECT_REFUSED")
           (progn
-            (slime-eval-async '(swank:connection-info))
+            ;; The refusal closes the socket after SLIME's first message: a later write of
+            ;; SLIME's can meet the reset ("Writing to process: Connection reset by peer"),
+            ;; which is the refusal too.
+            (condition-case nil
+                (progn (slime-setup-connection process)
+                       (slime-eval-async '(swank:connection-info)))
+              (file-error nil))
             (duet-say "CLOSED" "%s" (duet-wait (lambda () (not (process-live-p process))) 20)))
+        (slime-setup-connection process)
         (duet-session process)))
   (error (duet-say "ELISP-ERROR" "%S" failure)))
 (duet-say "DONE" "")
