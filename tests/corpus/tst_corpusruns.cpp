@@ -63,9 +63,32 @@ private:
                          1220000);
     }
 
-    void compare(const QString &system, const QJsonObject &run, const PlainCounts &plain)
+    // The names RT printed as failing ("Test X failed"), for a message.
+    static QStringList failedTests(const QString &output)
+    {
+        static const QRegularExpression failedLine(QStringLiteral("^Test (\\S+) failed"), QRegularExpression::MultilineOption);
+        QStringList names;
+        for (auto it = failedLine.globalMatch(output); it.hasNext();)
+            names << it.next().captured(1);
+        return names;
+    }
+
+    // Plain ECL is the reference, and it is not always the same: once in about 20 suite runs
+    // (a quiet machine, a warm cache) its iterate run failed 7 tests more than every run before
+    // and after it (12 of 12 again in a loop). A reference that disagrees is asked once more,
+    // and both of its answers are printed.
+    void compare(const QString &system, const QJsonObject &run, PlainCounts plain)
     {
         const QJsonObject result = ToolHarness::structured(run);
+        if (plain.passed != result.value(QStringLiteral("passed")).toInt() || plain.failed != result.value(QStringLiteral("failed")).toInt()) {
+            qWarning("%s: plain ECL passed %d, failed %d (%s); run-tests passed %d, failed %d: asking plain ECL again", qPrintable(system), plain.passed,
+                     plain.failed, qPrintable(failedTests(plain.output).join(QLatin1Char(' '))), result.value(QStringLiteral("passed")).toInt(),
+                     result.value(QStringLiteral("failed")).toInt());
+            plain = plainEclCounts(system);
+            m_plain.insert(system, plain);
+            qWarning("%s: plain ECL again: passed %d, failed %d (%s)", qPrintable(system), plain.passed, plain.failed,
+                     qPrintable(failedTests(plain.output).join(QLatin1Char(' '))));
+        }
         qInfo("%s: plain ECL %d passed, %d failed, %d expected failures; run-tests %d passed, %d failed, %d expected (%s, status %s, %d RT tests of "
               "other systems set aside)",
               qPrintable(system), plain.passed, plain.failed, plain.expected, result.value(QStringLiteral("passed")).toInt(),
@@ -121,7 +144,9 @@ private Q_SLOTS:
         QTest::newRow("alexandria after iterate") << QStringLiteral("alexandria");
         QTest::newRow("anaphora (its test-op refuses failures)") << QStringLiteral("anaphora");
         QTest::newRow("trivial-garbage") << QStringLiteral("trivial-garbage");
-        QTest::newRow("alexandria again") << QStringLiteral("alexandria");
+        // (iterate, not alexandria, again: alexandria's run compiles each of its 248 tests
+        // with gcc, a minute of the 20-minute budget, for the same question.)
+        QTest::newRow("iterate again, with its expected failures") << QStringLiteral("iterate");
         QTest::newRow("ptester: cl-base64 (one test aborts)") << QStringLiteral("cl-base64");
     }
     void rtSystemsOneAfterAnotherCountTheirOwnTests()

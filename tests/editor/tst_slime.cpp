@@ -104,6 +104,7 @@ private Q_SLOTS:
         const QList<DebuggerPtr> open = m_host->lisp.session.debugger()->openDebuggers();
         QCOMPARE(open.size(), 1);
         const JobPtr parked = m_host->lisp.session.job(open.first()->jobId);
+        QVERIFY(parked);
         QCOMPARE(parked->request.origin.name, QStringLiteral("the person, in Emacs"));
         QCOMPARE(parked->result.error.message, QStringLiteral("from the editor"));
         QVERIFY(TestFiles::write(m_host->folder.filePath(QStringLiteral("agent-looked")), "yes"));
