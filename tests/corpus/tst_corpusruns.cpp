@@ -73,28 +73,39 @@ private:
         return names;
     }
 
-    // Plain ECL is the reference, and it is not always the same: once in about 20 suite runs
-    // (a quiet machine, a warm cache) its iterate run failed 7 tests more than every run before
-    // and after it (12 of 12 again in a loop). A reference that disagrees is asked once more,
-    // and both of its answers are printed.
-    void compare(const QString &system, const QJsonObject &run, PlainCounts plain)
+    // iterate's own tests are not always the same: iterate-test.lisp reads 7 expected values
+    // at compile time, #.(reduce #'max *list-of-lists* :key #'length) and the like, and makes
+    // *list-of-lists* anew from RANDOM when the file loads (ECL seeds RANDOM per process). When
+    // the longest of 101 random lists is not 20 long (or the shortest not 1), about 1 load in
+    // 90, 7 of its tests fail in any Lisp: seen once, in plain ECL (254 passed, 7 failed).
+    // So when the two disagree each is asked once more, and every answer is printed with the
+    // names of the tests that failed: a count we get wrong disagrees again.
+    void compare(const QString &system, QJsonObject &run, PlainCounts plain)
     {
-        const QJsonObject result = ToolHarness::structured(run);
-        if (plain.passed != result.value(QStringLiteral("passed")).toInt() || plain.failed != result.value(QStringLiteral("failed")).toInt()) {
-            qWarning("%s: plain ECL passed %d, failed %d (%s); run-tests passed %d, failed %d: asking plain ECL again", qPrintable(system), plain.passed,
+        QJsonObject result = ToolHarness::structured(run);
+        const auto agree = [&] {
+            return plain.passed == result.value(QStringLiteral("passed")).toInt() && plain.failed == result.value(QStringLiteral("failed")).toInt()
+                && plain.expected == result.value(QStringLiteral("expected_failures")).toInt();
+        };
+        const auto runFailures = [&] {
+            QStringList names;
+            for (const QJsonValue &failure : result.value(QStringLiteral("failures")).toArray())
+                if (!failure.toObject().value(QStringLiteral("expected_failure")).toBool())
+                    names << failure.toObject().value(QStringLiteral("test")).toString();
+            return names.join(QLatin1Char(' '));
+        };
+        for (int again = 0; again < 2 && !agree(); ++again) {
+            qWarning("%s: plain ECL passed %d, failed %d (%s); run-tests passed %d, failed %d (%s): asking %s again", qPrintable(system), plain.passed,
                      plain.failed, qPrintable(failedTests(plain.output).join(QLatin1Char(' '))), result.value(QStringLiteral("passed")).toInt(),
-                     result.value(QStringLiteral("failed")).toInt());
-            plain = plainEclCounts(system);
-            m_plain.insert(system, plain);
-            qWarning("%s: plain ECL again: passed %d, failed %d (%s)", qPrintable(system), plain.passed, plain.failed,
-                     qPrintable(failedTests(plain.output).join(QLatin1Char(' '))));
+                     result.value(QStringLiteral("failed")).toInt(), qPrintable(runFailures()), again == 0 ? "plain ECL" : "run-tests");
+            if (again == 0) {
+                plain = plainEclCounts(system);
+                m_plain.insert(system, plain);
+            } else {
+                run = runTests(system);
+                result = ToolHarness::structured(run);
+            }
         }
-        qInfo("%s: plain ECL %d passed, %d failed, %d expected failures; run-tests %d passed, %d failed, %d expected (%s, status %s, %d RT tests of "
-              "other systems set aside)",
-              qPrintable(system), plain.passed, plain.failed, plain.expected, result.value(QStringLiteral("passed")).toInt(),
-              result.value(QStringLiteral("failed")).toInt(), result.value(QStringLiteral("expected_failures")).toInt(),
-              qPrintable(result.value(QStringLiteral("framework")).toString()), qPrintable(result.value(QStringLiteral("status")).toString()),
-              result.value(QStringLiteral("rt_tests_set_aside")).toInt());
         QVERIFY2(plain.summary(), qPrintable(QStringLiteral("the plain run of %1 printed no summary").arg(system)));
         QCOMPARE(result.value(QStringLiteral("passed")).toInt(), plain.passed);
         QCOMPARE(result.value(QStringLiteral("failed")).toInt(), plain.failed);
@@ -121,7 +132,7 @@ private Q_SLOTS:
     void rtExpectedFailuresAreNotFailures()
     {
         const PlainCounts plain = plainCountsOf(QStringLiteral("iterate"));
-        const QJsonObject run = runTests(QStringLiteral("iterate"));
+        QJsonObject run = runTests(QStringLiteral("iterate"));
         compare(QStringLiteral("iterate"), run, plain);
         QVERIFY(plain.expected > 0);
         const QJsonArray failures = ToolHarness::structured(run).value(QStringLiteral("failures")).toArray();
@@ -144,16 +155,16 @@ private Q_SLOTS:
         QTest::newRow("alexandria after iterate") << QStringLiteral("alexandria");
         QTest::newRow("anaphora (its test-op refuses failures)") << QStringLiteral("anaphora");
         QTest::newRow("trivial-garbage") << QStringLiteral("trivial-garbage");
-        // (iterate, not alexandria, again: alexandria's run compiles each of its 248 tests
+        // (anaphora, not alexandria, again: alexandria's run compiles each of its 248 tests
         // with gcc, a minute of the 20-minute budget, for the same question.)
-        QTest::newRow("iterate again, with its expected failures") << QStringLiteral("iterate");
+        QTest::newRow("anaphora again") << QStringLiteral("anaphora");
         QTest::newRow("ptester: cl-base64 (one test aborts)") << QStringLiteral("cl-base64");
     }
     void rtSystemsOneAfterAnotherCountTheirOwnTests()
     {
         QFETCH(QString, system);
         const PlainCounts plain = plainCountsOf(system);
-        const QJsonObject run = runTests(system);
+        QJsonObject run = runTests(system);
         QVERIFY2(!ToolHarness::isError(run), qPrintable(ToolHarness::text(run).left(2000)));
         compare(system, run, plain);
     }
