@@ -32,8 +32,8 @@ private Q_SLOTS:
     }
     void cleanupTestCase() { m_lisp.reset(); }
 
-    // Hundreds of throwing interrupts from a thread of the code's own, then a write from
-    // another thread (a writer waits for ever on a kept lock: it gets 5 s).
+    // 250 throwing interrupts from a thread of the code's own, then a write from another
+    // thread (a writer waits for ever on a kept lock: it gets 5 s).
     void aThrowingInterruptNeverKeepsTheGlobalLock()
     {
         const JobResult storm = m_lisp->result(QStringLiteral(
@@ -41,15 +41,18 @@ private Q_SLOTS:
             "       (victim (mp:process-run-function \"victim\""
             "                 (lambda () (loop until stop do (catch :tag (loop until stop do (si::setf-definition (gensym) t))))))))"
             "  (sleep 0.1)"
-            "  (dotimes (i 500) (ignore-errors (mp:interrupt-process victim (lambda () (incf thrown) (throw :tag nil)))) (sleep 0.0005))"
+            "  (loop repeat 20000 while (< thrown 250)"
+            "        do (ignore-errors (mp:interrupt-process victim (lambda () (incf thrown) (throw :tag nil)))) (sleep 0.0005))"
             "  (setf stop t) (mp:process-join victim)"
             "  (let* ((written nil)"
             "         (writer (mp:process-run-function \"writer\" (lambda () (si:put-sysprop 'storm-probe 'written t) (setf written t)))))"
             "    (declare (ignore writer))"
             "    (loop repeat 100 until written do (sleep 0.05))"
-            "    (list (if written :free :held) (> thrown 250))))"), QString(), 20000);
+            "    (list (if written :free :held) (>= thrown 250) thrown)))"), QString(), 60000);
         QVERIFY2(storm.ok(), qPrintable(storm.error.type + QStringLiteral(": ") + storm.error.message));
-        QCOMPARE(storm.values, QStringList{"(:FREE T)"});
+        // Until 250 have thrown: on a loaded machine interrupts that arrive while one is still
+        // pending are run as one (at nice 10 beside a full run, fewer than 250 of 500 threw).
+        QVERIFY2(storm.values.value(0).startsWith(QLatin1String("(:FREE T ")), qPrintable(storm.values.value(0)));
         QCOMPARE(m_lisp->result(QStringLiteral("(proclaim '(special *after-the-storm*)) (defun after-the-storm () 1) (after-the-storm)"),
                                 QString(), 10000).values,
                  QStringList{"1"});

@@ -89,8 +89,16 @@ private Q_SLOTS:
         QCOMPARE(m_lisp->result(form, QString(), 120000).values, QStringList{"2400000"});
         const qint64 grown = residentKiB(pid);
         QVERIFY(eval(QStringLiteral("(si:gc t)")).ok());
-        const qint64 after = residentKiB(pid);
+        qint64 after = residentKiB(pid);
         qInfo("engine RSS: %lld KiB at first, %lld after the form, %lld after (si:gc t)", before, grown, after);
+        // Boehm's collector is conservative: one stale word on a thread's stack keeps the whole
+        // list alive for a collection (seen once, in a full run at nice 10 beside another: 133 MB
+        // more; 22 MB more in 7 runs around it). The person's second (si:gc t) then gives it back.
+        if (after - before >= 48 * 1024) {
+            QVERIFY(eval(QStringLiteral("(si:gc t)")).ok());
+            after = residentKiB(pid);
+            qInfo("engine RSS after a second (si:gc t): %lld KiB", after);
+        }
         QVERIFY2(grown - before > 50 * 1024, "the form did not take memory: nothing is shown");
         QVERIFY2(after - before < 48 * 1024, qPrintable(QStringLiteral("%1 KiB more than before").arg(after - before)));
     }
