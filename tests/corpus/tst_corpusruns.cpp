@@ -106,6 +106,12 @@ private:
                 result = ToolHarness::structured(run);
             }
         }
+        qInfo("%s: plain ECL %d passed, %d failed, %d expected failures; run-tests %d passed, %d failed, %d expected (%s, status %s, %d RT tests of "
+              "other systems set aside)",
+              qPrintable(system), plain.passed, plain.failed, plain.expected, result.value(QStringLiteral("passed")).toInt(),
+              result.value(QStringLiteral("failed")).toInt(), result.value(QStringLiteral("expected_failures")).toInt(),
+              qPrintable(result.value(QStringLiteral("framework")).toString()), qPrintable(result.value(QStringLiteral("status")).toString()),
+              result.value(QStringLiteral("rt_tests_set_aside")).toInt());
         QVERIFY2(plain.summary(), qPrintable(QStringLiteral("the plain run of %1 printed no summary").arg(system)));
         QCOMPARE(result.value(QStringLiteral("passed")).toInt(), plain.passed);
         QCOMPARE(result.value(QStringLiteral("failed")).toInt(), plain.failed);
