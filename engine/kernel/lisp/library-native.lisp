@@ -1,5 +1,6 @@
 ;;;; Libraries at once (issue 39), part 3: native code in the background. A library loaded as
-;;;; bytecode (library-tiers.lisp) is queued here; threads of this engine, at most one per
+;;;; bytecode (library-tiers.lisp) is queued here (loaded again with its native files current
+;;;; in ASDF's cache, it goes straight to the swap); threads of this engine, at most one per
 ;;;; processor but one, each run a compiler process (library-compiler.lisp) for the next
 ;;;; system whose dependencies are not waiting, read what it says, and hand a compiled system
 ;;;; to the swap (library-swap.lisp). What each library is in this engine goes to the host
@@ -110,26 +111,55 @@ overrides it."
       (setf *library-queue* (append *library-queue* (list name))))
     library))
 
+(defun native-files-current-p (name)
+  "True when every file of NAME loaded as bytecode has its native file in ASDF's cache, no older
+than its source (ASDF's own test, file by file): loaded as bytecode again, it needs the swap
+only. A source changed since (the person's edit) needs a compiler process."
+  (every (lambda (file)
+           (or (eq (library-file-tier file) :native) ; ASDF compiled it natively on the worker
+               (let ((native (ignore-errors (file-write-date (library-file-native file))))
+                     (source (ignore-errors (file-write-date (library-file-source file)))))
+                 (and native source (>= native source)))))
+         (library-files-of name)))
+
+(defun compiler-process-needed-p (name compiling)
+  "True when NAME, whose bytecode a plan loaded, needs a compiler process: it waits for one or
+has one already, a native file of it is not current, or a system it depends on compiles
+(COMPILING: those queued by the same plan): its native files were compiled against that one's."
+  (flet ((compiles-p (system)
+           (let ((library (gethash system *libraries*)))
+             (and library (member (library-state library) '(:queued :compiling))))))
+    (or (compiles-p name)
+        (not (native-files-current-p name))
+        (some (lambda (dependency)
+                (or (member dependency compiling :test #'string=) (compiles-p dependency)))
+              (transitive-dependencies name)))))
+
 (defun libraries-loaded (bytecode-systems systems)
   "Called after an ASDF plan that loaded SYSTEMS (libraries), BYTECODE-SYSTEMS of them with
-bytecode files: those go to the compiler processes; the others run native."
+bytecode files: those go to the compiler processes, or straight to the swap when their native
+files are current (loaded again: a compiler process would compile nothing); the others run
+native."
   (note-job-libraries systems)
-  (let ((problem (library-native-problem)))
+  (let ((problem (library-native-problem))
+        (compiling '())
+        (current '()))
     (mp:with-lock (*library-lock*)
       (dolist (name systems)
-        (let ((library (gethash name *libraries*)))
-          (cond ((member name bytecode-systems :test #'string=)
-                 (if problem
-                     (set-library-state (or library (setf (gethash name *libraries*) (make-library :name name)))
-                                        :bytecode problem)
-                     (queue-library name nil)))
-                ((null library)
-                 (setf (gethash name *libraries*)
-                       (make-library :name name :since (%wall-clock-ms))))))))
-    (when (and bytecode-systems (not problem))
+        (let ((library (or (gethash name *libraries*)
+                           (setf (gethash name *libraries*) (make-library :name name :since (%wall-clock-ms))))))
+          (when (member name bytecode-systems :test #'string=)
+            (cond (problem (set-library-state library :bytecode problem))
+                  ((compiler-process-needed-p name compiling)
+                   (queue-library name nil)
+                   (push name compiling))
+                  (t (push library current)))))))
+    (when compiling
       ;; The worker listens for the swap's requests (library-swap.lisp) until they are done.
       (%expect-worker-posts t)
       (ensure-library-compilers))
+    (dolist (library (reverse current))
+      (library-compiled-natively library))
     (apply #'send-libraries-event systems)))
 
 (defun next-library-to-compile ()

@@ -113,28 +113,47 @@ be loaded natively in this engine."
                         (one-line (condition-message condition)))
                 nil nil)))))
 
+(defun swap-candidate-p (file)
+  "True when FILE runs as bytecode and waits for no swap (the swap marks a file done and drops
+it under the same lock)."
+  (mp:with-lock (*swap-lock*)
+    (and (eq (library-file-state file) :bytecode)
+         (not (find file *pending-swaps* :key #'first)))))
+
+(defun swaps-pending-p (system)
+  (mp:with-lock (*swap-lock*)
+    (and (find system *pending-swaps* :key (lambda (entry) (library-file-system (first entry))) :test #'string=) t)))
+
 (defun library-compiled-natively (library)
-  "After LIBRARY's compiler process finished: its bytecode files are planned for the swap;
-those that cannot be swapped say why."
+  "After LIBRARY's compiler process finished, or a load brought its bytecode in again with its
+native files current: its bytecode files not yet planned are planned for the swap; those that
+cannot be swapped say why. Under the libraries' lock, so that a load marking files bytecode
+again (NOTE-BYTECODE-LOAD) sees the library compiling, whose end plans them, or planned, and
+plans them itself (LIBRARIES-LOADED)."
   (let ((planned 0))
-    (dolist (file (library-files-of (library-name library)))
-      (when (eq (library-file-state file) :bytecode)
-        (cond ((not (probe-file (library-file-native file)))
-               (setf (library-file-state file) :deferred
-                     (library-file-reason file) "Its native file is not in ASDF's cache."))
-              (t
-               (multiple-value-bind (problem defparameters names) (swap-plan file)
-                 (if problem
-                     (setf (library-file-state file) :deferred
-                           (library-file-reason file) problem)
-                     (progn
-                       (incf planned)
-                       (mp:with-lock (*swap-lock*)
-                         (setf *pending-swaps* (append *pending-swaps* (list (list file defparameters names))))))))))))
-    (if (plusp planned)
-        (progn (set-library-state library :swapping)
-               (%post-worker-request "library-swap"))
-        (finish-library-swap library))))
+    (mp:with-lock (*library-lock*)
+      (dolist (file (library-files-of (library-name library)))
+        (when (swap-candidate-p file)
+          (cond ((not (probe-file (library-file-native file)))
+                 (setf (library-file-state file) :deferred
+                       (library-file-reason file) "Its native file is not in ASDF's cache."))
+                (t
+                 (multiple-value-bind (problem defparameters names) (swap-plan file)
+                   (if problem
+                       (setf (library-file-state file) :deferred
+                             (library-file-reason file) problem)
+                       (progn
+                         (incf planned)
+                         (mp:with-lock (*swap-lock*)
+                           (setf *pending-swaps* (append *pending-swaps* (list (list file defparameters names))))))))))))
+      ;; Files of it still waiting for the swap (planned now or before): the swap's last turn
+      ;; for it says what it is.
+      (if (swaps-pending-p (library-name library))
+          (set-library-state library :swapping)
+          (finish-library-swap library)))
+    (when (plusp planned)
+      (%expect-worker-posts t)
+      (%post-worker-request "library-swap"))))
 
 (defun finish-library-swap (library)
   "LIBRARY's state once none of its files waits for the swap."
@@ -196,18 +215,22 @@ session's redefinitions. Returns NIL, or why it failed."
 again while files are left."
   (declare (ignore request))
   (let ((start (%monotonic-us)) (touched '()))
-    (loop for next = (mp:with-lock (*swap-lock*) (pop *pending-swaps*))
+    (loop for next = (mp:with-lock (*swap-lock*) (first *pending-swaps*))
           while next
           do (destructuring-bind (file defparameters names) next
                (let ((problem (swap-file file defparameters names)))
-                 (setf (library-file-state file) (if problem :failed :native)
-                       (library-file-reason file) problem)
+                 (mp:with-lock (*swap-lock*)
+                   (setf (library-file-state file) (if problem :failed :native)
+                         (library-file-reason file) problem
+                         *pending-swaps* (remove next *pending-swaps* :count 1)))
                  (pushnew (library-file-system file) touched :test #'string=)))
           until (> (- (%monotonic-us) start) +swap-turn-us+))
     (let ((left (mp:with-lock (*swap-lock*) (mapcar (lambda (entry) (library-file-system (first entry))) *pending-swaps*))))
       (dolist (name touched)
         (let ((library (mp:with-lock (*library-lock*) (gethash name *libraries*))))
-          (when (and library (not (member name left :test #'string=)))
+          ;; Queued again meanwhile (loaded again, a source changed): its compile's end says.
+          (when (and library (not (member (library-state library) '(:queued :compiling)))
+                     (not (member name left :test #'string=)))
             (finish-library-swap library))))
       (when touched (apply #'send-libraries-event touched))
       (cond (left (%post-worker-request "library-swap"))

@@ -258,8 +258,12 @@ still sees the native view."
 
 (defun decide-library-tiers (steps force)
   "Gives the bytecode tier to the library files of the plan STEPS whose native files ASDF would
-compile, and to those after them (see above). Returns the names of the systems with bytecode
-files, and of every library system with source files in the plan, in the plan's order."
+compile, and to those after them (see above). Returns the names of the systems given bytecode
+files now, and of every library system with source files in the plan, in the plan's order. A
+file that has its tier already taints the systems after it (its COMPILE-OP step may write its
+.fasc anew) but is not counted here: whether its bytecode is loaded again is known only once
+the plan ran (NOTE-BYTECODE-LOAD): ASDF 3.1 plans steps it then finds done and skips (a
+run-tests plans the COMPILE-OPs of the test system's files again)."
   (let ((compile-op (find-class (asdf-symbol "COMPILE-OP") nil))
         (system-class (find-class (asdf-symbol "SYSTEM") nil))
         (tainted '())
@@ -284,11 +288,30 @@ files, and of every library system with source files in the plan, in the plan's 
               (unless (library-file-of component)
                 (when (or force (member name tainted :test #'string=)
                           (not (native-done-p operation component)))
-                  (note-bytecode-file operation component)))
+                  (note-bytecode-file operation component)
+                  (pushnew name systems :test #'string=)))
               (when (library-file-of component)
-                (pushnew name tainted :test #'string=)
-                (pushnew name systems :test #'string=)))))))
+                (pushnew name tainted :test #'string=)))))))
     (values (nreverse systems) (nreverse libraries))))
+
+;;; A file loaded as bytecode again (a forced load, a source the person changed, run-tests'
+;;; plans) runs its bytecode again, whatever native code the swap had given it: it is
+;;; :BYTECODE once more, and its system goes to the background again (library-native.lisp),
+;;; which starts a compiler process only when a native file is not current.
+
+(defvar *bytecode-loads* nil
+  "Bound by CALL-WITH-LIBRARY-TIERS to a cons: the systems whose files the plan loaded as bytecode.")
+
+(defun note-bytecode-load (component)
+  "Before ASDF's LOAD-OP of COMPONENT: a library file whose bytecode (or source) it loads runs
+as bytecode from now on."
+  (let ((file (library-file-of component)))
+    (when (and file (member (library-file-tier file) '(:bytecode :source))
+               (asdf-method-in-force-p *tiered-perform-method* "PERFORM"))
+      (setf (library-file-state file) :bytecode
+            (library-file-reason file) nil)
+      (when *bytecode-loads*
+        (pushnew (library-file-system file) (car *bytecode-loads*) :test #'string=)))))
 
 (defun call-with-library-tiers (steps force next)
   "ASDF's PERFORM-PLAN: the tiers are decided, the plan performed; then the systems that were
@@ -297,8 +320,11 @@ loaded as bytecode go to the background compiler (library-native.lisp)."
       (and (bytecode-first-p)
            (handler-case (decide-library-tiers steps force)
              (error () nil)))
-    (multiple-value-prog1 (funcall next)
-      (when libraries (ignore-errors (libraries-loaded systems libraries))))))
+    (let ((*bytecode-loads* (list '())))
+      (multiple-value-prog1 (funcall next)
+        (when libraries
+          (ignore-errors (libraries-loaded (union systems (car *bytecode-loads*) :test #'string=)
+                                           libraries)))))))
 
 (defun install-library-tiers ()
   "Once ASDF exists: our view of the output files and our COMPILE-OP for library files."
@@ -319,7 +345,10 @@ loaded as bytecode go to the background compiler (library-native.lisp)."
     (setf *tiered-perform-method*
           (eval `(defmethod ,(asdf-symbol "PERFORM") :around ((operation ,(asdf-symbol "COMPILE-OP"))
                                                               (component ,(asdf-symbol "SOURCE-FILE")))
-                   (perform-tiered-compile operation component #'call-next-method))))))
+                   (perform-tiered-compile operation component #'call-next-method))))
+    (eval `(defmethod ,(asdf-symbol "PERFORM") :before ((operation ,(asdf-symbol "LOAD-OP"))
+                                                        (component ,(asdf-symbol "SOURCE-FILE")))
+             (note-bytecode-load component)))))
 
 (defun library-files-of (system)
   "SYSTEM's files loaded as bytecode in this engine, in the order they were loaded."
