@@ -139,8 +139,11 @@ QString testRunTrouble(const JobPtr &run)
 {
     if (!run)
         return QStringLiteral("no answer from the test run within 610 s (it compiles each RT test with gcc; load %1)").arg(loadAverage());
+    // How it ended first: QtTest cuts a message at about 1,000 characters, the reply is longer.
     if (!run->result.ok())
-        return QStringLiteral("the test run failed: ") + QString::fromUtf8(QJsonDocument(run->result.reply).toJson(QJsonDocument::Compact)).left(1500);
+        return QStringLiteral("the test run ended %1 (%2: %3; load %4); its reply: %5")
+            .arg(JobResult::statusName(run->result.status), run->result.error.type, run->result.error.message, loadAverage(),
+                 QString::fromUtf8(QJsonDocument(run->result.reply).toJson(QJsonDocument::Compact)).left(600));
     return {};
 }
 
