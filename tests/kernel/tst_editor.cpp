@@ -268,7 +268,9 @@ private Q_SLOTS:
         // Swank's symbols are not the session's definitions.
         JobRequest definitions;
         definitions.code = QStringLiteral("(length (apropos-list \"\" \"SWANK\"))");
-        QVERIFY(m_host->lisp.run(definitions)->result.values.first().toInt() > 100);
+        const JobPtr swankSymbols = m_host->lisp.run(definitions);
+        QVERIFY2(swankSymbols, "no answer within 30 s to (apropos-list \"\" \"SWANK\")");
+        QVERIFY2(swankSymbols->result.values.value(0).toInt() > 100, qPrintable(swankSymbols->result.values.join(QLatin1Char(' ')) + swankSymbols->result.error.message));
         bool done = false;
         QJsonObject listed;
         m_host->lisp.session.query({QStringLiteral("definitions"), {{QStringLiteral("pattern"), QStringLiteral("*")}}},
