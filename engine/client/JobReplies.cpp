@@ -133,6 +133,7 @@ int TestRunReply::failed() const { return int(number("failed")); }
 int TestRunReply::skipped() const { return int(number("skipped")); }
 QString TestRunReply::output() const { return text("output"); }
 QString TestRunReply::outcome() const { return text("outcome"); }
+QString TestRunReply::testOpError() const { return text("test_op_error"); }
 
 QList<TestRunReply::Failure> TestRunReply::failures() const
 {

@@ -144,8 +144,9 @@ public:
 };
 
 // run-tests: counts and every failure in structure (FiveAM), or the captured output of ASDF's
-// test-op for other frameworks. Wire fields: framework ("fiveam" | "asdf"), system, test,
-// passed, failed, skipped, failures[] {test, form, expected, actual, reason}, output.
+// test-op for other frameworks. Wire fields: framework ("fiveam" | "rt" | "ptester" | "asdf"),
+// system, test, passed, failed, skipped, expected_failures, failures[] {test, form, expected,
+// actual, reason}, output, test_op_error (what a test-op that refused failures signalled).
 class TestRunReply : public Reply
 {
 public:
@@ -160,6 +161,9 @@ public:
     // "passed", "failed" (a check failed, or the output tells of a failure or an unhandled
     // error), or "unknown" (ASDF's test-op ran and nothing says how it went).
     QString outcome() const;
+    // "TYPE: message" of the error a test-op signalled after its tests reported (it refused
+    // their failures); empty when none.
+    QString testOpError() const;
 
     struct Failure
     {

@@ -38,6 +38,9 @@ QJsonObject outputProperties()
     properties.insert(QStringLiteral("failed"), integer(QStringLiteral("Checks that failed, errors included (RT: its unexpected failures); -1 when unknown"), -1, 2147483647));
     properties.insert(QStringLiteral("expected_failures"), integer(QStringLiteral("RT: failures the run's *expected-failures* names, not counted in failed"), 0, 2147483647));
     properties.insert(QStringLiteral("rt_tests_set_aside"), integer(QStringLiteral("RT tests of other systems in the session, left out of this run"), 0, 2147483647));
+    properties.insert(QStringLiteral("test_op_error"),
+                      nullableString(QStringLiteral("The error the test-op signalled after the tests reported (\"TYPE: message\"): a test-op "
+                                                    "that refuses failures; the counts are the tests' own. Null when none")));
     properties.insert(QStringLiteral("test_op_defined"), boolean(QStringLiteral("False when the system's definition gives ASDF's test-op nothing to do")));
     properties.insert(QStringLiteral("skipped"), integer(QStringLiteral("Checks skipped; -1 when unknown"), -1, 2147483647));
     properties.insert(QStringLiteral("failures"),
@@ -93,7 +96,7 @@ ToolResult reported(const Job &job, const QString &system)
         return ToolKit::jobError(job, structured);
 
     for (const char *field : {"framework", "test", "passed", "failed", "skipped", "expected_failures", "rt_tests_set_aside", "test_op_defined",
-                              "failures", "output", "outcome"})
+                              "test_op_error", "failures", "output", "outcome"})
         structured.insert(QLatin1String(field), reply.json().value(QLatin1String(field)));
     // The job ran; whether the tests passed is the run's status too.
     if (reply.outcome() == QLatin1String("failed"))
@@ -102,6 +105,7 @@ ToolResult reported(const Job &job, const QString &system)
     const QString which = reply.test().isEmpty() ? system : QStringLiteral("%1 (%2)").arg(system, reply.test());
     QString text;
     const QString framework = reply.framework();
+    const QString refusal = reply.testOpError();
     if (framework == QLatin1String("fiveam") || framework == QLatin1String("rt") || framework == QLatin1String("ptester")) {
         const QString counted = framework == QLatin1String("fiveam") ? QStringLiteral("FiveAM checks")
             : framework == QLatin1String("rt")                       ? QStringLiteral("RT tests, from its summary")
@@ -110,7 +114,9 @@ ToolResult reported(const Job &job, const QString &system)
         if (const int expected = reply.json().value(QStringLiteral("expected_failures")).toInt(); expected > 0)
             text += QStringLiteral(", %1 expected failure%2").arg(expected).arg(expected == 1 ? QString() : QStringLiteral("s"));
         text += QStringLiteral(" (%1)").arg(counted);
-        if (reply.outcome() == QLatin1String("failed") && reply.failed() == 0)
+        if (!refusal.isEmpty())
+            text += QStringLiteral("\nThen the test-op signalled %1").arg(refusal);
+        else if (reply.outcome() == QLatin1String("failed") && reply.failed() == 0)
             text += QStringLiteral("\nThe output tells of an unexpected error: read it.");
         if (const int aside = reply.json().value(QStringLiteral("rt_tests_set_aside")).toInt(); aside > 0)
             text += QStringLiteral("\n%1 RT test%2 of other systems in the session left out of this run.").arg(aside).arg(aside == 1 ? QString() : QStringLiteral("s"));

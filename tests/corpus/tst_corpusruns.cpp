@@ -1,8 +1,9 @@
 // The tools that run a library's code, on Debian's cl-* libraries (issue 33): run-tests' counts
 // against what the framework prints in a plain `ecl` (asdf:test-system), RT's systems one after
-// the other in one session (RT keeps one registry per image), RT's expected failures, systems
-// whose test-op does nothing, load-system's quiet loads, where a test run writes its files, and
-// project-info's test systems. One engine for the whole suite, as a shared session is.
+// the other in one session (RT keeps one registry per image), RT's expected failures, a
+// test-op that refuses failures (iterate's), systems whose test-op does nothing, load-system's
+// quiet loads, where a test run writes its files, and project-info's test systems. One engine
+// for the whole suite, as a shared session is.
 
 #include "../common/TestFiles.h"
 #include "PlainEclRun.h"
@@ -79,8 +80,19 @@ private:
     // the longest of 101 random lists is not 20 long (or the shortest not 1), about 1 load in
     // 90, 7 of its tests fail in any Lisp: seen once, in plain ECL (254 passed, 7 failed).
     // So when the two disagree each is asked once more, and every answer is printed with the
-    // names of the tests that failed: a count we get wrong disagrees again.
-    void compare(const QString &system, QJsonObject &run, PlainCounts plain)
+    // names of the tests that failed: a count we get wrong disagrees again. A plain run loads
+    // the test file anew; the engine keeps what it loaded, so REDRAW, evaluated before the
+    // engine is asked again, loads the same compiled file again (new lists, same literals).
+    static QString iterateRedraw()
+    {
+        return QStringLiteral("(asdf:perform (asdf:make-operation 'asdf:load-op) (asdf:find-component \"iterate/tests\" \"iterate-test\")) t");
+    }
+    void evaluate(const QString &code)
+    {
+        const QJsonObject result = m_h->call(QStringLiteral("evaluate-lisp"), {{QStringLiteral("code"), code}}, 120000);
+        QVERIFY2(!ToolHarness::isError(result), qPrintable(ToolHarness::text(result)));
+    }
+    void compare(const QString &system, QJsonObject &run, PlainCounts plain, const QString &redraw = {})
     {
         QJsonObject result = ToolHarness::structured(run);
         const auto agree = [&] {
@@ -94,14 +106,25 @@ private:
                     names << failure.toObject().value(QStringLiteral("test")).toString();
             return names.join(QLatin1Char(' '));
         };
+        // Why a run ended otherwise than tests end: its status, the error's type and message.
+        const auto howItEnded = [&] {
+            const QJsonObject error = result.value(QStringLiteral("error")).toObject();
+            return QStringLiteral("status %1%2").arg(result.value(QStringLiteral("status")).toString(),
+                                                     error.isEmpty() ? QString()
+                                                                     : QStringLiteral(", %1: %2").arg(error.value(QStringLiteral("type")).toString(),
+                                                                                                       error.value(QStringLiteral("message")).toString()));
+        };
         for (int again = 0; again < 2 && !agree(); ++again) {
-            qWarning("%s: plain ECL passed %d, failed %d (%s); run-tests passed %d, failed %d (%s): asking %s again", qPrintable(system), plain.passed,
+            qWarning("%s: plain ECL passed %d, failed %d (%s); run-tests passed %d, failed %d (%s; %s): asking %s again", qPrintable(system), plain.passed,
                      plain.failed, qPrintable(failedTests(plain.output).join(QLatin1Char(' '))), result.value(QStringLiteral("passed")).toInt(),
-                     result.value(QStringLiteral("failed")).toInt(), qPrintable(runFailures()), again == 0 ? "plain ECL" : "run-tests");
+                     result.value(QStringLiteral("failed")).toInt(), qPrintable(runFailures()), qPrintable(howItEnded()),
+                     again == 0 ? "plain ECL" : "run-tests");
             if (again == 0) {
                 plain = plainEclCounts(system);
                 m_plain.insert(system, plain);
             } else {
+                if (!redraw.isEmpty())
+                    evaluate(redraw);
                 run = runTests(system);
                 result = ToolHarness::structured(run);
             }
@@ -112,6 +135,10 @@ private:
               result.value(QStringLiteral("failed")).toInt(), result.value(QStringLiteral("expected_failures")).toInt(),
               qPrintable(result.value(QStringLiteral("framework")).toString()), qPrintable(result.value(QStringLiteral("status")).toString()),
               result.value(QStringLiteral("rt_tests_set_aside")).toInt());
+        // A run that did not end as tests end (an error, a restart, a time limit) says why.
+        const QString status = result.value(QStringLiteral("status")).toString();
+        if (status != QLatin1String("ok") && status != QLatin1String("failed"))
+            QFAIL(qPrintable(QStringLiteral("run-tests of %1 ended with %2\n%3").arg(system, howItEnded(), ToolHarness::text(run).left(4000))));
         QVERIFY2(plain.summary(), qPrintable(QStringLiteral("the plain run of %1 printed no summary").arg(system)));
         QCOMPARE(result.value(QStringLiteral("passed")).toInt(), plain.passed);
         QCOMPARE(result.value(QStringLiteral("failed")).toInt(), plain.failed);
@@ -139,7 +166,9 @@ private Q_SLOTS:
     {
         const PlainCounts plain = plainCountsOf(QStringLiteral("iterate"));
         QJsonObject run = runTests(QStringLiteral("iterate"));
-        compare(QStringLiteral("iterate"), run, plain);
+        compare(QStringLiteral("iterate"), run, plain, iterateRedraw());
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(plain.expected > 0);
         const QJsonArray failures = ToolHarness::structured(run).value(QStringLiteral("failures")).toArray();
         QCOMPARE(failures.size(), plain.expected);
@@ -152,6 +181,47 @@ private Q_SLOTS:
         // RT printed "Actual value: \"\"." and then the names of the tests that passed after it.
         QCOMPARE(thereisFinally, QStringLiteral("\"\""));
         QVERIFY(ToolHarness::text(run).contains(QStringLiteral("expected failures")));
+    }
+
+    // iterate's test-op signals UNEXPECTED-FAILURES-ERROR after RT printed its summary when a
+    // test failed (its perform passes :on-failure :error), as anaphora's "test-op failed": the
+    // run is a failed run with its counts and failures, the error said beside them, not a
+    // job error with no counts (CI, main at 10a62c5: iterate's random lists, about 1 load in
+    // 90, gave "status error" twice, the engine keeping its lists between the two runs).
+    // Spoiling the lists makes that load's failures every time.
+    void aTestOpThatRefusesFailuresStillCounts()
+    {
+        // Loaded by rtExpectedFailuresAreNotFailures; longest 1, where the file's literals say 20.
+        evaluate(QStringLiteral("(setf iterate.test::*list-of-lists* (list (list 0))) t"));
+        if (QTest::currentTestFailed())
+            return;
+        QJsonObject run = runTests(QStringLiteral("iterate"));
+        const QJsonObject result = ToolHarness::structured(run);
+        const QString text = ToolHarness::text(run);
+        QVERIFY2(!ToolHarness::isError(run), qPrintable(text.left(2000)));
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("failed"));
+        QCOMPARE(result.value(QStringLiteral("framework")).toString(), QStringLiteral("rt"));
+        const int failed = result.value(QStringLiteral("failed")).toInt();
+        QVERIFY2(failed >= 6, qPrintable(text.left(2000))); // find-longest-list.1-4, maximize.1-2
+        QCOMPARE(result.value(QStringLiteral("passed")).toInt() + failed + result.value(QStringLiteral("expected_failures")).toInt(), 271);
+        QStringList unexpected;
+        for (const QJsonValue &failure : result.value(QStringLiteral("failures")).toArray())
+            if (!failure.toObject().value(QStringLiteral("expected_failure")).toBool())
+                unexpected << failure.toObject().value(QStringLiteral("test")).toString();
+        QVERIFY2(unexpected.contains(QStringLiteral("ITERATE.TEST::MAXIMIZE.1")), qPrintable(unexpected.join(QLatin1Char(' '))));
+        QCOMPARE(unexpected.size(), failed);
+        // What the test-op signalled is said, with its type.
+        const QString refusal = result.value(QStringLiteral("test_op_error")).toString();
+        qInfo("iterate, its lists spoiled: %s", qPrintable(text.section(QLatin1Char('\n'), 0, 1)));
+        QVERIFY2(refusal.contains(QStringLiteral("UNEXPECTED-FAILURES-ERROR")), qPrintable(refusal));
+        QVERIFY2(text.contains(QStringLiteral("Then the test-op signalled ") + refusal), qPrintable(text.left(2000)));
+        // Against a plain run that disagrees, run-tests is asked again with new lists: agreed.
+        // (Unless the plain run asked again drew lists as bad, 1 in 90: the two agree at once.)
+        compare(QStringLiteral("iterate"), run, plainCountsOf(QStringLiteral("iterate")), iterateRedraw());
+        if (QTest::currentTestFailed())
+            return;
+        const QJsonObject again = ToolHarness::structured(run);
+        QCOMPARE(again.value(QStringLiteral("test_op_error")).isString(), again.value(QStringLiteral("failed")).toInt() > 0);
     }
 
     // In one session, one RT system after another: each counts its own tests only.

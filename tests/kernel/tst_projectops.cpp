@@ -63,6 +63,18 @@ private Q_SLOTS:
                           "(test erroring (is (= 1 1)) (error \"boom ~A\" 42))\n"
                           "(test chatty (dotimes (i 20000) (write-line \"0123456789\")) (is (= 1 1)))\n"
                           "(test never-negative (for-all ((n (gen-integer :min 1 :max 10))) (is (< n 0))))\n"));
+        // Test-ops that signal an error: after FiveAM's tests ran (they refuse its failures), and
+        // before any test ran.
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("refuser/refuser.asd")),
+                          "(asdf:defsystem \"refuser\" :depends-on (\"fiveam\") :components ((:file \"refuser-tests\"))\n"
+                          "  :perform (asdf:test-op (o c) (unless (uiop:symbol-call :fiveam :run! (uiop:find-symbol* :refuser-suite :refuser-tests))\n"
+                          "                                 (error \"refuser: ~D test failed\" 1))))\n"));
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("refuser/refuser-tests.lisp")),
+                          "(defpackage #:refuser-tests (:use #:cl #:fiveam))\n(in-package #:refuser-tests)\n"
+                          "(def-suite refuser-suite)\n(in-suite refuser-suite)\n"
+                          "(test adds (is (= 2 (+ 1 1))))\n(test wrong (is (= 5 (+ 2 2))))\n"));
+        QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("unready/unready.asd")),
+                          "(asdf:defsystem \"unready\" :perform (asdf:test-op (o c) (error \"unready: no harness yet\")))\n"));
         // cl-ppcre:scan's shape: a compiled function and a compiler macro, each with a docstring;
         // and a form the compiler warns about on line 4.
         QVERIFY(TestFiles::write(m_root.filePath(QStringLiteral("scanner/scanner.asd")),
@@ -209,6 +221,38 @@ private Q_SLOTS:
         QVERIFY2(reply.output().size() < EngineProtocol::DefaultMaxOutputChars + 200, qPrintable(QString::number(reply.output().size())));
         QVERIFY2(reply.output().endsWith(QStringLiteral("characters not kept: the output budget is spent]")), qPrintable(reply.output().right(200)));
         QVERIFY(job->result.outputDropped > 100000);
+    }
+
+    // (unless (run! ...) (error ...)): the run failed, with FiveAM's counts and failures, and
+    // the error said beside them; not a job error with no counts.
+    void aTestOpThatRefusesFailuresStillCounts()
+    {
+        const JobPtr job = runTests(QStringLiteral("refuser"));
+        QVERIFY(job);
+        QVERIFY2(job->result.ok(), qPrintable(job->result.error.type + QLatin1Char(' ') + job->result.error.message));
+        const EngineProtocol::TestRunReply reply(job->result.reply);
+        QCOMPARE(reply.framework(), QStringLiteral("fiveam"));
+        QCOMPARE(reply.passed(), 1);
+        QCOMPARE(reply.failed(), 1);
+        QCOMPARE(reply.failures().size(), 1);
+        QCOMPARE(reply.failures().first().test(), QStringLiteral("WRONG"));
+        QCOMPARE(reply.outcome(), QStringLiteral("failed"));
+        QCOMPARE(reply.testOpError(), QStringLiteral("SIMPLE-ERROR: refuser: 1 test failed"));
+        QVERIFY2(reply.output().contains(QStringLiteral("Did 2 checks.")), qPrintable(reply.output()));
+    }
+
+    // A test-op that fails before any test reported is the run's error, as before.
+    void aTestOpThatFailsBeforeItsTestsIsAnError()
+    {
+        const JobPtr job = runTests(QStringLiteral("unready"));
+        QVERIFY(job);
+        QCOMPARE(job->result.status, JobResult::Status::Error);
+        QVERIFY2(job->result.error.message.contains(QStringLiteral("unready: no harness yet")), qPrintable(job->result.error.message));
+        // A run after one that refused: nothing of it is left.
+        const JobPtr passing = runTests(QStringLiteral("shapes"), QStringLiteral("area-of-a-circle"));
+        QVERIFY(passing && passing->result.ok());
+        QVERIFY(EngineProtocol::TestRunReply(passing->result.reply).testOpError().isEmpty());
+        QCOMPARE(EngineProtocol::TestRunReply(passing->result.reply).outcome(), QStringLiteral("passed"));
     }
 
     void systemWithoutFiveamRunsThroughTestOp()

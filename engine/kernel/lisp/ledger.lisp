@@ -144,10 +144,17 @@ when an editor asks) and the loading of Swank itself (editor.lisp).")
                             '("LOAD-OP" "LOAD-SOURCE-OP")))
         (note-loaded-file file)))))
 
+(defun asdf-loaded-p ()
+  "True once ASDF's load ended. Its package is made some 30 ms before the end (of 290): an
+interrupted first (require :asdf) (the person's Interrupt, a time limit) leaves the package of
+half an ASDF, which ENSURE-ASDF loads again (ASDF loads over itself) instead of using it (\"The
+specializers list ... does not match the number of required arguments in SYSTEM-MAINTAINER\")."
+  (and (find-package "ASDF") (member "ASDF" *modules* :test #'string-equal) t))
+
 (defvar *asdf-hooked* nil)
 
 (defun hook-asdf ()
-  (when (and (not *asdf-hooked*) (find-package "ASDF")
+  (when (and (not *asdf-hooked*) (asdf-loaded-p)
              (find-symbol "PERFORM" "ASDF") (find-symbol "CL-SOURCE-FILE" "ASDF"))
     (setf *asdf-hooked* t)
     (let ((perform (find-symbol "PERFORM" "ASDF"))

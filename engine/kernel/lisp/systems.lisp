@@ -125,7 +125,7 @@ the files it compiles."
   "Called before each job: once ASDF is loaded, by our tools or by the person's own (require
 :asdf), the project's systems compile for debugging and ASDF searches our folders."
   (unless *project-debugging*
-    (when (find-package "ASDF")
+    (when (asdf-loaded-p)
       (install-project-debugging)
       (hook-source-registry))))
 
@@ -170,7 +170,7 @@ builds a cleared registry with none."
         (rebuild-source-registry)))))
 
 (defun ensure-asdf ()
-  (unless (find-package "ASDF")
+  (unless (asdf-loaded-p)
     (let ((before (list-all-packages)))
       (let ((*standard-output* (make-broadcast-stream)) (*load-verbose* nil))
         (require :asdf))
@@ -305,7 +305,7 @@ someone else's package, not about the code."
            ;; With ASDF loaded the registry follows now, so that (asdf:load-system "x") finds the
            ;; project's systems; otherwise when ENSURE-ASDF or the user loads ASDF: CL_SOURCE_REGISTRY
            ;; is what ASDF reads when it builds its registry.
-           (if (find-package "ASDF")
+           (if (asdf-loaded-p)
                (ensure-asdf)
                (ext:setenv "CL_SOURCE_REGISTRY"
                            (with-standard-io-syntax

@@ -20,6 +20,7 @@
   (failures '())             ; plists, newest first
   (field nil)                ; the failure field that continuation lines extend
   (suite nil)                ; ptester: the name WITH-TESTS gave
+  (summaries 0)              ; the summaries read whole: RT's "N out of M", ptester's successes
   (alarming nil))            ; a line that says a test failed or an error went unhandled
 
 (defconstant +longest-kept-line+ 2000)
@@ -186,10 +187,12 @@ end with a period: after it, the lines are the names of the tests that pass, not
         ((not (equal (report-framework report) "rt")) (extend-failure-field report line))
         ((read-rt-names report line))
         ((starts-with "No tests failed." line)
+         (incf (report-summaries report))
          (incf (report-passed report) (report-pending report))
          (setf (report-pending report) 0))
         ((search " total tests failed" line)
          (let ((failed (or (leading-integer line) 0)))
+           (incf (report-summaries report))
            (incf (report-failed report) failed)
            (incf (report-passed report) (max 0 (- (report-pending report) failed)))
            (setf (report-pending report) 0 (report-field report) nil
@@ -224,6 +227,7 @@ end with a period: after it, the lines are the names of the tests that pass, not
            (setf (report-framework report) "ptester")
            (incf (report-failed report) (max errors unexpected))))
         ((starts-with "Successes this test:" line)
+         (incf (report-summaries report))
          (incf (report-passed report) (or (leading-integer (after "Successes this test:" line)) 0)))))
 
 (defun report-fields (report)

@@ -178,6 +178,33 @@ UNCLAIMED is a one-element list holding the recorded entries, oldest first."
     (list "passed" passed "failed" failed "skipped" skipped "expected_failures" 0
           "failures" (nreverse failures))))
 
+;;; A test-op that refuses failures: iterate's signals UNEXPECTED-FAILURES-ERROR once RT has
+;;; printed its summary, anaphora's "test-op failed", many a FiveAM system's (unless (run! ...)
+;;; (error ...)). The tests ran and said how they went: the run is reported with its counts and
+;;; failures, and the error beside them, not as a job that failed with no counts.
+
+(defun tests-reported-p (report)
+  "True once the run's tests said how they went: a FiveAM test ran, or RT or ptester printed a
+whole summary."
+  (or *fiveam-ran* (plusp (report-summaries report))))
+
+(defun call-refusing-test-op (report test-op)
+  "Calls TEST-OP; returns the error that escaped it after the tests reported (REPORT), signalled
+outside any test, or NIL. Any other error goes on to the job's handlers: a test-op that fails
+before its tests ran, or an error FiveAM lets through from a test (the debug option)."
+  (block run
+    (handler-bind ((error (lambda (condition)
+                            (when (and (zerop *fiveam-test-depth*) (tests-reported-p report))
+                              (return-from run condition)))))
+      (funcall test-op)
+      nil)))
+
+(defun refusal-fields (condition)
+  (list "test_op_error" (if condition
+                            (format nil "~A: ~A" (condition-type-name condition)
+                                    (one-line (condition-message condition)))
+                            :null)))
+
 ;;; Which systems hold the tests, and loading them.
 
 (defun test-op-systems (system)
@@ -301,7 +328,8 @@ ASDF gives SYSTEM's compiled files, so that a library's files stay out of the pr
                         (*run-results* '())
                         (*fiveam-ran* nil)
                         (*failure-values* '())
-                        (rt-set-aside 0))
+                        (rt-set-aside 0)
+                        (refusal nil))
                    ;; Should the run end in an error, or end its thread, what it printed
                    ;; so far goes into that reply (the last test's output tells which).
                    (setf *unwound-job-fields* (list* (getf request :id) (lambda () (list "output" (capped-output-string capture)))))
@@ -316,7 +344,9 @@ ASDF gives SYSTEM's compiled files, so that a library's files stay out of the pr
                                  (nth-value 1 (call-with-own-rt-registry
                                                name (systems-tested-with system (test-op-systems system))
                                                (lambda ()
-                                                 (funcall (asdf-symbol "TEST-SYSTEM") system)
+                                                 (setf refusal (call-refusing-test-op
+                                                                (capped-report capture)
+                                                                (lambda () (funcall (asdf-symbol "TEST-SYSTEM") system))))
                                                  nil)))))))
                    (let* ((report (finished-report capture))
                           (fields (if *fiveam-ran*
@@ -330,11 +360,12 @@ ASDF gives SYSTEM's compiled files, so that a library's files stay out of the pr
                                    "output" (capped-output-string capture)
                                    ;; How the tests went: ASDF's test-op alone says nothing,
                                    ;; unless the output tells of a failure or an unhandled error.
-                                   "outcome" (cond ((or (plusp failed) alarming) "failed")
+                                   "outcome" (cond ((or (plusp failed) alarming refusal) "failed")
                                                    ((minusp failed) "unknown")
                                                    (t "passed"))
                                    "test_op_defined" (if (or test (test-op-defined-p system)) t :false)
                                    "rt_tests_set_aside" rt-set-aside)
+                             (refusal-fields refusal)
                              fields)))))))))
 
 (define-operation "run-tests" :worker #'run-tests-op)
