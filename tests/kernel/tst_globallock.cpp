@@ -25,9 +25,9 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        // The storms below count their throws, and a background compile beside them (ECL's
-        // compiler loading, 2,000 definitions under the write lock) slows them: with native
-        // code on, 1 run in 4 saw 23 of 250 throws in its 10 s. (The hang and THREAD-ENDED that
+        // The storms below count their throws: with native code on, 1 run in 4 saw 23 of 250
+        // throws in its 10 s (most likely slowed by the background compile beside it, ECL's
+        // compiler loading with its writes under the lock). (The hang and THREAD-ENDED that
         // native code on met here before, 2 runs in 16, were most likely the race
         // growingTheGlobalTablesNeverKillsAThreadReadingThem shows.)
         qputenv("LISP_DUET_NATIVE", "0");
