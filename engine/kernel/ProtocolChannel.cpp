@@ -13,6 +13,7 @@ int ProtocolChannel::s_in = -1;
 int ProtocolChannel::s_out = -1;
 std::mutex ProtocolChannel::s_writeMutex;
 QByteArray ProtocolChannel::s_pending;
+qsizetype ProtocolChannel::s_scanned = 0;
 
 namespace {
 // Descriptors the engine inherited beyond 0-2 (the Swank port's listening socket the host
@@ -51,12 +52,18 @@ ProtocolChannel::Read ProtocolChannel::readLine(QByteArray &line, int wakeFd)
 {
     // Only the thread that owns the pipe reads, so the pending buffer needs no lock.
     for (;;) {
-        const qsizetype newline = s_pending.indexOf('\n');
+        const qsizetype newline = s_pending.indexOf('\n', s_scanned);
         if (newline >= 0) {
             line = s_pending.left(newline);
             s_pending.remove(0, newline + 1);
+            s_scanned = 0;
+            // One 18 MB request must not keep 18 MB (and more: the buffer grows by doubling)
+            // for the rest of the engine's life.
+            if (s_pending.capacity() > 16 * readChunk && s_pending.size() < s_pending.capacity() / 4)
+                s_pending.squeeze();
             return Read::Line;
         }
+        s_scanned = s_pending.size(); // a long line is searched once, not once per read
         if (wakeFd >= 0) {
             pollfd fds[2] = {{s_in, POLLIN, 0}, {wakeFd, POLLIN, 0}};
             if (::poll(fds, 2, -1) < 0)
@@ -67,15 +74,19 @@ ProtocolChannel::Read ProtocolChannel::readLine(QByteArray &line, int wakeFd)
                 return Read::Yielded;
             }
         }
-        char buffer[65536];
-        const ssize_t n = ::read(s_in, buffer, sizeof buffer);
-        if (n > 0) {
-            s_pending.append(buffer, n);
-        } else if (n == 0) {
+        // Straight into the pending buffer. A read buffer on the stack would be 64 KiB of the
+        // idle worker's stack that nothing overwrites: the collector scans it at every
+        // collection, and a job's frames left stale pointers there (into the list of an 18 MB
+        // form, which then outlived the person's (si:gc t)).
+        const qsizetype had = s_pending.size();
+        s_pending.resize(had + readChunk);
+        const ssize_t n = ::read(s_in, s_pending.data() + had, readChunk);
+        const int error = errno;
+        s_pending.resize(had + (n > 0 ? n : 0));
+        if (n == 0)
             return Read::End;
-        } else if (errno != EINTR && errno != EAGAIN) {
+        if (n < 0 && error != EINTR && error != EAGAIN)
             return Read::End;
-        }
     }
 }
 

@@ -33,4 +33,6 @@ private:
     static int s_out;
     static std::mutex s_writeMutex;
     static QByteArray s_pending;
+    static qsizetype s_scanned; // s_pending's first bytes already searched for a newline
+    static constexpr qsizetype readChunk = 65536;
 };
