@@ -37,6 +37,57 @@ private:
         QTest::qWait(1000);
     }
 
+    // The collector's heap (mapped) and the free part of it still mapped, in KiB.
+    QList<qint64> collectorKiB()
+    {
+        const JobResult heap = eval(QStringLiteral(
+            "(list (floor (lisp-duet.kernel::mapped-heap-bytes) 1024)"
+            " (floor (si:call-cfun (si:find-foreign-symbol \"GC_get_free_bytes\" :default :pointer-void 0)"
+            " :unsigned-long nil nil) 1024))"));
+        const QStringList numbers = heap.values.value(0).mid(1).chopped(1).split(QLatin1Char(' '));
+        return numbers.size() == 2 ? QList<qint64>{numbers[0].toLongLong(), numbers[1].toLongLong()} : QList<qint64>{-1, -1};
+    }
+
+    // Evaluates a 16 MiB form (2.4 million numbers from FIRST on), then the person's (si:gc t).
+    // Returns whether the collector's heap came back within 16 MB of its start.
+    bool hugeFormThenCollect(qint64 pid, int first)
+    {
+        [&] { QVERIFY(eval(QStringLiteral("(si:gc t)")).ok()); }();
+        const qint64 before = residentKiB(pid);
+        const QList<qint64> heapBefore = collectorKiB();
+        QString form = QStringLiteral("(length '(");
+        form.reserve(20 * 1024 * 1024);
+        for (int i = first; i < first + 2400000; ++i)
+            form += QString::number(i) + QLatin1Char(' ');
+        form += QStringLiteral("))");
+        bool shown = false;
+        [&] {
+            QVERIFY(form.size() > 16 * 1024 * 1024);
+            QCOMPARE(m_lisp->result(form, QString(), 120000).values, QStringList{"2400000"});
+            shown = true;
+        }();
+        if (!shown)
+            return false;
+        const qint64 grown = residentKiB(pid);
+        [&] { QVERIFY(eval(QStringLiteral("(si:gc t)")).ok()); }();
+        const qint64 after = residentKiB(pid);
+        const QList<qint64> heapAfter = collectorKiB();
+        qInfo("engine RSS: %lld KiB at first, %lld after the form, %lld after (si:gc t); the collector's heap: "
+              "%lld KiB at first, %lld after, %lld of it free and still mapped",
+              before, grown, after, heapBefore[0], heapAfter[0], heapAfter[1]);
+        [&] {
+            QVERIFY2(grown - before > 50 * 1024, "the form did not take memory: nothing is shown");
+            // What the collector freed is unmapped: none of it stays in the engine.
+            QVERIFY2(heapAfter[1] >= 0 && heapAfter[1] < 2048,
+                     qPrintable(QStringLiteral("%1 KiB free but mapped").arg(heapAfter[1])));
+            // And what is outside its heap (the request's 18 MB of text, read and parsed) is
+            // given back too (within 4 MB here; 22 MB when the reader kept its buffer).
+            const qint64 outside = (after - heapAfter[0]) - (before - heapBefore[0]);
+            QVERIFY2(outside < 12 * 1024, qPrintable(QStringLiteral("%1 KiB more outside the collector's heap").arg(outside)));
+        }();
+        return heapAfter[0] - heapBefore[0] < 16 * 1024;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -78,29 +129,14 @@ private Q_SLOTS:
     {
         const qint64 pid = m_lisp->engine.engineInfo().value(QStringLiteral("pid")).toInteger();
         QVERIFY(pid > 0);
-        QVERIFY(eval(QStringLiteral("(si:gc t)")).ok());
-        const qint64 before = residentKiB(pid);
-        QString form = QStringLiteral("(length '(");
-        form.reserve(18 * 1024 * 1024);
-        for (int i = 0; i < 2400000; ++i)
-            form += QString::number(i) + QLatin1Char(' ');
-        form += QStringLiteral("))");
-        QVERIFY(form.size() > 16 * 1024 * 1024);
-        QCOMPARE(m_lisp->result(form, QString(), 120000).values, QStringList{"2400000"});
-        const qint64 grown = residentKiB(pid);
-        QVERIFY(eval(QStringLiteral("(si:gc t)")).ok());
-        qint64 after = residentKiB(pid);
-        qInfo("engine RSS: %lld KiB at first, %lld after the form, %lld after (si:gc t)", before, grown, after);
-        // Boehm's collector is conservative: one stale word on a thread's stack keeps the whole
-        // list alive for a collection (seen once, in a full run at nice 10 beside another: 133 MB
-        // more; 22 MB more in 7 runs around it). The person's second (si:gc t) then gives it back.
-        if (after - before >= 48 * 1024) {
-            QVERIFY(eval(QStringLiteral("(si:gc t)")).ok());
-            after = residentKiB(pid);
-            qInfo("engine RSS after a second (si:gc t): %lld KiB", after);
-        }
-        QVERIFY2(grown - before > 50 * 1024, "the form did not take memory: nothing is shown");
-        QVERIFY2(after - before < 48 * 1024, qPrintable(QStringLiteral("%1 KiB more than before").arg(after - before)));
+        if (hugeFormThenCollect(pid, 0) || QTest::currentTestFailed())
+            return;
+        // Boehm's collector is conservative: a stale word somewhere kept the form alive (58 to
+        // 78 MB of its heap) through any number of collections, in about 1 run in 15 with
+        // another test run beside. A second form, a moment later, is collected. A form the
+        // engine keeps for good (a record that holds it) fails here.
+        qInfo("the collector kept the form: a second one");
+        QVERIFY2(hugeFormThenCollect(pid, 1), "the collector kept two huge forms, one after the other");
     }
 
     void aTestRunWhoseThreadEndsKeepsItsOutput()
