@@ -31,11 +31,11 @@ int main(int argc, char **argv)
         std::perror("lisp-duet-engine: cannot set up the protocol descriptors");
         return 2;
     }
-    // A request's text is read, copied and parsed in buffers of
-    // its size. glibc maps such a buffer on its own, but when it is freed, raises the size it
-    // maps from to the freed one's: the next request's buffers then came from an arena that
-    // never shrinks (18 MB more for good after a second 16 MiB form). A fixed threshold keeps
-    // every buffer of 1 MiB or more mapped on its own, and given back when it is freed.
+    // A request's text is read, copied and parsed in buffers of its size. glibc maps such a
+    // buffer on its own, but when it is freed, raises the size it maps from to the freed one's:
+    // the next request's buffers then came from an arena that never shrinks (18 MB more for
+    // good after a second 16 MiB form). A fixed threshold keeps every buffer of 1 MiB or more
+    // mapped on its own, and given back when it is freed.
     ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
     // ECL boots on a thread of its own: cl_boot turns on floating-point traps in the booting
     // thread, and the threads it creates inherit them.
