@@ -75,9 +75,9 @@ ProtocolChannel::Read ProtocolChannel::readLine(QByteArray &line, int wakeFd)
             }
         }
         // Straight into the pending buffer. A read buffer on the stack would be 64 KiB of the
-        // idle worker's stack that nothing overwrites: the collector scans it at every
-        // collection, and a job's frames left stale pointers there (into the list of an 18 MB
-        // form, which then outlived the person's (si:gc t)).
+        // idle worker's stack that nothing overwrites: the collector scans all of it at every
+        // collection, and stale pointers into the list of an 18 MB form were found there
+        // after the person's (si:gc t) had not freed it.
         const qsizetype had = s_pending.size();
         s_pending.resize(had + readChunk);
         const ssize_t n = ::read(s_in, s_pending.data() + had, readChunk);
