@@ -236,7 +236,7 @@ cl_object forgetFault()
 // frames never overwrite, and the person's (si:gc t) freed none of it. ECL's Lisp stack is
 // scanned up to its top, but ECL raises the top over slots it has not written yet
 // (ecl_stack_frame_open): with only the C stack zeroed, a later job's collection still kept
-// such a form alive in about 1 run in 16 (none in 60 with this). The worker calls this
+// such a form alive in about 1 run in 16 (1 in 120 with this). The worker calls this
 // between jobs after a large request. Allocates nothing.
 __attribute__((noinline)) void zeroBelow(int chunks)
 {
