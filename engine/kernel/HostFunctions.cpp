@@ -230,14 +230,11 @@ cl_object forgetFault()
     ecl_return0(env);
 }
 
-// (%scrub-stack): zeroes the stack below the caller (256 KiB), and ECL's Lisp stack above its
-// top. The Boehm collector scans stacks conservatively: a job's frames left pointers into what
-// it read (an 18 MB form, its list of 2.4 million numbers) in stack slots the next jobs'
-// frames never overwrite, and the person's (si:gc t) freed none of it. ECL's Lisp stack is
-// scanned up to its top, but ECL raises the top over slots it has not written yet
-// (ecl_stack_frame_open): with only the C stack zeroed, a later job's collection still kept
-// such a form alive in about 1 run in 16 (1 in 120 with this). The worker calls this
-// between jobs after a large request. Allocates nothing.
+// (%scrub-stack): zeroes the stack below the caller (256 KiB). The Boehm collector scans
+// stacks conservatively: a job's frames left pointers into what it read (an 18 MB form, its
+// list of 2.4 million numbers) in stack slots the next jobs' frames never overwrite, and the
+// person's (si:gc t) freed none of it. The worker calls this between jobs after a large
+// request. Allocates nothing.
 __attribute__((noinline)) void zeroBelow(int chunks)
 {
     volatile char buffer[16384];
@@ -249,14 +246,11 @@ __attribute__((noinline)) void zeroBelow(int chunks)
 
 cl_object scrubStack()
 {
-    const cl_env_ptr env = ecl_process_env();
     {
         InterruptsDisabled guard;
         zeroBelow(16);
-        for (cl_object *slot = env->stack_top; slot < env->stack_limit; ++slot)
-            *slot = ECL_NIL;
     }
-    ecl_return0(env);
+    ecl_return0(ecl_process_env());
 }
 
 // (%make-private-directory prefix): a new directory PREFIXXXXXXX, mode 0700, made atomically

@@ -137,9 +137,9 @@ private Q_SLOTS:
         QVERIFY(!QTest::currentTestFailed());
         // Boehm's collector is conservative: a stale word kept the form alive (58 to 78 MB of
         // its heap) through any number of collections, in about 1 run in 16 with another test
-        // run beside, until %SCRUB-STACK cleared ECL's Lisp stack above its top (1 in 120
-        // since). One kept form is tolerated; a form the engine keeps for good (a record that
-        // holds it) is kept both times.
+        // run beside (clearing ECL's Lisp stack above its top made it 1 in 120, but broke
+        // run-tests after edit-form: not kept). One kept form is tolerated; a form the engine
+        // keeps for good (a record that holds it) is kept both times.
         if (!firstCollected || !secondCollected)
             qInfo("the collector kept the %s form alive", firstCollected ? "second" : "first");
         QVERIFY2(firstCollected || secondCollected, "the collector kept both huge forms");
